@@ -1,0 +1,572 @@
+"""Hand analysis on 34-long count arrays: winning forms, waits, shanten, decompositions.
+
+The concealed part of a hand is analysed; melds already laid down are not passed in, so a
+hand with ``k`` melds has ``13 − 3k`` (waiting) or ``14 − 3k`` (complete) concealed tiles.
+
+Winning forms (RULES.md, glossary and 六安 specifics):
+
+* **standard** — sets (pungs or chows) and one pair;
+* **seven pairs** — fourteen tiles in pairs; a four-of-a-kind counts as two pairs unless
+  ``quads_as_two_pairs`` is off (riichi convention), and the number of such quads decides
+  龙七对 / 双龙七对;
+* **十三烂** (shisanlan) — fourteen distinct tiles, each suit's tiles pairwise at least three
+  ranks apart, honors all different (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌").
+
+Wild tiles (六安 宝牌, seed 003): every copy of the wild kind is a joker that may stand for
+any kind; a *stand-in* kind (红中配) may stand for the wild's own face instead of itself.
+A joker may stand for any kind, even a fifth copy.
+
+Fast paths use the per-suit distance tables of :mod:`zhuoji.hand_tables`.
+
+>>> from zhuoji.tiles import counts
+>>> is_win(counts("123m456m789m123s55p"))
+True
+>>> waits(counts("1112345678999m"))
+[0, 1, 2, 3, 4, 5, 6, 7, 8]
+>>> shanten(counts("147m258s369p1234z"))
+6
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from zhuoji import hand_tables
+from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
+
+_TABLES = hand_tables.load()
+_SUIT_CLASS = _TABLES.suit_class
+_HONOR_CLASS = _TABLES.honor_class
+_VEC = _TABLES.vectors
+_PROD = _TABLES.product
+#: a distance no real hand reaches; used for forms that do not apply
+FAR = 99
+
+
+class Form(StrEnum):
+    """The shape a winning hand takes."""
+
+    STANDARD = "standard"
+    SEVEN_PAIRS = "seven_pairs"
+    SHISANLAN = "shisanlan"
+
+
+class GroupKind(StrEnum):
+    PAIR = "pair"
+    PUNG = "pung"
+    CHOW = "chow"
+    SINGLE = "single"  # one tile of a 十三烂 hand
+
+
+@dataclass(frozen=True, order=True)
+class Group:
+    """One block of a realized hand: ``first`` is its lowest tile, ``wild`` a bit per tile
+    (bit ``i`` set when tile ``i`` of :attr:`tiles` is a joker standing in)."""
+
+    kind: GroupKind
+    first: int
+    wild: int = 0
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        if self.kind is GroupKind.CHOW:
+            return (self.first, self.first + 1, self.first + 2)
+        size = {GroupKind.PAIR: 2, GroupKind.PUNG: 3, GroupKind.SINGLE: 1}[self.kind]
+        return (self.first,) * size
+
+    @property
+    def wild_count(self) -> int:
+        return self.wild.bit_count()
+
+    def __repr__(self) -> str:
+        marks = "".join("*" if self.wild >> i & 1 else "" for i in range(len(self.tiles)))
+        return f"Group({self.kind.value} {format(self.tiles)}{marks})"
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """One way a complete hand is realized: its form and blocks (sorted)."""
+
+    form: Form
+    groups: tuple[Group, ...]
+
+    @property
+    def pair(self) -> Group | None:
+        pairs = [g for g in self.groups if g.kind is GroupKind.PAIR]
+        return pairs[0] if self.form is Form.STANDARD and pairs else None
+
+
+# ---------------------------------------------------------------------------------------
+# per-suit table access
+# ---------------------------------------------------------------------------------------
+
+
+def _suit_index(c: Sequence[int], b: int) -> int:
+    return (
+        c[b]
+        + 5 * c[b + 1]
+        + 25 * c[b + 2]
+        + 125 * c[b + 3]
+        + 625 * c[b + 4]
+        + 3125 * c[b + 5]
+        + 15625 * c[b + 6]
+        + 78125 * c[b + 7]
+        + 390625 * c[b + 8]
+    )
+
+
+def _honor_index(c: Sequence[int]) -> int:
+    return (
+        c[27]
+        + 5 * c[28]
+        + 25 * c[29]
+        + 125 * c[30]
+        + 625 * c[31]
+        + 3125 * c[32]
+        + 15625 * c[33]
+    )
+
+
+def _hand_vector(c: Sequence[int]) -> bytes:
+    """The (m, h) distance vector of the whole hand: four class lookups, three products."""
+    return _VEC[
+        _PROD[
+            _PROD[_PROD[_SUIT_CLASS[_suit_index(c, 0)]][_SUIT_CLASS[_suit_index(c, 9)]]][
+                _SUIT_CLASS[_suit_index(c, 18)]
+            ]
+        ][_HONOR_CLASS[_honor_index(c)]]
+    ]
+
+
+def _standard_distance(c: Sequence[int], sets: int) -> int:
+    if sets > 4:
+        raise ValueError(f"a concealed hand holds at most 14 tiles, not {sum(c)}")
+    return _hand_vector(c)[2 * sets + 1]
+
+
+def standard_distance(c: Sequence[int], jokers: int = 0) -> int:
+    """Fewest tiles to add for sets and a pair; the hand plus ``jokers`` sets the set count."""
+    return _standard_distance(c, (sum(c) + jokers) // 3)
+
+
+def seven_pairs_distance(
+    c: list[int], jokers: int = 0, *, quads_as_two_pairs: bool = True
+) -> int:
+    """Fewest tiles to add for seven pairs (only for 13 or 14 tiles with no melds)."""
+    if sum(c) + jokers < 13:
+        return FAR
+    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
+    if quads_as_two_pairs:
+        pairs = min(twos + threes + 2 * fours, 7)
+        need = 7 - pairs  # a single becomes a pair with one tile, an empty slot takes two
+        return need + max(need - ones - threes, 0)
+    pairs = min(twos + threes + fours, 7)
+    kinds = ones + twos + threes + fours
+    return (7 - pairs) + max(0, 7 - kinds)  # the riichi count: seven different kinds
+
+
+@lru_cache(maxsize=None)
+def _lan_options(mask: int) -> tuple[int, int, int, int]:
+    """Best overlap of a suit's present ranks (bit mask) with a 十三烂 suit part of size 0–3."""
+    best = [0, 0, 0, 0]
+    for part in _LAN_PARTS:
+        size = len(part)
+        hit = sum(1 for r in part if mask >> r & 1)
+        if hit > best[size]:
+            best[size] = hit
+    return best[0], best[1], best[2], best[3]
+
+
+_LAN_PARTS: list[tuple[int, ...]] = [()]
+for _a in range(9):
+    _LAN_PARTS.append((_a,))
+    for _b in range(_a + 3, 9):
+        _LAN_PARTS.append((_a, _b))
+        for _c in range(_b + 3, 9):
+            _LAN_PARTS.append((_a, _b, _c))
+
+
+def shisanlan_distance(c: Sequence[int], jokers: int = 0) -> int:
+    """Fewest tiles to add for 十三烂 (fourteen tiles, no melds)."""
+    if sum(c) + jokers < 13:
+        return FAR
+    opts = []
+    for b in (0, 9, 18):
+        mask = sum(1 << r for r in range(9) if c[b + r])
+        opts.append(_lan_options(mask))
+    honors = sum(1 for k in range(27, 34) if c[k])
+    best = 0
+    for t0 in range(4):
+        for t1 in range(4):
+            for t2 in range(4):
+                room = 14 - t0 - t1 - t2
+                if room > 7:
+                    continue
+                hit = opts[0][t0] + opts[1][t1] + opts[2][t2] + min(honors, room)
+                if hit > best:
+                    best = hit
+    return 14 - best
+
+
+def is_standard_win(c: Sequence[int]) -> bool:
+    """Sets and one pair, from the tables, without wild tiles."""
+    n = sum(c)
+    return n % 3 == 2 and not _hand_vector(c)[2 * (n // 3) + 1]
+
+
+def is_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> bool:
+    if sum(c) != 14:
+        return False
+    if quads_as_two_pairs:
+        return all(x % 2 == 0 for x in c)
+    return all(x in (0, 2) for x in c)
+
+
+def is_shisanlan(c: Sequence[int]) -> bool:
+    return sum(c) == 14 and max(c) == 1 and shisanlan_distance(c) == 0
+
+
+def quads(c: Sequence[int]) -> int:
+    """Four-of-a-kinds in a seven-pairs hand (1 → 龙七对, 2 → 双龙七对)."""
+    return sum(1 for x in c if x == 4)
+
+
+def is_win(c: Sequence[int]) -> bool:
+    """The plain forms of DESIGN.md: standard or seven pairs (four of a kind as two pairs)."""
+    return is_standard_win(c) or is_seven_pairs(c)
+
+
+def _standard_waits(c: list[int]) -> list[int]:
+    """Tiles completing a standard hand, found suit by suit from the tables."""
+    residues = []
+    for b in (0, 9, 18, 27):
+        ns = sum(c[b : b + 9]) if b < 27 else sum(c[27:34])
+        residues.append(ns % 3)
+    ones = [i for i, r in enumerate(residues) if r == 1]
+    twos = [i for i, r in enumerate(residues) if r == 2]
+    if len(ones) == 1 and not twos:
+        plans = [(ones[0], 1)]  # the tile goes to the short suit, which then holds the pair
+    elif len(twos) == 2 and not ones:
+        plans = [(twos[0], 0), (twos[1], 0)]
+    else:
+        return []
+    out: list[int] = []
+    for target, pair_after in plans:
+        ok = True
+        for g in range(4):
+            if g == target:
+                continue
+            if residues[g] == 2 and not _complete(c, g, 1):
+                ok = False
+            if residues[g] == 0 and not _complete(c, g, 0):
+                ok = False
+        if not ok:
+            continue
+        b = 9 * target
+        top = b + (9 if target < 3 else 7)
+        for t in range(b, top):
+            if c[t] >= 4:
+                continue
+            c[t] += 1
+            if _complete(c, target, pair_after):
+                out.append(t)
+            c[t] -= 1
+    return out
+
+
+def _complete(c: Sequence[int], group: int, pair: int) -> bool:
+    if group < 3:
+        b = 9 * group
+        vec = _VEC[_SUIT_CLASS[_suit_index(c, b)]]
+        ns = sum(c[b : b + 9])
+    else:
+        vec = _VEC[_HONOR_CLASS[_honor_index(c)]]
+        ns = sum(c[27:34])
+    return not vec[(ns // 3) * 2 + pair]
+
+
+def _seven_pairs_waits(c: Sequence[int], quads_as_two_pairs: bool) -> list[int]:
+    odd = [k for k in range(NUM_KINDS) if c[k] & 1]
+    if len(odd) != 1 or c[odd[0]] >= 4:
+        return []
+    if not quads_as_two_pairs and (c[odd[0]] != 1 or max(c) > 2):
+        return []
+    return odd
+
+
+def _lan_complete_with(c: list[int], t: int) -> bool:
+    c[t] += 1
+    done = shisanlan_distance(c) == 0
+    c[t] -= 1
+    return done
+
+
+def waits(c: Sequence[int]) -> list[int]:
+    """Kinds that complete the hand in a plain form; a kind already held four times is not a
+    wait (there is no fifth copy)."""
+    cc = list(c)
+    found = set(_standard_waits(cc))
+    if sum(cc) == 13:
+        found.update(_seven_pairs_waits(cc, True))
+    return sorted(found)
+
+
+def is_ready(c: Sequence[int]) -> bool:
+    return bool(waits(c))
+
+
+def shanten_standard(c: Sequence[int]) -> int:
+    return _standard_distance(c, sum(c) // 3) - 1
+
+
+def shanten_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> int:
+    return seven_pairs_distance(c, quads_as_two_pairs=quads_as_two_pairs) - 1
+
+
+def shanten(c: Sequence[int]) -> int:
+    """Distance to ready over the plain forms; ``-1`` means complete."""
+    return min(shanten_standard(c), shanten_seven_pairs(c))
+
+
+# ---------------------------------------------------------------------------------------
+# forms with wild tiles: one object per table setting
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Wild:
+    """The round's wild kind and, optionally, a kind that may stand for the wild's face."""
+
+    kind: int
+    stand_in: int | None = None
+
+
+@dataclass(frozen=True)
+class HandRules:
+    """Which forms win, and the wild tiles; the analyser a variant's round uses."""
+
+    forms: frozenset[Form] = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
+    quads_as_two_pairs: bool = True
+    wild: Wild | None = None
+
+    # --- splitting jokers off ---------------------------------------------------------
+
+    def _variants(self, c: Sequence[int]) -> Iterator[tuple[list[int], int]]:
+        """(non-joker counts, joker count) for each way to read the stand-in tiles."""
+        w = self.wild
+        if w is None:
+            yield list(c), 0
+            return
+        base = list(c)
+        jokers = base[w.kind]
+        base[w.kind] = 0
+        yield base, jokers
+        if w.stand_in is None or w.stand_in == w.kind:
+            return
+        for j in range(1, base[w.stand_in] + 1):
+            moved = list(base)
+            moved[w.stand_in] -= j
+            moved[w.kind] += j
+            yield moved, jokers
+
+    def distance(self, c: Sequence[int], form: Form | None = None) -> int:
+        """Fewest tiles to add (jokers count as added tiles already held) over the forms."""
+        forms = self.forms if form is None else (form,)
+        best = FAR
+        for base, jokers in self._variants(c):
+            for f in forms:
+                d = _FORM_DISTANCE[f](base, jokers, self.quads_as_two_pairs) - jokers
+                if d < best:
+                    best = d
+        return best
+
+    def shanten(self, c: Sequence[int]) -> int:
+        return self.distance(c) - 1
+
+    def is_win(self, c: Sequence[int]) -> bool:
+        if self.wild is None:
+            if Form.STANDARD in self.forms and is_standard_win(c):
+                return True
+            if Form.SEVEN_PAIRS in self.forms and is_seven_pairs(
+                c, quads_as_two_pairs=self.quads_as_two_pairs
+            ):
+                return True
+            return Form.SHISANLAN in self.forms and is_shisanlan(c)
+        if sum(c) % 3 != 2:
+            return False
+        return self.distance(c) == 0
+
+    def win_forms(self, c: Sequence[int]) -> list[Form]:
+        return [f for f in Form if f in self.forms and self.distance(c, f) == 0]
+
+    def waits(self, c: Sequence[int]) -> list[int]:
+        cc = list(c)
+        if self.wild is None:
+            found: set[int] = set()
+            if Form.STANDARD in self.forms:
+                found.update(_standard_waits(cc))
+            if sum(cc) == 13 and Form.SEVEN_PAIRS in self.forms:
+                found.update(_seven_pairs_waits(cc, self.quads_as_two_pairs))
+            if sum(cc) == 13 and Form.SHISANLAN in self.forms and max(cc) == 1:
+                found.update(t for t in range(NUM_KINDS) if not cc[t] and _lan_complete_with(cc, t))
+            return sorted(found)
+        out = []
+        for t in range(NUM_KINDS):
+            if cc[t] >= 4:
+                continue
+            cc[t] += 1
+            if self.is_win(cc):
+                out.append(t)
+            cc[t] -= 1
+        return out
+
+    def is_ready(self, c: Sequence[int]) -> bool:
+        return bool(self.waits(c))
+
+    # --- realizations ------------------------------------------------------------------
+
+    def decompositions(self, c: Sequence[int]) -> list[Decomposition]:
+        """Every realization of a complete hand, over forms, jokers and stand-ins."""
+        seen: set[Decomposition] = set()
+        joker_face = self.wild.kind if self.wild else 0
+        for base, jokers in self._variants(c):
+            if Form.STANDARD in self.forms and (sum(base) + jokers) % 3 == 2:
+                for groups in _standard_realizations(base, jokers, joker_face):
+                    seen.add(Decomposition(Form.STANDARD, groups))
+            if Form.SEVEN_PAIRS in self.forms and sum(base) + jokers == 14:
+                for groups in _pair_realizations(base, jokers, joker_face, self.quads_as_two_pairs):
+                    seen.add(Decomposition(Form.SEVEN_PAIRS, groups))
+            if Form.SHISANLAN in self.forms and sum(base) + jokers == 14:
+                for groups in _lan_realizations(base, jokers, joker_face):
+                    seen.add(Decomposition(Form.SHISANLAN, groups))
+        return sorted(seen, key=lambda d: (d.form.value, d.groups))
+
+
+_PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
+_FORM_DISTANCE = {
+    Form.STANDARD: lambda c, j, q: standard_distance(c, j),
+    Form.SEVEN_PAIRS: lambda c, j, q: seven_pairs_distance(c, j, quads_as_two_pairs=q),
+    Form.SHISANLAN: lambda c, j, q: shisanlan_distance(c, j),
+}
+
+PLAIN = HandRules()
+
+
+def decompositions(c: Sequence[int]) -> list[Decomposition]:
+    """Every realization of a complete plain hand (standard and seven pairs)."""
+    return PLAIN.decompositions(c)
+
+
+# ---------------------------------------------------------------------------------------
+# realization search (only for complete hands; not a hot path)
+# ---------------------------------------------------------------------------------------
+
+
+def _standard_realizations(
+    c: list[int], jokers: int, joker_face: int
+) -> Iterator[tuple[Group, ...]]:
+    """Exhaustive search: the lowest real tile starts a block in every possible way, with
+    jokers filling any place (also places a real tile could have taken)."""
+    results: set[tuple[Group, ...]] = set()
+
+    def rec(jk: int, has_pair: bool, acc: list[Group]) -> None:
+        i = 0
+        while i < NUM_KINDS and not c[i]:
+            i += 1
+        if i == NUM_KINDS:
+            rest = jk - (0 if has_pair else 2)
+            if rest < 0 or rest % 3:
+                return
+            tail = list(acc)
+            if not has_pair:
+                tail.append(Group(GroupKind.PAIR, joker_face, 0b11))
+            tail.extend(Group(GroupKind.PUNG, joker_face, 0b111) for _ in range(rest // 3))
+            results.add(tuple(sorted(tail)))
+            return
+        for kind, size in ((GroupKind.PAIR, 2), (GroupKind.PUNG, 3)):
+            if kind is GroupKind.PAIR and has_pair:
+                continue
+            for real in range(1, min(c[i], size) + 1):
+                need = size - real
+                if need > jk:
+                    continue
+                c[i] -= real
+                acc.append(Group(kind, i, ((1 << need) - 1) << real))
+                rec(jk - need, has_pair or kind is GroupKind.PAIR, acc)
+                acc.pop()
+                c[i] += real
+        if is_honor(i):
+            return
+        rank = i % 9
+        for p in range(3):  # tile i sits at place p; places below it can only be jokers
+            first = i - p
+            if p > rank or first % 9 > 6:
+                continue
+            for choice in range(1 << (2 - p)):  # for each place above p: real (0) or joker (1)
+                mask = (1 << p) - 1
+                for q in range(p + 1, 3):
+                    if choice >> (q - p - 1) & 1:
+                        mask |= 1 << q
+                need = mask.bit_count()
+                if need > jk:
+                    continue
+                places = [first + q for q in range(p, 3) if not mask >> q & 1]
+                if any(c[t] == 0 for t in places):
+                    continue
+                for t in places:
+                    c[t] -= 1
+                acc.append(Group(GroupKind.CHOW, first, mask))
+                rec(jk - need, has_pair, acc)
+                acc.pop()
+                for t in places:
+                    c[t] += 1
+
+    rec(jokers, False, [])
+    return iter(sorted(results))
+
+
+def _pair_realizations(
+    c: list[int], jokers: int, joker_face: int, quads_as_two_pairs: bool
+) -> Iterator[tuple[Group, ...]]:
+    groups: list[Group] = []
+    jk = jokers
+    for k in range(NUM_KINDS):
+        x = c[k]
+        if x > 2 and not quads_as_two_pairs:
+            return iter(())
+        while x >= 2:
+            groups.append(Group(GroupKind.PAIR, k))
+            x -= 2
+        if x:
+            if not jk:
+                return iter(())
+            jk -= 1
+            groups.append(Group(GroupKind.PAIR, k, 0b10))
+    if jk % 2:
+        return iter(())
+    groups.extend(Group(GroupKind.PAIR, joker_face, 0b11) for _ in range(jk // 2))
+    if len(groups) != 7:
+        return iter(())
+    return iter([tuple(sorted(groups))])
+
+
+def _lan_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:
+    """Real tiles as singles; each joker is a single marked wild, standing for a free place
+    (which place does not change any 十三烂 pattern: 七风全 needs its honors real, seed 003
+    "宝牌不可以当某张风牌")."""
+    if max(c) > 1 or shisanlan_distance(c, jokers) != jokers:
+        return iter(())
+    groups = [Group(GroupKind.SINGLE, k) for k in range(NUM_KINDS) if c[k]]
+    groups += [Group(GroupKind.SINGLE, joker_face, 1) for _ in range(jokers)]
+    return iter([tuple(sorted(groups))])
+
+
+def wild_from_indicator(indicator: int, stand_in: int | None = None) -> Wild:
+    """六安 宝牌: the next kind after the revealed indicator (seed 003 "确定宝牌")."""
+    kind = next_in_cycle(indicator)
+    if stand_in is not None and is_honor(kind):
+        stand_in = None  # 红中配 only "在宝牌不是东、南、西、北、中、发、白的时候"
+    return Wild(kind, stand_in)

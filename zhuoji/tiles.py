@@ -1,0 +1,227 @@
+"""Tile kinds, text notation and wall composition.
+
+Kinds (DESIGN.md, "Tiles and notation"): 0–8 = 1–9万 (``m``), 9–17 = 1–9条 (``s``),
+18–26 = 1–9筒 (``p``), 27–33 = 东南西北中发白 (``1z``–``7z``).
+
+Notation is the usual run-length form: digits followed by their suit letter,
+``"123m456s789p11z"``; spaces are ignored.  :func:`format` writes the same form back,
+grouping consecutive tiles of one suit, so ``parse(format(tiles)) == tiles`` for any list.
+
+>>> parse("19m 1s")
+[0, 8, 9]
+>>> format([0, 8, 9])
+'19m1s'
+>>> name(9), name(22), name(31)
+('幺鸡', '五筒', '红中')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+
+from zhuoji.errors import TileParseError
+
+NUM_KINDS = 34
+COPIES = 4
+SUIT_LETTERS = "msp"
+LETTERS = "mspz"
+
+#: the permanent chicken, 幺鸡 (1条)
+YAOJI = 9
+#: 红中
+HONG_ZHONG = 31
+
+_RANK_CN = "一二三四五六七八九"
+_SUIT_CN = ("万", "条", "筒")
+_HONOR_CN = ("东风", "南风", "西风", "北风", "红中", "发财", "白板")
+_HONOR_EN = ("east", "south", "west", "north", "red", "green", "white")
+_SUIT_EN = ("characters", "bamboo", "dots")
+
+
+class TileSet(StrEnum):
+    """Which tiles make up the wall (four copies of each kind)."""
+
+    SUITS = "suits"  # 108: 万条筒, as in every Guizhou seed
+    FULL = "full"  # 136: suits, winds and dragons (六安, 金游)
+    TWO_SUIT = "two-suit"  # 72: 条 and 筒 only (二丁拐 / 三丁拐)
+
+
+def suit_of(kind: int) -> int:
+    """0 万, 1 条, 2 筒, 3 honors."""
+    return kind // 9
+
+
+def rank_of(kind: int) -> int:
+    """Rank 1–9 for suited tiles, 1–7 for honors."""
+    return kind % 9 + 1
+
+
+def is_honor(kind: int) -> bool:
+    return kind >= 27
+
+
+def is_terminal_or_honor(kind: int) -> bool:
+    return kind >= 27 or kind % 9 in (0, 8)
+
+
+def kind_of(rank: int, letter: str) -> int:
+    """Kind for a rank and suit letter; ``kind_of(1, "s") == YAOJI``."""
+    return LETTERS.index(letter) * 9 + rank - 1
+
+
+def parse(text: str) -> list[int]:
+    """Read tile notation into a list of kinds, in the order written.
+
+    Raises :class:`TileParseError` naming the position (0-based) of the offending character.
+    """
+    out: list[int] = []
+    pending: list[tuple[int, int]] = []  # (digit, position)
+    for pos, ch in enumerate(text):
+        if ch.isspace():
+            continue
+        if "0" <= ch <= "9":
+            pending.append((int(ch), pos))
+            continue
+        if ch not in LETTERS:
+            raise TileParseError(
+                f"unknown character {ch!r} at position {pos} in {text!r}; "
+                f"expected a digit or one of m, s, p, z"
+            )
+        if not pending:
+            raise TileParseError(f"suit letter {ch!r} at position {pos} in {text!r} has no digits")
+        top = 7 if ch == "z" else 9
+        for digit, dpos in pending:
+            if not 1 <= digit <= top:
+                raise TileParseError(
+                    f"rank {digit} at position {dpos} in {text!r} is out of range 1-{top} for {ch!r}"
+                )
+            out.append(kind_of(digit, ch))
+        pending.clear()
+    if pending:
+        raise TileParseError(
+            f"digits at position {pending[0][1]} in {text!r} have no suit letter"
+        )
+    return out
+
+
+def parse_one(text: str) -> int:
+    """Read exactly one tile (``"5m"``)."""
+    kinds = parse(text)
+    if len(kinds) != 1:
+        raise TileParseError(f"expected one tile, got {len(kinds)} in {text!r}")
+    return kinds[0]
+
+
+def counts(text_or_tiles: str | Iterable[int], max_copies: int = COPIES) -> list[int]:
+    """A 34-long count array.  A copy beyond ``max_copies`` raises, naming its position."""
+    if isinstance(text_or_tiles, str):
+        text = text_or_tiles
+        positions = _positions(text)
+        kinds = parse(text)
+    else:
+        kinds = list(text_or_tiles)
+        positions = list(range(len(kinds)))
+        text = format(kinds)
+    c = [0] * NUM_KINDS
+    for kind, pos in zip(kinds, positions, strict=True):
+        if not 0 <= kind < NUM_KINDS:
+            raise TileParseError(f"tile kind {kind} at position {pos} is out of range 0-33")
+        c[kind] += 1
+        if c[kind] > max_copies:
+            raise TileParseError(
+                f"copy {c[kind]} of {format([kind])} at position {pos} in {text!r}; "
+                f"a hand holds at most {max_copies}"
+            )
+    return c
+
+
+def _positions(text: str) -> list[int]:
+    """Character position of each tile's digit, in the order :func:`parse` returns them."""
+    pos: list[int] = []
+    pending: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isdigit():
+            pending.append(i)
+        elif ch in LETTERS:
+            pos.extend(pending)
+            pending.clear()
+    return pos
+
+
+def format(tiles: Iterable[int]) -> str:  # noqa: A001 - notation formatter, the natural name
+    """Write kinds as notation, one suit letter per run of same-suit tiles."""
+    parts: list[str] = []
+    run_suit = -1
+    for kind in tiles:
+        suit = suit_of(kind)
+        if suit != run_suit and run_suit >= 0:
+            parts.append(LETTERS[run_suit])
+        parts.append(str(rank_of(kind)))
+        run_suit = suit
+    if run_suit >= 0:
+        parts.append(LETTERS[run_suit])
+    return "".join(parts)
+
+
+def format_counts(c: Sequence[int]) -> str:
+    """Notation of a count array, sorted."""
+    return format(k for k in range(NUM_KINDS) for _ in range(c[k]))
+
+
+def to_tiles(c: Sequence[int]) -> list[int]:
+    return [k for k in range(NUM_KINDS) for _ in range(c[k])]
+
+
+def name(kind: int) -> str:
+    """Chinese display name: ``幺鸡`` for 1条, ``八筒``, ``红中``."""
+    if kind == YAOJI:
+        return "幺鸡"
+    if is_honor(kind):
+        return _HONOR_CN[kind - 27]
+    return _RANK_CN[kind % 9] + _SUIT_CN[suit_of(kind)]
+
+
+def name_en(kind: int) -> str:
+    if is_honor(kind):
+        return _HONOR_EN[kind - 27]
+    return f"{rank_of(kind)} {_SUIT_EN[suit_of(kind)]}"
+
+
+def names(tiles: Iterable[int]) -> str:
+    return " ".join(name(k) for k in tiles)
+
+
+def kinds_in(tile_set: TileSet) -> list[int]:
+    """The kinds a tile set contains."""
+    if tile_set is TileSet.SUITS:
+        return list(range(27))
+    if tile_set is TileSet.FULL:
+        return list(range(NUM_KINDS))
+    return list(range(9, 27))
+
+
+def wall(tile_set: TileSet) -> list[int]:
+    """Every tile of the set, four copies of each kind, sorted (108 / 136 / 72)."""
+    return [k for k in kinds_in(tile_set) for _ in range(COPIES)]
+
+
+def next_in_cycle(kind: int) -> int:
+    """The tile one rank up in its own cycle: 9→1 within a suit, 东→南→西→北→东, 中→发→白→中.
+
+    Used for 翻鸡 (seed 000 "顺位加一", 九条→幺鸡) and the 六安 宝牌 (seed 003 "确定宝牌").
+    """
+    if kind < 27:
+        return kind - kind % 9 + (kind % 9 + 1) % 9
+    if kind < 31:
+        return 27 + (kind - 27 + 1) % 4
+    return 31 + (kind - 31 + 1) % 3
+
+
+def prev_in_cycle(kind: int) -> int:
+    """Inverse of :func:`next_in_cycle`."""
+    if kind < 27:
+        return kind - kind % 9 + (kind % 9 + 8) % 9
+    if kind < 31:
+        return 27 + (kind - 27 + 3) % 4
+    return 31 + (kind - 31 + 2) % 3
