@@ -173,6 +173,11 @@ def to_tiles(c: Sequence[int]) -> list[int]:
     return [k for k in range(NUM_KINDS) for _ in range(c[k])]
 
 
+def text(kind: int) -> str:
+    """Notation of one tile: ``text(9) == "1s"``."""
+    return TILE_TEXT[kind]
+
+
 def name(kind: int) -> str:
     """Chinese display name: ``幺鸡`` for 1条, ``八筒``, ``红中``."""
     if kind == YAOJI:
@@ -225,3 +230,7 @@ def prev_in_cycle(kind: int) -> int:
     if kind < 31:
         return 27 + (kind - 27 + 3) % 4
     return 31 + (kind - 31 + 2) % 3
+
+
+#: notation of each kind, ``TILE_TEXT[9] == "1s"``
+TILE_TEXT: tuple[str, ...] = tuple(f"{k % 9 + 1}{LETTERS[k // 9]}" for k in range(NUM_KINDS))

@@ -1,0 +1,746 @@
+"""The round engine: one generic state machine that plays a round under any variant.
+
+OpenSpiel-style API: :meth:`Round.to_act` names the seats that must act now (several in a
+claim window), :meth:`Round.legal_actions` lists a seat's actions (sorted, stable),
+:meth:`Round.apply` changes the state or raises :class:`IllegalActionError` leaving it
+untouched, :meth:`Round.observation` is what one seat may see.  Randomness (shuffle, dice)
+comes from a seeded generator or an explicit wall and dice list, so a seed (or a wall) and
+an action list reproduce a round exactly; :attr:`Round.log` records it (see
+``docs/event-log.md``).
+
+Phases: ``turn`` (a seat holding 14 − 3k tiles discards, kongs, declares or wins),
+``claim`` (other seats answer a discard: win > kong/pung > chow), ``rob`` (others may rob
+an added kong), ``end``.  Deal: from the dealer round the table, 13 tiles each, then the
+dealer's 14th.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from zhuoji import tiles as T
+from zhuoji.actions import Action, ActionKind, make
+from zhuoji.errors import IllegalActionError, ZhuojiError
+from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.rules.patterns import evaluate
+from zhuoji.rules.facts import WinContext
+from zhuoji.rules.win import WinCheck
+from zhuoji.settle import Ledger, settle
+from zhuoji.variant import Ruleset
+from zhuoji.wall import Wall
+
+
+class Phase(StrEnum):
+    TURN = "turn"
+    CLAIM = "claim"
+    ROB = "rob"
+    END = "end"
+
+
+@dataclass
+class SeatState:
+    hand: list[int] = field(default_factory=lambda: [0] * T.NUM_KINDS)
+    melds: list[Meld] = field(default_factory=list)
+    declared: Declaration | None = None
+    discards: int = 0
+    draws: int = 0
+    drawn: int = -1  # tile drawn this turn (-1 after a claim, or the dealer's first turn)
+    passed_win: bool = False  # passed a win on a discard since the last draw (包牌)
+    lock_tiles: set[int] = field(default_factory=set)  # 过水: tiles not to win on
+    lock_all: bool = False
+    kong_seen: dict[int, int] = field(default_factory=dict)  # kind → turn a kong was first possible
+    turns: int = 0
+    ever_ready: bool = False
+    waits: frozenset[int] = frozenset()  # of the hand as it stands between own turns
+
+    def has_kong(self) -> bool:
+        return any(m.kind.is_kong for m in self.melds)
+
+
+@dataclass
+class _TableDiscard:
+    seat: int
+    tile: int
+    claimed_by: int | None = None
+    claim: MeldKind | None = None
+    after_kong: bool = False
+    declared: bool = False
+
+    def freeze(self) -> Discard:
+        return Discard(self.seat, self.tile, self.claimed_by, self.claim, self.after_kong, self.declared)
+
+
+class Round:
+    """One round.  Build with a ``seed`` (shuffled wall, dice) or a stacked ``wall`` (draw
+    order) and optional ``dice`` (pairs consumed in order)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        *,
+        seed: int | None = None,
+        wall: Sequence[int] | str | None = None,
+        dealer: int | None = None,
+        streak: int = 0,
+        dice: Sequence[tuple[int, int]] | None = None,
+        round_wind: int = 0,
+        weekday: int = 1,
+    ) -> None:
+        v = ruleset.variant
+        self.ruleset = ruleset
+        self.players = n = v.tiles.players
+        self.rng = random.Random(seed)
+        self.log: list[dict[str, Any]] = []
+        self.seed = seed
+        self._dice_queue = list(dice or [])
+        self.dice_rolled: list[tuple[int, int]] = []
+        self.streak = streak
+        self.round_wind = round_wind
+        self.weekday = weekday
+
+        if wall is None:
+            tiles = T.wall(v.tiles.set)
+            self.rng.shuffle(tiles)
+            stacked = False
+        else:
+            tiles = T.parse(wall) if isinstance(wall, str) else list(wall)
+            _check_wall(tiles, v.tiles.set)
+            stacked = True
+
+        if dealer is None:
+            if v.deal.first_dealer == "dice":
+                a, b = self._roll()
+                dealer = (a + b - 1) % n  # seed 000 4): counted from the roller (seat 0)
+            elif v.deal.first_dealer == "random":
+                dealer = self.rng.randrange(n)
+            else:
+                dealer = 0
+        if not 0 <= dealer < n:
+            raise ZhuojiError(f"dealer {dealer} is out of range 0-{n - 1}")
+        self.dealer = dealer
+        if not stacked and v.deal.wall_break == "dice":
+            a, b = self._roll()
+            cut = (2 * (a + b) * (min(a, b) + 1)) % len(tiles)  # the shuffle already randomizes
+            tiles = tiles[cut:] + tiles[:cut]
+        self.wall = Wall(tiles)
+        self._log(
+            {
+                "type": "round",
+                "variant": ruleset.name,
+                "overrides": ruleset.overrides,
+                "players": n,
+                "dealer": dealer,
+                "streak": streak,
+                "round_wind": round_wind,
+                "weekday": weekday,
+                "seed": seed,
+                "wall": "".join(T.TILE_TEXT[t] for t in tiles),
+            }
+        )
+
+        self.seats = [SeatState() for _ in range(n)]
+        self._others_of = [[(s + i) % n for i in range(1, n)] for s in range(n)]
+        self._chi = v.claims.chi
+        size = v.tiles.hand_size
+        need = size * n + 1
+        if len(tiles) < need:
+            raise ZhuojiError(f"the wall holds {len(tiles)} tiles; the deal needs {need}")
+        for i in range(n):
+            s = (dealer + i) % n
+            for _ in range(size):
+                self.seats[s].hand[self.wall.draw_head()] += 1
+        last = self.wall.draw_head()
+        self.seats[dealer].hand[last] += 1
+        self.seats[dealer].drawn = last  # the dealer's 14th tile stands for a drawn one (天和)
+
+        self.wild: int | None = None
+        self.wild_indicator: int | None = None
+        if v.wild is not None:
+            self._reveal_wild()
+        self.rules = ruleset.hand_rules(self.wild)
+        for st in self.seats:
+            self._update_waits(st)
+        self._log({"type": "deal", "hands": [T.format_counts(s.hand) for s in self.seats]})
+
+        self.phase = Phase.TURN
+        self.current = dealer
+        self.discards: list[_TableDiscard] = []
+        self.after_kong = False  # the current turn began with a kong's replacement
+        self.kong_tile: int | None = None
+        self.first_go_around = True  # no meld made yet (地和, seed 002 "第一圈")
+        self.pending: dict[int, list[Action]] = {}
+        self.responses: dict[int, Action] = {}
+        self.claim_tile = -1
+        self.rob_seat = -1
+        self.result_wins: list[Win] = []
+        self.flags: dict[str, bool] = {}
+        self.end: RoundEnd | None = None
+        self.ledger: Ledger | None = None
+        self._start_turn(self.current)
+
+    # ------------------------------------------------------------------------------
+    # public API
+    # ------------------------------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        """Seats that must act now."""
+        if self.phase is Phase.END:
+            return []
+        if self.phase is Phase.TURN:
+            return [self.current]
+        return [s for s in sorted(self.pending) if s not in self.responses]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase is Phase.END or seat in self.responses:
+            return []
+        return list(self.pending.get(seat, ()))
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.END
+
+    def returns(self) -> list[int]:
+        """Per-seat totals of the settlement (zeros before the end)."""
+        return self.ledger.totals() if self.ledger else [0] * self.players
+
+    def apply(self, action: Action) -> None:
+        """Apply one action; an illegal one raises and changes nothing."""
+        if self.phase is Phase.END:
+            raise IllegalActionError(f"action {action} refused: the round is over")
+        legal = self.pending.get(action.seat)
+        if legal is None or action.seat in self.responses:
+            raise IllegalActionError(
+                f"action {action} refused: seat {action.seat} is not to act in phase {self.phase.value} "
+                f"(to act: {self.to_act()})"
+            )
+        if action not in legal:
+            shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
+            raise IllegalActionError(
+                f"action {action} is not legal for seat {action.seat} in phase {self.phase.value}; legal: {shown}"
+            )
+        self._log({"type": "action", "action": str(action)})
+        if self.phase is Phase.TURN:
+            self._apply_turn(action)
+        else:
+            self.responses[action.seat] = action
+            self._note_response(action)
+            if len(self.responses) == len(self.pending):
+                if self.phase is Phase.CLAIM:
+                    self._resolve_claims()
+                else:
+                    self._resolve_rob()
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, every meld and discard, counts; never another
+        seat's concealed tiles or the wall order."""
+        me = self.seats[seat]
+        return {
+            "seat": seat,
+            "phase": self.phase.value,
+            "to_act": self.to_act(),
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "hand": T.format_counts(me.hand),
+            "drawn": T.format([me.drawn]) if me.drawn >= 0 else None,
+            "melds": [[_meld_text(m) for m in s.melds] for s in self.seats],
+            "discards": [
+                {"seat": d.seat, "tile": T.format([d.tile]), "claimed_by": d.claimed_by}
+                for d in self.discards
+            ],
+            "declared": [s.declared.value if s.declared else None for s in self.seats],
+            "concealed_counts": [sum(s.hand) for s in self.seats],
+            "wall": self.wall.live(),
+            "wild": T.format([self.wild]) if self.wild is not None else None,
+            "wild_indicator": T.format([self.wild_indicator]) if self.wild_indicator is not None else None,
+            "claim_tile": T.format([self.claim_tile]) if self.phase in (Phase.CLAIM, Phase.ROB) else None,
+            "legal_actions": [str(a) for a in self.legal_actions(seat)],
+            "reveal": T.format([self.end.reveal]) if self.end and self.end.reveal is not None else None,
+            "result": self.result_summary() if self.end else None,
+        }
+
+    def result_summary(self) -> dict[str, Any]:
+        assert self.end is not None and self.ledger is not None
+        e = self.end
+        return {
+            "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in e.wins],
+            "tile": T.format([e.win_tile]) if e.win_tile is not None else None,
+            "draw": e.is_draw,
+            "totals": self.ledger.totals(),
+            "next_dealer": self.ledger.next_dealer,
+            "next_streak": self.ledger.next_streak,
+        }
+
+    # ------------------------------------------------------------------------------
+    # randomness and the wall
+    # ------------------------------------------------------------------------------
+
+    def _roll(self) -> tuple[int, int]:
+        d = self._dice_queue.pop(0) if self._dice_queue else (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        self.dice_rolled.append(d)
+        if self.log:  # rolls before the round event are implied by its wall and dealer
+            self._log({"type": "dice", "dice": list(d)})
+        return d
+
+    def _reveal_wild(self) -> None:
+        w = self.ruleset.variant.wild
+        assert w is not None
+        if w.indicator == "head":
+            self.wild_indicator = self.wall.draw_head()
+        else:
+            if w.indicator == "tail_dice":
+                a, b = self._roll()
+                pos = self.wall.position_from_end(a + b)
+            else:
+                pos = None
+            if pos is None:
+                pos = max(i for i in range(len(self.wall.tiles)) if not self.wall.taken[i])
+            self.wild_indicator = self.wall.tiles[pos]
+            if w.live_wall_ends_at_indicator:
+                self.wall.stop = pos
+            else:
+                self.wall.taken[pos] = True
+                self.wall._left -= 1
+        self.wild = T.next_in_cycle(self.wild_indicator)
+        self._log(
+            {"type": "wild", "indicator": T.format([self.wild_indicator]), "wild": T.format([self.wild])}
+        )
+
+    def _replacement(self) -> int:
+        how = self.ruleset.variant.deal.replacement
+        if how == "head":
+            return self.wall.draw_head()
+        if how == "tail_dice":
+            a, b = self._roll()
+            return self.wall.draw_at_from_end(a + b)
+        return self.wall.draw_tail()
+
+    def _log(self, event: dict[str, Any]) -> None:
+        self.log.append(event)
+
+    # ------------------------------------------------------------------------------
+    # turns
+    # ------------------------------------------------------------------------------
+
+    def _draw(self, seat: int, *, replacement: bool = False) -> None:
+        st = self.seats[seat]
+        tile = self._replacement() if replacement else self.wall.draw_head()
+        st.hand[tile] += 1
+        st.drawn = tile
+        st.draws += 1
+        st.passed_win = False
+        st.lock_tiles.clear()
+        st.lock_all = False
+        self._log({"type": "draw", "seat": seat, "tile": T.TILE_TEXT[tile], "replacement": replacement})
+        self.current = seat
+        self.after_kong = replacement
+        self._start_turn(seat)
+
+    def _can_kong_now(self) -> bool:
+        return self.wall.live() > 0 or self.ruleset.variant.claims.last_tile_kong
+
+    def _start_turn(self, seat: int) -> None:
+        v = self.ruleset.variant
+        st = self.seats[seat]
+        st.turns += 1
+        self.phase = Phase.TURN
+        self.responses = {}
+        hand = st.hand
+        acts: list[Action] = []
+        tile = st.drawn
+        # a plain draw completes the hand exactly when it is one of the waits kept since the
+        # last discard; after a kong or on the dealer's first turn the hand is checked afresh
+        plain_draw = tile >= 0 and not self.after_kong and st.draws > 0
+        complete = (tile in st.waits) if plain_draw else (tile >= 0 and self.rules.is_win(hand))
+        if complete and self._may_win(self._check(seat, tile, WinHow.SELF_DRAW, None)):
+            acts.append(make(seat, ActionKind.HU, tile))
+        kongs = v.claims.kongs
+        wild = self.wild
+        kong_kinds_c = (
+            [k for k in range(T.NUM_KINDS) if hand[k] == 4 and k != wild] if kongs.concealed and 4 in hand else []
+        )
+        kong_kinds_a = (
+            [m.tile for m in st.melds if m.kind is MeldKind.PENG and hand[m.tile] >= 1]
+            if kongs.added and st.melds
+            else []
+        )
+        for k in kong_kinds_c + kong_kinds_a:
+            st.kong_seen.setdefault(k, st.turns)
+        frozen = st.declared is not None
+        if self._can_kong_now() and (not frozen or (v.baoting is not None and v.baoting.allow_kong)):
+            for k in kong_kinds_c:
+                if not frozen or self._kong_keeps_waits(st, k, 4):
+                    acts.append(make(seat, ActionKind.GANG_CONCEALED, k))
+            for k in kong_kinds_a:
+                if not frozen or self._kong_keeps_waits(st, k, 1):
+                    acts.append(make(seat, ActionKind.GANG_ADDED, k))
+        if frozen and tile >= 0:
+            discards = [make(seat, ActionKind.DISCARD, tile)]
+        else:
+            discards = self._discards(seat)
+        # discards (kind 0) sort first; the rest (kongs, win) were built in kind order
+        self.pending = {seat: discards + sorted(acts) if acts else discards}
+
+    def _discards(self, seat: int) -> list[Action]:
+        v = self.ruleset.variant
+        st = self.seats[seat]
+        hand = st.hand
+        wild_ok = True
+        if self.wild is not None and v.wild is not None:
+            wild_ok = v.wild.discard == "any" or (v.wild.discard == "first_only" and st.discards == 0)
+        kinds = [k for k in range(T.NUM_KINDS) if hand[k] and (wild_ok or k != self.wild)]
+        if not kinds:  # only wild tiles left in hand: one must go
+            kinds = [k for k in range(T.NUM_KINDS) if hand[k]]
+        table = _DISCARDS[seat]
+        out = [table[k] for k in kinds]
+        if self._may_declare(seat) and self.rules.shanten(hand) <= 0:
+            for k in kinds:
+                hand[k] -= 1
+                if self.rules.is_ready(hand):
+                    out.append(make(seat, ActionKind.DISCARD, k, True))
+                hand[k] += 1
+            out.sort()
+        return out
+
+    def _may_declare(self, seat: int) -> bool:
+        b = self.ruleset.variant.baoting
+        st = self.seats[seat]
+        if b is None or st.declared is not None or st.discards or st.melds:
+            return False
+        return b.hard if seat == self.dealer else (b.soft and st.draws == 1)
+
+    def _kong_keeps_waits(self, st: SeatState, k: int, tiles: int) -> bool:
+        """A declared (frozen) hand may kong only if its waits stay the same."""
+        before = list(st.hand)
+        if st.drawn >= 0:
+            before[st.drawn] -= 1
+        after = list(st.hand)
+        after[k] -= tiles
+        return self.rules.waits(before) == self.rules.waits(after)
+
+    def _apply_turn(self, action: Action) -> None:
+        seat = action.seat
+        st = self.seats[seat]
+        kind = action.kind
+        if kind is ActionKind.DISCARD:
+            self._discard(seat, action.tile, action.declare)
+        elif kind is ActionKind.HU:
+            self.flags["gangkai"] = self.after_kong
+            self.flags["haidi"] = self.wall.live() == 0 and not self.after_kong
+            untouched = self.first_go_around and st.discards == 0
+            self.flags["tianhu"] = seat == self.dealer and untouched and st.draws == 0
+            self.flags["dihu"] = seat != self.dealer and untouched and st.draws == 1
+            self._finish([Win(seat, WinHow.SELF_DRAW, None, False)], action.tile)
+        elif kind is ActionKind.GANG_CONCEALED:
+            late = st.kong_seen.get(action.tile, st.turns) < st.turns
+            st.hand[action.tile] -= 4
+            st.melds.append(Meld(MeldKind.GANG_CONCEALED, action.tile, None, None, late))
+            self.first_go_around = False
+            self._after_kong_declared(seat, action.tile, MeldKind.GANG_CONCEALED)
+        elif kind is ActionKind.GANG_ADDED:
+            st.hand[action.tile] -= 1
+            self.first_go_around = False
+            self._after_kong_declared(seat, action.tile, MeldKind.GANG_ADDED)
+
+    def _after_kong_declared(self, seat: int, tile: int, kind: MeldKind) -> None:
+        """Open a rob window where the kong kind may be robbed, else complete the kong."""
+        robbable = ("added" if kind is MeldKind.GANG_ADDED else "concealed") in self.ruleset.variant.claims.rob_kong
+        if robbable:
+            options: dict[int, list[Action]] = {}
+            for o in self._others(seat):
+                if self._can_win_on(o, tile, WinHow.ROB_KONG, seat):
+                    options[o] = [make(o, ActionKind.HU, tile), make(o, ActionKind.PASS)]
+            if options:
+                self.phase = Phase.ROB
+                self.pending = options
+                self.responses = {}
+                self.claim_tile = tile
+                self.rob_seat = seat
+                self.rob_kind = kind
+                return
+        self._complete_kong(seat, tile, kind)
+
+    def _complete_kong(self, seat: int, tile: int, kind: MeldKind) -> None:
+        st = self.seats[seat]
+        if kind is MeldKind.GANG_ADDED:
+            i = next(i for i, m in enumerate(st.melds) if m.kind is MeldKind.PENG and m.tile == tile)
+            late = st.kong_seen.get(tile, st.turns) < st.turns
+            old = st.melds[i]
+            st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
+        self.kong_tile = tile
+        if self.wall.live() == 0:
+            self._finish([], None)  # no replacement left: the round is drawn
+            return
+        self._draw(seat, replacement=True)
+
+    def _discard(self, seat: int, tile: int, declare: bool) -> None:
+        st = self.seats[seat]
+        st.hand[tile] -= 1
+        st.discards += 1
+        st.drawn = -1
+        if declare:
+            st.declared = Declaration.HARD if seat == self.dealer else Declaration.SOFT
+        self._update_waits(st)
+        self.discards.append(_TableDiscard(seat, tile, after_kong=self.after_kong, declared=declare))
+        self.claim_tile = tile
+        options: dict[int, list[Action]] = {}
+        chi_seat = (seat + 1) % self.players if self._chi else -1
+        for o in self._others_of[seat]:
+            other = self.seats[o]
+            if other.hand[tile] < 2 and tile not in other.waits and o != chi_seat:
+                continue  # nothing to claim (the common case, decided cheaply)
+            acts = self._claims_on(o, tile, seat)
+            if acts:
+                acts.append(make(o, ActionKind.PASS))
+                options[o] = acts
+        if options:
+            self.phase = Phase.CLAIM
+            self.pending = options
+            self.responses = {}
+        else:
+            self._next_draw(seat)
+
+    def _update_waits(self, st: SeatState) -> None:
+        """Waits of a hand between turns; claims on discards only test membership."""
+        if self.rules.shanten(st.hand) == 0:
+            st.waits = frozenset(self.rules.waits(st.hand))
+            st.ever_ready = st.ever_ready or bool(st.waits)
+        else:
+            st.waits = frozenset()
+
+    def _next_draw(self, after: int) -> None:
+        if self.wall.live() == 0:
+            self._finish([], None)
+            return
+        self._draw((after + 1) % self.players)
+
+    # ------------------------------------------------------------------------------
+    # claims
+    # ------------------------------------------------------------------------------
+
+    def _others(self, seat: int) -> list[int]:
+        return self._others_of[seat]
+
+    def _claims_on(self, seat: int, tile: int, discarder: int) -> list[Action]:
+        v = self.ruleset.variant
+        st = self.seats[seat]
+        hand = st.hand
+        acts: list[Action] = []
+        if v.claims.win_on_discard and self._can_win_on(seat, tile, WinHow.DISCARD, discarder):
+            acts.append(make(seat, ActionKind.HU, tile))
+        frozen = st.declared is not None
+        b = v.baoting
+        claimable = tile != self.wild or (v.wild is not None and v.wild.claimable)
+        if claimable and hand[tile] >= 2 and v.claims.peng and (not frozen or (b is not None and b.allow_peng)):
+            acts.append(make(seat, ActionKind.PENG, tile))
+        if (
+            claimable
+            and hand[tile] == 3
+            and v.claims.kongs.exposed
+            and self._can_kong_now()
+            and (not frozen or (b is not None and b.allow_kong))
+        ):
+            acts.append(make(seat, ActionKind.GANG_EXPOSED, tile))
+        if v.claims.chi and not frozen and seat == (discarder + 1) % self.players and tile < 27:
+            r = tile % 9
+            for first in (tile - 2, tile - 1, tile):
+                fr = first - (tile - r)
+                if fr < 0 or fr > 6:
+                    continue
+                need = [t for t in (first, first + 1, first + 2) if t != tile]
+                if all(hand[t] and t != self.wild for t in need) and claimable:
+                    acts.append(make(seat, ActionKind.CHI, first))
+        return acts
+
+    def _check(self, seat: int, tile: int, how: WinHow, source: int | None) -> WinCheck:
+        st = self.seats[seat]
+        src = self.seats[source] if source is not None else None
+
+        def base_fan() -> int:
+            full = list(st.hand)
+            if how is not WinHow.SELF_DRAW:
+                full[tile] += 1
+            value = evaluate(
+                self.ruleset.variant.patterns, self.rules, full, tuple(st.melds), tile,
+                WinContext(dealer=seat == self.dealer), waits=None,
+            )
+            return value.base if value else 0
+
+        repao = how is WinHow.DISCARD and bool(self.discards) and self.discards[-1].after_kong
+        return WinCheck(
+            seat=seat,
+            tile=tile,
+            how=how,
+            has_kong=st.has_kong(),
+            declared=st.declared is not None,
+            source_declared=src is not None and src.declared is not None,
+            repao=repao,
+            base_fan=base_fan,
+        )
+
+    def _may_win(self, check: WinCheck) -> bool:
+        return all(h(check) for h in self.ruleset.may_win)
+
+    def _can_win_on(self, seat: int, tile: int, how: WinHow, source: int) -> bool:
+        st = self.seats[seat]
+        if tile not in st.waits or st.lock_all or tile in st.lock_tiles:
+            return False
+        return self._may_win(self._check(seat, tile, how, source))
+
+    def _note_response(self, action: Action) -> None:
+        """Passing a possible win: 包牌 fact and the pass lock (过水)."""
+        had_win = any(a.kind is ActionKind.HU for a in self.pending[action.seat])
+        if had_win and action.kind is not ActionKind.HU:
+            st = self.seats[action.seat]
+            st.passed_win = True
+            lock = self.ruleset.variant.claims.pass_lock
+            if lock == "same_tile":
+                st.lock_tiles.add(self.claim_tile)
+            elif lock == "any_tile":
+                st.lock_all = True
+
+    def _winners_in_order(self, source: int, seats: list[int]) -> list[int]:
+        order = self._others(source)
+        chosen = [s for s in order if s in seats]
+        if not self.ruleset.variant.claims.multiple_winners:
+            chosen = chosen[:1]
+        return chosen
+
+    def _resolve_claims(self) -> None:
+        d = self.discards[-1]
+        tile = d.tile
+        by_kind: dict[ActionKind, list[Action]] = {}
+        for a in self.responses.values():
+            by_kind.setdefault(a.kind, []).append(a)
+        if ActionKind.HU in by_kind:
+            seats = self._winners_in_order(d.seat, [a.seat for a in by_kind[ActionKind.HU]])
+            self.flags["repao"] = d.after_kong
+            self.flags["renhu"] = d.seat == self.dealer and len(self.discards) == 1 and self.first_go_around
+            self.flags["haidi"] = self.wall.live() == 0
+            wins = [Win(s, WinHow.DISCARD, d.seat, self.seats[s].passed_win) for s in seats]
+            for s in seats:
+                d.claimed_by = s if d.claimed_by is None else d.claimed_by
+            self._finish(wins, tile)
+            return
+        for kind in (ActionKind.GANG_EXPOSED, ActionKind.PENG, ActionKind.CHI):
+            if kind in by_kind:
+                a = by_kind[kind][0]
+                self._claim(a, d)
+                return
+        self._next_draw(d.seat)
+
+    def _claim(self, a: Action, d: _TableDiscard) -> None:
+        st = self.seats[a.seat]
+        self.first_go_around = False
+        st.lock_tiles.clear()
+        st.lock_all = False
+        d.claimed_by = a.seat
+        if a.kind is ActionKind.CHI:
+            for t in (a.tile, a.tile + 1, a.tile + 2):
+                if t != d.tile:
+                    st.hand[t] -= 1
+            st.melds.append(Meld(MeldKind.CHI, a.tile, d.seat, d.tile))
+            d.claim = MeldKind.CHI
+        elif a.kind is ActionKind.PENG:
+            st.hand[d.tile] -= 2
+            st.melds.append(Meld(MeldKind.PENG, d.tile, d.seat))
+            d.claim = MeldKind.PENG
+        else:
+            st.hand[d.tile] -= 3
+            st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
+            d.claim = MeldKind.GANG_EXPOSED
+            self.kong_tile = d.tile
+            self._draw(a.seat, replacement=True)
+            return
+        self.current = a.seat
+        st.drawn = -1
+        self.after_kong = False
+        self._start_turn(a.seat)
+
+    def _resolve_rob(self) -> None:
+        robbers = [s for s, a in self.responses.items() if a.kind is ActionKind.HU]
+        tile = self.claim_tile
+        if robbers:
+            seats = self._winners_in_order(self.rob_seat, robbers)
+            self.kong_tile = tile
+            wins = [Win(s, WinHow.ROB_KONG, self.rob_seat, False) for s in seats]
+            self._finish(wins, tile)
+            return
+        self._complete_kong(self.rob_seat, tile, self.rob_kind)
+
+    # ------------------------------------------------------------------------------
+    # the end
+    # ------------------------------------------------------------------------------
+
+    def _finish(self, wins: list[Win], tile: int | None) -> None:
+        self.phase = Phase.END
+        self.pending = {}
+        self.responses = {}
+        v = self.ruleset.variant
+        reveal = None
+        if wins and v.deal.reveal == "head":
+            reveal = self.wall.peek_head()
+        elif wins and v.deal.reveal == "tail":
+            reveal = self.wall.peek_tail()
+        seats = []
+        for s, st in enumerate(self.seats):
+            concealed = T.to_tiles(st.hand)
+            if any(w.seat == s and w.how is WinHow.SELF_DRAW for w in wins) and tile is not None:
+                concealed.remove(tile)
+            seats.append(SeatEnd(tuple(concealed), tuple(st.melds), st.declared, st.ever_ready))
+        f = self.flags
+        self.end = RoundEnd(
+            players=self.players,
+            dealer=self.dealer,
+            streak=self.streak,
+            seats=tuple(seats),
+            discards=tuple(d.freeze() for d in self.discards),
+            wins=tuple(wins),
+            win_tile=tile,
+            gangkai=bool(wins) and f.get("gangkai", False),
+            repao=bool(wins) and f.get("repao", False),
+            haidi=bool(wins) and f.get("haidi", False),
+            tianhu=bool(wins) and f.get("tianhu", False),
+            dihu=bool(wins) and f.get("dihu", False),
+            renhu=bool(wins) and f.get("renhu", False),
+            kong_tile=self.kong_tile if (f.get("gangkai") or f.get("repao") or any(w.how is WinHow.ROB_KONG for w in wins)) else None,
+            reveal=reveal,
+            wild=self.wild,
+            wild_indicator=self.wild_indicator,
+            round_wind=self.round_wind,
+            weekday=self.weekday,
+            tiles_left=self.wall.live(),
+        )
+        self.ledger = settle(self.ruleset, self.end)
+        self._log(
+            {
+                "type": "end",
+                "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in wins],
+                "tile": T.format([tile]) if tile is not None else None,
+                "reveal": T.format([reveal]) if reveal is not None else None,
+                "totals": self.ledger.totals(),
+                "next_dealer": self.ledger.next_dealer,
+                "next_streak": self.ledger.next_streak,
+            }
+        )
+
+
+#: discard actions by seat and tile, built once
+_DISCARDS = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
+
+
+def _meld_text(m: Meld) -> str:
+    return f"{m.kind.value} {T.format(m.tiles)}" + (f" from {m.source}" if m.source is not None else "")
+
+
+def _check_wall(tiles: list[int], tile_set: T.TileSet) -> None:
+    allowed = set(T.kinds_in(tile_set))
+    c = [0] * T.NUM_KINDS
+    for i, t in enumerate(tiles):
+        if t not in allowed:
+            raise ZhuojiError(f"wall position {i}: {T.format([t])} is not in the {tile_set.value} tile set")
+        c[t] += 1
+        if c[t] > T.COPIES:
+            raise ZhuojiError(f"wall position {i}: a fifth {T.format([t])}")

@@ -1,0 +1,138 @@
+"""Event logs: JSON lines written by the engine, read back and replayed.
+
+A log (``schemas/event-log.schema.json``, documented in ``docs/event-log.md``) starts with a
+``round`` event (variant, overrides, wall in draw order, dealer …) and lists every chance
+outcome (``dice``, ``draw``, ``wild``) and every ``action`` in order, ending with ``end``
+(result and per-seat totals).  :func:`replay` rebuilds the round from the first line,
+re-applies every action through the engine's legality checks, and compares every line the
+engine writes with the log: a corrupted or tampered log is rejected at its first bad line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from zhuoji import tiles as T
+from zhuoji.actions import Action
+from zhuoji.engine import Round
+from zhuoji.errors import IllegalActionError, ScenarioError, VariantError, ZhuojiError
+from zhuoji.schema import SCHEMA_DIR
+from zhuoji.variant import Ruleset, load_variant
+
+EVENT_LOG_SCHEMA = SCHEMA_DIR / "event-log.schema.json"
+
+
+def dumps(events: Iterable[Mapping[str, Any]]) -> str:
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+
+
+def write(round_: Round, path: str | Path) -> None:
+    Path(path).write_text(dumps(round_.log), encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(EVENT_LOG_SCHEMA.read_text(encoding="utf-8"))
+    return jsonschema.validators.validator_for(schema)(schema)  # type: ignore[no-any-return]
+
+
+def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
+    """Lines → events, each checked against the schema; errors name the line."""
+    events = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ScenarioError(f"{label}:{n}: not valid JSON: {exc.msg}") from exc
+        errs = sorted(_validator().iter_errors(event), key=lambda e: list(map(str, e.path)))
+        if errs:
+            e = errs[0]
+            where = ".".join(map(str, e.absolute_path)) or "event"
+            raise ScenarioError(f"{label}:{n}: {where}: {e.message}")
+        event["_line"] = n
+        events.append(event)
+    if not events:
+        raise ScenarioError(f"{label}: the log is empty")
+    return events
+
+
+def read(path: str | Path) -> list[dict[str, Any]]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+    return parse(text, str(p))
+
+
+def _strip(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "_line"}
+
+
+def replay(
+    events: list[dict[str, Any]], ruleset: Ruleset | None = None, label: str = "log"
+) -> Round:
+    """Rebuild a round from its log, checking every line; returns the finished round."""
+    head = events[0]
+    if head.get("type") != "round":
+        raise ScenarioError(f"{label}:{head['_line']}: the first event must be a round event")
+    if ruleset is None:
+        try:
+            ruleset = load_variant(head["variant"], head.get("overrides") or None)
+        except VariantError as exc:
+            raise ScenarioError(f"{label}:{head['_line']}: variant: {exc}") from exc
+    dice = [tuple(e["dice"]) for e in events if e.get("type") == "dice"]
+    try:
+        r = Round(
+            ruleset,
+            wall=T.parse(head["wall"]),
+            dealer=head["dealer"],
+            streak=head["streak"],
+            dice=[(int(a), int(b)) for a, b in dice],
+            round_wind=head.get("round_wind", 0),
+            weekday=head.get("weekday", 1),
+            seed=head.get("seed"),
+        )
+    except ZhuojiError as exc:
+        raise ScenarioError(f"{label}:{head['_line']}: {exc}") from exc
+    checked = 0
+
+    def compare_upto(limit: int) -> None:
+        nonlocal checked
+        while checked < min(limit, len(r.log)):
+            want = _strip(events[checked]) if checked < len(events) else None
+            got = r.log[checked]
+            if want != got:
+                line = events[checked]["_line"] if checked < len(events) else len(events) + 1
+                raise ScenarioError(
+                    f"{label}:{line}: does not match the replay: logged {json.dumps(want, ensure_ascii=False)}, "
+                    f"replay gives {json.dumps(got, ensure_ascii=False)}"
+                )
+            checked += 1
+
+    for i, event in enumerate(events):
+        if event["type"] != "action":
+            continue
+        compare_upto(i)
+        if checked != i:
+            raise ScenarioError(f"{label}:{event['_line']}: action where the replay expects {r.log[checked]['type'] if checked < len(r.log) else 'the end of the log'}")
+        try:
+            r.apply(Action.parse(event["action"]))
+        except IllegalActionError as exc:
+            raise ScenarioError(f"{label}:{event['_line']}: {exc}") from exc
+    compare_upto(len(events))
+    if len(r.log) != len(events):
+        line = events[-1]["_line"]
+        missing = "ends early" if len(events) < len(r.log) else "has extra lines"
+        raise ScenarioError(f"{label}:{line}: the log {missing} (replay has {len(r.log)} events, log {len(events)})")
+    if not r.is_terminal():
+        raise ScenarioError(f"{label}: the log ends before the round does")
+    return r

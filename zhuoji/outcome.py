@@ -1,0 +1,137 @@
+"""What a round leaves behind: the facts settlement reads.
+
+The round engine produces a :class:`RoundEnd` when a round ends; ``zhuoji settle FILE``
+builds the same object from a round-end file (:mod:`zhuoji.roundend`).  Settlement sees
+nothing else, so the engine and the command settle through one code path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from zhuoji.tiles import NUM_KINDS
+
+
+class MeldKind(StrEnum):
+    CHI = "chi"  # 吃
+    PENG = "peng"  # 碰
+    GANG_EXPOSED = "gang_exposed"  # 点豆 / 明杠: kong on another player's discard
+    GANG_CONCEALED = "gang_concealed"  # 闷豆 / 暗杠
+    GANG_ADDED = "gang_added"  # 转弯豆 / 补杠: the fourth tile added to a pung
+
+    @property
+    def is_kong(self) -> bool:
+        return self in _KONGS
+
+    @property
+    def claimed(self) -> bool:
+        """Made with another player's tile (not 门清)."""
+        return self is not MeldKind.GANG_CONCEALED
+
+
+_KONGS = frozenset({MeldKind.GANG_EXPOSED, MeldKind.GANG_CONCEALED, MeldKind.GANG_ADDED})
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld on the table.  ``tile`` is the kind (lowest tile of a chow); ``source`` the seat
+    whose discard it took (for an added kong, the seat the pung came from); ``late`` marks a
+    kong declared after the turn it first became possible (憨包豆)."""
+
+    kind: MeldKind
+    tile: int
+    source: int | None = None
+    claimed: int | None = None  # the discarded tile taken, for a chow
+    late: bool = False
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        if self.kind is MeldKind.CHI:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (4 if self.kind.is_kong else 3)
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind.is_kong
+
+
+class Declaration(StrEnum):
+    """报听: hard for the dealer on the initial hand, soft for a non-dealer after one draw."""
+
+    HARD = "hard"  # 硬报
+    SOFT = "soft"  # 软报
+
+
+class WinHow(StrEnum):
+    SELF_DRAW = "self_draw"  # 自摸
+    DISCARD = "discard"  # 点炮
+    ROB_KONG = "rob_kong"  # 抢杠
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One discard in table order, and what became of it."""
+
+    seat: int
+    tile: int
+    claimed_by: int | None = None
+    claim: MeldKind | None = None  # the meld made with it; None when it was won on or stayed
+    after_kong: bool = False  # the discarder's first discard after a kong of his (热炮 basis)
+    declared: bool = False  # 报听 declared with this discard
+
+
+@dataclass(frozen=True)
+class SeatEnd:
+    concealed: tuple[int, ...]  # concealed tiles, without a winning tile taken from outside
+    melds: tuple[Meld, ...] = ()
+    declared: Declaration | None = None
+    ever_ready: bool = False  # was ready at some point of the round
+    xianggong: bool = False  # 相公: wrong tile count (only from round-end files)
+
+    def concealed_counts(self) -> list[int]:
+        c = [0] * NUM_KINDS
+        for t in self.concealed:
+            c[t] += 1
+        return c
+
+
+@dataclass(frozen=True)
+class Win:
+    seat: int
+    how: WinHow
+    source: int | None = None  # discarder, or the robbed player
+    passed_win: bool = False  # passed a win on a discard since his own last draw (包牌)
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    players: int
+    dealer: int
+    streak: int
+    seats: tuple[SeatEnd, ...]
+    discards: tuple[Discard, ...] = ()
+    wins: tuple[Win, ...] = ()
+    win_tile: int | None = None
+    gangkai: bool = False  # 杠开: self-draw on a kong's replacement tile
+    repao: bool = False  # 热炮: won on the discarder's first discard after his kong
+    haidi: bool = False  # 海底: won on the last tile
+    tianhu: bool = False  # 天和: dealer complete on the initial hand
+    dihu: bool = False  # 地和: a non-dealer self-draws his first tile, no claim before
+    renhu: bool = False  # 人和: a non-dealer wins on the dealer's first discard
+    kong_tile: int | None = None  # the kong behind 杠开 / 热炮 / 抢杠, when there is one
+    reveal: int | None = None  # 翻鸡: the tile revealed after a win
+    wild: int | None = None  # 宝牌 kind
+    wild_indicator: int | None = None
+    round_wind: int = 0  # 0 东 … 3 北
+    weekday: int = 1  # 星期鸡: 1 Monday … 7 Sunday
+    tiles_left: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.wins
+
+    def seat_wind(self, seat: int) -> int:
+        """门风: the dealer sits East."""
+        return (seat - self.dealer) % self.players

@@ -1,0 +1,36 @@
+"""杀报 (``settle.shabao``): a declared (报听) player who is beaten pays the winner extra.
+
+Sources: seed 000 胡牌算番规则 11) ("报听玩家需要给胡牌玩家十番的杀报番数,若该名玩家为自摸杀报,
+则其他玩家只需要赔付相应的牌型基本番"); seed 001 (五)(3) ("天聽或者地聽的人放炮,需要在胡牌手中
+牌型的基礎上加10倍低分"); seed 004 (三) ("当报听者点炮……或其他玩家自摸时……额外支付清一色10番").
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from zhuoji.outcome import WinHow
+from zhuoji.rules.registry import Params, Point, register
+from zhuoji.settle import SettleContext
+
+
+class ShabaoParams(Params):
+    value: int = Field(10, ge=0, le=1000, title="杀报 value", description="the declared player pays the winner this")
+    on_discard: bool = Field(True, title="杀报 on a deal-in", description="when the declared player's discard (or robbed kong) is won on")
+    on_self_draw: bool = Field(True, title="杀报 on a self-draw", description="when another player self-draws")
+
+
+@register(Point.SETTLE, "shabao", ShabaoParams, phase=20, title="杀报")
+def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
+    """Each declared loser pays each winner ``value`` (once per win)."""
+    end = ctx.end
+    for win in end.wins:
+        if win.seat in ctx.void_wins:
+            continue
+        for s, seat in enumerate(end.seats):
+            if s == win.seat or seat.declared is None:
+                continue
+            dealt_in = win.how in (WinHow.DISCARD, WinHow.ROB_KONG) and win.source == s
+            if (dealt_in and p.on_discard) or (win.how is WinHow.SELF_DRAW and p.on_self_draw):
+                how = "点炮" if dealt_in else "自摸"
+                ctx.pay(s, win.seat, p.value * ctx.stake, "shabao", f"杀报 {p.value}: declared seat {s}, {how}")

@@ -1,0 +1,16 @@
+"""Imports every built-in hook module, which registers its hooks."""
+
+from __future__ import annotations
+
+from zhuoji.rules import (  # noqa: F401  (imported for registration)
+    baoting,
+    burn,
+    chickens,
+    dealer,
+    dou,
+    drawgame,
+    hu,
+    liability,
+    win,
+    zui,
+)

@@ -1,0 +1,88 @@
+"""Who deals next, and the 连庄 streak (``dealer``).
+
+* ``winner_deals`` — seeds 000/001: the winner deals; two winners on one discard: the winner
+  nearest downstream of the old dealer; three: the discarder (seed 001 一炮兩響三響); after a
+  draw (seed 000 17), seed 001 荒莊查叫): nobody ready — the dealer stays (+1 连庄); everyone
+  ready — he stays; some ready — the ready player nearest the dealer (the dealer himself if
+  ready); three ready — the one who is not.
+* ``rotate`` — seed 003 庄规则 b: the dealer stays on his own win or a draw, otherwise the next
+  seat deals.
+
+The streak counts consecutive rounds the dealer kept the deal (0 in his first round).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from zhuoji.outcome import RoundEnd
+from zhuoji.rules.registry import Params, Point, register
+
+
+def _keep(end: RoundEnd, new_dealer: int, increment: bool = True) -> tuple[int, int]:
+    if new_dealer == end.dealer:
+        return new_dealer, end.streak + (1 if increment else 0)
+    return new_dealer, 0
+
+
+def nearest_from(start: int, seats: list[int], players: int, *, inclusive: bool = True) -> int:
+    """The first of ``seats`` in turn order from ``start``."""
+    for step in range(0 if inclusive else 1, players + 1):
+        s = (start + step) % players
+        if s in seats:
+            return s
+    raise ValueError("no seat to choose from")
+
+
+class WinnerDealsParams(Params):
+    two_winners: Literal["nearest_to_dealer", "discarder"] = Field(
+        "nearest_to_dealer", title="next dealer, two winners", description="who deals after a two-winner discard"
+    )
+    three_winners: Literal["nearest_to_dealer", "discarder"] = Field(
+        "discarder", title="next dealer, three winners", description="who deals after a three-winner discard"
+    )
+    draw_none_ready_streak: bool = Field(True, title="连庄 when none ready", description="the dealer's streak grows after a draw with nobody ready")
+    draw_all_ready_streak: bool = Field(False, title="连庄 when all ready", description="the dealer's streak grows after a draw with everyone ready")
+    draw_three_ready_unready_deals: bool = Field(
+        True, title="three ready: unready deals", description="after a draw with one unready player, he deals"
+    )
+
+
+@register(Point.DEALER, "winner_deals", WinnerDealsParams, title="胡牌者接庄")
+def winner_deals(end: RoundEnd, ready: list[bool], p: WinnerDealsParams) -> tuple[int, int]:
+    """The winner deals; rules for several winners and for draws as configured."""
+    n = end.players
+    winners = [w.seat for w in end.wins]
+    if len(winners) == 1:
+        return _keep(end, winners[0])
+    if winners:
+        rule = p.two_winners if len(winners) == 2 else p.three_winners
+        source = end.wins[0].source
+        if rule == "discarder" and source is not None:
+            return _keep(end, source)
+        return _keep(end, nearest_from(end.dealer, winners, n))
+    ready_seats = [s for s in range(n) if ready[s]]
+    if not ready_seats:
+        return _keep(end, end.dealer, p.draw_none_ready_streak)
+    if len(ready_seats) == n:
+        return _keep(end, end.dealer, p.draw_all_ready_streak)
+    if len(ready_seats) == n - 1 and p.draw_three_ready_unready_deals and n > 2:
+        return _keep(end, next(s for s in range(n) if not ready[s]))
+    return _keep(end, nearest_from(end.dealer, ready_seats, n))
+
+
+class RotateParams(Params):
+    stay_on_draw: bool = Field(True, title="dealer stays on a draw", description="seed 003: 荒庄由庄家连庄")
+    streak_on_draw: bool = Field(True, title="连庄 on a draw", description="a draw counts as a 连庄")
+
+
+@register(Point.DEALER, "rotate", RotateParams, title="轮庄")
+def rotate(end: RoundEnd, ready: list[bool], p: RotateParams) -> tuple[int, int]:
+    """The dealer stays on his own win (and on a draw if configured); else the next seat."""
+    if any(w.seat == end.dealer for w in end.wins):
+        return _keep(end, end.dealer)
+    if not end.wins and p.stay_on_draw:
+        return _keep(end, end.dealer, p.streak_on_draw)
+    return _keep(end, (end.dealer + 1) % end.players)

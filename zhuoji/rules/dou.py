@@ -1,0 +1,101 @@
+"""Dou — kongs (``settle.dou``): 闷豆, 点豆, 转弯豆, 憨包豆, 见豆三.
+
+Sources: seed 000 特殊玩法规则 12)–14) (点豆 1 from the feeder, 闷豆 2 and 转弯豆 1 from each
+other player) and 17) (黄庄: "所有的豆都不会再计算"); seed 001 豆 (闷豆 3 or 2, 转弯豆 3,
+点豆 1, 见豆三, 憨包豆 "沒有倍數,只有通行證", "得豆的玩家必須聽牌或胡牌才能獲得豆應得相應分數");
+seed 004 豆 (点 1, 闷 2, 转弯 3; a kong not made when first possible scores nothing later).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from zhuoji.outcome import MeldKind
+from zhuoji.rules.registry import Params, Point, register
+from zhuoji.settle import SettleContext
+from zhuoji.tiles import name
+
+
+class DouValues(Params):
+    concealed: int = Field(2, ge=0, le=1000, title="闷豆 value", description="from each other player")
+    exposed: int = Field(1, ge=0, le=1000, title="点豆 value", description="from the feeder (see exposed_paid_by)")
+    added: int = Field(1, ge=0, le=1000, title="转弯豆 value", description="from each other player")
+
+
+class DouParams(Params):
+    values: DouValues = Field(default_factory=DouValues, title="dou values")
+    jiandousan: bool = Field(
+        False, title="见豆三", description="every kind of dou pays jiandousan_value (seed 001 见豆三)"
+    )
+    jiandousan_value: int = Field(3, ge=0, le=1000, title="见豆三 value")
+    exposed_paid_by: Literal["feeder", "all", "konger"] = Field(
+        "feeder",
+        title="点豆 paid by",
+        description="feeder: the discarder pays the konger; all: every other player; konger: the konger pays the feeder",
+    )
+    requires_ready: Literal["none", "at_end", "ever"] = Field(
+        "at_end",
+        title="dou needs 叫",
+        description="a kong scores only if its owner is ready or wins at the end (seed 001), was ever ready, or always",
+    )
+    unready_pays: bool = Field(
+        False, title="unready konger pays", description="a kong that does not score is paid the other way"
+    )
+    late_value: int = Field(
+        0, ge=0, le=1000, title="憨包豆 value", description="a late kong's value from each other player (0: pass only)"
+    )
+    void_on_draw: bool = Field(True, title="void on draw", description="no dou scores when nobody wins (黄庄)")
+
+
+_ITEMS = {
+    MeldKind.GANG_CONCEALED: ("dou.men", "闷豆"),
+    MeldKind.GANG_EXPOSED: ("dou.dian", "点豆"),
+    MeldKind.GANG_ADDED: ("dou.zhuanwan", "转弯豆"),
+}
+
+
+@register(Point.SETTLE, "dou", DouParams, phase=50, title="豆")
+def settle_dou(ctx: SettleContext, p: DouParams) -> None:
+    """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void."""
+    end = ctx.end
+    if end.is_draw and p.void_on_draw:
+        return
+    for s, seat in enumerate(end.seats):
+        for meld in seat.melds:
+            if not meld.is_kong:
+                continue
+            if s in ctx.burnt:
+                continue
+            scores = {
+                "none": True,
+                "at_end": ctx.ready[s],
+                "ever": ctx.ready[s] or seat.ever_ready,
+            }[p.requires_ready]
+            if not scores and not p.unready_pays:
+                continue
+            item, label = _ITEMS[meld.kind]
+            if meld.late:
+                value, item, label = p.late_value, "dou.hanbao", "憨包豆"
+            elif p.jiandousan:
+                value = p.jiandousan_value
+            else:
+                value = {
+                    MeldKind.GANG_CONCEALED: p.values.concealed,
+                    MeldKind.GANG_EXPOSED: p.values.exposed,
+                    MeldKind.GANG_ADDED: p.values.added,
+                }[meld.kind]
+            if not value:
+                continue
+            if meld.kind is MeldKind.GANG_EXPOSED and not meld.late and p.exposed_paid_by != "all":
+                assert meld.source is not None
+                pairs = [(meld.source, s)] if p.exposed_paid_by == "feeder" else [(s, meld.source)]
+            else:
+                pairs = [(o, s) for o in ctx.others(s)]
+            detail = f"{label} {name(meld.tile)} {value}" + ("" if scores else " (not ready: paid back)")
+            for payer, payee in pairs:
+                if scores:
+                    ctx.pay(payer, payee, value * ctx.stake, item, detail)
+                else:
+                    ctx.pay(payee, payer, value * ctx.stake, item, detail)

@@ -1,0 +1,48 @@
+"""荒庄查叫 (``settle.chajiao``): after a draw, unready players pay ready ones.
+
+Sources: seed 000 胡牌算番规则 17) ①–④ (none or all ready: no payment; otherwise each unready
+player pays every ready player "相应的番数"; dou void); seed 001 荒莊查叫 (1)–(4); seed 004
+(四) and 连庄 3. ("荒庄的,庄家未听牌的,给听牌玩家额外支付连庄数;庄家听牌的,未听牌的闲家额外给
+庄家支付连庄数").  The dealer after a draw is decided by the dealer hook.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from zhuoji.rules.registry import Params, Point, register
+from zhuoji.settle import SettleContext
+
+
+class ChajiaoParams(Params):
+    extra: int = Field(0, ge=0, le=1000, title="查叫 extra", description="added to each ready player's value (elsewhere: 3 + pattern)")
+    streak_extra: bool = Field(
+        False, title="查叫 连庄", description="the dealer's streak is paid on top (seed 004 连庄 3.)"
+    )
+
+
+@register(Point.SETTLE, "chajiao", ChajiaoParams, phase=70, title="荒庄查叫")
+def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
+    """Each unready player pays each ready player that player's best waiting value."""
+    end = ctx.end
+    if not end.is_draw:
+        return
+    ready = [s for s in range(ctx.players) if ctx.ready[s]]
+    unready = [s for s in range(ctx.players) if not ctx.ready[s]]
+    if not ready or not unready:
+        ctx.note("荒庄: " + ("nobody ready" if not ready else "everyone ready") + ", no payment")
+        return
+    for r in ready:
+        value = ctx.ready_value(r)
+        fan = (value.total if value else 0) + p.extra
+        what = value.describe() if value else "ready"
+        for u in unready:
+            ctx.pay(u, r, fan * ctx.stake, "chajiao", f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""))
+    if p.streak_extra and end.streak:
+        dealer = end.dealer
+        if ctx.ready[dealer]:
+            for u in unready:
+                ctx.pay(u, dealer, end.streak * ctx.stake, "lianzhuang", f"连庄 {end.streak}: dealer ready")
+        else:
+            for r in ready:
+                ctx.pay(dealer, r, end.streak * ctx.stake, "lianzhuang", f"连庄 {end.streak}: dealer not ready")

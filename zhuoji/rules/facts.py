@@ -1,0 +1,216 @@
+"""Facts about a winning (or waiting) hand that pattern rows may require.
+
+A pattern row in a variant file is data: ``{fan: 15, requires: {all_pungs: true,
+one_suit: true}}`` (清大对, seed 000 "同时满足对对胡和清一色").  This module computes the facts
+for one realization of a hand; a row matches when every fact it names holds (booleans must
+be equal, numbers are minimums).  The hand's value is the best over its realizations.
+
+Every fact is a field of :class:`Requires`, whose descriptions are the rules author's
+reference (they go into the JSON Schema).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from zhuoji.hand import Decomposition, Form, GroupKind
+from zhuoji.outcome import Meld, MeldKind
+from zhuoji.tiles import HONG_ZHONG, is_honor, is_terminal_or_honor, suit_of
+
+
+class Requires(BaseModel):
+    """Facts a pattern row requires; omitted facts are not checked."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    form: Form | None = Field(None, description="winning form: standard, seven_pairs or shisanlan")
+    all_pungs: bool | None = Field(None, description="大对子: standard form, every set a pung or kong")
+    one_suit: bool | None = Field(None, description="清一色: every tile from one suit, no honors")
+    mixed_one_suit: bool | None = Field(
+        None, description="混一色: one suit plus at least one honor tile"
+    )
+    quads: int | None = Field(
+        None, ge=0, le=3, description="seven pairs with at least this many four-of-a-kinds (龙七对 1, 双龙七对 2)"
+    )
+    concealed: bool | None = Field(None, description="门清/门前清: no meld made with another's tile")
+    single_wait: bool | None = Field(None, description="单吊: waited on the pair's tile alone")
+    one_wait: bool | None = Field(None, description="独子: the hand waited on exactly one kind")
+    no_wild: bool | None = Field(None, description="无宝: no wild tile in the hand")
+    wilds: int | None = Field(None, ge=0, le=4, description="at least this many wild tiles held (四宝 4)")
+    missing_suit: bool | None = Field(None, description="缺门: at least one of 万条筒 absent")
+    no_terminals: bool | None = Field(None, description="断幺: no 1, 9 or honor tile (wilds allowed)")
+    terminal_pair: bool | None = Field(
+        None, description="幺头: the pair is 1, 9 or an honor, with no wild in it"
+    )
+    kan: int | None = Field(None, ge=0, le=4, description="坎: at least this many concealed pungs of real tiles")
+    twin_chows: int | None = Field(None, ge=0, le=2, description="亲三对: at least this many pairs of identical chows")
+    full_straight: bool | None = Field(None, description="通天: 1-9 of one suit as three chows")
+    all_honors_lan: bool | None = Field(None, description="七风全: 十三烂 holding all seven honors as real tiles")
+    wild_single_wait: bool | None = Field(None, description="单吊宝: the winning tile paired with a wild")
+    wild_pair_wait: bool | None = Field(None, description="双吊宝: the winning tile made a pung with two wilds")
+    red_dragons: int | None = Field(None, ge=0, le=4, description="at least this many 红中 held")
+    peng_sets: int | None = Field(None, ge=0, le=4, description="碰N对: at least this many pungs or exposed kongs claimed")
+    concealed_kongs: int | None = Field(None, ge=0, le=4, description="暗杠: at least this many concealed kongs")
+    exposed_kongs: int | None = Field(None, ge=0, le=4, description="明杠: at least this many kongs on a discard or added")
+    dragon_pungs: int | None = Field(None, ge=0, le=3, description="pungs or kongs of dragons (三元牌刻)")
+    seat_wind_pung: bool | None = Field(None, description="pung or kong of the seat wind (门风)")
+    round_wind_pung: bool | None = Field(None, description="pung or kong of the round wind (圈风)")
+    self_draw: bool | None = Field(None, description="自摸 (a robbed kong is not a self-draw here)")
+    rob_kong: bool | None = Field(None, description="抢杠: won by robbing a kong")
+    gangkai: bool | None = Field(None, description="杠开: self-draw on a kong's replacement tile")
+    repao: bool | None = Field(None, description="热炮: won on a discard made right after the discarder's kong")
+    haidi: bool | None = Field(None, description="海底捞月: self-draw of the last tile")
+    tianhu: bool | None = Field(None, description="天和: dealer complete on the initial hand")
+    dihu: bool | None = Field(None, description="地和: non-dealer self-draws his first tile, no claim before")
+    renhu: bool | None = Field(None, description="人和: non-dealer wins on the dealer's first discard")
+    declared: bool | None = Field(None, description="the winner declared 报听")
+    dealer: bool | None = Field(None, description="the winner is the dealer")
+
+
+#: facts a row may multiply its fan by (``per:``)
+COUNT_FACTS = (
+    "kan",
+    "twin_chows",
+    "red_dragons",
+    "peng_sets",
+    "concealed_kongs",
+    "exposed_kongs",
+    "dragon_pungs",
+    "quads",
+    "wilds",
+)
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How the tile came: facts that do not depend on the hand's shape."""
+
+    self_draw: bool = False
+    rob_kong: bool = False
+    gangkai: bool = False
+    repao: bool = False
+    haidi: bool = False
+    tianhu: bool = False
+    dihu: bool = False
+    renhu: bool = False
+    declared: bool = False
+    dealer: bool = False
+    seat_wind: int = 0
+    round_wind: int = 0
+
+
+def hand_facts(
+    dec: Decomposition,
+    melds: tuple[Meld, ...],
+    win_tile: int | None,
+    waits: int,
+    ctx: WinContext,
+) -> dict[str, object]:
+    """All facts of one realization (``dec`` covers the concealed tiles plus the winning
+    tile; ``waits`` is the number of kinds the hand waited on)."""
+    groups = dec.groups
+    real_tiles: list[int] = []
+    wilds = 0
+    for g in groups:
+        for i, t in enumerate(g.tiles):
+            if g.wild >> i & 1:
+                wilds += 1
+            else:
+                real_tiles.append(t)
+    meld_tiles = [t for m in melds for t in m.tiles]
+    every = real_tiles + meld_tiles
+    suits = {suit_of(t) for t in every if not is_honor(t)}
+    honors = any(is_honor(t) for t in every)
+    standard = dec.form is Form.STANDARD
+    pungs = [g for g in groups if g.kind is GroupKind.PUNG]
+    chows = [g for g in groups if g.kind is GroupKind.CHOW]
+    meld_pungs = [m for m in melds if m.kind is not MeldKind.CHI]
+    pair = dec.pair
+    pung_kinds = [g.first for g in pungs if not g.wild] + [m.tile for m in meld_pungs]
+
+    chow_firsts = sorted(g.first for g in chows) + sorted(m.tile for m in melds if m.kind is MeldKind.CHI)
+    twin = 0
+    seen: dict[int, int] = {}
+    for f in chow_firsts:
+        seen[f] = seen.get(f, 0) + 1
+    twin = sum(n // 2 for n in seen.values())
+    straight = any(
+        {b, b + 3, b + 6} <= set(chow_firsts) for b in (0, 9, 18)
+    )
+    win_group_wilds = _win_group_wild_shapes(dec, win_tile)
+    return {
+        "form": dec.form,
+        "all_pungs": standard and not chows and all(m.kind is not MeldKind.CHI for m in melds),
+        "one_suit": len(suits) == 1 and not honors,
+        "mixed_one_suit": len(suits) == 1 and honors,
+        "quads": _quads(dec) if dec.form is Form.SEVEN_PAIRS else 0,
+        "concealed": not any(m.kind.claimed for m in melds),
+        "single_wait": standard and waits == 1 and pair is not None and win_tile == pair.first,
+        "one_wait": waits == 1,
+        "no_wild": wilds == 0,
+        "wilds": wilds,
+        "missing_suit": len(suits) < 3,
+        "no_terminals": not any(is_terminal_or_honor(t) for t in every),
+        "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
+        "kan": sum(1 for g in pungs if not g.wild),
+        "twin_chows": twin,
+        "full_straight": straight,
+        "all_honors_lan": dec.form is Form.SHISANLAN
+        and sum(1 for g in groups if is_honor(g.first) and not g.wild) == 7,
+        "wild_single_wait": "pair" in win_group_wilds,
+        "wild_pair_wait": "pung" in win_group_wilds,
+        "red_dragons": every.count(HONG_ZHONG),
+        "peng_sets": sum(1 for m in melds if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
+        "concealed_kongs": sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED),
+        "exposed_kongs": sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
+        "dragon_pungs": sum(1 for k in pung_kinds if k >= 31),
+        "seat_wind_pung": 27 + ctx.seat_wind in pung_kinds,
+        "round_wind_pung": 27 + ctx.round_wind in pung_kinds,
+        "self_draw": ctx.self_draw,
+        "rob_kong": ctx.rob_kong,
+        "gangkai": ctx.gangkai,
+        "repao": ctx.repao,
+        "haidi": ctx.haidi,
+        "tianhu": ctx.tianhu,
+        "dihu": ctx.dihu,
+        "renhu": ctx.renhu,
+        "declared": ctx.declared,
+        "dealer": ctx.dealer,
+    }
+
+
+def _quads(dec: Decomposition) -> int:
+    kinds = [g.first for g in dec.groups if not g.wild]
+    return sum(1 for k in set(kinds) if kinds.count(k) >= 2)
+
+
+def _win_group_wild_shapes(dec: Decomposition, win_tile: int | None) -> set[str]:
+    """Which groups could hold the (real) winning tile together with only wilds."""
+    shapes: set[str] = set()
+    if win_tile is None:
+        return shapes
+    for g in dec.groups:
+        if g.first != win_tile or g.kind not in (GroupKind.PAIR, GroupKind.PUNG):
+            continue
+        size = len(g.tiles)
+        if g.wild_count == size - 1 and not g.wild & 1:
+            shapes.add(g.kind.value)
+    return shapes
+
+
+def matches(req: Requires, facts: dict[str, object]) -> bool:
+    for name, want in req:
+        if want is None:
+            continue
+        have = facts[name]
+        if isinstance(want, bool):
+            if bool(have) is not want:
+                return False
+        elif isinstance(want, int):
+            if not isinstance(have, int) or have < want:
+                return False
+        elif have != want:
+            return False
+    return True

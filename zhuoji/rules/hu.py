@@ -1,0 +1,123 @@
+"""Win payment (``settle.hu``): the hand's value, 报听, the dealer's part, who pays.
+
+Sources: seed 000 连庄规则 ("庄家都需要赔付牌型基础番+连庄番"), seed 001 结算规则 ("自摸胡牌,
+其他3家都要付;点胡,点炮者单独付"), seed 000/001/004 抢杠 ("被抢杠的玩家需要赔付三家的牌"),
+seed 004 连庄记分 ("庄两番起算"), seed 003 结算规则 ("(底番+牌型嘴数)*基础银子").
+
+Each payer's share is the hand's components (pattern rows, bonuses) plus, where the dealer
+pays or wins, ``dealer_bonus`` + streak × ``streak_bonus`` (else ``other_bonus``), all
+multiplied by ``stake``.  One ledger entry per component and payer keeps it explainable.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from zhuoji.outcome import Win, WinHow
+from zhuoji.rules.registry import Params, Point, register
+from zhuoji.settle import SettleContext
+from zhuoji.tiles import name
+
+
+class BaotingPay(Params):
+    mode: Literal["none", "add", "floor"] = Field(
+        "none",
+        title="报听 value mode",
+        description="add: a declared winner's hand counts hard/soft more; floor: it counts at "
+        "least hard/soft (seed 000 \"番数按照十番来计算\"); none",
+    )
+    hard: int = Field(10, ge=0, le=1000, title="硬报 value", description="fan for a hard (dealer) declaration")
+    soft: int = Field(10, ge=0, le=1000, title="软报 value", description="fan for a soft declaration")
+
+
+class HuParams(Params):
+    discard_paid_by: Literal["discarder", "all"] = Field(
+        "discarder", title="discard win paid by", description="who pays a win on a discard"
+    )
+    rob_kong_paid_by: Literal["robbed_for_all", "robbed_triple_and_others"] = Field(
+        "robbed_for_all",
+        title="抢杠 paid by",
+        description="robbed_for_all: the robbed player pays all three shares; "
+        "robbed_triple_and_others: he pays three times his share and the others pay theirs",
+    )
+    rob_kong_as_self_draw: bool = Field(
+        True, title="抢杠 counts as 自摸", description="a robbed kong meets rows that require self_draw"
+    )
+    dealer_bonus: int = Field(
+        0, ge=0, le=1000, title="dealer part", description="added to a share where the dealer pays or wins"
+    )
+    dealer_bonus_max_pattern: bool = Field(
+        False,
+        title="dealer part at most the pattern",
+        description="the dealer part is at most the hand's pattern fan (seed 004 庄两番: 平胡 2, 大对子 7)",
+    )
+    streak_bonus: int = Field(
+        1, ge=0, le=1000, title="连庄 per streak", description="added per 连庄 where the dealer pays or wins"
+    )
+    other_bonus: int = Field(
+        0, ge=0, le=1000, title="non-dealer base", description="added to a share where the dealer is not involved"
+    )
+    stake: int = Field(1, ge=1, le=100000, title="stake", description="every amount is multiplied by this")
+    baoting: BaotingPay = Field(default_factory=BaotingPay, title="报听 payment")
+
+
+@register(Point.SETTLE, "hu", HuParams, phase=10, title="胡牌结算")
+def settle_wins(ctx: SettleContext, p: HuParams) -> None:
+    """Pay each winner: every share-bearer pays the hand's components, 报听 and the dealer part.
+
+    Several winners on one discard are each paid separately (seed 001 一炮多响)."""
+    ctx.stake = p.stake
+    for win in ctx.end.wins:
+        if win.seat in ctx.void_wins:
+            continue
+        _pay_win(ctx, win, p)
+
+
+def share_bearers(ctx: SettleContext, win: Win, discard_paid_by: str) -> list[int]:
+    if win.how is WinHow.DISCARD and discard_paid_by == "discarder":
+        assert win.source is not None
+        return [win.source]
+    return list(ctx.others(win.seat))
+
+
+def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
+    end = ctx.end
+    value = ctx.win_value(win, rob_kong_as_self_draw=p.rob_kong_as_self_draw)
+    tile = name(end.win_tile) if end.win_tile is not None else ""
+    parts = [(c.item, f"{c.label} {c.fan} · {tile}", c.fan) for c in value.components]
+    declared = end.seats[win.seat].declared
+    if declared is not None and p.baoting.mode != "none":
+        target = p.baoting.hard if declared.value == "hard" else p.baoting.soft
+        label = "硬报 (hard declaration)" if declared.value == "hard" else "软报 (soft declaration)"
+        extra = target if p.baoting.mode == "add" else max(0, target - value.base)
+        if extra:
+            how = "+" if p.baoting.mode == "add" else "counts as"
+            parts.append(("baoting", f"{label} {how} {target}", extra))
+    for bearer in share_bearers(ctx, win, p.discard_paid_by):
+        dealer_in = end.dealer in (bearer, win.seat)
+        bonus_parts = []
+        if dealer_in:
+            bonus = p.dealer_bonus
+            if p.dealer_bonus_max_pattern:
+                bonus = min(bonus, value.base)
+            if bonus:
+                bonus_parts.append(("hu.base", f"庄家 dealer part {bonus}", bonus))
+            if end.streak and p.streak_bonus:
+                streak = end.streak * p.streak_bonus
+                bonus_parts.append(("lianzhuang", f"连庄 streak {end.streak} × {p.streak_bonus}", streak))
+        elif p.other_bonus:
+            bonus_parts.append(("hu.base", f"闲家 base {p.other_bonus}", p.other_bonus))
+        payers = [bearer]
+        if win.how is WinHow.ROB_KONG:
+            assert win.source is not None
+            if p.rob_kong_paid_by == "robbed_for_all":
+                payers = [win.source]
+            elif bearer == win.source:
+                payers = [win.source] * 3
+        for payer in payers:
+            for item, detail, fan in parts + bonus_parts:
+                suffix = "" if payer == bearer else f" (for seat {bearer}, 抢杠 robbed pays)"
+                ctx.pay(payer, win.seat, fan * p.stake, item, detail + suffix)
+                ctx.hu_items.add(item)

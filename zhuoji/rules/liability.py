@@ -1,0 +1,112 @@
+"""Liability (包牌 / 包付): one player pays for others.
+
+* ``baopai`` — seed 000 胡牌算番规则 18), seed 001 特殊規則 1: a ready player who passed a win
+  on a discard and wins on another discard before drawing again pays each other player his
+  hand's value instead of collecting it.
+* ``xianggong`` — seed 001 特殊規則 1 (相公包牌, wrong tile count): pays each other player.
+* ``peng_sets`` — seed 003 碰3对/碰4对: when another player wins, a player with three (four)
+  pungs or exposed kongs pays what the others lose.
+* ``twelve_down`` — seed 002 十二张落地包自摸: the player who fed the fourth meld of a hand that
+  then self-draws pays the other players' shares.
+* ``kong_feeder`` — seed 002 杠开 包牌状态: a win on the replacement of a kong made on a discard
+  is paid entirely by that discard's player.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from zhuoji.outcome import MeldKind, Win, WinHow
+from zhuoji.rules.registry import Params, Point, register
+from zhuoji.settle import SettleContext
+
+
+def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str) -> None:
+    """``liable`` repays every other payer what that payer paid ``win``'s winner."""
+    owed: dict[int, int] = {}
+    for e in ctx.ledger.entries:
+        if e.payee == win.seat and e.item in ctx.hu_items and e.payer != liable:
+            owed[e.payer] = owed.get(e.payer, 0) + e.amount
+    for payer, amount in sorted(owed.items()):
+        ctx.pay(liable, payer, amount, item, f"{why}: pays seat {payer}'s share of seat {win.seat}'s win")
+
+
+class BaopaiParams(Params):
+    multiplier: int = Field(1, ge=1, le=100, title="包牌 multiplier", description="times the hand's value paid to each other player")
+
+
+@register(Point.SETTLE, "baopai", BaopaiParams, phase=5, title="包牌")
+def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
+    """A winner who passed a win since his last draw pays each other player his value."""
+    for win in ctx.end.wins:
+        if not win.passed_win or win.how is not WinHow.DISCARD:
+            continue
+        ctx.void_wins.add(win.seat)
+        value = ctx.win_value(win)
+        for other in ctx.others(win.seat):
+            ctx.pay(win.seat, other, value.total * p.multiplier, "baopai",
+                    f"包牌: passed a win, then won before drawing ({value.describe()})")
+
+
+class XianggongParams(Params):
+    value: int = Field(2, ge=0, le=1000, title="相公 value", description="paid to each other player (seed 001: 2倍)")
+
+
+@register(Point.SETTLE, "xianggong", XianggongParams, phase=6, title="相公")
+def settle_xianggong(ctx: SettleContext, p: XianggongParams) -> None:
+    """A 相公 (wrong tile count) player pays each other player ``value``; he cannot collect."""
+    for s, seat in enumerate(ctx.end.seats):
+        if seat.xianggong:
+            ctx.burnt.add(s)
+            for other in ctx.others(s):
+                ctx.pay(s, other, p.value * ctx.stake, "xianggong", f"相公 seat {s}: wrong tile count")
+
+
+class PengSetsParams(Params):
+    min_sets: int = Field(3, ge=1, le=4, title="碰N对 threshold", description="pungs or exposed kongs that make a player liable")
+
+
+@register(Point.SETTLE, "peng_sets", PengSetsParams, phase=60, title="碰三对包付")
+def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
+    """The non-winner with the most claimed sets (at least ``min_sets``) pays the others' loss."""
+    for win in ctx.end.wins:
+        best: tuple[int, int] | None = None
+        for step in range(1, ctx.players):
+            s = (win.seat + step) % ctx.players
+            n = sum(1 for m in ctx.end.seats[s].melds if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED))
+            if n >= p.min_sets and (best is None or n > best[1]):
+                best = (s, n)
+        if best is not None:
+            transfer_win(ctx, win, best[0], "liability", f"碰{best[1]}对 包付 seat {best[0]}")
+
+
+class TwelveDownParams(Params):
+    pass
+
+
+@register(Point.SETTLE, "twelve_down", TwelveDownParams, phase=60, title="十二张落地包自摸")
+def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
+    """The feeder of a self-drawing winner's fourth meld pays the other shares."""
+    for win in ctx.end.wins:
+        melds = ctx.end.seats[win.seat].melds
+        if win.how is not WinHow.SELF_DRAW or len(melds) < 4:
+            continue
+        fourth = melds[3]
+        if fourth.kind.claimed and fourth.source is not None and fourth.source != win.seat:
+            transfer_win(ctx, win, fourth.source, "liability", f"十二张落地 包自摸 seat {fourth.source}")
+
+
+class KongFeederParams(Params):
+    pass
+
+
+@register(Point.SETTLE, "kong_feeder", KongFeederParams, phase=60, title="杠开包牌")
+def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
+    """杠开 on a kong made on a discard: that discard's player pays all shares."""
+    end = ctx.end
+    if not end.gangkai or end.kong_tile is None:
+        return
+    for win in end.wins:
+        for m in end.seats[win.seat].melds:
+            if m.kind is MeldKind.GANG_EXPOSED and m.tile == end.kong_tile and m.source is not None:
+                transfer_win(ctx, win, m.source, "liability", f"杠开 包牌: seat {m.source} fed the kong")

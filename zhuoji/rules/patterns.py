@@ -1,0 +1,156 @@
+"""Pattern evaluation: a hand's value from the variant's pattern table (data, not code).
+
+For every realization of the hand, the facts of :mod:`zhuoji.rules.facts` are computed and
+the table's rows matched; ``excludes`` drop the rows a matched row replaces; with
+``combine: highest`` only the best non-additive row counts (the 捉鸡 fan tables of seeds
+000/001/004), with ``combine: additive`` all rows add up (六安 嘴, seed 003; 金游, seed 002);
+``cap`` (爆和) bounds the total.  The best realization wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from zhuoji.hand import HandRules
+from zhuoji.outcome import Meld
+from zhuoji.rules.facts import WinContext, hand_facts, matches
+from zhuoji.variant import PatternRow, PatternsSection
+
+
+@dataclass(frozen=True)
+class Component:
+    """One scoring part of a hand: a pattern row and the fan it adds."""
+
+    pattern: str
+    name: str
+    name_en: str
+    fan: int
+    item: str
+    bonus: bool = False  # an ``additive`` row counted on top of the highest pattern
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.name_en})" if self.name_en else self.name
+
+
+@dataclass(frozen=True)
+class HandValue:
+    components: tuple[Component, ...]
+    facts: dict[str, object]
+
+    @property
+    def total(self) -> int:
+        return sum(c.fan for c in self.components)
+
+    @property
+    def base(self) -> int:
+        """The pattern part (rows that are not ``additive`` bonuses)."""
+        return sum(c.fan for c in self.components if not c.bonus)
+
+    def describe(self) -> str:
+        return " + ".join(f"{c.name} {c.fan}" for c in self.components) or "0"
+
+
+def _row_fan(row: PatternRow, facts: dict[str, object]) -> int:
+    if row.per is None:
+        return row.fan
+    count = int(facts[row.per])  # type: ignore[call-overload]
+    if row.values_by_count is not None:
+        table = row.values_by_count
+        return table[min(count, len(table) - 1)]
+    return row.fan * count
+
+
+def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Component, ...]:
+    """The scoring components for one set of facts."""
+    hits: dict[str, tuple[PatternRow, int]] = {}
+    for pid, row in table.rows.items():
+        if matches(row.requires, facts):
+            fan = _row_fan(row, facts)
+            if fan or row.per is None:
+                hits[pid] = (row, fan)
+    for pid, (row, _) in list(hits.items()):
+        if pid in hits:
+            for other in row.excludes:
+                hits.pop(other, None)
+    chosen: list[tuple[str, PatternRow, int]]
+    if table.combine == "highest":
+        base = [(pid, r, f) for pid, (r, f) in hits.items() if not r.additive]
+        best = max(base, key=lambda x: x[2], default=None)
+        chosen = [best] if best else []
+        chosen += [(pid, r, f) for pid, (r, f) in hits.items() if r.additive]
+    else:
+        chosen = [(pid, r, f) for pid, (r, f) in hits.items()]
+    comps = [
+        Component(pid, r.name, r.name_en, f, r.item, r.additive and table.combine == "highest")
+        for pid, r, f in chosen
+    ]
+    return _cap(comps, table.cap)
+
+
+def _cap(comps: list[Component], cap: int | None) -> tuple[Component, ...]:
+    """爆和: keep components in order until the cap, trimming the one that crosses it."""
+    if cap is None:
+        return tuple(comps)
+    out: list[Component] = []
+    room = cap
+    for c in comps:
+        if room <= 0:
+            break
+        fan = min(c.fan, room)
+        out.append(Component(c.pattern, c.name, c.name_en, fan, c.item, c.bonus))
+        room -= fan
+    return tuple(out)
+
+
+def evaluate(
+    table: PatternsSection,
+    rules: HandRules,
+    full: Sequence[int],
+    melds: tuple[Meld, ...],
+    win_tile: int | None,
+    ctx: WinContext,
+    waits: int | None = None,
+) -> HandValue | None:
+    """Best value of a complete hand (``full`` = concealed tiles plus the winning tile), or
+    None when it is not complete under ``rules``."""
+    decs = rules.decompositions(full)
+    if not decs:
+        return None
+    if waits is None:
+        if win_tile is not None:
+            before = list(full)
+            before[win_tile] -= 1
+            waits = len(rules.waits(before))
+        else:
+            waits = 0
+    best: HandValue | None = None
+    for dec in decs:
+        facts = hand_facts(dec, melds, win_tile, waits, ctx)
+        comps = value_of(table, facts)
+        value = HandValue(comps, facts)
+        if best is None or value.total > best.total:
+            best = value
+    return best
+
+
+def waiting_value(
+    table: PatternsSection,
+    rules: HandRules,
+    concealed: Sequence[int],
+    melds: tuple[Meld, ...],
+    ctx: WinContext,
+) -> HandValue | None:
+    """Best value among the hand's waits (荒庄查叫: "叫牌玩家手中牌的番值"), or None when
+    the hand is not ready."""
+    ws = rules.waits(concealed)
+    best: HandValue | None = None
+    full = list(concealed)
+    for t in ws:
+        full[t] += 1
+        v = evaluate(table, rules, full, melds, t, ctx, waits=len(ws))
+        full[t] -= 1
+        if v is not None and (best is None or v.total > best.total):
+            best = v
+    return best

@@ -1,0 +1,63 @@
+"""Conditions for winning on a tile (``may_win``): the 通行证 rule.
+
+Sources: seed 000 特殊玩法规则 1) ("玩家只有在有豆的情况下才能胡其他人的牌,否则只能自摸。如果玩家做到了
+平胡以上的牌,也可以胡其他人的牌") and 16) (抢杠: "即便叫牌的玩家是无豆的平胡也可以胡牌"); seed 000
+10) (报听 "在没有的豆的情况下也可以胡牌"); seed 001 豆 (1)(2) and 聽牌 ("聽牌者可以胡報聽者點炮的牌");
+seed 004 (1) 热炮 ("如果胡牌者是无豆的平胡,依然可以胡") and (三) 杀报 ("其他家可平胡").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pydantic import Field
+
+from zhuoji.outcome import WinHow
+from zhuoji.rules.registry import Params, Point, register
+
+
+@dataclass(frozen=True)
+class WinCheck:
+    """A candidate win, as the engine sees it before allowing the claim."""
+
+    seat: int
+    tile: int
+    how: WinHow
+    has_kong: bool  # owns a kong (a late 憨包豆 included)
+    declared: bool  # the seat declared 报听
+    source_declared: bool  # the discarder (or robbed player) declared 报听
+    repao: bool  # the discard follows the discarder's own kong
+    base_fan: Callable[[], int]  # the hand's pattern value (lazy)
+
+
+class PassParams(Params):
+    min_pattern_fan: int = Field(
+        2, ge=0, le=1000, title="通行证 pattern threshold",
+        description="a hand whose pattern is worth at least this wins on a discard without a dou "
+        "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class)",
+    )
+    dou: bool = Field(True, title="dou is a pass", description="owning any kong allows winning on a discard")
+    declared: bool = Field(True, title="报听 is a pass", description="a declared player may win on a discard")
+    from_declared: bool = Field(
+        True, title="beat a declared discard", description="anyone may win on a declared player's discard"
+    )
+    repao: bool = Field(True, title="热炮 needs no pass", description="a discard right after its player's kong may be won on")
+    rob_kong: bool = Field(True, title="抢杠 needs no pass", description="a kong may be robbed without a pass")
+
+
+@register(Point.MAY_WIN, "pass", PassParams, title="通行证")
+def may_win_pass(check: WinCheck, p: PassParams) -> bool:
+    """Self-draws always pass; a win on another's tile needs a pass (dou, 报听, a pattern above
+    the threshold) unless an exemption applies."""
+    if check.how is WinHow.SELF_DRAW:
+        return True
+    if check.how is WinHow.ROB_KONG and p.rob_kong:
+        return True
+    if check.repao and p.repao:
+        return True
+    if (p.dou and check.has_kong) or (p.declared and check.declared):
+        return True
+    if p.from_declared and check.source_declared:
+        return True
+    return check.base_fan() >= p.min_pattern_fan

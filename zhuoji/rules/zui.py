@@ -1,0 +1,35 @@
+"""六安 extras (seed 003): 扔宝.
+
+``reng_bao`` — seed 003 扔宝 b: "扔宝的玩家如果在当局游戏中胡牌了,则其它玩家要多付15嘴;如果是其它
+玩家胡牌了,选择扔宝的玩家也要多付15嘴;扔宝的玩家如果被抢杠,多付的扔宝15嘴不算在*3的范围内".
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from zhuoji.rules.registry import Params, Point, register
+from zhuoji.settle import SettleContext
+
+
+class RengBaoParams(Params):
+    value: int = Field(15, ge=0, le=1000, title="扔宝 value", description="嘴 paid to or by the player whose first discard was a wild")
+
+
+@register(Point.SETTLE, "reng_bao", RengBaoParams, phase=65, title="扔宝")
+def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
+    """扔宝 player wins: each other pays ``value``; another wins: he pays the winner ``value``."""
+    end = ctx.end
+    if end.wild is None or not end.wins:
+        return
+    firsts: dict[int, int] = {}
+    for d in end.discards:
+        firsts.setdefault(d.seat, d.tile)
+    throwers = [s for s, t in sorted(firsts.items()) if t == end.wild]
+    for s in throwers:
+        for win in end.wins:
+            if win.seat == s:
+                for other in ctx.others(s):
+                    ctx.pay(other, s, p.value * ctx.stake, "zui.rengbao", f"扔宝 {p.value}: seat {s} threw the wild and won")
+            else:
+                ctx.pay(s, win.seat, p.value * ctx.stake, "zui.rengbao", f"扔宝 {p.value}: seat {s} threw the wild")

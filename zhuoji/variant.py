@@ -1,0 +1,342 @@
+"""Variants: a rule set as data, validated, frozen, and resolved into a :class:`Ruleset`.
+
+Data flow (DESIGN.md): ``variants/*.yaml`` → ``extends`` merge → JSON Schema check →
+:class:`Variant` (frozen pydantic) → :class:`Ruleset` (hooks resolved from the registry with
+their own parameter models).  Per-table overrides go through the same merge and checks.
+
+The pydantic models here are the single source of truth: ``schemas/variant.schema.json`` is
+generated from them (``python -m zhuoji.schema``) and a test fails when it is stale.
+Field descriptions are the rules author's reference; titles are the labels ``zhuoji
+variants diff`` prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from zhuoji import tiles as T
+from zhuoji.hand import Form, HandRules, Wild
+from zhuoji.rules.facts import COUNT_FACTS, Requires
+from zhuoji.rules.registry import Hook, Params, Point, hooks
+
+NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TilesSection(Strict):
+    """The tile set and the table."""
+
+    set: T.TileSet = Field(
+        T.TileSet.SUITS,
+        title="tile set",
+        description="suits: 108 tiles 万条筒; full: 136 with winds and dragons; two-suit: 72 (条筒)",
+    )
+    players: int = Field(4, ge=2, le=4, title="players", description="seats at the table")
+    hand_size: Literal[4, 7, 10, 13] = Field(
+        13, title="hand size", description="tiles a non-dealer is dealt; the dealer gets one more"
+    )
+
+
+class WildSection(Strict):
+    """六安 宝牌: a wild tile chosen after the deal (seed 003 "确定宝牌")."""
+
+    indicator: Literal["tail_dice", "tail", "head"] = Field(
+        "tail_dice",
+        title="宝牌 indicator",
+        description="where the indicator is revealed: counted by dice from the wall's end, the "
+        "last tile, or the next tile; the wild is the next kind after it (9→1, 北→东, 白→中)",
+    )
+    stand_in: str | None = Field(
+        None,
+        title="红中配 stand-in",
+        description="a tile that may stand for the wild's own face when the wild is a suit "
+        "tile (红中配: 5z); null for none",
+    )
+    claimable: bool = Field(
+        False, title="wild claimable", description="whether a discarded wild may be punged/konged"
+    )
+    discard: Literal["first_only", "any", "never"] = Field(
+        "first_only",
+        title="扔宝 discard",
+        description="when a wild tile may be discarded: only as a player's first discard (扔宝), any time, never",
+    )
+    live_wall_ends_at_indicator: bool = Field(
+        True,
+        title="wall ends at indicator",
+        description="the round is drawn when drawing reaches the indicator (seed 003 荒庄)",
+    )
+
+    @field_validator("stand_in")
+    @classmethod
+    def _tile(cls, v: str | None) -> str | None:
+        if v is not None:
+            T.parse_one(v)
+        return v
+
+
+class DealSection(Strict):
+    """Dealer choice, wall break, replacement draws and the chicken reveal."""
+
+    first_dealer: Literal["dice", "east", "random"] = Field(
+        "dice", title="first dealer", description="how the first round's dealer is chosen"
+    )
+    wall_break: Literal["dice", "none"] = Field(
+        "dice", title="wall break", description="whether dice choose where the wall is broken"
+    )
+    replacement: Literal["head", "tail", "tail_dice"] = Field(
+        "tail",
+        title="kong replacement",
+        description="where a kong's replacement tile comes from: the next tile, the wall's "
+        "end, or counted from the end by a dice roll (六安)",
+    )
+    reveal: Literal["head", "tail", "none"] = Field(
+        "head",
+        title="chicken reveal",
+        description="翻鸡: which undrawn tile is revealed after a win",
+    )
+
+
+class KongKinds(Strict):
+    concealed: bool = Field(True, title="concealed kong", description="闷豆 / 暗杠")
+    exposed: bool = Field(True, title="exposed kong", description="点豆 / 明杠 on a discard")
+    added: bool = Field(True, title="added kong", description="转弯豆 / 补杠 onto one's own pung")
+
+
+class ClaimsSection(Strict):
+    """Which claims exist and how they are resolved."""
+
+    chi: bool = Field(False, title="吃 allowed", description="chow from the previous player's discard")
+    peng: bool = Field(True, title="碰 allowed", description="pung on any discard")
+    kongs: KongKinds = Field(default_factory=KongKinds, title="kongs")
+    win_on_discard: bool = Field(
+        True, title="win on discard", description="false: self-draw (or robbing a kong) only (六安)"
+    )
+    rob_kong: list[Literal["added", "concealed", "exposed"]] = Field(
+        default_factory=lambda: ["added"],
+        title="robbable kongs",
+        description="kong kinds another player may rob (抢杠); empty for none",
+    )
+    multiple_winners: bool = Field(
+        True, title="一炮多响", description="several players may win on one discard"
+    )
+    pass_lock: Literal["none", "same_tile", "any_tile"] = Field(
+        "none",
+        title="过水 pass lock",
+        description="after passing a win on a discard: no lock, no win on that same tile, or "
+        "no discard win at all, until the player's own next draw or claim (seed 002)",
+    )
+    last_tile_kong: bool = Field(
+        False,
+        title="kong on the last tile",
+        description="whether a kong may be made when no tile is left for its replacement",
+    )
+
+
+class BaotingSection(Strict):
+    """报听: declaring ready, after which the hand is frozen."""
+
+    hard: bool = Field(True, title="硬报", description="the dealer may declare on the initial 14 tiles")
+    soft: bool = Field(
+        True, title="软报", description="a non-dealer may declare with his first discard"
+    )
+    allow_peng: bool = Field(False, title="碰 after 报听", description="a declared player may pung")
+    allow_kong: bool = Field(
+        False, title="杠 after 报听", description="a declared player may kong (waits unchanged)"
+    )
+
+
+class FormsSection(Strict):
+    allowed: list[Form] = Field(
+        default_factory=lambda: [Form.STANDARD, Form.SEVEN_PAIRS],
+        title="winning forms",
+        description="standard (sets and a pair), seven_pairs, shisanlan (十三烂)",
+    )
+    quads_as_two_pairs: bool = Field(
+        True,
+        title="quad as two pairs",
+        description="a four-of-a-kind counts as two pairs in seven pairs (龙七对)",
+    )
+
+
+class PatternRow(Strict):
+    """One scoring pattern: its fan and the facts it requires."""
+
+    name: str = Field(description="Chinese label")
+    name_en: str = Field("", description="English label")
+    fan: int = Field(ge=0, le=1000, title="fan", description="value (fan, or 嘴 for 六安)")
+    item: str = Field(
+        "hu.pattern",
+        pattern=r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$",
+        description="ledger item code for this row's payment",
+    )
+    requires: Requires = Field(default_factory=Requires, description="facts that must hold")
+    per: Literal[COUNT_FACTS] | None = Field(  # type: ignore[valid-type]
+        None, description="multiply fan by this count fact (e.g. kan: 1 嘴 per 坎)"
+    )
+    values_by_count: list[int] | None = Field(
+        None,
+        description="value for a count of 0, 1, 2, … of the `per` fact (红中: [0, 2, 4, 6, 10])",
+    )
+    additive: bool = Field(
+        False,
+        description="added on top of the hand's pattern even when only the highest pattern counts",
+    )
+    excludes: list[str] = Field(
+        default_factory=list, description="pattern ids this one replaces when both match"
+    )
+
+
+class PatternsSection(Strict):
+    combine: Literal["highest", "additive"] = Field(
+        "highest",
+        title="pattern combination",
+        description="highest: only the best non-additive pattern counts (捉鸡); additive: all "
+        "matching patterns add up (六安 嘴, 金游 fan)",
+    )
+    cap: int | None = Field(None, ge=1, title="爆和 cap", description="most fan a hand may count")
+    rows: dict[str, PatternRow] = Field(default_factory=dict, description="patterns by id")
+
+    @field_validator("rows")
+    @classmethod
+    def _ids(cls, rows: dict[str, PatternRow]) -> dict[str, PatternRow]:
+        for pid, row in rows.items():
+            for other in row.excludes:
+                if other not in rows:
+                    raise ValueError(f"pattern {pid!r} excludes unknown pattern {other!r}")
+        return rows
+
+
+class MatchSection(Strict):
+    rounds: int = Field(8, ge=1, le=1000, title="rounds per match", description="rounds in a match")
+
+
+#: a hook reference as written: ``{id: <hook id>, <param>: <value>, …}``; ``id`` defaults to
+#: the entry's own key
+HookRefData = dict[str, Any]
+
+
+class Variant(Strict):
+    """A complete rule set."""
+
+    name: str = Field(pattern=NAME_PATTERN, description="short id, the file name")
+    title: str = Field(description="Chinese title")
+    title_en: str = Field("", description="English title")
+    source: str = Field(description="where the rules come from (seed file, public text)")
+    description: str = Field("", description="what distinguishes this variant")
+    extends: str | None = Field(None, description="the parent variant (name or relative path)")
+    tiles: TilesSection = Field(default_factory=TilesSection)
+    wild: WildSection | None = Field(None, description="宝牌 wild tiles; null for none")
+    deal: DealSection = Field(default_factory=DealSection)
+    claims: ClaimsSection = Field(default_factory=ClaimsSection)
+    baoting: BaotingSection | None = Field(None, description="报听 declarations; null for none")
+    forms: FormsSection = Field(default_factory=FormsSection)
+    patterns: PatternsSection = Field(default_factory=PatternsSection)
+    may_win: dict[str, HookRefData] = Field(
+        default_factory=dict, description="conditions for winning on a tile, by name (all must allow)"
+    )
+    dealer: HookRefData = Field(
+        default_factory=lambda: {"id": "winner_deals"}, description="who deals next, the 连庄 streak"
+    )
+    settle: dict[str, HookRefData] = Field(
+        default_factory=dict, description="settlement stages, by name; they run by phase"
+    )
+    match: MatchSection = Field(default_factory=MatchSection)
+
+
+# ---------------------------------------------------------------------------------------
+# resolved rules
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoundHook:
+    """A hook with its validated parameters, under the name the variant gave it."""
+
+    name: str
+    hook: Hook
+    params: Params
+
+    def __call__(self, *args: Any) -> Any:
+        return self.hook.fn(*args, self.params)
+
+
+def hook_id(name: str, ref: Mapping[str, Any]) -> str:
+    return str(ref.get("id", name))
+
+
+def hook_params(ref: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ref.items() if k != "id"}
+
+
+class Ruleset:
+    """A variant with its hooks resolved: what the engine and settlement run."""
+
+    def __init__(
+        self, variant: Variant, origin: str = "", overrides: Mapping[str, Any] | None = None
+    ) -> None:
+        self.variant = variant
+        self.origin = origin
+        self.overrides: dict[str, Any] = dict(overrides or {})  # as given, for logs and replays
+        self.may_win = tuple(self._bind(Point.MAY_WIN, n, r) for n, r in variant.may_win.items())
+        self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
+        stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]
+        self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase, b.name)))
+        self.stand_in = T.parse_one(variant.wild.stand_in) if variant.wild and variant.wild.stand_in else None
+
+    @staticmethod
+    def _bind(point: Point, name: str, ref: Mapping[str, Any]) -> BoundHook:
+        known = hooks(point)
+        hid = hook_id(name, ref)
+        if hid not in known:
+            raise KeyError(hid)
+        hook = known[hid]
+        return BoundHook(name, hook, hook.params.model_validate(hook_params(ref)))
+
+    @property
+    def name(self) -> str:
+        return self.variant.name
+
+    @property
+    def players(self) -> int:
+        return self.variant.tiles.players
+
+    def stage(self, name: str) -> BoundHook | None:
+        return next((s for s in self.stages if s.name == name), None)
+
+    def hand_rules(self, wild: int | None = None) -> HandRules:
+        """The hand analyser for a round whose wild kind is ``wild``."""
+        if wild is None:
+            return self._plain_rules
+        stand_in = self.stand_in if self.stand_in is not None and wild < 27 else None
+        return HandRules(self._forms, self.variant.forms.quads_as_two_pairs, Wild(wild, stand_in))
+
+    @cached_property
+    def _forms(self) -> frozenset[Form]:
+        return frozenset(self.variant.forms.allowed)
+
+    @cached_property
+    def _plain_rules(self) -> HandRules:
+        return HandRules(self._forms, self.variant.forms.quads_as_two_pairs)
+
+    def __repr__(self) -> str:
+        return f"Ruleset({self.variant.name!r})"
+
+
+VARIANTS_DIR = Path(__file__).with_name("variants")
+
+
+def load_variant(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """Load a shipped variant by name, or a variant file by path, with optional overrides
+    (a nested mapping, or dotted keys: ``{"settle.chickens.chongfeng.multiplier": 3}``)."""
+    from zhuoji.variant_io import load_ruleset
+
+    return load_ruleset(name_or_path, overrides)

@@ -1,0 +1,358 @@
+"""Reading variant files: YAML with line numbers, ``extends`` chains, overrides, checks.
+
+Merge semantics (documented in ``docs/variants.md``): a child file is laid over its parent;
+mappings merge key by key, lists replace, and ``null`` removes a key.  Overrides (a mapping,
+or ``--set a.b.c=value`` lines) are one more layer on top, merged the same way.
+
+Every problem is reported at once, each as ``FILE:LINE: yaml.path: message``; an override
+is named as ``--set key`` instead of a file and line.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from pydantic import ValidationError
+
+from zhuoji.errors import VariantError
+from zhuoji.variant import VARIANTS_DIR, Ruleset, Variant
+
+PathKey = tuple[str | int, ...]
+
+
+@dataclass
+class Layer:
+    """One source of settings: a file (with line numbers) or a set of overrides."""
+
+    label: str  # file path, or "override"
+    data: dict[str, Any]
+    lines: dict[PathKey, int] = field(default_factory=dict)
+    is_override: bool = False
+
+    def where(self, path: PathKey) -> str | None:
+        """``file:line`` of the deepest known part of ``path`` in this layer."""
+        for cut in range(len(path), -1, -1):
+            line = self.lines.get(path[:cut])
+            if line is not None:
+                if self.is_override:
+                    return f"--set {_dotted(path[:cut])}" if cut else "override"
+                return f"{self.label}:{line}"
+        return None
+
+
+def _dotted(path: Iterable[str | int]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# YAML with line numbers
+# ---------------------------------------------------------------------------------------
+
+
+def read_yaml(path: Path) -> Layer:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise VariantError([f"{path}: cannot read: {exc.strerror}"]) from exc
+    return parse_yaml(text, str(path))
+
+
+def parse_yaml(text: str, label: str) -> Layer:
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        lines: dict[PathKey, int] = {}
+        data = _construct(loader, node, (), lines, label) if node is not None else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f"{label}:{mark.line + 1}" if mark else label
+        raise VariantError([f"{at}: not valid YAML: {getattr(exc, 'problem', exc)}"]) from exc
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        raise VariantError([f"{label}:1: the file must hold a mapping, not {type(data).__name__}"])
+    return Layer(label, data, lines)
+
+
+def _construct(
+    loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, lines: dict[PathKey, int], label: str
+) -> Any:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, str):
+                key = str(key)
+            if key in out:
+                raise VariantError(
+                    [f"{label}:{key_node.start_mark.line + 1}: {_dotted((*path, key))}: duplicate key"]
+                )
+            out[key] = _construct(loader, value_node, (*path, key), lines, label)
+            lines[(*path, key)] = key_node.start_mark.line + 1
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_construct(loader, n, (*path, i), lines, label) for i, n in enumerate(node.value)]
+    return loader.construct_object(node, deep=True)
+
+
+# ---------------------------------------------------------------------------------------
+# extends chains and merging
+# ---------------------------------------------------------------------------------------
+
+
+def locate(name_or_path: str | Path, relative_to: Path | None = None) -> Path | None:
+    """A variant file: a path as given (relative to a child file's folder), a sibling file
+    ``NAME.yaml``, or a shipped variant ``NAME``."""
+    text = str(name_or_path)
+    candidates: list[Path] = []
+    base = relative_to.parent if relative_to is not None else Path.cwd()
+    if text.endswith((".yaml", ".yml")) or "/" in text:
+        candidates.append(Path(text) if Path(text).is_absolute() else base / text)
+    else:
+        if relative_to is not None:
+            candidates.append(base / f"{text}.yaml")
+        else:
+            candidates.append(Path(text))
+        candidates.append(VARIANTS_DIR / f"{text}.yaml")
+    return next((p.resolve() for p in candidates if p.is_file()), None)
+
+
+def read_chain(name_or_path: str | Path) -> list[Layer]:
+    """The layers from the root ancestor down to the named file."""
+    first = locate(name_or_path)
+    if first is None:
+        known = ", ".join(builtin_names())
+        raise VariantError([f"{name_or_path}: no such variant file or shipped variant (shipped: {known})"])
+    chain: list[Layer] = []
+    seen: list[Path] = []
+    path: Path | None = first
+    while path is not None:
+        if path in seen:
+            cycle = " -> ".join(p.name for p in [*seen, path])
+            raise VariantError([f"{seen[-1]}:{chain[-1].lines.get(('extends',), 1)}: extends: cycle: {cycle}"])
+        seen.append(path)
+        layer = read_yaml(path)
+        chain.append(layer)
+        parent = layer.data.get("extends")
+        if parent is None:
+            break
+        if not isinstance(parent, str):
+            raise VariantError([f"{path}:{layer.lines.get(('extends',), 1)}: extends: must be a variant name or path"])
+        nxt = locate(parent, relative_to=path)
+        if nxt is None:
+            raise VariantError(
+                [f"{path}:{layer.lines.get(('extends',), 1)}: extends: parent {parent!r} not found "
+                 f"(looked beside the file and among the shipped variants)"]
+            )
+        path = nxt
+    chain.reverse()
+    return chain
+
+
+def merge(base: Any, over: Any) -> Any:
+    """``over`` laid on ``base``: mappings merge, lists and scalars replace, None removes."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for k, v in over.items():
+            if v is None:
+                out.pop(k, None)
+            elif k in out:
+                out[k] = merge(out[k], v)
+            else:
+                out[k] = _strip_nulls(v)
+        return out
+    return _strip_nulls(over)
+
+
+def _strip_nulls(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _strip_nulls(x) for k, x in v.items() if x is not None}
+    return copy.deepcopy(v)
+
+
+def _merge_layers(layers: list[Layer]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for layer in layers:
+        data = merge(data, layer.data)
+    data.pop("extends", None)
+    return data
+
+
+# ---------------------------------------------------------------------------------------
+# overrides
+# ---------------------------------------------------------------------------------------
+
+
+def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer | None:
+    """Overrides as a layer: a mapping (nested, or with dotted keys) or ``key=value`` lines
+    whose values are read as YAML scalars (``3``, ``true``, ``[added]``)."""
+    if not overrides:
+        return None
+    data: dict[str, Any] = {}
+    lines: dict[PathKey, int] = {}
+    items: list[tuple[str, Any]]
+    if isinstance(overrides, Mapping):
+        items = list(overrides.items())
+    else:
+        items = []
+        for entry in overrides:
+            if "=" not in entry:
+                raise VariantError([f"--set {entry}: expected KEY=VALUE"])
+            key, raw = entry.split("=", 1)
+            try:
+                value = yaml.safe_load(raw) if raw.strip() else ""
+            except yaml.YAMLError as exc:
+                raise VariantError([f"--set {key}: value {raw!r} is not valid YAML"]) from exc
+            items.append((key.strip(), value))
+    for key, value in items:
+        parts: PathKey = tuple(key.split("."))
+        if not all(parts):
+            raise VariantError([f"--set {key}: empty part in the key"])
+        nested: Any = value
+        for part in reversed(parts):
+            nested = {part: nested}
+        data = merge(data, nested) if value is not None else _merge_null(data, parts)
+        for cut in range(1, len(parts) + 1):
+            lines[parts[:cut]] = 0
+    return Layer("override", data, lines, is_override=True)
+
+
+def _merge_null(data: dict[str, Any], parts: PathKey) -> dict[str, Any]:
+    out = copy.deepcopy(data)
+    node = out
+    for part in parts[:-1]:
+        node = node.setdefault(str(part), {})
+    node[str(parts[-1])] = None
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# checking
+# ---------------------------------------------------------------------------------------
+
+
+TILE_PATTERN = "^([1-9][msp]|[1-7]z)$"
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    from zhuoji.schema import variant_schema
+
+    schema = variant_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)  # type: ignore[no-any-return]
+
+
+def _leaf_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    """Errors under anyOf/oneOf come from their most relevant branch."""
+    if err.validator in ("anyOf", "oneOf") and err.context:
+        branches: dict[int, list[jsonschema.ValidationError]] = {}
+        for sub in err.context:
+            branches.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
+        # prefer a branch that is not just a wrong type (e.g. the null branch)
+        ranked = sorted(
+            branches.values(),
+            key=lambda errs: (all(e.validator == "type" for e in errs), -max(len(e.path) for e in errs)),
+        )
+        return [leaf for e in ranked[0] for leaf in _leaf_errors(e)]
+    return [err]
+
+
+def _message(err: jsonschema.ValidationError) -> str:
+    if err.validator == "pattern" and err.validator_value == TILE_PATTERN:
+        return f"{err.instance!r} is not a tile (write it like 5m, 1s, 9p or 7z)"
+    if err.validator == "additionalProperties":
+        return err.message.replace("Additional properties are not allowed", "unknown key")
+    if err.validator == "required" and err.path and len(err.path) == 2 and err.path[0] in ("settle", "may_win"):
+        from zhuoji.schema import point_of
+
+        known = ", ".join(point_of(str(err.path[0])))
+        return f"{err.path[1]!r} is not a hook id, so the entry needs an id (one of: {known})"
+    if err.validator == "enum":
+        choices = ", ".join(repr(c) for c in err.validator_value)
+        return f"{err.instance!r} is not one of: {choices}"
+    return str(err.message)
+
+
+def check(data: dict[str, Any], layers: list[Layer]) -> list[str]:
+    """Schema problems in merged data, each located in the last layer that set the path."""
+    problems: list[str] = []
+    errs = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    seen: set[str] = set()
+    for top in errs:
+        for err in _leaf_errors(top):
+            path: PathKey = tuple(err.absolute_path)
+            where = _locate_path(path, layers)
+            text = f"{where}: {_dotted(path) or '(top)'}: {_message(err)}"
+            if text not in seen:
+                seen.add(text)
+                problems.append(text)
+    return problems
+
+
+def _locate_path(path: PathKey, layers: list[Layer]) -> str:
+    best: tuple[int, str] | None = None
+    for layer in reversed(layers):
+        for cut in range(len(path), -1, -1):
+            if path[:cut] in layer.lines:
+                where = layer.where(path[:cut]) or layer.label
+                if best is None or cut > best[0]:
+                    best = (cut, where)
+                break
+    return best[1] if best else layers[-1].label
+
+
+def _pydantic_problems(exc: ValidationError, layers: list[Layer]) -> list[str]:
+    out = []
+    for e in exc.errors():
+        path: PathKey = tuple(p for p in e["loc"] if isinstance(p, str | int))
+        msg = e["msg"].removeprefix("Value error, ")
+        out.append(f"{_locate_path(path, layers)}: {_dotted(path)}: {msg}")
+    return out
+
+
+def build(layers: list[Layer], overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    data = _merge_layers(layers)
+    problems = check(data, layers)
+    if problems:
+        raise VariantError(problems)
+    try:
+        variant = Variant.model_validate(data)
+    except ValidationError as exc:
+        raise VariantError(_pydantic_problems(exc, layers)) from exc
+    try:
+        origin = next((la.label for la in reversed(layers) if not la.is_override), "")
+        return Ruleset(variant, origin=origin, overrides=overrides)
+    except ValidationError as exc:  # hook params (the schema should have caught them)
+        raise VariantError(_pydantic_problems(exc, layers)) from exc
+
+
+def load_ruleset(
+    name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None
+) -> Ruleset:
+    layers = read_chain(name_or_path)
+    extra = override_layer(overrides)
+    if extra is not None:
+        layers.append(extra)
+    return build(layers, extra.data if extra is not None else None)
+
+
+def effective(name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None) -> dict[str, Any]:
+    """The merged, checked data of a variant: what ``variants show`` prints."""
+    ruleset = load_ruleset(name_or_path, overrides)
+    return ruleset.variant.model_dump(mode="json", exclude_none=False)
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
