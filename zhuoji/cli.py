@@ -12,8 +12,13 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from zhuoji import hand, tiles
+from zhuoji import eventlog, hand, roundend, tiles
+from zhuoji.agents.base import make_agent, play_round
 from zhuoji.errors import ZhuojiError
+from zhuoji.match import Match
+from zhuoji.report import describe_end, render_ledger, settlement_json
+from zhuoji.settle import settle
+from zhuoji.variant import Ruleset, load_variant
 
 Handler = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Handler] = {}
@@ -58,6 +63,81 @@ def cmd_hand(args: argparse.Namespace) -> int:
 _COMMANDS["hand"] = cmd_hand
 
 
+def _ruleset(args: argparse.Namespace, default: str | None = None) -> Ruleset:
+    name = getattr(args, "variant", None) or default
+    if name is None:
+        raise ZhuojiError("no variant given (use --variant NAME or PATH)")
+    return load_variant(name, getattr(args, "set", None) or None)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play a short match between bots and print every round's itemized settlement."""
+    ruleset = _ruleset(args, "guiyang")
+    agents = [make_agent(args.agent, args.seed * 10 + i) for i in range(ruleset.players)]
+    match = Match(ruleset, seed=args.seed, rounds=args.rounds)
+    out_rounds = []
+    if not args.json:
+        print(f"zhuoji demo: {ruleset.variant.title} ({ruleset.name}), {args.rounds} rounds, {args.agent} bots")
+    for i, r in enumerate(match.rounds(), 1):
+        play_round(r, agents)
+        assert r.end is not None and r.ledger is not None
+        if args.json:
+            out_rounds.append(settlement_json(r.ledger, r.end))
+            continue
+        print(f"\n=== round {i}: dealer seat {r.dealer}, streak {r.streak} ===")
+        print("\n".join(describe_end(r.end)))
+        print(render_ledger(r.ledger, r.end))
+    if args.json:
+        print(json.dumps({"variant": ruleset.name, "rounds": out_rounds, "totals": match.totals}, ensure_ascii=False, indent=2))
+    else:
+        print("\nmatch totals: " + "  ".join(f"seat {s} {t:+d}" for s, t in enumerate(match.totals)))
+    return 0
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    from zhuoji.variants_cmd import run
+
+    return run(args)
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    """Settle a round-end file with the same code the engine uses."""
+    f = roundend.read(args.file)
+    ruleset = load_variant(args.variant or f.variant or "guiyang", args.set or None)
+    end = roundend.build(f, ruleset, label=str(args.file))
+    ledger = settle(ruleset, end)
+    if args.json:
+        print(json.dumps(settlement_json(ledger, end), ensure_ascii=False, indent=2))
+    else:
+        print(f"variant: {ruleset.variant.title} ({ruleset.name})")
+        print("\n".join(describe_end(end)))
+        print(render_ledger(ledger, end))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay an event log, re-checking every action, and print the settlement."""
+    events = eventlog.read(args.log)
+    ruleset = load_variant(args.variant, args.set or None) if args.variant else None
+    r = eventlog.replay(events, ruleset, label=str(args.log))
+    assert r.end is not None and r.ledger is not None
+    if args.json:
+        print(json.dumps({"events": len(events), **settlement_json(r.ledger, r.end)}, ensure_ascii=False, indent=2))
+    else:
+        print(f"replayed {len(events)} events of {args.log}: every action legal, every line matches")
+        print("\n".join(describe_end(r.end)))
+        print(render_ledger(r.ledger, r.end))
+    return 0
+
+
+_COMMANDS.update({"demo": cmd_demo, "variants": cmd_variants, "settle": cmd_settle, "replay": cmd_replay})
+
+
+def _variant_opts(p: argparse.ArgumentParser, required: bool = False) -> None:
+    p.add_argument("--variant", "-v", required=required, help="shipped variant name or a variant file")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a rule (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zhuoji", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -65,6 +145,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("tiles", help='notation, e.g. "123m456s789p1122z"')
     p.add_argument("--forms", default="standard,seven_pairs", help="winning forms to allow")
     p.add_argument("--wild", help="wild tile kind, e.g. 5p")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("demo", help="bots play a short match; itemized settlements (the main job)")
+    _variant_opts(p)
+    p.add_argument("--rounds", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--agent", default="greedy", help="bot for every seat")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("variants", help="list, show, validate and compare variants")
+    vs = p.add_subparsers(dest="variants_command", required=True)
+    q = vs.add_parser("list", help="shipped variants")
+    q.add_argument("--json", action="store_true")
+    q = vs.add_parser("show", help="the effective, merged rules of a variant")
+    q.add_argument("name")
+    q.add_argument("--set", action="append", metavar="KEY=VALUE")
+    q.add_argument("--json", action="store_true")
+    q = vs.add_parser("validate", help="check variant files; every problem is listed")
+    q.add_argument("files", nargs="+")
+    q.add_argument("--json", action="store_true")
+    q = vs.add_parser("diff", help="every rule that differs between two variants")
+    q.add_argument("a")
+    q.add_argument("b")
+    q.add_argument("--set-a", action="append", metavar="KEY=VALUE", help="override on A")
+    q.add_argument("--set-b", action="append", metavar="KEY=VALUE", help="override on B")
+    q.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("settle", help="settle a round-end file (YAML or JSON)")
+    p.add_argument("file")
+    _variant_opts(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("replay", help="replay an event log, re-checking every action")
+    p.add_argument("log")
+    _variant_opts(p)
     p.add_argument("--json", action="store_true")
     return parser
 
@@ -76,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _COMMANDS[args.command](args)
     except ZhuojiError as exc:
         print(f"zhuoji {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return 1 if getattr(args, "variants_command", None) == "validate" else 2
 
 
 if __name__ == "__main__":

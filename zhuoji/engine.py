@@ -26,6 +26,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.errors import IllegalActionError, ZhuojiError
 from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.observation import Observation
 from zhuoji.rules.patterns import evaluate
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.win import WinCheck
@@ -232,6 +233,9 @@ class Round:
                     self._resolve_claims()
                 else:
                     self._resolve_rob()
+
+    def observe(self, seat: int) -> Observation:
+        return Observation(self, seat)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, every meld and discard, counts; never another

@@ -1,0 +1,65 @@
+"""The agent protocol, the random agent, and the loop that plays a round with agents."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+from zhuoji.actions import Action
+from zhuoji.engine import Round
+from zhuoji.errors import ZhuojiError
+from zhuoji.observation import Observation
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Chooses one of ``obs.legal``.  Agents are given observations, never the round."""
+
+    name: str
+
+    def act(self, obs: Observation) -> Action: ...
+
+
+class RandomAgent:
+    """Uniformly random legal actions (seeded)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, obs: Observation) -> Action:
+        return self.rng.choice(obs.legal)
+
+
+def play_round(r: Round, agents: Sequence[Agent]) -> Round:
+    """Ask the agents for actions until the round ends."""
+    if len(agents) != r.players:
+        raise ZhuojiError(f"{len(agents)} agents for {r.players} seats")
+    while r.phase.value != "end":
+        for seat in r.to_act():
+            r.apply(agents[seat].act(Observation(r, seat)))
+            if r.phase.value == "end":
+                break
+    return r
+
+
+_FACTORIES: dict[str, Callable[[int | None], Agent]] = {"random": RandomAgent}
+
+
+def register_agent(name: str, factory: Callable[[int | None], Agent]) -> None:
+    _FACTORIES[name] = factory
+
+
+def agent_names() -> list[str]:
+    import zhuoji.agents.builtin  # noqa: F401  (registers the built-in bots)
+
+    return sorted(_FACTORIES)
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    known = agent_names()
+    if name not in _FACTORIES:
+        raise ZhuojiError(f"unknown agent {name!r}; known: {', '.join(known)}")
+    return _FACTORIES[name](seed)

@@ -1,0 +1,89 @@
+"""What one seat may see of a round: its own hand, every meld and discard, counts.
+
+:class:`Observation` is a read-only view used by in-process bots (no copying on the hot
+path); :meth:`Observation.to_dict` is the serializable form the terminal, the server and
+logs use.  Neither exposes another seat's concealed tiles or the wall order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from zhuoji.actions import Action
+from zhuoji.outcome import Meld
+
+if TYPE_CHECKING:
+    from zhuoji.engine import Round
+    from zhuoji.variant import Ruleset
+
+
+class Observation:
+    __slots__ = ("_round", "seat")
+
+    def __init__(self, round_: Round, seat: int) -> None:
+        self._round = round_
+        self.seat = seat
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._round.ruleset
+
+    @property
+    def players(self) -> int:
+        return self._round.players
+
+    @property
+    def phase(self) -> str:
+        return self._round.phase.value
+
+    @property
+    def legal(self) -> list[Action]:
+        return self._round.legal_actions(self.seat)
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """Own concealed tiles as 34 counts."""
+        return tuple(self._round.seats[self.seat].hand)
+
+    @property
+    def drawn(self) -> int:
+        return self._round.seats[self.seat].drawn
+
+    @property
+    def waits(self) -> frozenset[int]:
+        """Own waits as of the last discard (the hand between turns)."""
+        return self._round.seats[self.seat].waits
+
+    def melds(self, seat: int) -> tuple[Meld, ...]:
+        return tuple(self._round.seats[seat].melds)
+
+    @property
+    def discards(self) -> tuple[tuple[int, int, int | None], ...]:
+        """(seat, tile, claimed_by) for every discard in table order."""
+        return tuple((d.seat, d.tile, d.claimed_by) for d in self._round.discards)
+
+    def declared(self, seat: int) -> bool:
+        return self._round.seats[seat].declared is not None
+
+    def concealed_count(self, seat: int) -> int:
+        return sum(self._round.seats[seat].hand)
+
+    @property
+    def wall_left(self) -> int:
+        return self._round.wall.live()
+
+    @property
+    def wild(self) -> int | None:
+        return self._round.wild
+
+    @property
+    def claim_tile(self) -> int:
+        """The discard (or kong tile) being answered, -1 outside a claim window."""
+        return self._round.claim_tile if self._round.phase.value in ("claim", "rob") else -1
+
+    @property
+    def dealer(self) -> int:
+        return self._round.dealer
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._round.observation(self.seat)

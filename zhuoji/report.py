@@ -1,0 +1,74 @@
+"""Readable settlements: the itemized ledger as a table with Chinese and English labels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zhuoji import tiles as T
+from zhuoji.outcome import RoundEnd
+from zhuoji.settle import Ledger, item_label
+
+SEAT_NAMES = ("东", "南", "西", "北")
+
+
+def seat_label(seat: int, end: RoundEnd | None = None) -> str:
+    wind = SEAT_NAMES[end.seat_wind(seat)] if end is not None else ""
+    dealer = "庄" if end is not None and seat == end.dealer else ""
+    return f"seat {seat}" + (f" ({wind}{dealer})" if wind else "")
+
+
+def describe_end(end: RoundEnd) -> list[str]:
+    lines = []
+    if end.is_draw:
+        lines.append("荒庄 draw: nobody won")
+    for w in end.wins:
+        src = f" from seat {w.source}" if w.source is not None else ""
+        tile = T.name(end.win_tile) if end.win_tile is not None else "?"
+        how = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "rob_kong": "抢杠 robbing a kong"}[w.how.value]
+        lines.append(f"seat {w.seat} wins: {how}{src}, tile {tile} ({T.format([end.win_tile]) if end.win_tile is not None else '?'})")
+    flags = [n for n in ("gangkai", "repao", "haidi", "tianhu", "dihu", "renhu") if getattr(end, n)]
+    if flags:
+        lines.append("facts: " + ", ".join(flags))
+    if end.reveal is not None:
+        lines.append(f"翻鸡 revealed: {T.name(end.reveal)} ({T.format([end.reveal])})")
+    if end.wild is not None:
+        lines.append(f"宝牌 wild: {T.name(end.wild)} (indicator {T.name(end.wild_indicator or 0)})")
+    for s, seat in enumerate(end.seats):
+        melds = " ".join(f"[{T.format(m.tiles)}]" for m in seat.melds)
+        dec = f" 报听({seat.declared.value})" if seat.declared else ""
+        lines.append(f"  {seat_label(s, end)}: {T.format(sorted(seat.concealed))} {melds}{dec}")
+    return lines
+
+
+def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
+    rows = []
+    for e in ledger.entries:
+        zh, en = item_label(e.item)
+        rows.append((f"{e.payer} → {e.payee}", str(e.amount), f"{zh} {en}", e.item, e.detail))
+    lines = []
+    if rows:
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            lines.append(
+                f"  {r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:<{widths[2] + 2}}  {r[3]:<{widths[3]}}  {r[4]}"
+            )
+    else:
+        lines.append("  (no payments)")
+    for note in ledger.notes:
+        lines.append(f"  note: {note}")
+    totals = ledger.totals()
+    lines.append("totals 合计: " + "  ".join(f"{seat_label(s, end)} {t:+d}" for s, t in enumerate(totals)))
+    lines.append(f"next dealer 下局庄家: seat {ledger.next_dealer}, streak 连庄 {ledger.next_streak}")
+    return "\n".join(lines)
+
+
+def settlement_json(ledger: Ledger, end: RoundEnd) -> dict[str, Any]:
+    return {
+        "result": {
+            "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in end.wins],
+            "tile": T.format([end.win_tile]) if end.win_tile is not None else None,
+            "reveal": T.format([end.reveal]) if end.reveal is not None else None,
+            "draw": end.is_draw,
+        },
+        **ledger.as_dict(),
+    }

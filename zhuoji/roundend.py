@@ -1,0 +1,290 @@
+"""Round-end files: a finished round written by hand (YAML or JSON), for ``zhuoji settle``.
+
+The file's shape is ``schemas/round-end.schema.json`` (generated from the models here with
+``python -m zhuoji.roundend``; documented with examples in ``docs/round-end.md``).
+:func:`load` checks the shape, then the tiles: counts, melds against hands, the winners'
+hands, seats in range, the revealed tile; each problem raises :class:`ScenarioError`
+naming the field path (``seats[1].melds[0].tile``).  Nothing is settled from a bad file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from zhuoji import tiles as T
+from zhuoji.errors import ScenarioError, TileParseError
+from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.schema import SCHEMA_DIR
+from zhuoji.variant import Ruleset
+
+ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
+TILE = r"^([1-9][msp]|[1-7]z)$"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MeldIn(_Model):
+    kind: MeldKind = Field(description="chi, peng, gang_exposed (点豆), gang_concealed (闷豆), gang_added (转弯豆)")
+    tile: str = Field(pattern=TILE, description="the pung/kong tile, or a chow's lowest tile")
+    source: int | None = Field(None, alias="from", ge=0, le=3, description="seat whose discard was taken")
+    claimed: str | None = Field(None, pattern=TILE, description="for a chow: the tile taken")
+    late: bool = Field(False, description="憨包: a kong declared after the turn it was first possible")
+
+
+class SeatIn(_Model):
+    hand: str = Field(description="concealed tiles; a winner's winning tile is given in result.tile instead")
+    melds: list[MeldIn] = Field(default_factory=list)
+    declared: Declaration | None = Field(None, description="报听: hard (dealer) or soft")
+    ever_ready: bool = Field(False, description="was ready at some point (for dou that need it)")
+    xianggong: bool = Field(False, description="相公: holds a wrong number of tiles")
+
+
+class DiscardIn(_Model):
+    seat: int = Field(ge=0, le=3)
+    tile: str = Field(pattern=TILE)
+    claimed_by: int | None = Field(None, ge=0, le=3, description="who took it (meld or win)")
+    claim: MeldKind | None = Field(None, description="the meld made with it")
+    after_kong: bool = Field(False, description="the discarder's first discard after his own kong")
+    declared: bool = Field(False, description="报听 declared with this discard")
+
+
+class WinIn(_Model):
+    seat: int = Field(ge=0, le=3)
+    how: WinHow
+    source: int | None = Field(None, alias="from", ge=0, le=3, description="discarder or robbed player")
+    passed_win: bool = Field(False, description="passed a win on a discard since his last draw (包牌)")
+
+
+class ResultIn(_Model):
+    wins: list[WinIn] = Field(default_factory=list, description="empty for a draw (荒庄)")
+    tile: str | None = Field(None, pattern=TILE, description="the winning tile")
+    gangkai: bool = False
+    repao: bool = False
+    haidi: bool = False
+    tianhu: bool = False
+    dihu: bool = False
+    renhu: bool = False
+    kong_tile: str | None = Field(None, pattern=TILE, description="the kong behind 杠开/热炮/抢杠")
+
+
+class RoundEndFile(_Model):
+    """A finished round."""
+
+    variant: str | None = Field(None, description="variant name or path; the command line may override")
+    dealer: int = Field(ge=0, le=3)
+    streak: int = Field(0, ge=0, description="连庄 count before this round")
+    seats: list[SeatIn] = Field(min_length=2, max_length=4)
+    discards: list[DiscardIn] = Field(default_factory=list, description="every discard, in table order")
+    result: ResultIn = Field(default_factory=ResultIn)
+    reveal: str | None = Field(None, pattern=TILE, description="翻鸡: the tile revealed after a win")
+    wild_indicator: str | None = Field(None, pattern=TILE, description="六安: the 宝牌 indicator")
+    round_wind: int = Field(0, ge=0, le=3)
+    weekday: int = Field(1, ge=1, le=7)
+
+
+def schema() -> dict[str, Any]:
+    out = RoundEndFile.model_json_schema(by_alias=True)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://zhuoji.dev/schemas/round-end.schema.json",
+        **out,
+    }
+
+
+def _path(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def parse(data: Any, label: str = "round-end") -> RoundEndFile:
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{label}: the file must hold a mapping")
+    try:
+        return RoundEndFile.model_validate(data)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        raise ScenarioError(f"{label}: {_path(e['loc'])}: {e['msg']} (got {e.get('input')!r})") from exc
+
+
+def read(path: str | Path) -> RoundEndFile:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+    try:
+        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise ScenarioError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {exc}") from exc
+    return parse(data, str(p))
+
+
+def _tiles(text: str, where: str) -> list[int]:
+    try:
+        return T.parse(text)
+    except TileParseError as exc:
+        raise ScenarioError(f"{where}: {exc}") from exc
+
+
+def _tile(text: str | None, where: str) -> int | None:
+    if text is None:
+        return None
+    return _tiles(text, where)[0]
+
+
+def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundEnd:
+    """Check a parsed file against the rules and build the :class:`RoundEnd` to settle."""
+    n = len(f.seats)
+    players = ruleset.players
+    if n != players:
+        raise ScenarioError(f"{label}: seats: {n} seats given; variant {ruleset.name} plays with {players}")
+
+    def seat_ok(value: int | None, where: str) -> None:
+        if value is not None and not 0 <= value < n:
+            raise ScenarioError(f"{label}: {where}: seat {value} is out of range 0-{n - 1}")
+
+    seat_ok(f.dealer, "dealer")
+    allowed = set(T.kinds_in(ruleset.variant.tiles.set))
+    seen = [0] * T.NUM_KINDS
+
+    def count(kinds: list[int], where: str) -> None:
+        for k in kinds:
+            if k not in allowed:
+                raise ScenarioError(f"{label}: {where}: {T.format([k])} is not in the {ruleset.variant.tiles.set.value} tile set")
+            seen[k] += 1
+            if seen[k] > T.COPIES:
+                raise ScenarioError(f"{label}: {where}: a fifth {T.format([k])} ({T.name(k)}) — impossible tile count")
+
+    seats: list[SeatEnd] = []
+    win_tile = _tile(f.result.tile, "result.tile")
+    winners = {w.seat for w in f.result.wins}
+    for i, s in enumerate(f.seats):
+        where = f"seats[{i}]"
+        concealed = _tiles(s.hand, f"{where}.hand")
+        count(concealed, f"{where}.hand")
+        melds = []
+        for j, m in enumerate(s.melds):
+            mw = f"{where}.melds[{j}]"
+            tile = _tile(m.tile, f"{mw}.tile")
+            assert tile is not None
+            seat_ok(m.source, f"{mw}.from")
+            if m.kind is MeldKind.GANG_CONCEALED and m.source is not None:
+                raise ScenarioError(f"{label}: {mw}.from: a concealed kong takes no one's tile")
+            if m.kind is not MeldKind.GANG_CONCEALED and m.source is None:
+                raise ScenarioError(f"{label}: {mw}.from: a {m.kind.value} needs the seat it was claimed from")
+            if m.source == i:
+                raise ScenarioError(f"{label}: {mw}.from: seat {i} cannot claim its own discard")
+            if m.kind is MeldKind.CHI and (tile >= 27 or tile % 9 > 6):
+                raise ScenarioError(f"{label}: {mw}.tile: a chow cannot start at {m.tile}")
+            claimed = _tile(m.claimed, f"{mw}.claimed")
+            meld = Meld(m.kind, tile, m.source, claimed, m.late)
+            if m.kind is MeldKind.CHI and claimed is not None and claimed not in meld.tiles:
+                raise ScenarioError(f"{label}: {mw}.claimed: {m.claimed} is not in the chow {T.format(meld.tiles)}")
+            count(list(meld.tiles), mw)
+            melds.append(meld)
+        size = len(concealed) + 3 * len(melds)
+        expected = ruleset.variant.tiles.hand_size
+        if not s.xianggong and size != expected:
+            raise ScenarioError(
+                f"{label}: {where}: {len(concealed)} concealed tiles and {len(melds)} melds make {size}; "
+                f"a hand holds {expected} (not counting a winning tile); mark xianggong for a wrong count"
+            )
+        seats.append(SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong))
+
+    discards = []
+    for j, d in enumerate(f.discards):
+        seat_ok(d.seat, f"discards[{j}].seat")
+        seat_ok(d.claimed_by, f"discards[{j}].claimed_by")
+        tile = _tile(d.tile, f"discards[{j}].tile")
+        assert tile is not None
+        if d.claimed_by is None:
+            count([tile], f"discards[{j}].tile")
+        discards.append(Discard(d.seat, tile, d.claimed_by, d.claim, d.after_kong, d.declared))
+
+    wins = []
+    rules = ruleset.hand_rules(T.next_in_cycle(w) if (w := _tile(f.wild_indicator, "wild_indicator")) is not None else None)
+    if f.result.wins and win_tile is None:
+        raise ScenarioError(f"{label}: result.tile: a win needs its winning tile")
+    if win_tile is not None:
+        count([win_tile], "result.tile")
+    for j, w in enumerate(f.result.wins):
+        ww = f"result.wins[{j}]"
+        seat_ok(w.seat, f"{ww}.seat")
+        seat_ok(w.source, f"{ww}.from")
+        if w.how is WinHow.SELF_DRAW and w.source is not None:
+            raise ScenarioError(f"{label}: {ww}.from: a self-draw has no source")
+        if w.how is not WinHow.SELF_DRAW and (w.source is None or w.source == w.seat):
+            raise ScenarioError(f"{label}: {ww}.from: a {w.how.value} win needs another seat as its source")
+        if f.seats[w.seat].xianggong:
+            raise ScenarioError(f"{label}: {ww}.seat: a 相公 hand cannot win")
+        full = seats[w.seat].concealed_counts()
+        assert win_tile is not None
+        full[win_tile] += 1
+        if not rules.is_win(full):
+            raise ScenarioError(
+                f"{label}: {ww}: seat {w.seat}'s hand {T.format_counts(seats[w.seat].concealed_counts())} "
+                f"plus {f.result.tile} does not win under {ruleset.name}"
+            )
+        wins.append(Win(w.seat, w.how, w.source, w.passed_win))
+    if len(winners) != len(f.result.wins):
+        raise ScenarioError(f"{label}: result.wins: a seat is listed twice")
+    if len(wins) > 1 and any(w.how is WinHow.SELF_DRAW for w in wins):
+        raise ScenarioError(f"{label}: result.wins: only wins on one discard (or kong) can be shared")
+
+    reveal = _tile(f.reveal, "reveal")
+    if reveal is not None and seen[reveal] >= T.COPIES:
+        raise ScenarioError(
+            f"{label}: reveal: {f.reveal} cannot be in the wall: all four copies are already in hands, melds or discards"
+        )
+    indicator = _tile(f.wild_indicator, "wild_indicator")
+    if indicator is not None and seen[indicator] >= T.COPIES:
+        raise ScenarioError(f"{label}: wild_indicator: {f.wild_indicator} cannot be in the wall")
+    kong_tile = _tile(f.result.kong_tile, "result.kong_tile")
+    return RoundEnd(
+        players=n,
+        dealer=f.dealer,
+        streak=f.streak,
+        seats=tuple(seats),
+        discards=tuple(discards),
+        wins=tuple(wins),
+        win_tile=win_tile,
+        gangkai=f.result.gangkai,
+        repao=f.result.repao,
+        haidi=f.result.haidi,
+        tianhu=f.result.tianhu,
+        dihu=f.result.dihu,
+        renhu=f.result.renhu,
+        kong_tile=kong_tile,
+        reveal=reveal,
+        wild=T.next_in_cycle(indicator) if indicator is not None else None,
+        wild_indicator=indicator,
+        round_wind=f.round_wind,
+        weekday=f.weekday,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = json.dumps(schema(), ensure_ascii=False, indent=2) + "\n"
+    if "--check" in args:
+        ok = ROUND_END_SCHEMA_FILE.exists() and ROUND_END_SCHEMA_FILE.read_text(encoding="utf-8") == text
+        print("schema is current" if ok else f"{ROUND_END_SCHEMA_FILE} is stale")
+        return 0 if ok else 1
+    ROUND_END_SCHEMA_FILE.write_text(text, encoding="utf-8")
+    print(f"wrote {ROUND_END_SCHEMA_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
