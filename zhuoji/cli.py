@@ -7,6 +7,7 @@ exits with status 2 (1 for ``variants validate`` finding problems).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -22,6 +23,10 @@ from zhuoji.variant import Ruleset, load_variant
 
 Handler = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Handler] = {}
+
+#: modules that add their own subcommands with ``configure(subparsers)``; each parser sets
+#: ``handler`` with ``set_defaults`` (play, simulate/compare/stats, serve)
+FEATURE_MODULES = ("zhuoji.play", "zhuoji.sim.cli", "zhuoji.server.cli")
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
@@ -181,14 +186,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log")
     _variant_opts(p)
     p.add_argument("--json", action="store_true")
+    for name in FEATURE_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if not exc.name or not name.startswith(exc.name):
+                raise
+            continue  # the feature is not part of this build
+        module.configure(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    handler: Handler = getattr(args, "handler", None) or _COMMANDS[args.command]
     try:
-        return _COMMANDS[args.command](args)
+        return handler(args)
     except ZhuojiError as exc:
         print(f"zhuoji {args.command}: error: {exc}", file=sys.stderr)
         return 1 if getattr(args, "variants_command", None) == "validate" else 2
