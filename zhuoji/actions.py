@@ -10,13 +10,13 @@ Action.parse('2 peng 5m')
 from __future__ import annotations
 
 from enum import IntEnum
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from zhuoji.errors import IllegalActionError, TileParseError
+from zhuoji.tiles import TILE_TEXT, parse_one
 from zhuoji.tiles import format as format_tiles
 from zhuoji.tiles import name as tile_name
-from zhuoji.tiles import TILE_TEXT, parse_one
 
 
 class ActionKind(IntEnum):
@@ -99,7 +99,9 @@ class Action(NamedTuple):
         word = parts[1].lower()
         if word not in _BY_WORD:
             known = ", ".join(sorted(_BY_WORD))
-            raise IllegalActionError(f"unknown action word {parts[1]!r} in {text!r}; known: {known}")
+            raise IllegalActionError(
+                f"unknown action word {parts[1]!r} in {text!r}; known: {known}"
+            )
         tile = -1
         if len(parts) == 3:
             try:
@@ -109,7 +111,7 @@ class Action(NamedTuple):
         return make(int(parts[0]), _BY_WORD[word], tile, word == "declare")
 
 
-@lru_cache(maxsize=None)
+@cache
 def make(seat: int, kind: ActionKind, tile: int = -1, declare: bool = False) -> Action:
     """Interned actions: the engine builds many identical ones."""
     return Action(seat, kind, tile, declare)

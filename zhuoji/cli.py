@@ -54,11 +54,15 @@ def cmd_hand(args: argparse.Namespace) -> int:
         decs = rules.decompositions(c) if forms else []
         data["decompositions"] = [[repr(g) for g in d.groups] for d in decs]
         for d in decs:
-            lines.append(f"  {d.form.value:12} " + " ".join(tiles.format(g.tiles) for g in d.groups))
+            lines.append(
+                f"  {d.form.value:12} " + " ".join(tiles.format(g.tiles) for g in d.groups)
+            )
     else:
         w = rules.waits(c)
         data["waits"] = [tiles.format([t]) for t in w]
-        lines.append("waits: " + (" ".join(f"{tiles.format([t])} {tiles.name(t)}" for t in w) or "none"))
+        lines.append(
+            "waits: " + (" ".join(f"{tiles.format([t])} {tiles.name(t)}" for t in w) or "none")
+        )
     data["shanten"] = rules.shanten(c)
     lines.append(f"shanten: {data['shanten']}")
     _emit(args, data, "\n".join(lines))
@@ -82,7 +86,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     match = Match(ruleset, seed=args.seed, rounds=args.rounds)
     out_rounds = []
     if not args.json:
-        print(f"zhuoji demo: {ruleset.variant.title} ({ruleset.name}), {args.rounds} rounds, {args.agent} bots")
+        print(
+            f"zhuoji demo: {ruleset.variant.title} ({ruleset.name}), {args.rounds} rounds, {args.agent} bots"
+        )
     for i, r in enumerate(match.rounds(), 1):
         play_round(r, agents)
         assert r.end is not None and r.ledger is not None
@@ -93,9 +99,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("\n".join(describe_end(r.end)))
         print(render_ledger(r.ledger, r.end))
     if args.json:
-        print(json.dumps({"variant": ruleset.name, "rounds": out_rounds, "totals": match.totals}, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {"variant": ruleset.name, "rounds": out_rounds, "totals": match.totals},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
-        print("\nmatch totals: " + "  ".join(f"seat {s} {t:+d}" for s, t in enumerate(match.totals)))
+        print(
+            "\nmatch totals: " + "  ".join(f"seat {s} {t:+d}" for s, t in enumerate(match.totals))
+        )
     return 0
 
 
@@ -127,20 +141,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
     r = eventlog.replay(events, ruleset, label=str(args.log))
     assert r.end is not None and r.ledger is not None
     if args.json:
-        print(json.dumps({"events": len(events), **settlement_json(r.ledger, r.end)}, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {"events": len(events), **settlement_json(r.ledger, r.end)},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
-        print(f"replayed {len(events)} events of {args.log}: every action legal, every line matches")
+        print(
+            f"replayed {len(events)} events of {args.log}: every action legal, every line matches"
+        )
         print("\n".join(describe_end(r.end)))
         print(render_ledger(r.ledger, r.end))
     return 0
 
 
-_COMMANDS.update({"demo": cmd_demo, "variants": cmd_variants, "settle": cmd_settle, "replay": cmd_replay})
+_COMMANDS.update(
+    {"demo": cmd_demo, "variants": cmd_variants, "settle": cmd_settle, "replay": cmd_replay}
+)
 
 
 def _variant_opts(p: argparse.ArgumentParser, required: bool = False) -> None:
-    p.add_argument("--variant", "-v", required=required, help="shipped variant name or a variant file")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a rule (repeatable)")
+    p.add_argument(
+        "--variant", "-v", required=required, help="shipped variant name or a variant file"
+    )
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="override a rule (repeatable)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,7 +27,9 @@ class MatchResult:
 
 
 class Match:
-    def __init__(self, ruleset: Ruleset, *, seed: int = 0, rounds: int | None = None, weekday: int = 1) -> None:
+    def __init__(
+        self, ruleset: Ruleset, *, seed: int = 0, rounds: int | None = None, weekday: int = 1
+    ) -> None:
         self.ruleset = ruleset
         self.seed = seed
         self.count = rounds if rounds is not None else ruleset.variant.match.rounds

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from zhuoji import tiles as T
@@ -24,8 +25,14 @@ def describe_end(end: RoundEnd) -> list[str]:
     for w in end.wins:
         src = f" from seat {w.source}" if w.source is not None else ""
         tile = T.name(end.win_tile) if end.win_tile is not None else "?"
-        how = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "rob_kong": "抢杠 robbing a kong"}[w.how.value]
-        lines.append(f"seat {w.seat} wins: {how}{src}, tile {tile} ({T.format([end.win_tile]) if end.win_tile is not None else '?'})")
+        how = {
+            "self_draw": "自摸 self-draw",
+            "discard": "点炮 on a discard",
+            "rob_kong": "抢杠 robbing a kong",
+        }[w.how.value]
+        lines.append(
+            f"seat {w.seat} wins: {how}{src}, tile {tile} ({T.format([end.win_tile]) if end.win_tile is not None else '?'})"
+        )
     flags = [n for n in ("gangkai", "repao", "haidi", "tianhu", "dihu", "renhu") if getattr(end, n)]
     if flags:
         lines.append("facts: " + ", ".join(flags))
@@ -40,6 +47,16 @@ def describe_end(end: RoundEnd) -> list[str]:
     return lines
 
 
+def _width(text: str) -> int:
+    """Display width: CJK characters take two columns in a terminal."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    fill = " " * max(0, width - _width(text))
+    return fill + text if right else text + fill
+
+
 def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
     rows = []
     for e in ledger.entries:
@@ -47,18 +64,21 @@ def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
         rows.append((f"{e.payer} → {e.payee}", str(e.amount), f"{zh} {en}", e.item, e.detail))
     lines = []
     if rows:
-        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        widths = [max(_width(r[i]) for r in rows) for i in range(4)]
         for r in rows:
-            lines.append(
-                f"  {r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:<{widths[2] + 2}}  {r[3]:<{widths[3]}}  {r[4]}"
-            )
+            cells = [_pad(r[0], widths[0]), _pad(r[1], widths[1], True), _pad(r[2], widths[2]), _pad(r[3], widths[3])]
+            lines.append("  " + "  ".join(cells) + "  " + r[4])
     else:
         lines.append("  (no payments)")
     for note in ledger.notes:
         lines.append(f"  note: {note}")
     totals = ledger.totals()
-    lines.append("totals 合计: " + "  ".join(f"{seat_label(s, end)} {t:+d}" for s, t in enumerate(totals)))
-    lines.append(f"next dealer 下局庄家: seat {ledger.next_dealer}, streak 连庄 {ledger.next_streak}")
+    lines.append(
+        "totals 合计: " + "  ".join(f"{seat_label(s, end)} {t:+d}" for s, t in enumerate(totals))
+    )
+    lines.append(
+        f"next dealer 下局庄家: seat {ledger.next_dealer}, streak 连庄 {ledger.next_streak}"
+    )
     return "\n".join(lines)
 
 

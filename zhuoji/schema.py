@@ -126,8 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     text = render(variant_schema(builtin_only=True))
     if "--check" in args:
-        current = VARIANT_SCHEMA_FILE.exists() and VARIANT_SCHEMA_FILE.read_text(encoding="utf-8") == text
-        print("schema is current" if current else f"{VARIANT_SCHEMA_FILE} is stale; run python -m zhuoji.schema")
+        current = (
+            VARIANT_SCHEMA_FILE.exists() and VARIANT_SCHEMA_FILE.read_text(encoding="utf-8") == text
+        )
+        print(
+            "schema is current"
+            if current
+            else f"{VARIANT_SCHEMA_FILE} is stale; run python -m zhuoji.schema"
+        )
         return 0 if current else 1
     VARIANT_SCHEMA_FILE.write_text(text, encoding="utf-8")
     print(f"wrote {VARIANT_SCHEMA_FILE}")

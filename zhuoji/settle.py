@@ -36,7 +36,7 @@ ITEM_LABELS: dict[str, tuple[str, str]] = {
     "ji.wugu": ("乌骨鸡", "8-dots chicken"),
     "ji.fanji": ("翻鸡", "flipped chicken"),
     "ji.jinji": ("金鸡", "golden chicken"),
-    "ji.chongfeng": ("冲锋鸡", "first 1-bamboo discarded"),
+    "ji.chongfeng": ("冲锋鸡/英雄鸡", "first 1-bamboo discarded"),
     "ji.zeren": ("责任鸡", "first 1-bamboo claimed"),
     "ji.baoji": ("包鸡", "unready player's chickens"),
     "dou.men": ("闷豆", "concealed kong"),

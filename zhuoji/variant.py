@@ -114,7 +114,9 @@ class KongKinds(Strict):
 class ClaimsSection(Strict):
     """Which claims exist and how they are resolved."""
 
-    chi: bool = Field(False, title="吃 allowed", description="chow from the previous player's discard")
+    chi: bool = Field(
+        False, title="吃 allowed", description="chow from the previous player's discard"
+    )
     peng: bool = Field(True, title="碰 allowed", description="pung on any discard")
     kongs: KongKinds = Field(default_factory=KongKinds, title="kongs")
     win_on_discard: bool = Field(
@@ -144,7 +146,9 @@ class ClaimsSection(Strict):
 class BaotingSection(Strict):
     """报听: declaring ready, after which the hand is frozen."""
 
-    hard: bool = Field(True, title="硬报", description="the dealer may declare on the initial 14 tiles")
+    hard: bool = Field(
+        True, title="硬报", description="the dealer may declare on the initial 14 tiles"
+    )
     soft: bool = Field(
         True, title="软报", description="a non-dealer may declare with his first discard"
     )
@@ -241,10 +245,12 @@ class Variant(Strict):
     forms: FormsSection = Field(default_factory=FormsSection)
     patterns: PatternsSection = Field(default_factory=PatternsSection)
     may_win: dict[str, HookRefData] = Field(
-        default_factory=dict, description="conditions for winning on a tile, by name (all must allow)"
+        default_factory=dict,
+        description="conditions for winning on a tile, by name (all must allow)",
     )
     dealer: HookRefData = Field(
-        default_factory=lambda: {"id": "winner_deals"}, description="who deals next, the 连庄 streak"
+        default_factory=lambda: {"id": "winner_deals"},
+        description="who deals next, the 连庄 streak",
     )
     settle: dict[str, HookRefData] = Field(
         default_factory=dict, description="settlement stages, by name; they run by phase"
@@ -290,7 +296,9 @@ class Ruleset:
         self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
         stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]
         self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase, b.name)))
-        self.stand_in = T.parse_one(variant.wild.stand_in) if variant.wild and variant.wild.stand_in else None
+        self.stand_in = (
+            T.parse_one(variant.wild.stand_in) if variant.wild and variant.wild.stand_in else None
+        )
 
     @staticmethod
     def _bind(point: Point, name: str, ref: Mapping[str, Any]) -> BoundHook:

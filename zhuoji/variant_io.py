@@ -22,6 +22,7 @@ import yaml
 from pydantic import ValidationError
 
 from zhuoji.errors import VariantError
+from zhuoji.rules.registry import generation
 from zhuoji.variant import VARIANTS_DIR, Ruleset, Variant
 
 PathKey = tuple[str | int, ...]
@@ -96,7 +97,9 @@ def _construct(
                 key = str(key)
             if key in out:
                 raise VariantError(
-                    [f"{label}:{key_node.start_mark.line + 1}: {_dotted((*path, key))}: duplicate key"]
+                    [
+                        f"{label}:{key_node.start_mark.line + 1}: {_dotted((*path, key))}: duplicate key"
+                    ]
                 )
             out[key] = _construct(loader, value_node, (*path, key), lines, label)
             lines[(*path, key)] = key_node.start_mark.line + 1
@@ -133,31 +136,59 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
     first = locate(name_or_path)
     if first is None:
         known = ", ".join(builtin_names())
-        raise VariantError([f"{name_or_path}: no such variant file or shipped variant (shipped: {known})"])
+        raise VariantError(
+            [f"{name_or_path}: no such variant file or shipped variant (shipped: {known})"]
+        )
     chain: list[Layer] = []
     seen: list[Path] = []
     path: Path | None = first
     while path is not None:
         if path in seen:
             cycle = " -> ".join(p.name for p in [*seen, path])
-            raise VariantError([f"{seen[-1]}:{chain[-1].lines.get(('extends',), 1)}: extends: cycle: {cycle}"])
+            raise VariantError(
+                [
+                    f"{chain[-1].label}:{chain[-1].lines.get(('extends',), 1)}: extends: cycle: {cycle}"
+                ]
+            )
         seen.append(path)
         layer = read_yaml(path)
+        layer.label = _shown(path, name_or_path if not chain else None)
         chain.append(layer)
         parent = layer.data.get("extends")
         if parent is None:
             break
         if not isinstance(parent, str):
-            raise VariantError([f"{path}:{layer.lines.get(('extends',), 1)}: extends: must be a variant name or path"])
+            raise VariantError(
+                [
+                    f"{layer.label}:{layer.lines.get(('extends',), 1)}: extends: must be a variant name or path"
+                ]
+            )
         nxt = locate(parent, relative_to=path)
         if nxt is None:
             raise VariantError(
-                [f"{path}:{layer.lines.get(('extends',), 1)}: extends: parent {parent!r} not found "
-                 f"(looked beside the file and among the shipped variants)"]
+                [
+                    f"{layer.label}:{layer.lines.get(('extends',), 1)}: extends: parent {parent!r} not found "
+                    f"(looked beside the file and among the shipped variants)"
+                ]
             )
         path = nxt
     chain.reverse()
     return chain
+
+
+def _shown(path: Path, given: str | Path | None) -> str:
+    """How a file is named in messages: as the user gave it, else relative to the current
+    folder, else the shipped ``variants/NAME.yaml``."""
+    if given is not None and Path(given).is_file():
+        return str(given)
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        pass
+    try:
+        return "variants/" + str(path.relative_to(VARIANTS_DIR))
+    except ValueError:
+        return str(path)
 
 
 def merge(base: Any, over: Any) -> Any:
@@ -225,7 +256,23 @@ def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer
         data = merge(data, nested) if value is not None else _merge_null(data, parts)
         for cut in range(1, len(parts) + 1):
             lines[parts[:cut]] = 0
+        for sub in _paths(value, parts):
+            lines[sub] = 0
     return Layer("override", data, lines, is_override=True)
+
+
+def _paths(value: Any, prefix: PathKey) -> list[PathKey]:
+    """Every path inside a nested value (so overrides name the exact key at fault)."""
+    out: list[PathKey] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.append((*prefix, k))
+            out += _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.append((*prefix, i))
+            out += _paths(v, (*prefix, i))
+    return out
 
 
 def _merge_null(data: dict[str, Any], parts: PathKey) -> dict[str, Any]:
@@ -245,8 +292,12 @@ def _merge_null(data: dict[str, Any], parts: PathKey) -> dict[str, Any]:
 TILE_PATTERN = "^([1-9][msp]|[1-7]z)$"
 
 
-@lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    return _validator_for(generation())
+
+
+@lru_cache(maxsize=2)
+def _validator_for(_generation: int) -> jsonschema.protocols.Validator:
     from zhuoji.schema import variant_schema
 
     schema = variant_schema()
@@ -263,7 +314,10 @@ def _leaf_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationE
         # prefer a branch that is not just a wrong type (e.g. the null branch)
         ranked = sorted(
             branches.values(),
-            key=lambda errs: (all(e.validator == "type" for e in errs), -max(len(e.path) for e in errs)),
+            key=lambda errs: (
+                all(e.validator == "type" for e in errs),
+                -max(len(e.path) for e in errs),
+            ),
         )
         return [leaf for e in ranked[0] for leaf in _leaf_errors(e)]
     return [err]
@@ -272,9 +326,12 @@ def _leaf_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationE
 def _message(err: jsonschema.ValidationError) -> str:
     if err.validator == "pattern" and err.validator_value == TILE_PATTERN:
         return f"{err.instance!r} is not a tile (write it like 5m, 1s, 9p or 7z)"
-    if err.validator == "additionalProperties":
-        return err.message.replace("Additional properties are not allowed", "unknown key")
-    if err.validator == "required" and err.path and len(err.path) == 2 and err.path[0] in ("settle", "may_win"):
+    if (
+        err.validator == "required"
+        and err.path
+        and len(err.path) == 2
+        and err.path[0] in ("settle", "may_win")
+    ):
         from zhuoji.schema import point_of
 
         known = ", ".join(point_of(str(err.path[0])))
@@ -292,13 +349,24 @@ def check(data: dict[str, Any], layers: list[Layer]) -> list[str]:
     seen: set[str] = set()
     for top in errs:
         for err in _leaf_errors(top):
-            path: PathKey = tuple(err.absolute_path)
-            where = _locate_path(path, layers)
-            text = f"{where}: {_dotted(path) or '(top)'}: {_message(err)}"
-            if text not in seen:
-                seen.add(text)
-                problems.append(text)
+            for path, message in _explain(err):
+                where = _locate_path(path, layers)
+                text = f"{where}: {_dotted(path) or '(top)'}: {message}"
+                if text not in seen:
+                    seen.add(text)
+                    problems.append(text)
     return problems
+
+
+def _explain(err: jsonschema.ValidationError) -> list[tuple[PathKey, str]]:
+    """(path, message) pairs; an unknown key is reported at its own path with the known ones."""
+    path: PathKey = tuple(err.absolute_path)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = list(err.schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in known]
+        choices = ", ".join(known)
+        return [((*path, k), f"unknown key {k!r} (known: {choices})") for k in extra]
+    return [(path, _message(err))]
 
 
 def _locate_path(path: PathKey, layers: list[Layer]) -> str:
@@ -348,7 +416,9 @@ def load_ruleset(
     return build(layers, extra.data if extra is not None else None)
 
 
-def effective(name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None) -> dict[str, Any]:
+def effective(
+    name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None
+) -> dict[str, Any]:
     """The merged, checked data of a variant: what ``variants show`` prints."""
     ruleset = load_ruleset(name_or_path, overrides)
     return ruleset.variant.model_dump(mode="json", exclude_none=False)

@@ -20,15 +20,23 @@ def effective(ruleset: Ruleset) -> dict[str, Any]:
     data = ruleset.variant.model_dump(mode="json", exclude_none=True)
     data.pop("extends", None)
     for field, bound in (("settle", ruleset.stages), ("may_win", ruleset.may_win)):
-        data[field] = {b.name: {"id": b.hook.id, **b.params.model_dump(mode="json", exclude_none=True)} for b in bound}
-    data["dealer"] = {"id": ruleset.dealer.hook.id, **ruleset.dealer.params.model_dump(mode="json", exclude_none=True)}
+        data[field] = {
+            b.name: {"id": b.hook.id, **b.params.model_dump(mode="json", exclude_none=True)}
+            for b in bound
+        }
+    data["dealer"] = {
+        "id": ruleset.dealer.hook.id,
+        **ruleset.dealer.params.model_dump(mode="json", exclude_none=True),
+    }
     return data
 
 
 _MISSING = "—"
 
 
-def differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any, Any]]:
+def differences(
+    a: Any, b: Any, path: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], Any, Any]]:
     """Paths where two rule trees differ; a subtree present on one side only is one row."""
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
@@ -60,7 +68,9 @@ def label_for(path: tuple[str, ...], data: dict[str, Any], schema: dict[str, Any
         node = _resolve(schema, node)
         if i >= 1 and path[0] in ("settle", "may_win") and i == 1:
             entry = data.get(path[0], {}).get(part, {})
-            hook_def = schema["$defs"].get(f"{'settle' if path[0] == 'settle' else 'may_win'}.{entry.get('id', part)}", {})
+            hook_def = schema["$defs"].get(
+                f"{'settle' if path[0] == 'settle' else 'may_win'}.{entry.get('id', part)}", {}
+            )
             node = hook_def
             title = hook_def.get("title", part)
             continue
@@ -101,13 +111,22 @@ def run(args: argparse.Namespace) -> int:
         for name in builtin_names():
             r = load_variant(name)
             v = r.variant
-            rows.append({"name": name, "title": v.title, "source": v.source, "seats": v.tiles.players,
-                         "tiles": len(__import__("zhuoji.tiles", fromlist=["wall"]).wall(v.tiles.set))})
+            rows.append(
+                {
+                    "name": name,
+                    "title": v.title,
+                    "source": v.source,
+                    "seats": v.tiles.players,
+                    "tiles": len(__import__("zhuoji.tiles", fromlist=["wall"]).wall(v.tiles.set)),
+                }
+            )
         if args.json:
             print(json.dumps(rows, ensure_ascii=False, indent=2))
         else:
             for row in rows:
-                print(f"{row['name']:<20} {row['seats']} seats {row['tiles']:>3} tiles  {row['title']}  [{row['source']}]")
+                print(
+                    f"{row['name']:<20} {row['seats']} seats {row['tiles']:>3} tiles  {row['title']}  [{row['source']}]"
+                )
         return 0
     if cmd == "show":
         data = effective(load_variant(args.name, args.set or None))
@@ -140,7 +159,11 @@ def run(args: argparse.Namespace) -> int:
         b = load_variant(args.b, args.set_b or None)
         rows = diff(a, b)
         if args.json:
-            print(json.dumps({"a": args.a, "b": args.b, "differences": rows}, ensure_ascii=False, indent=2))
+            print(
+                json.dumps(
+                    {"a": args.a, "b": args.b, "differences": rows}, ensure_ascii=False, indent=2
+                )
+            )
         else:
             print(f"{args.a} → {args.b}: {len(rows)} difference(s)")
             for row in rows:

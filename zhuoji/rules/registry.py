@@ -58,6 +58,7 @@ class Hook:
 
 _REGISTRY: dict[Point, dict[str, Hook]] = {p: {} for p in Point}
 _plugins_loaded = False
+_generation = 0  # bumped by every registration, so cached schemas know they are stale
 
 
 def register(
@@ -69,7 +70,9 @@ def register(
         known = _REGISTRY[point]
         if hook_id in known and known[hook_id].fn is not fn:
             raise ValueError(f"hook id {hook_id!r} is already registered at {point.value}")
+        global _generation
         known[hook_id] = Hook(point, hook_id, params, fn, phase, title)
+        _generation += 1
         return fn
 
     return deco
@@ -83,6 +86,32 @@ def load_plugins() -> None:
     _plugins_loaded = True
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         ep.load()
+
+
+def snapshot() -> dict[Point, dict[str, Hook]]:
+    """A copy of the registry (tests that install plug-ins restore it afterwards)."""
+    hooks(Point.SETTLE, builtin_only=True)
+    return {p: dict(h) for p, h in _REGISTRY.items()}
+
+
+def restore(saved: dict[Point, dict[str, Hook]]) -> None:
+    global _generation
+    for p in Point:
+        _REGISTRY[p] = dict(saved[p])
+    _generation += 1
+
+
+def reload_plugins() -> None:
+    """Look for plug-ins again (after installing one in a running process)."""
+    global _plugins_loaded
+    _plugins_loaded = False
+    load_plugins()
+
+
+def generation() -> int:
+    """Changes whenever a hook is registered (built-in or plug-in)."""
+    hooks(Point.SETTLE)
+    return _generation
 
 
 def hooks(point: Point, *, builtin_only: bool = False) -> dict[str, Hook]:

@@ -1,0 +1,128 @@
+"""Generates the parameter reference in ``docs/variants.md`` from the variant schema.
+
+The guide's hand-written part stays as written; the text between the two marker lines is
+replaced.  ``python -m zhuoji.docgen`` rewrites it, ``--check`` exits 1 when it is stale (a
+test runs that).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from zhuoji.schema import variant_schema
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
+BEGIN = "<!-- BEGIN GENERATED REFERENCE (python -m zhuoji.docgen) -->"
+END = "<!-- END GENERATED REFERENCE -->"
+
+
+def _type(node: dict[str, Any]) -> str:
+    if "$ref" in node:
+        return node["$ref"].split("/")[-1]
+    if "enum" in node:
+        return " \\| ".join(f"`{v}`" for v in node["enum"])
+    if "const" in node:
+        return f"`{node['const']}`"
+    if "anyOf" in node:
+        return " or ".join(_type(n) for n in node["anyOf"])
+    t = node.get("type", "")
+    if isinstance(t, list):
+        t = " or ".join(t)
+    if t == "array" and "items" in node:
+        return f"list of {_type(node['items'])}"
+    if t == "object" and isinstance(node.get("additionalProperties"), dict):
+        return f"map of {_type(node['additionalProperties'])}"
+    return str(t)
+
+
+def _bounds(node: dict[str, Any]) -> str:
+    parts = []
+    for key, sym in (("minimum", "≥"), ("maximum", "≤")):
+        if key in node:
+            parts.append(f"{sym} {node[key]}")
+    if "pattern" in node:
+        parts.append(f"pattern `{node['pattern']}`")
+    return ", ".join(parts)
+
+
+def _default(node: dict[str, Any]) -> str:
+    if "default" not in node:
+        return ""
+    d = node["default"]
+    if isinstance(d, dict | list) and len(str(d)) > 40:
+        return "(see below)"
+    return f"`{d}`".replace("|", "\\|")
+
+
+def _table(name: str, node: dict[str, Any]) -> list[str]:
+    props = node.get("properties", {})
+    if not props:
+        return []
+    lines = [f"#### {name}", ""]
+    desc = node.get("description")
+    if desc:
+        lines += [desc.strip().split("\n\n")[0], ""]
+    lines += ["| key | type | default | bounds | meaning |", "|---|---|---|---|---|"]
+    for key, sub in props.items():
+        meaning = (
+            (sub.get("description") or sub.get("title") or "")
+            .replace("\n", " ")
+            .replace("|", "\\|")
+        )
+        lines.append(f"| `{key}` | {_type(sub)} | {_default(sub)} | {_bounds(sub)} | {meaning} |")
+    return [*lines, ""]
+
+
+def reference() -> str:
+    schema = variant_schema(builtin_only=True)
+    out = ["### Top level", ""]
+    out += _table("Variant", schema)
+    defs = schema["$defs"]
+    out += ["### Sections", ""]
+    for name in sorted(defs):
+        if "." in name:
+            continue
+        out += _table(name, defs[name])
+    for point, heading in (
+        ("settle", "Settlement stages (`settle.<name>`)"),
+        ("may_win", "Win conditions (`may_win.<name>`)"),
+        ("dealer", "Dealer rules (`dealer`)"),
+    ):
+        out += [f"### {heading}", ""]
+        for name in sorted(defs):
+            if name.startswith(point + ".") and name != f"{point}.entry":
+                out += _table(
+                    f"`{name.split('.', 1)[1]}` — {defs[name].get('title', '')}", defs[name]
+                )
+    return "\n".join(out).rstrip() + "\n"
+
+
+def render(current: str) -> str:
+    if BEGIN not in current or END not in current:
+        raise ValueError(f"{DOC} lacks the generated-reference markers")
+    head, rest = current.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{BEGIN}\n\n{reference()}\n{END}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    current = DOC.read_text(encoding="utf-8")
+    new = render(current)
+    if "--check" in args:
+        ok = new == current
+        print(
+            "docs/variants.md is current"
+            if ok
+            else "docs/variants.md is stale; run python -m zhuoji.docgen"
+        )
+        return 0 if ok else 1
+    DOC.write_text(new, encoding="utf-8")
+    print(f"wrote {DOC}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
