@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from zhuoji import hand_tables
 from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
@@ -119,26 +119,162 @@ def _suit_index(c: Sequence[int], b: int) -> int:
 
 
 def _honor_index(c: Sequence[int]) -> int:
-    return (
-        c[27]
-        + 5 * c[28]
-        + 25 * c[29]
-        + 125 * c[30]
-        + 625 * c[31]
-        + 3125 * c[32]
-        + 15625 * c[33]
-    )
+    return c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33]
 
 
 def _hand_vector(c: Sequence[int]) -> bytes:
-    """The (m, h) distance vector of the whole hand: four class lookups, three products."""
+    """The (m, h) distance vector of the whole hand: four class lookups, three products.
+
+    The list is unpacked once into locals (about a quarter faster than 34 subscripts)."""
+    (
+        m1,
+        m2,
+        m3,
+        m4,
+        m5,
+        m6,
+        m7,
+        m8,
+        m9,
+        s1,
+        s2,
+        s3,
+        s4,
+        s5,
+        s6,
+        s7,
+        s8,
+        s9,
+        p1,
+        p2,
+        p3,
+        p4,
+        p5,
+        p6,
+        p7,
+        p8,
+        p9,
+        z1,
+        z2,
+        z3,
+        z4,
+        z5,
+        z6,
+        z7,
+    ) = c
     return _VEC[
         _PROD[
-            _PROD[_PROD[_SUIT_CLASS[_suit_index(c, 0)]][_SUIT_CLASS[_suit_index(c, 9)]]][
-                _SUIT_CLASS[_suit_index(c, 18)]
+            _PROD[
+                _PROD[
+                    _SUIT_CLASS[
+                        m1
+                        + 5 * m2
+                        + 25 * m3
+                        + 125 * m4
+                        + 625 * m5
+                        + 3125 * m6
+                        + 15625 * m7
+                        + 78125 * m8
+                        + 390625 * m9
+                    ]
+                ][
+                    _SUIT_CLASS[
+                        s1
+                        + 5 * s2
+                        + 25 * s3
+                        + 125 * s4
+                        + 625 * s5
+                        + 3125 * s6
+                        + 15625 * s7
+                        + 78125 * s8
+                        + 390625 * s9
+                    ]
+                ]
+            ][
+                _SUIT_CLASS[
+                    p1
+                    + 5 * p2
+                    + 25 * p3
+                    + 125 * p4
+                    + 625 * p5
+                    + 3125 * p6
+                    + 15625 * p7
+                    + 78125 * p8
+                    + 390625 * p9
+                ]
             ]
-        ][_HONOR_CLASS[_honor_index(c)]]
+        ][_HONOR_CLASS[z1 + 5 * z2 + 25 * z3 + 125 * z4 + 625 * z5 + 3125 * z6 + 15625 * z7]]
     ]
+
+
+def _indices(c: Sequence[int]) -> tuple[int, int, int, int]:
+    """The base-5 pattern indices of 万, 条, 筒 and the honors."""
+    (
+        m1,
+        m2,
+        m3,
+        m4,
+        m5,
+        m6,
+        m7,
+        m8,
+        m9,
+        s1,
+        s2,
+        s3,
+        s4,
+        s5,
+        s6,
+        s7,
+        s8,
+        s9,
+        p1,
+        p2,
+        p3,
+        p4,
+        p5,
+        p6,
+        p7,
+        p8,
+        p9,
+        z1,
+        z2,
+        z3,
+        z4,
+        z5,
+        z6,
+        z7,
+    ) = c
+    return (
+        m1
+        + 5 * m2
+        + 25 * m3
+        + 125 * m4
+        + 625 * m5
+        + 3125 * m6
+        + 15625 * m7
+        + 78125 * m8
+        + 390625 * m9,
+        s1
+        + 5 * s2
+        + 25 * s3
+        + 125 * s4
+        + 625 * s5
+        + 3125 * s6
+        + 15625 * s7
+        + 78125 * s8
+        + 390625 * s9,
+        p1
+        + 5 * p2
+        + 25 * p3
+        + 125 * p4
+        + 625 * p5
+        + 3125 * p6
+        + 15625 * p7
+        + 78125 * p8
+        + 390625 * p9,
+        z1 + 5 * z2 + 25 * z3 + 125 * z4 + 625 * z5 + 3125 * z6 + 15625 * z7,
+    )
 
 
 def _standard_distance(c: Sequence[int], sets: int) -> int:
@@ -147,18 +283,93 @@ def _standard_distance(c: Sequence[int], sets: int) -> int:
     return _hand_vector(c)[2 * sets + 1]
 
 
-def standard_distance(c: Sequence[int], jokers: int = 0) -> int:
-    """Fewest tiles to add for sets and a pair; the hand plus ``jokers`` sets the set count."""
-    return _standard_distance(c, (sum(c) + jokers) // 3)
+def standard_distance(c: Sequence[int], jokers: int = 0, *, wild_in_play: bool = False) -> int:
+    """Fewest tiles to add for sets and a pair; the hand plus ``jokers`` sets the set count.
+
+    With no wild tiles in play no kind goes above four copies; with them (or with ``jokers``)
+    a fifth copy counts, since a joker may stand for it.
+    """
+    sets = (sum(c) + jokers) // 3
+    if wild_in_play or jokers or 4 not in c:
+        return _standard_distance(c, sets)
+    return _capped_standard_distance(c, sets)
+
+
+def _capped_standard_distance(c: Sequence[int], sets: int) -> int:
+    """:func:`_standard_distance` with no fifth copy: the tables count one (``1111m234p567p789s``
+    would be one tile from ``11111m``).  Only a suit or the honors holding a four-of-a-kind
+    can differ from its table vector (checked for every pattern of up to 14 tiles), so only
+    those are looked up again."""
+    if sets > 4:
+        raise ValueError(f"a concealed hand holds at most 14 tiles, not {sum(c)}")
+    groups: list[int | bytes] = []  # class ids, or a vector no class has
+    for base in (0, 9, 18, 27):
+        if base < 27:
+            index = _suit_index(c, base)
+            group: int | bytes = _SUIT_CLASS[index]
+        else:
+            index = _honor_index(c)
+            group = _HONOR_CLASS[index]
+        if 4 in c[base : base + 9]:
+            group = _capped_class(base < 27, index)
+        groups.append(group)
+    m, s, p, z = groups
+    if isinstance(m, int) and isinstance(s, int) and isinstance(p, int) and isinstance(z, int):
+        return _VEC[_PROD[_PROD[_PROD[m][s]][p]][z]][2 * sets + 1]
+    vec = b""
+    for group in groups:
+        v = _VEC[group] if isinstance(group, int) else group
+        vec = hand_tables._product(vec, v) if vec else v
+    return vec[2 * sets + 1]
+
+
+_CLASS_OF = {v: i for i, v in enumerate(_VEC)}
+
+
+@lru_cache(maxsize=65536)
+def _capped_class(suit: bool, index: int) -> int | bytes:
+    """The class of a pattern's capped vector (its vector when no class has it)."""
+    part = tuple(index // 5**i % 5 for i in range(9 if suit else 7))
+    vec = _capped_vector(part, suit)
+    return _CLASS_OF.get(vec, vec)
+
+
+def _capped_vector(part: tuple[int, ...], chows: bool) -> bytes:
+    """A suit's (or the honors') (m, h) distance vector as in the tables, with at most four
+    copies of each kind in the completed pattern: a left-to-right pass over the ranks whose
+    state is the chows started one and two ranks back."""
+    far = hand_tables.UNREACHABLE
+    states: dict[tuple[int, int], list[int]] = {(0, 0): [0] + [far] * (hand_tables.WIDTH - 1)}
+    n = len(part)
+    for i, held in enumerate(part):
+        nxt: dict[tuple[int, int], list[int]] = {}
+        for (back1, back2), vec in states.items():
+            carry = back1 + back2
+            for starts in range(5 - carry if chows and i + 2 < n else 1):
+                for pung in (0, 1):
+                    for pair in (0, 1):
+                        total = carry + starts + 3 * pung + 2 * pair
+                        if total > 4:
+                            continue
+                        cost = max(total - held, 0)
+                        out = nxt.setdefault((starts, back1), [far] * hand_tables.WIDTH)
+                        for m in range(5 - starts - pung):
+                            for h in range(2 - pair):
+                                v = vec[2 * m + h] + cost
+                                k = 2 * (m + starts + pung) + h + pair
+                                if v < out[k]:
+                                    out[k] = v
+        states = nxt
+    return bytes(min(v, far) for v in states[(0, 0)])
 
 
 def seven_pairs_distance(
-    c: list[int], jokers: int = 0, *, quads_as_two_pairs: bool = True
+    c: Sequence[int], jokers: int = 0, *, quads_as_two_pairs: bool = True
 ) -> int:
     """Fewest tiles to add for seven pairs (only for 13 or 14 tiles with no melds)."""
     if sum(c) + jokers < 13:
         return FAR
-    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
+    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)  # type: ignore[attr-defined]
     if quads_as_two_pairs:
         pairs = min(twos + threes + 2 * fours, 7)
         need = 7 - pairs  # a single becomes a pair with one tile, an empty slot takes two
@@ -168,7 +379,7 @@ def seven_pairs_distance(
     return (7 - pairs) + max(0, 7 - kinds)  # the riichi count: seven different kinds
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lan_options(mask: int) -> tuple[int, int, int, int]:
     """Best overlap of a suit's present ranks (bit mask) with a 十三烂 suit part of size 0–3."""
     best = [0, 0, 0, 0]
@@ -212,17 +423,103 @@ def shisanlan_distance(c: Sequence[int], jokers: int = 0) -> int:
 
 
 def is_standard_win(c: Sequence[int]) -> bool:
-    """Sets and one pair, from the tables, without wild tiles."""
-    n = sum(c)
-    return n % 3 == 2 and not _hand_vector(c)[2 * (n // 3) + 1]
+    """Sets and one pair, from the tables, without wild tiles.  Most hands fail the cheap test
+    first: every suit's tile count must be a multiple of three, one suit's plus two."""
+    (
+        m1,
+        m2,
+        m3,
+        m4,
+        m5,
+        m6,
+        m7,
+        m8,
+        m9,
+        s1,
+        s2,
+        s3,
+        s4,
+        s5,
+        s6,
+        s7,
+        s8,
+        s9,
+        p1,
+        p2,
+        p3,
+        p4,
+        p5,
+        p6,
+        p7,
+        p8,
+        p9,
+        z1,
+        z2,
+        z3,
+        z4,
+        z5,
+        z6,
+        z7,
+    ) = c
+    na = m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + m9
+    nb = s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9
+    np_ = p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9
+    nz = z1 + z2 + z3 + z4 + z5 + z6 + z7
+    ra, rb, rp, rz = na % 3, nb % 3, np_ % 3, nz % 3
+    if ra == 1 or rb == 1 or rp == 1 or rz == 1 or (ra + rb + rp + rz) != 2:
+        return False
+    sets = (na + nb + np_ + nz) // 3
+    return not _VEC[
+        _PROD[
+            _PROD[
+                _PROD[
+                    _SUIT_CLASS[
+                        m1
+                        + 5 * m2
+                        + 25 * m3
+                        + 125 * m4
+                        + 625 * m5
+                        + 3125 * m6
+                        + 15625 * m7
+                        + 78125 * m8
+                        + 390625 * m9
+                    ]
+                ][
+                    _SUIT_CLASS[
+                        s1
+                        + 5 * s2
+                        + 25 * s3
+                        + 125 * s4
+                        + 625 * s5
+                        + 3125 * s6
+                        + 15625 * s7
+                        + 78125 * s8
+                        + 390625 * s9
+                    ]
+                ]
+            ][
+                _SUIT_CLASS[
+                    p1
+                    + 5 * p2
+                    + 25 * p3
+                    + 125 * p4
+                    + 625 * p5
+                    + 3125 * p6
+                    + 15625 * p7
+                    + 78125 * p8
+                    + 390625 * p9
+                ]
+            ]
+        ][_HONOR_CLASS[z1 + 5 * z2 + 25 * z3 + 125 * z4 + 625 * z5 + 3125 * z6 + 15625 * z7]]
+    ][2 * sets + 1]
 
 
 def is_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> bool:
     if sum(c) != 14:
         return False
     if quads_as_two_pairs:
-        return all(x % 2 == 0 for x in c)
-    return all(x in (0, 2) for x in c)
+        return not c.count(1) and not c.count(3)  # type: ignore[attr-defined]
+    return not c.count(1) and not c.count(3) and not c.count(4)  # type: ignore[attr-defined]
 
 
 def is_shisanlan(c: Sequence[int]) -> bool:
@@ -239,62 +536,56 @@ def is_win(c: Sequence[int]) -> bool:
     return is_standard_win(c) or is_seven_pairs(c)
 
 
+_POW5 = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
+
+
 def _standard_waits(c: list[int]) -> list[int]:
-    """Tiles completing a standard hand, found suit by suit from the tables."""
-    residues = []
-    for b in (0, 9, 18, 27):
-        ns = sum(c[b : b + 9]) if b < 27 else sum(c[27:34])
-        residues.append(ns % 3)
-    ones = [i for i, r in enumerate(residues) if r == 1]
-    twos = [i for i, r in enumerate(residues) if r == 2]
-    if len(ones) == 1 and not twos:
-        plans = [(ones[0], 1)]  # the tile goes to the short suit, which then holds the pair
-    elif len(twos) == 2 and not ones:
-        plans = [(twos[0], 0), (twos[1], 0)]
+    """Tiles completing a standard hand, found suit by suit from the tables: the tile goes
+    to the one short suit (which then holds the pair), or to one of two suits each holding
+    a pair's worth of extra tiles; every other suit must already be complete."""
+    counts = (sum(c[0:9]), sum(c[9:18]), sum(c[18:27]), sum(c[27:34]))
+    residues = (counts[0] % 3, counts[1] % 3, counts[2] % 3, counts[3] % 3)
+    ones = residues.count(1)
+    twos = residues.count(2)
+    if ones == 1 and not twos:
+        plans = [(residues.index(1), 1)]
+    elif twos == 2 and not ones:
+        first = residues.index(2)
+        plans = [(first, 0), (residues.index(2, first + 1), 0)]
     else:
         return []
+    index = _indices(c)
+    vectors = (
+        _VEC[_SUIT_CLASS[index[0]]],
+        _VEC[_SUIT_CLASS[index[1]]],
+        _VEC[_SUIT_CLASS[index[2]]],
+        _VEC[_HONOR_CLASS[index[3]]],
+    )
     out: list[int] = []
     for target, pair_after in plans:
-        ok = True
-        for g in range(4):
-            if g == target:
-                continue
-            if residues[g] == 2 and not _complete(c, g, 1):
-                ok = False
-            if residues[g] == 0 and not _complete(c, g, 0):
-                ok = False
-        if not ok:
+        if any(
+            vectors[g][(counts[g] // 3) * 2 + (residues[g] == 2)]
+            for g in range(4)
+            if g != target and counts[g]
+        ):
             continue
         b = 9 * target
-        top = b + (9 if target < 3 else 7)
-        for t in range(b, top):
-            if c[t] >= 4:
-                continue
-            c[t] += 1
-            if _complete(c, target, pair_after):
-                out.append(t)
-            c[t] -= 1
+        classes = _SUIT_CLASS if target < 3 else _HONOR_CLASS
+        cell = ((counts[target] + 1) // 3) * 2 + pair_after
+        base = index[target]
+        for r in range(9 if target < 3 else 7):
+            if c[b + r] < 4 and not _VEC[classes[base + _POW5[r]]][cell]:
+                out.append(b + r)
     return out
 
 
-def _complete(c: Sequence[int], group: int, pair: int) -> bool:
-    if group < 3:
-        b = 9 * group
-        vec = _VEC[_SUIT_CLASS[_suit_index(c, b)]]
-        ns = sum(c[b : b + 9])
-    else:
-        vec = _VEC[_HONOR_CLASS[_honor_index(c)]]
-        ns = sum(c[27:34])
-    return not vec[(ns // 3) * 2 + pair]
-
-
 def _seven_pairs_waits(c: Sequence[int], quads_as_two_pairs: bool) -> list[int]:
-    odd = [k for k in range(NUM_KINDS) if c[k] & 1]
-    if len(odd) != 1 or c[odd[0]] >= 4:
+    if c.count(1) + c.count(3) != 1:  # type: ignore[attr-defined]
         return []
-    if not quads_as_two_pairs and (c[odd[0]] != 1 or max(c) > 2):
+    odd = next(k for k in range(NUM_KINDS) if c[k] & 1)
+    if not quads_as_two_pairs and (c[odd] != 1 or max(c) > 2):
         return []
-    return odd
+    return [odd]
 
 
 def _lan_complete_with(c: list[int], t: int) -> bool:
@@ -319,7 +610,7 @@ def is_ready(c: Sequence[int]) -> bool:
 
 
 def shanten_standard(c: Sequence[int]) -> int:
-    return _standard_distance(c, sum(c) // 3) - 1
+    return standard_distance(c) - 1
 
 
 def shanten_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> int:
@@ -328,7 +619,14 @@ def shanten_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) ->
 
 def shanten(c: Sequence[int]) -> int:
     """Distance to ready over the plain forms; ``-1`` means complete."""
-    return min(shanten_standard(c), shanten_seven_pairs(c))
+    d = standard_distance(c)
+    if sum(c) >= 13:
+        ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)  # type: ignore[attr-defined]
+        need = 7 - min(twos + threes + 2 * fours, 7)
+        sp = need + max(need - ones - threes, 0)
+        if sp < d:
+            d = sp
+    return d - 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -376,14 +674,17 @@ class HandRules:
         """Fewest tiles to add (jokers count as added tiles already held) over the forms."""
         forms = self.forms if form is None else (form,)
         best = FAR
+        wild = self.wild is not None  # a drawn joker may stand for a fifth copy
         for base, jokers in self._variants(c):
             for f in forms:
-                d = _FORM_DISTANCE[f](base, jokers, self.quads_as_two_pairs) - jokers
+                d = _FORM_DISTANCE[f](base, jokers, self.quads_as_two_pairs, wild) - jokers
                 if d < best:
                     best = d
         return best
 
     def shanten(self, c: Sequence[int]) -> int:
+        if self.wild is None and self.forms == _PLAIN and self.quads_as_two_pairs:
+            return shanten(c)  # the common case, without the generic loop
         return self.distance(c) - 1
 
     def is_win(self, c: Sequence[int]) -> bool:
@@ -447,9 +748,9 @@ class HandRules:
 
 _PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
 _FORM_DISTANCE = {
-    Form.STANDARD: lambda c, j, q: standard_distance(c, j),
-    Form.SEVEN_PAIRS: lambda c, j, q: seven_pairs_distance(c, j, quads_as_two_pairs=q),
-    Form.SHISANLAN: lambda c, j, q: shisanlan_distance(c, j),
+    Form.STANDARD: lambda c, j, q, w: standard_distance(c, j, wild_in_play=w),
+    Form.SEVEN_PAIRS: lambda c, j, q, w: seven_pairs_distance(c, j, quads_as_two_pairs=q),
+    Form.SHISANLAN: lambda c, j, q, w: shisanlan_distance(c, j),
 }
 
 PLAIN = HandRules()

@@ -1,0 +1,177 @@
+"""The shipped distance tables (zhuoji/data/hand_tables.bin) and what loading them costs.
+
+* Regenerating with ``hand_tables.build()`` + ``encode()`` gives exactly the shipped bytes
+  (``python -m zhuoji.hand_tables`` rewrites the file when the generator changes).
+* The tables' per-suit (m sets, h pairs) distances equal an independent recursion written
+  here, on a seeded sample of patterns; with no four-of-a-kind in a suit, capping every
+  kind at four copies changes nothing (``zhuoji.hand`` relies on this and recomputes only
+  suits holding a four-of-a-kind).
+* ``import zhuoji.hand`` in a fresh interpreter stays cheap: under 0.5 s and 50 MB is the
+  target; the assertions keep a margin (1.5 s) so a slow CI machine does not flake.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from functools import cache
+
+import pytest
+
+from zhuoji import hand_tables
+from zhuoji.hand_tables import WIDTH
+
+IMPORT_PROBE = """
+import json, resource, sys, time, tracemalloc
+
+
+def peak_rss_kb():
+    # VmHWM is this process's own high-water mark; ru_maxrss would carry over the parent's
+    # peak across fork + exec on Linux
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+mode = sys.argv[1]
+if mode == "memory":
+    tracemalloc.start()
+before = peak_rss_kb()
+start = time.perf_counter()
+import zhuoji.hand
+seconds = time.perf_counter() - start
+after = peak_rss_kb()
+traced = tracemalloc.get_traced_memory()[1] if mode == "memory" else 0
+print(json.dumps({"seconds": seconds, "rss_before_kb": before, "rss_after_kb": after,
+                  "traced_peak": traced}))
+"""
+
+
+@pytest.fixture(scope="module")
+def shipped() -> hand_tables.Tables:
+    return hand_tables.load()
+
+
+def test_regenerated_tables_match_shipped_bytes() -> None:
+    """build() + encode() reproduces the shipped file byte for byte."""
+    built = hand_tables.build()
+    data = hand_tables.encode(built)
+    shipped_bytes = hand_tables.DATA_FILE.read_bytes()
+    # first the content, so a stale table and a different zlib are told apart
+    assert hand_tables.decode(shipped_bytes) == built, (
+        "the shipped tables are stale: run python -m zhuoji.hand_tables"
+    )
+    assert data == shipped_bytes, "same tables, different compressed bytes (zlib version?)"
+
+
+def test_table_shape(shipped: hand_tables.Tables) -> None:
+    n = len(shipped.vectors)
+    assert 0 < n <= 255
+    assert len(shipped.suit_class) == hand_tables.SUIT_PATTERNS == 5**9
+    assert len(shipped.honor_class) == hand_tables.HONOR_PATTERNS == 5**7
+    assert all(len(v) == WIDTH for v in shipped.vectors)
+    assert len(shipped.product) == n and all(len(row) == n for row in shipped.product)
+    assert max(shipped.suit_class) < n and max(shipped.honor_class) < n
+    # the empty pattern: nothing to add for no sets and no pair
+    empty = shipped.vectors[shipped.suit_class[0]]
+    assert list(empty) == [0, 2, 3, 5, 6, 8, 9, 11, 12, 14]
+
+
+def test_decode_rejects_damage() -> None:
+    import zlib
+
+    raw = zlib.decompress(hand_tables.DATA_FILE.read_bytes())
+    with pytest.raises(RuntimeError) as info:
+        hand_tables.decode(zlib.compress(raw + b"\0"))
+    expected = f"{hand_tables.DATA_FILE} is damaged; run python -m zhuoji.hand_tables"
+    assert str(info.value) == expected
+
+
+def reference_vector(pattern: tuple[int, ...], chows: bool, cap: int) -> list[int]:
+    """For m = 0..4 sets and h = 0..1 pairs, the fewest tiles to add to ``pattern`` so that
+    it contains them (unused tiles cost nothing), no kind above ``cap`` copies: every
+    target is built rank by rank (chows starting here, a pung, the pair) and costs
+    ``Σ max(target − held, 0)``."""
+    n = len(pattern)
+
+    @cache
+    def best(i: int, sets: int, pair: int, back1: int, back2: int) -> int:
+        if i == n:
+            return 0 if sets == pair == back1 == back2 == 0 else 10**6
+        answer = 10**6
+        for starts in range(sets + 1 if chows and i + 2 < n else 1):
+            for pungs in range(sets - starts + 1):
+                for pairs in range(pair + 1):
+                    total = back1 + back2 + starts + 3 * pungs + 2 * pairs
+                    if total > cap:
+                        continue
+                    rest = best(i + 1, sets - starts - pungs, pair - pairs, starts, back1)
+                    answer = min(answer, max(total - pattern[i], 0) + rest)
+        return answer
+
+    return [best(0, m, h, 0, 0) for m in range(5) for h in range(2)]
+
+
+def _patterns(rng: random.Random, size: int, count: int) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+    while len(out) < count:
+        pattern = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(size))
+        if sum(pattern) <= 14:
+            out.append(pattern)
+    return out
+
+
+def _index(pattern: tuple[int, ...]) -> int:
+    return sum(x * 5**i for i, x in enumerate(pattern))
+
+
+@pytest.mark.parametrize(("size", "chows", "count"), [(9, True, 600), (7, False, 300)])
+def test_table_vectors_match_reference(
+    shipped: hand_tables.Tables, size: int, chows: bool, count: int
+) -> None:
+    """Table vector = the reference with a fifth copy allowed; = the capped reference too
+    when the pattern holds no four-of-a-kind."""
+    rng = random.Random(size)
+    classes = shipped.suit_class if chows else shipped.honor_class
+    for pattern in _patterns(rng, size, count):
+        table = list(shipped.vectors[classes[_index(pattern)]])
+        assert table == reference_vector(pattern, chows, cap=99), pattern
+        if 4 not in pattern:
+            assert table == reference_vector(pattern, chows, cap=4), pattern
+
+
+def _probe(mode: str) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_PROBE, mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    result: dict[str, float] = json.loads(done.stdout)
+    return result
+
+
+def test_import_is_cheap() -> None:
+    """A fresh ``import zhuoji.hand``: target < 0.5 s and < 50 MB; asserted with margin."""
+    seconds = min(_probe("time")["seconds"] for _ in range(3))
+    memory = _probe("memory")
+    traced_mb = memory["traced_peak"] / 2**20
+    rss_mb = memory["rss_after_kb"] / 1024
+    rss_growth_mb = (memory["rss_after_kb"] - memory["rss_before_kb"]) / 1024
+    report = (
+        f"import zhuoji.hand: {seconds * 1000:.0f} ms, traced peak {traced_mb:.1f} MB, "
+        f"peak RSS {rss_mb:.1f} MB (+{rss_growth_mb:.1f} MB)"
+    )
+    print(report)
+    assert seconds < 1.5, report
+    assert traced_mb < 50, report
+    assert rss_mb < 50 + 30, report  # the interpreter itself takes 10–30 MB
+    assert rss_growth_mb < 50, report
