@@ -1,0 +1,119 @@
+"""``zhuoji serve``: the table server (HTTP + WebSocket + browser client) in one process.
+
+SQLite is the default store (``zhuoji-server.db`` in the working directory); ``--db`` takes
+``sqlite:///PATH`` or a PostgreSQL URL (``postgresql://user:password@host/db``, with the
+``postgres`` extra installed).  The operator token comes from ``--operator-token``, else
+``$ZHUOJI_OPERATOR_TOKEN``, else it is generated and printed once at start.
+
+The server's own modules (FastAPI, uvicorn, SQLAlchemy) are imported only when the command
+runs, so ``zhuoji`` works without the ``server`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from typing import Any
+
+from zhuoji.errors import ZhuojiError
+
+ENV_TOKEN = "ZHUOJI_OPERATOR_TOKEN"
+
+
+def configure(subparsers: Any) -> None:
+    """Add the ``serve`` command to the ``zhuoji`` parser."""
+    p = subparsers.add_parser(
+        "serve",
+        help="run the table server: HTTP API, WebSocket play, browser client",
+        description="Run the table server (docs at /docs, browser client at /).",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="database: sqlite:///PATH.db (default sqlite:///zhuoji-server.db here), a file path, "
+        "or postgresql://user:password@host/db (pip install 'zhuoji[postgres]')",
+    )
+    p.add_argument(
+        "--operator-token",
+        default=None,
+        metavar="TOKEN",
+        help=f"operator credential, 16+ characters (default: ${ENV_TOKEN}, else generated and printed)",
+    )
+    p.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    p.add_argument("--no-access-log", action="store_true", help="do not log every HTTP request")
+    p.add_argument(
+        "--ws-deflate",
+        action="store_true",
+        help="compress WebSocket messages (permessage-deflate): less traffic, more CPU per message",
+    )
+    p.set_defaults(handler=serve)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    try:
+        family, kind, proto, _name, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[
+            0
+        ]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+    except OSError as exc:
+        raise ZhuojiError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Open the store, bind the port, and serve until interrupted."""
+    try:
+        import uvicorn
+
+        from zhuoji.server.app import create_app
+        from zhuoji.server.auth import OPERATOR_PREFIX, new_token
+        from zhuoji.server.store import DEFAULT_URL, display_url, normalize_url
+    except ModuleNotFoundError as exc:
+        raise ZhuojiError(
+            f"the server needs the 'server' extra (missing module {exc.name!r}): pip install 'zhuoji[server]'"
+        ) from exc
+    token = args.operator_token or os.environ.get(ENV_TOKEN)
+    generated = not token
+    if not token:
+        token = new_token(OPERATOR_PREFIX)
+    if len(token) < 16:
+        raise ZhuojiError("the operator token must be at least 16 characters")
+    url = normalize_url(args.db or DEFAULT_URL)
+    app = create_app(url, token)
+    sock = _listen(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"zhuoji serve: store {display_url(url)}", flush=True)
+    if generated:
+        print(f"zhuoji serve: operator token {token}", flush=True)
+    print(
+        f"zhuoji serve: listening on http://{shown}:{port} (API docs /docs, browser client /)",
+        flush=True,
+    )
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+        lifespan="on",
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        ws_per_message_deflate=args.ws_deflate,
+        ws_max_size=64 * 1024,  # client messages are tiny
+    )
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    if not server.started:
+        print("zhuoji serve: error: the server did not start (see the log above)", file=sys.stderr)
+        return 2
+    return 0

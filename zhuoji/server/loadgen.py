@@ -1,0 +1,282 @@
+"""A WebSocket load generator for the table server (``bench/server_load.py``, the load test).
+
+It creates ``tables`` tables of ``ws_seats`` WebSocket-driven seats (the rest are server
+bots) whose rounds start when every human seat is ready, connects one client per seat, and
+plays ``rounds`` rounds at every table at once.  Each client answers its own view: it wins
+when it can, takes kongs, passes other claims, declares when offered, and otherwise
+discards the tile that leaves the fewest tiles from ready.
+
+Measured: rounds per second over the whole run, and the latency of each action (sent →
+the server's ``ack``, which comes after the action and the bots' answers are committed and
+every seat's new view is queued).  Checked: no client received an error; every round's
+stored event log replays through the engine (:func:`zhuoji.eventlog.replay`) to the totals
+the server recorded; every client saw the final event of every round (no lost events).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from zhuoji import eventlog, hand, tiles
+from zhuoji.variant import Ruleset, load_variant
+
+_PREFERRED = ("hu", "angang", "bugang", "gang")
+
+
+def choose(view: dict[str, Any]) -> str:
+    """A quick client-side choice from a view's legal actions."""
+    legal: list[str] = [a["action"] for a in view["legal"]]
+    by_word: dict[str, list[str]] = {}
+    for a in legal:
+        by_word.setdefault(a.split()[1], []).append(a)
+    for word in (*_PREFERRED, "pass", "declare"):
+        if word in by_word:
+            return by_word[word][0]
+    counts = tiles.counts(view["hand"])
+    best: tuple[int, int] | None = None
+    choice = legal[0]
+    for a in by_word.get("discard", legal):
+        k = tiles.parse_one(a.split()[2])
+        counts[k] -= 1
+        key = (hand.shanten(counts), -counts[k])
+        counts[k] += 1
+        if best is None or key < best:
+            best, choice = key, a
+    return choice
+
+
+@dataclass
+class LoadReport:
+    tables: int
+    rounds_per_table: int
+    ws_seats: int
+    seconds: float = 0.0
+    rounds: int = 0
+    actions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    logs_replayed: int = 0
+    events: int = 0
+    server: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rounds_per_s(self) -> float:
+        return self.rounds / self.seconds if self.seconds else 0.0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return 0.0
+        xs = sorted(self.latencies)
+        return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tables": self.tables,
+            "rounds_per_table": self.rounds_per_table,
+            "ws_seats_per_table": self.ws_seats,
+            "rounds": self.rounds,
+            "seconds": round(self.seconds, 3),
+            "rounds_per_s": round(self.rounds_per_s, 2),
+            "ws_actions": self.actions,
+            "actions_per_s": round(self.actions / self.seconds, 1) if self.seconds else 0.0,
+            "latency_ms": {
+                "p50": round(self.percentile(50) * 1000, 2),
+                "p90": round(self.percentile(90) * 1000, 2),
+                "p99": round(self.percentile(99) * 1000, 2),
+                "max": round(max(self.latencies, default=0.0) * 1000, 2),
+            },
+            "errors": len(self.errors),
+            "logs_replayed": self.logs_replayed,
+            "events": self.events,
+            "server": self.server,
+        }
+
+    def text(self) -> str:
+        d = self.as_dict()
+        lat = d["latency_ms"]
+        lines = [
+            f"tables {self.tables} × {self.rounds_per_table} rounds, {self.ws_seats} WebSocket seats per table",
+            f"rounds {self.rounds} in {d['seconds']} s: {d['rounds_per_s']} rounds/s",
+            f"WebSocket actions {self.actions}: {d['actions_per_s']}/s; latency p50 {lat['p50']} ms, "
+            f"p90 {lat['p90']} ms, p99 {lat['p99']} ms, max {lat['max']} ms",
+            f"errors {len(self.errors)}; event logs replayed {self.logs_replayed} ({self.events} events)",
+            f"server: {self.server.get('actions', '?')} actions in {self.server.get('commits', '?')} commits "
+            f"of {self.server.get('writes', '?')} writes ({self.server.get('backend', '?')})",
+        ]
+        lines += [f"  error: {e}" for e in self.errors[:10]]
+        return "\n".join(lines)
+
+
+@dataclass
+class _Seen:
+    """What one client saw: the last seq of every round."""
+
+    last_seq: dict[int, int] = field(default_factory=dict)
+
+
+async def _seat_client(
+    ws_url: str, token: str, report: LoadReport, seen: _Seen, deadline: float
+) -> None:
+    acted: tuple[int, int] | None = None
+    readied: int | None = -1  # the round after which this seat said ready
+    over = False
+    sent: dict[int, float] = {}
+    next_id = 1
+    async with connect(ws_url, max_size=2**23, open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                report.errors.append(f"{ws_url}: timed out")
+                return
+            raw = await asyncio.wait_for(ws.recv(), remaining)
+            m = json.loads(raw)
+            kind = m.get("type")
+            if kind == "ack":
+                t0 = sent.pop(m.get("id"), None)
+                if t0 is not None:
+                    report.latencies.append(time.perf_counter() - t0)
+                if over and not sent:
+                    return
+                continue
+            if kind == "error":
+                report.errors.append(f"{ws_url}: {m.get('error')}")
+                continue
+            if kind != "state":
+                continue
+            v = m["view"]
+            rnd = v["round"]
+            if rnd is not None:
+                prev = seen.last_seq.get(rnd, -1)
+                if v["seq"] < prev:
+                    report.errors.append(
+                        f"{ws_url}: round {rnd} went back from seq {prev} to {v['seq']}"
+                    )
+                seen.last_seq[rnd] = max(prev, v["seq"])
+            if v["match"]["over"]:
+                over = True
+                if not sent:
+                    return
+                continue
+            if v["can_ready"] and readied != rnd:
+                readied = rnd
+                await ws.send(json.dumps({"type": "ready", "id": 0}))
+                continue
+            if v["legal"] and (rnd, v["seq"]) != acted:
+                acted = (rnd, v["seq"])
+                sent[next_id] = time.perf_counter()
+                await ws.send(
+                    json.dumps(
+                        {"type": "action", "action": choose(v), "seq": v["seq"], "id": next_id}
+                    )
+                )
+                next_id += 1
+                report.actions += 1
+
+
+async def run_load(
+    base_url: str,
+    operator_token: str,
+    *,
+    tables: int = 20,
+    rounds: int = 2,
+    ws_seats: int = 4,
+    variant: str = "guiyang",
+    seed: int = 1,
+    timeout: float = 120.0,
+    verify: bool = True,
+) -> LoadReport:
+    """Play the load and check it (see the module docstring)."""
+    report = LoadReport(tables, rounds, ws_seats)
+    op = {"Authorization": f"Bearer {operator_token}"}
+    ws_base = "ws" + base_url[len("http") :]
+    async with httpx.AsyncClient(base_url=base_url, headers=op, timeout=60) as http:
+        t0 = time.perf_counter()  # bot-only tables start playing as soon as they exist
+        deadline = time.monotonic() + timeout
+        created = []
+        for i in range(tables):
+            players = 4
+            seats = [
+                {"kind": "human"} if s < ws_seats else {"kind": "bot", "bot": "greedy"}
+                for s in range(players)
+            ]
+            r = await http.post(
+                "/api/tables",
+                json={
+                    "name": f"load {i}",
+                    "variant": variant,
+                    "seats": seats,
+                    "seed": seed * 1000 + i,
+                    "rounds": rounds,
+                    "next_round": "ready",
+                },
+            )
+            r.raise_for_status()
+            created.append(r.json())
+        seen: dict[tuple[str, int], _Seen] = {}
+        clients = []
+        for t in created:
+            for seat, token in t["tokens"].items():
+                s = seen[(t["id"], int(seat))] = _Seen()
+                clients.append(
+                    _seat_client(f"{ws_base}/ws/tables/{t['id']}", token, report, s, deadline)
+                )
+        results = await asyncio.gather(*clients, return_exceptions=True)
+        for res in results:
+            if isinstance(res, BaseException):
+                report.errors.append(f"client failed: {res!r}")
+        # bot-only tables (ws_seats == 0) play on by themselves: wait for their matches
+        while time.monotonic() < deadline:
+            states = [(await http.get(f"/api/tables/{t['id']}")).json() for t in created]
+            if all(s["rounds_played"] >= rounds for s in states):
+                break
+            await asyncio.sleep(0.05)
+        report.seconds = time.perf_counter() - t0
+        report.server = (await http.get("/api/health")).json()
+        rulesets: dict[str, Ruleset] = {}
+        for t in created:
+            state = (await http.get(f"/api/tables/{t['id']}")).json()
+            report.rounds += state["rounds_played"]
+            if state["rounds_played"] != rounds:
+                report.errors.append(
+                    f"table {t['id']}: {state['rounds_played']} of {rounds} rounds played"
+                )
+            if not verify:
+                continue
+            rows = (await http.get(f"/api/tables/{t['id']}/rounds")).json()
+            for row in rows:
+                log = (await http.get(f"/api/tables/{t['id']}/rounds/{row['number']}/log")).json()[
+                    "events"
+                ]
+                key = json.dumps([row["variant"], row["overrides"]], sort_keys=True)
+                if key not in rulesets:
+                    rulesets[key] = load_variant(row["variant"], row["overrides"] or None)
+                try:
+                    events = eventlog.parse(eventlog.dumps(log), f"{t['id']}#{row['number']}")
+                    replayed = eventlog.replay(events, rulesets[key])
+                except Exception as exc:
+                    report.errors.append(
+                        f"table {t['id']} round {row['number']}: does not replay: {exc}"
+                    )
+                    continue
+                report.logs_replayed += 1
+                report.events += len(log)
+                if replayed.returns() != row["totals"]:
+                    report.errors.append(
+                        f"table {t['id']} round {row['number']}: totals differ from the replay"
+                    )
+                for seat in t["tokens"]:
+                    last = seen[(t["id"], int(seat))].last_seq.get(row["number"])
+                    if last != len(log):
+                        report.errors.append(
+                            f"table {t['id']} round {row['number']} seat {seat}: "
+                            f"last seq seen {last}, log has {len(log)}"
+                        )
+    return report

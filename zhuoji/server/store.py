@@ -1,0 +1,531 @@
+"""Persistence for the table server: SQLAlchemy Core over SQLite (default) or PostgreSQL.
+
+Everything a table is lives in five tables: ``zj_tables`` (settings), ``zj_seats`` (who sits
+where, hashed seat tokens), ``zj_rule_changes`` (each rules change with the round it
+applies from), ``zj_rounds`` (one row per round: seed, dealer, status, settlement) and
+``zj_events`` (every engine event of every round, in order).  Events are the truth: a live
+round is rebuilt after a restart by re-applying its logged actions (see
+:func:`zhuoji.server.tables.rebuild_round`).
+
+Writes go through :meth:`Store.write`, which returns only once the transaction has
+committed; the table manager sends nothing to a client before that (commit before send).
+Writes from many tables are *group-committed*: while one transaction is being written,
+new requests queue up and the next transaction takes all of them, so a busy server makes
+one fsync per batch instead of one per action.  A batch that fails is retried one request
+at a time, so one table's bad write never fails another's.
+
+URLs: ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db``, a plain file path
+(read as SQLite), or ``postgresql://user:password@host/db`` (driven by psycopg 3, the
+``postgres`` extra: ``pip install 'zhuoji[postgres]'``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from zhuoji.errors import ZhuojiError
+
+#: a unit of work: runs inside the writer's transaction
+Op = Callable[[Connection], None]
+
+DEFAULT_URL = "sqlite:///zhuoji-server.db"
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "zj_tables",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("rounds_total", sa.Integer, nullable=False),
+    sa.Column("next_round", sa.String(20), nullable=False),
+    sa.Column("bot_delay_ms", sa.Integer, nullable=False),
+)
+
+seats_t = sa.Table(
+    "zj_seats",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("zj_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(10), nullable=False),
+    sa.Column("bot", sa.String(40), nullable=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True, index=True),
+)
+
+rule_changes_t = sa.Table(
+    "zj_rule_changes",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("zj_tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("from_round", sa.Integer, nullable=False),
+    sa.Column("variant", sa.String(100), nullable=False),
+    sa.Column("overrides", sa.Text, nullable=False),
+    sa.Column("changed_at", sa.String(40), nullable=False),
+)
+
+rounds_t = sa.Table(
+    "zj_rounds",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("zj_tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("variant", sa.String(100), nullable=False),
+    sa.Column("overrides", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("dealer", sa.Integer, nullable=False),
+    sa.Column("streak", sa.Integer, nullable=False),
+    sa.Column("round_wind", sa.Integer, nullable=False),
+    sa.Column("started_at", sa.String(40), nullable=False),
+    sa.Column("ended_at", sa.String(40), nullable=True),
+    sa.Column("totals", sa.Text, nullable=True),
+    sa.Column("next_dealer", sa.Integer, nullable=True),
+    sa.Column("next_streak", sa.Integer, nullable=True),
+    sa.Column("settlement", sa.Text, nullable=True),
+)
+
+events_t = sa.Table(
+    "zj_events",
+    metadata,
+    sa.Column("table_id", sa.String(40), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("event", sa.Text, nullable=False),
+)
+
+
+class StoreError(ZhuojiError):
+    """The database cannot be opened, or holds something that does not replay."""
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def normalize_url(url: str) -> str:
+    """A database URL from ``--db``: SQLAlchemy URLs pass through (``postgresql://`` is
+    pointed at psycopg 3); anything without ``://`` is a SQLite file path."""
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def display_url(url: str) -> str:
+    """The URL with any password masked, for logs."""
+    try:
+        return sa.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    try:
+        parsed = sa.make_url(url)
+    except sa.exc.ArgumentError as exc:
+        raise StoreError(f"bad database URL {url!r}: {exc}") from exc
+    if parsed.get_backend_name() == "sqlite":
+        db = parsed.database
+        if db and db != ":memory:":
+            Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            engine = sa.create_engine(
+                parsed, connect_args={"check_same_thread": False, "timeout": 30}
+            )
+        except Exception as exc:
+            raise StoreError(f"cannot open {display_url(url)}: {exc}") from exc
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            # WAL: readers never block the writer; FULL: a commit is on disk when it returns
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        try:
+            return sa.create_engine(parsed, pool_pre_ping=True)
+        except ModuleNotFoundError as exc:
+            raise StoreError(
+                f"{display_url(url)}: PostgreSQL needs the psycopg driver "
+                f"(missing module {exc.name!r}); install it with: pip install 'zhuoji[postgres]'"
+            ) from exc
+    try:
+        return sa.create_engine(parsed)
+    except ModuleNotFoundError as exc:
+        raise StoreError(f"{display_url(url)}: missing database driver {exc.name!r}") from exc
+
+
+# ---------------------------------------------------------------------------------------
+# what is read back at start
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    token_hash: str | None
+
+
+@dataclass
+class RuleRow:
+    seq: int
+    from_round: int
+    variant: str
+    overrides: dict[str, Any]
+    changed_at: str
+
+
+@dataclass
+class RoundRow:
+    number: int
+    status: str
+    variant: str
+    overrides: dict[str, Any]
+    seed: int
+    dealer: int
+    streak: int
+    round_wind: int
+    started_at: str
+    ended_at: str | None = None
+    totals: list[int] | None = None
+    next_dealer: int | None = None
+    next_streak: int | None = None
+    settlement: dict[str, Any] | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    name: str
+    created_at: str
+    seed: int
+    rounds_total: int
+    next_round: str
+    bot_delay_ms: int
+    seats: list[SeatRow] = field(default_factory=list)
+    rules: list[RuleRow] = field(default_factory=list)
+    rounds: list[RoundRow] = field(default_factory=list)
+
+
+def _round_row(r: Any) -> RoundRow:
+    return RoundRow(
+        number=r.number,
+        status=r.status,
+        variant=r.variant,
+        overrides=json.loads(r.overrides),
+        seed=r.seed,
+        dealer=r.dealer,
+        streak=r.streak,
+        round_wind=r.round_wind,
+        started_at=r.started_at,
+        ended_at=r.ended_at,
+        totals=json.loads(r.totals) if r.totals is not None else None,
+        next_dealer=r.next_dealer,
+        next_streak=r.next_streak,
+        settlement=json.loads(r.settlement) if r.settlement is not None else None,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# units of work
+# ---------------------------------------------------------------------------------------
+
+
+def insert_table(row: TableRow) -> Op:
+    def op(c: Connection) -> None:
+        c.execute(
+            tables_t.insert().values(
+                id=row.id,
+                name=row.name,
+                created_at=row.created_at,
+                seed=row.seed,
+                rounds_total=row.rounds_total,
+                next_round=row.next_round,
+                bot_delay_ms=row.bot_delay_ms,
+            )
+        )
+        c.execute(
+            seats_t.insert(),
+            [
+                {
+                    "table_id": row.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                }
+                for s in row.seats
+            ],
+        )
+
+    return op
+
+
+def insert_rule_change(table_id: str, rule: RuleRow) -> Op:
+    def op(c: Connection) -> None:
+        c.execute(
+            rule_changes_t.insert().values(
+                table_id=table_id,
+                seq=rule.seq,
+                from_round=rule.from_round,
+                variant=rule.variant,
+                overrides=dumps(rule.overrides),
+                changed_at=rule.changed_at,
+            )
+        )
+
+    return op
+
+
+def set_seat_token(table_id: str, seat: int, token_hash: str) -> Op:
+    def op(c: Connection) -> None:
+        c.execute(
+            seats_t.update()
+            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+            .values(token_hash=token_hash)
+        )
+
+    return op
+
+
+def insert_round(table_id: str, row: RoundRow) -> Op:
+    def op(c: Connection) -> None:
+        c.execute(
+            rounds_t.insert().values(
+                table_id=table_id,
+                number=row.number,
+                status=row.status,
+                variant=row.variant,
+                overrides=dumps(row.overrides),
+                seed=row.seed,
+                dealer=row.dealer,
+                streak=row.streak,
+                round_wind=row.round_wind,
+                started_at=row.started_at,
+            )
+        )
+
+    return op
+
+
+def append_events(
+    table_id: str, number: int, first_seq: int, events: Sequence[dict[str, Any]]
+) -> Op:
+    """Events ``first_seq …`` of round ``number`` (seq is the index in the round's log)."""
+
+    def op(c: Connection) -> None:
+        if events:
+            c.execute(
+                events_t.insert(),
+                [
+                    {
+                        "table_id": table_id,
+                        "number": number,
+                        "seq": first_seq + i,
+                        "event": dumps(e),
+                    }
+                    for i, e in enumerate(events)
+                ],
+            )
+
+    return op
+
+
+def end_round(table_id: str, row: RoundRow) -> Op:
+    def op(c: Connection) -> None:
+        c.execute(
+            rounds_t.update()
+            .where(rounds_t.c.table_id == table_id, rounds_t.c.number == row.number)
+            .values(
+                status=row.status,
+                ended_at=row.ended_at,
+                totals=dumps(row.totals),
+                next_dealer=row.next_dealer,
+                next_streak=row.next_streak,
+                settlement=dumps(row.settlement),
+            )
+        )
+
+    return op
+
+
+# ---------------------------------------------------------------------------------------
+# the store
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Request:
+    ops: tuple[Op, ...]
+    future: asyncio.Future[None]
+    loop: asyncio.AbstractEventLoop
+
+
+class Store:
+    """The database, with a group-committing writer thread (start it in the event loop)."""
+
+    def __init__(self, url: str = DEFAULT_URL) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+        try:
+            metadata.create_all(self.engine)
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"cannot prepare {display_url(self.url)}: {exc}") from exc
+        self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self.commits = 0  # transactions committed (a group commit counts once)
+        self.requests = 0  # write requests served
+
+    @property
+    def backend(self) -> str:
+        return self.engine.dialect.name
+
+    # -- reading (at start, and for logs) ------------------------------------------------
+
+    def load(self) -> list[TableRow]:
+        """Every table with its seats, rule history and round rows, oldest first."""
+        with self.engine.connect() as c:
+            out: dict[str, TableRow] = {}
+            for r in c.execute(sa.select(tables_t).order_by(tables_t.c.created_at, tables_t.c.id)):
+                out[r.id] = TableRow(
+                    r.id, r.name, r.created_at, r.seed, r.rounds_total, r.next_round, r.bot_delay_ms
+                )
+            for r in c.execute(sa.select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
+                out[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash))
+            q = sa.select(rule_changes_t).order_by(rule_changes_t.c.table_id, rule_changes_t.c.seq)
+            for r in c.execute(q):
+                out[r.table_id].rules.append(
+                    RuleRow(r.seq, r.from_round, r.variant, json.loads(r.overrides), r.changed_at)
+                )
+            for r in c.execute(
+                sa.select(rounds_t).order_by(rounds_t.c.table_id, rounds_t.c.number)
+            ):
+                out[r.table_id].rounds.append(_round_row(r))
+        return list(out.values())
+
+    def read_events(self, table_id: str, number: int) -> list[dict[str, Any]]:
+        """One round's events in order."""
+        q = (
+            sa.select(events_t.c.seq, events_t.c.event)
+            .where(events_t.c.table_id == table_id, events_t.c.number == number)
+            .order_by(events_t.c.seq)
+        )
+        with self.engine.connect() as c:
+            rows = list(c.execute(q))
+        for i, r in enumerate(rows):
+            if r.seq != i:
+                raise StoreError(f"table {table_id} round {number}: event {i} is missing")
+        return [json.loads(r.event) for r in rows]
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write_now(self, ops: Iterable[Op]) -> None:
+        """Run ops in one transaction from the calling thread (tests, tools)."""
+        with self.engine.begin() as c:
+            for op in ops:
+                op(c)
+
+    async def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._writer, name="zhuoji-store-writer", daemon=True
+            )
+            self._thread.start()
+
+    async def stop(self) -> None:
+        """Finish queued writes, then stop the writer and close the pool."""
+        if self._thread is not None:
+            self._queue.put(None)
+            await asyncio.to_thread(self._thread.join)
+            self._thread = None
+        self.engine.dispose()
+
+    async def write(self, *ops: Op) -> None:
+        """Commit ``ops`` in one transaction; returns once they are durable."""
+        if self._thread is None:
+            raise StoreError("the store's writer is not running")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._queue.put(_Request(ops, fut, loop))
+        await fut
+
+    def _writer(self) -> None:
+        """The writer thread: take every waiting request, commit them together, answer."""
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            batch: list[_Request] = []
+            if first is None:
+                stopping = True
+            else:
+                batch.append(first)
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                else:
+                    batch.append(item)
+            if not batch:
+                continue
+            try:
+                self._commit(batch)
+            except Exception:
+                # one bad request must not fail the others: retry each on its own
+                for req in batch:
+                    try:
+                        self._commit([req])
+                    except Exception as exc:
+                        _answer(req, exc)
+                    else:
+                        _answer(req, None)
+            else:
+                for req in batch:
+                    _answer(req, None)
+
+    def _commit(self, batch: list[_Request]) -> None:
+        with self.engine.begin() as c:
+            for req in batch:
+                for op in req.ops:
+                    op(c)
+        self.commits += 1
+        self.requests += len(batch)
+
+
+def _answer(req: _Request, exc: BaseException | None) -> None:
+    def done() -> None:
+        if req.future.done():
+            return
+        if exc is None:
+            req.future.set_result(None)
+        else:
+            req.future.set_exception(exc)
+
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
+        req.loop.call_soon_threadsafe(done)

@@ -1,0 +1,841 @@
+"""Tables: rounds in play, seats, rule history and match scores, persisted event by event.
+
+A :class:`Table` holds its seats (human or bot), the rule changes made to it (each with
+the round it applies from), one row per round played and the latest round itself.  All
+changes go through :class:`TableManager`, which holds the table's lock while it
+
+1. checks and applies the change (the engine refuses illegal actions and changes nothing),
+2. lets the table's bots answer until a human must act (or the round ends),
+3. commits the new events (and round rows) to the store, and only then
+4. sends every connected seat its new view.
+
+Nothing is sent before it is committed, so after a crash every client's last view is in
+the database; a live round is rebuilt by re-applying its logged actions
+(:func:`rebuild_round`), and it goes on exactly where it stopped — including the random
+generator, because rounds are built so that their first event determines everything
+(:func:`new_round`).
+
+A seat sees :meth:`zhuoji.engine.Round.observation` of itself, with one thing taken away:
+in a claim window a seat learns only whether it must answer itself, not which other seats
+have a claim (that would tell what they hold).  Once a round is over, its settlement and
+every hand (摊牌) are shown to all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+from zhuoji import tiles as T
+from zhuoji.actions import Action
+from zhuoji.agents.base import agent_names, make_agent
+from zhuoji.engine import Phase, Round
+from zhuoji.errors import IllegalActionError, VariantError, ZhuojiError
+from zhuoji.match import round_seed
+from zhuoji.observation import Observation
+from zhuoji.report import describe_end, settlement_json
+from zhuoji.server import store as S
+from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
+from zhuoji.variant import NAME_PATTERN, Ruleset, load_variant
+
+log = logging.getLogger("zhuoji.server")
+
+
+class SeatKind(StrEnum):
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class NextRound(StrEnum):
+    """Who starts the next round: the operator (``POST …/rounds``), or the players, when
+    every human seat has said it is ready (a table of bots only goes on by itself)."""
+
+    OPERATOR = "operator"
+    READY = "ready"
+
+
+class TableError(ZhuojiError):
+    """A request the table refuses; ``status`` is the HTTP status that fits."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Listener(Protocol):
+    """A connected client of one seat (a WebSocket); ``push`` must not block."""
+
+    seat: int
+
+    def push(self, message: dict[str, Any]) -> None: ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection after what is queued (must not block)."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# ---------------------------------------------------------------------------------------
+# rounds that rebuild exactly from their log
+# ---------------------------------------------------------------------------------------
+
+
+def new_round(
+    ruleset: Ruleset, seed: int, dealer: int | None, streak: int, round_wind: int, weekday: int = 1
+) -> Round:
+    """A round whose ``round`` event determines it completely.
+
+    The engine picks the first dealer and breaks the wall with the seeded generator; the
+    round actually played is then built from that wall and dealer with the same seed, so
+    :func:`rebuild_round` constructs the very same object (same generator state, hence the
+    same later dice) from the logged ``round`` event alone.
+    """
+    probe = Round(
+        ruleset, seed=seed, dealer=dealer, streak=streak, round_wind=round_wind, weekday=weekday
+    )
+    head = probe.log[0]
+    return Round(
+        ruleset,
+        seed=seed,
+        wall=head["wall"],
+        dealer=head["dealer"],
+        streak=streak,
+        round_wind=round_wind,
+        weekday=weekday,
+    )
+
+
+def _norm(event: Mapping[str, Any]) -> Any:
+    return json.loads(S.dumps(event))
+
+
+def rebuild_round(ruleset: Ruleset, events: list[dict[str, Any]], label: str = "round") -> Round:
+    """The round as it stood after ``events`` (a prefix of a log written by a round made
+    with :func:`new_round`): every action is re-applied through the engine's checks and
+    every event the engine writes must equal the stored one."""
+    if not events or events[0].get("type") != "round":
+        raise S.StoreError(f"{label}: the log does not start with a round event")
+    head = events[0]
+    try:
+        r = Round(
+            ruleset,
+            seed=head.get("seed"),
+            wall=head["wall"],
+            dealer=head["dealer"],
+            streak=head["streak"],
+            round_wind=head.get("round_wind", 0),
+            weekday=head.get("weekday", 1),
+        )
+        checked = 0
+        for i, event in enumerate(events):
+            if event.get("type") != "action":
+                continue
+            while checked < i:
+                if checked >= len(r.log) or _norm(r.log[checked]) != events[checked]:
+                    raise S.StoreError(f"{label}: event {checked} does not match the replay")
+                checked += 1
+            if len(r.log) != i:
+                raise S.StoreError(
+                    f"{label}: event {i} is an action where the replay has more events"
+                )
+            r.apply(Action.parse(event["action"]))
+    except ZhuojiError as exc:
+        if isinstance(exc, S.StoreError):
+            raise
+        raise S.StoreError(f"{label}: cannot replay: {exc}") from exc
+    if len(r.log) != len(events) or any(_norm(a) != b for a, b in zip(r.log, events, strict=True)):
+        raise S.StoreError(f"{label}: the stored events do not match the replay")
+    return r
+
+
+def settlement_of(r: Round) -> dict[str, Any]:
+    """The itemized settlement with every hand shown (摊牌), for the end of a round."""
+    assert r.end is not None and r.ledger is not None
+    end = r.end
+    out = settlement_json(r.ledger, end)
+    out["result"]["reveal_name"] = T.name(end.reveal) if end.reveal is not None else None
+    out["result"]["tile_name"] = T.name(end.win_tile) if end.win_tile is not None else None
+    out["showdown"] = [
+        {
+            "seat": s,
+            "concealed": T.format(sorted(seat.concealed)),
+            "concealed_names": T.names(sorted(seat.concealed)),
+            "melds": [f"{m.kind.value} {T.format(m.tiles)}" for m in seat.melds],
+            "declared": seat.declared.value if seat.declared else None,
+        }
+        for s, seat in enumerate(end.seats)
+    ]
+    out["lines"] = describe_end(end)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# tables
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: SeatKind
+    bot: str | None
+    name: str
+    token_hash: str | None
+    listeners: set[Listener] = field(default_factory=set)
+    ready: bool = False
+
+
+class Table:
+    """One table in memory.  Read it freely; change it only through the manager."""
+
+    def __init__(self, row: S.TableRow) -> None:
+        self.id = row.id
+        self.name = row.name
+        self.created_at = row.created_at
+        self.seed = row.seed
+        self.rounds_total = row.rounds_total
+        self.next_round = NextRound(row.next_round)
+        self.bot_delay_ms = row.bot_delay_ms
+        self.seats = [
+            Seat(s.seat, SeatKind(s.kind), s.bot, s.name, s.token_hash) for s in row.seats
+        ]
+        self.rules: list[S.RuleRow] = list(row.rules)
+        self.rounds: list[S.RoundRow] = list(row.rounds)
+        self.current: Round | None = None  # the latest round, live or over
+        self.persisted = 0  # events of ``current`` in the store
+        self.lock = asyncio.Lock()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        #: seat → (seq at which its current choice was first shown, that choice's actions)
+        self.decisions: dict[int, tuple[int, tuple[Action, ...]]] = {}
+
+    def note_decisions(self) -> None:
+        """Remember when each seat's current choice appeared: an action answering any view
+        since then is current (two seats answering one discard both are), older ones are stale."""
+        r = self.current
+        seq = len(r.log) if r is not None else 0
+        for s in range(self.players):
+            legal = tuple(r.legal_actions(s)) if r is not None else ()
+            if not legal:
+                self.decisions.pop(s, None)
+            elif s not in self.decisions or self.decisions[s][1] != legal:
+                self.decisions[s] = (seq, legal)
+
+    @property
+    def rule(self) -> S.RuleRow:
+        """The rules the next round will use."""
+        return self.rules[-1]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def live(self) -> bool:
+        return self.current is not None and not self.current.is_terminal()
+
+    @property
+    def round_number(self) -> int | None:
+        return self.rounds[-1].number if self.rounds else None
+
+    @property
+    def match_over(self) -> bool:
+        return len(self.rounds) >= self.rounds_total and not self.live
+
+    def scores(self) -> list[int]:
+        """Match totals over the rounds finished so far."""
+        out = [0] * self.players
+        for r in self.rounds:
+            for s, t in enumerate(r.totals or ()):
+                out[s] += t
+        return out
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if s.kind is SeatKind.HUMAN]
+
+    def rule_for(self, number: int) -> S.RuleRow:
+        """The rules in force for round ``number``: the last change applying from it or before."""
+        return [r for r in self.rules if r.from_round <= number][-1]
+
+    # -- what a seat sees ------------------------------------------------------------------
+
+    def view(self, seat: int, titles: Mapping[str, str]) -> dict[str, Any]:
+        """Everything ``seat`` may see now (as committed: call it under the table's lock)."""
+        r = self.current
+        rule = self.rule_for(self.round_number) if self.round_number else self.rule
+        out: dict[str, Any] = {
+            "table": self.id,
+            "table_name": self.name,
+            "seat": seat,
+            "round": self.round_number,
+            "seq": len(r.log) if r is not None else 0,
+            "names": [s.name for s in self.seats],
+            "kinds": [s.kind.value for s in self.seats],
+            "scores": self.scores(),
+            "match": {
+                "rounds_played": sum(1 for x in self.rounds if x.status == "ended"),
+                "rounds_total": self.rounds_total,
+                "over": self.match_over,
+                "next_round": self.next_round.value,
+            },
+            "ready": [s.ready for s in self.seats],
+            "can_ready": self.next_round is NextRound.READY
+            and not self.live
+            and not self.match_over
+            and self.seats[seat].kind is SeatKind.HUMAN
+            and not self.seats[seat].ready,
+            "rules": {
+                "variant": rule.variant,
+                "title": titles.get(rule.variant, rule.variant),
+                "overrides": rule.overrides,
+            },
+        }
+        if r is None:
+            out.update(
+                phase="waiting", to_act=[], legal=[], legal_actions=[], hand="", hand_names="",
+                result=None, settlement=None,
+            )  # fmt: skip
+            return out
+        obs = r.observation(seat)
+        if r.phase in (Phase.CLAIM, Phase.ROB):
+            obs["to_act"] = [seat] if seat in obs["to_act"] else []
+        out.update(obs)
+        own = T.parse(obs["hand"]) if obs["hand"] else []
+        out["hand_names"] = T.names(own)
+        out["drawn_name"] = T.name(T.parse_one(obs["drawn"])) if obs.get("drawn") else None
+        out["legal"] = [{"action": str(a), "label": a.label()} for a in r.legal_actions(seat)]
+        out["settlement"] = self.rounds[-1].settlement if r.is_terminal() else None
+        return out
+
+
+# ---------------------------------------------------------------------------------------
+# the manager
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatSpec:
+    kind: SeatKind = SeatKind.HUMAN
+    bot: str = "greedy"
+    name: str | None = None
+
+
+@dataclass
+class TableSpec:
+    name: str | None = None
+    variant: str = "guiyang"
+    overrides: dict[str, Any] = field(default_factory=dict)
+    seats: list[SeatSpec] | None = None
+    seed: int | None = None
+    rounds: int | None = None
+    next_round: NextRound = NextRound.OPERATOR
+    bot_delay_ms: int = 0
+
+
+def _bot_seed(table: Table, number: int, seq: int, seat: int) -> int:
+    """Bots are re-made for every decision from the state, so a restart changes nothing."""
+    return (table.seed * 1_000_003 + number * 7_919 + seq * 31 + seat) % (2**63)
+
+
+class TableManager:
+    """Owns every table; the one place that changes them."""
+
+    def __init__(self, store: S.Store, authority: Authority) -> None:
+        self.store = store
+        self.auth = authority
+        self.tables: dict[str, Table] = {}
+        self._rulesets: dict[tuple[str, str], Ruleset] = {}
+        self.titles: dict[str, str] = {}
+        self.actions = 0  # actions applied (human and bot), for /api/health
+        self.broken: dict[str, str] = {}  # table id → why it could not be resumed
+
+    # -- rules -------------------------------------------------------------------------------
+
+    def ruleset(self, variant: str, overrides: Mapping[str, Any] | None) -> Ruleset:
+        """Load (cached) and validate; a bad variant or override raises TableError 422 with
+        the loader's own message."""
+        if not re.fullmatch(NAME_PATTERN, variant):
+            raise TableError(422, f"variant {variant!r}: give the name of a shipped variant")
+        key = (variant, S.dumps(dict(overrides or {})))
+        found = self._rulesets.get(key)
+        if found is None:
+            try:
+                found = load_variant(variant, dict(overrides or {}) or None)
+            except VariantError as exc:
+                raise TableError(422, str(exc)) from exc
+            self._rulesets[key] = found
+            self.titles.setdefault(variant, found.variant.title)
+        return found
+
+    # -- lookup ------------------------------------------------------------------------------
+
+    def get(self, table_id: str) -> Table:
+        t = self.tables.get(table_id)
+        if t is None:
+            raise TableError(404, f"no table {table_id!r}")
+        return t
+
+    def seat_of(self, table: Table, seat: int) -> Seat:
+        if not 0 <= seat < table.players:
+            raise TableError(
+                404, f"table {table.id} has no seat {seat} (seats 0-{table.players - 1})"
+            )
+        return table.seats[seat]
+
+    # -- start-up ----------------------------------------------------------------------------
+
+    def load(self) -> dict[str, int]:
+        """Read every table from the store and rebuild each table's latest round.  A table
+        that cannot be rebuilt (its variant no longer loads, its log no longer replays) is
+        left out and listed in :attr:`broken`; the others are served."""
+        counts = {"tables": 0, "live_rounds": 0, "broken": 0}
+        for row in self.store.load():
+            table = Table(row)
+            try:
+                live = self._rebuild(table)
+            except ZhuojiError as exc:
+                self.broken[table.id] = str(exc)
+                counts["broken"] += 1
+                log.error("table %s cannot be resumed and is not served: %s", table.id, exc)
+                continue
+            counts["live_rounds"] += live
+            for s in table.seats:
+                if s.token_hash:
+                    self.auth.add_seat(s.token_hash, table.id, s.seat)
+            self.tables[table.id] = table
+            counts["tables"] += 1
+        return counts
+
+    def _rebuild(self, table: Table) -> int:
+        """Load the table's rules and rebuild its latest round; 1 if that round is live."""
+        if not table.rules:
+            raise S.StoreError(f"table {table.id} has no rules")
+        self.ruleset(table.rule.variant, table.rule.overrides)
+        if not table.rounds:
+            return 0
+        last = table.rounds[-1]
+        events = self.store.read_events(table.id, last.number)
+        ruleset = self.ruleset(last.variant, last.overrides)
+        table.current = rebuild_round(ruleset, events, f"table {table.id} round {last.number}")
+        table.persisted = len(events)
+        table.note_decisions()
+        if last.status != "live":
+            return 0
+        if table.current.is_terminal():  # cannot happen (one transaction); heal it
+            self._close_row(table, last)
+            self.store.write_now([S.end_round(table.id, last)])
+            return 0
+        return 1
+
+    async def resume_all(self) -> None:
+        """After start-up: let bots act and bot-only tables go on where they stopped."""
+        for table in list(self.tables.values()):
+            async with table.lock:
+                if table.live and table.bot_delay_ms == 0 and self._run_bots_inline(table):
+                    await self._commit(table)
+                self._after_commit(table)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            for task in list(table.tasks):
+                task.cancel()
+            for task in list(table.tasks):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    # -- tables ------------------------------------------------------------------------------
+
+    async def create_table(self, spec: TableSpec) -> tuple[Table, dict[int, str]]:
+        """Validate, persist, and return the table with the new seat tokens (shown once)."""
+        ruleset = self.ruleset(spec.variant, spec.overrides)
+        players = ruleset.players
+        seats = spec.seats if spec.seats is not None else [SeatSpec() for _ in range(players)]
+        if len(seats) != players:
+            raise TableError(
+                422,
+                f"variant {spec.variant} is played by {players} players; {len(seats)} seats were given",
+            )
+        known = agent_names()
+        for i, s in enumerate(seats):
+            if s.kind is SeatKind.BOT and s.bot not in known:
+                raise TableError(422, f"seat {i}: unknown bot {s.bot!r}; known: {', '.join(known)}")
+        rounds = spec.rounds if spec.rounds is not None else ruleset.variant.match.rounds
+        table_id = "t" + secrets.token_hex(5)
+        tokens: dict[int, str] = {}
+        seat_rows = []
+        for i, s in enumerate(seats):
+            digest = None
+            if s.kind is SeatKind.HUMAN:
+                tokens[i] = new_token(SEAT_PREFIX)
+                digest = token_hash(tokens[i])
+            default = f"{s.bot} bot {i}" if s.kind is SeatKind.BOT else f"player {i}"
+            seat_rows.append(
+                S.SeatRow(
+                    i,
+                    s.kind.value,
+                    s.bot if s.kind is SeatKind.BOT else None,
+                    s.name or default,
+                    digest,
+                )
+            )
+        created = now()
+        row = S.TableRow(
+            id=table_id,
+            name=spec.name or f"table {table_id}",
+            created_at=created,
+            seed=spec.seed if spec.seed is not None else secrets.randbits(62),
+            rounds_total=rounds,
+            next_round=spec.next_round.value,
+            bot_delay_ms=spec.bot_delay_ms,
+            seats=seat_rows,
+            rules=[S.RuleRow(1, 1, spec.variant, dict(spec.overrides), created)],
+        )
+        await self.store.write(S.insert_table(row), S.insert_rule_change(table_id, row.rules[0]))
+        table = Table(row)
+        self.tables[table_id] = table
+        for st in table.seats:
+            if st.token_hash:
+                self.auth.add_seat(st.token_hash, table_id, st.seat)
+        async with table.lock:
+            self._after_commit(table)
+        return table, tokens
+
+    async def issue_token(self, table_id: str, seat: int) -> str:
+        """A new token for a human seat; the old one stops working."""
+        table = self.get(table_id)
+        async with table.lock:
+            st = self.seat_of(table, seat)
+            if st.kind is not SeatKind.HUMAN:
+                raise TableError(409, f"seat {seat} is a bot seat; it has no token")
+            token = new_token(SEAT_PREFIX)
+            digest = token_hash(token)
+            await self.store.write(S.set_seat_token(table_id, seat, digest))
+            if st.token_hash:
+                self.auth.remove_seat(st.token_hash)
+            st.token_hash = digest
+            self.auth.add_seat(digest, table_id, seat)
+            for listener in list(st.listeners):  # connections made with the old token end
+                listener.close(4401, "the seat token was replaced")
+                st.listeners.discard(listener)
+            return token
+
+    async def change_rules(
+        self, table_id: str, variant: str | None, overrides: dict[str, Any]
+    ) -> S.RuleRow:
+        """Record new rules (variant and the complete set of overrides) from the next round
+        on; refused while a round is in play."""
+        table = self.get(table_id)
+        async with table.lock:
+            if table.live:
+                raise TableError(
+                    409,
+                    f"round {table.round_number} is in progress: rules change only between rounds",
+                )
+            name = variant or table.rule.variant
+            ruleset = self.ruleset(name, overrides)
+            if ruleset.players != table.players:
+                raise TableError(
+                    422,
+                    f"variant {name} is played by {ruleset.players} players; this table has {table.players} seats",
+                )
+            rule = S.RuleRow(
+                table.rule.seq + 1, len(table.rounds) + 1, name, dict(overrides), now()
+            )
+            await self.store.write(S.insert_rule_change(table.id, rule))
+            table.rules.append(rule)
+            self._broadcast(table)
+            return rule
+
+    async def start_round(self, table_id: str) -> S.RoundRow:
+        table = self.get(table_id)
+        async with table.lock:
+            return await self._start_round(table)
+
+    async def ready(self, table_id: str, seat: int) -> None:
+        """A human seat is ready for the next round (tables whose players start rounds)."""
+        table = self.get(table_id)
+        async with table.lock:
+            if table.next_round is not NextRound.READY:
+                raise TableError(409, "the operator starts this table's rounds")
+            if table.live:
+                raise TableError(409, f"round {table.round_number} is still in progress")
+            if table.match_over:
+                raise TableError(409, f"the match is over ({table.rounds_total} rounds)")
+            table.seats[seat].ready = True
+            if all(s.ready for s in table.humans()):
+                await self._start_round(table)
+            else:
+                self._broadcast(table)
+
+    async def view(self, table_id: str, seat: int) -> dict[str, Any]:
+        table = self.get(table_id)
+        async with table.lock:
+            return table.view(seat, self.titles)
+
+    async def act(
+        self, table_id: str, seat: int, text: str, expect_seq: int | None = None
+    ) -> dict[str, Any]:
+        """Apply a seat's action (``"discard 5m"`` or ``"2 discard 5m"``), let bots answer,
+        commit, send every seat its view, and return the actor's view."""
+        table = self.get(table_id)
+        async with table.lock:
+            r = table.current
+            if r is None or r.is_terminal():
+                raise TableError(409, "no round is in progress")
+            action = parse_action(text, seat)
+            if action.seat != seat:
+                raise TableError(
+                    403, f"your token is for seat {seat}; it cannot act for seat {action.seat}"
+                )
+            if not r.legal_actions(seat):
+                # said here, not by the engine, whose message names the seats still to act
+                # (in a claim window that would tell who holds what)
+                raise TableError(
+                    409,
+                    f"action {action} refused: seat {seat} is not to act now (phase {r.phase.value})",
+                )
+            since = table.decisions.get(seat, (len(r.log), ()))[0]
+            if expect_seq is not None and not since <= expect_seq <= len(r.log):
+                raise TableError(
+                    409,
+                    f"stale action: it answers seq {expect_seq}, but this seat's decision is the one "
+                    f"shown at seq {since} (the round is at seq {len(r.log)})",
+                )
+            try:
+                r.apply(action)
+            except IllegalActionError as exc:
+                raise TableError(409, str(exc)) from exc
+            self.actions += 1
+            self._run_bots_inline(table)
+            await self._commit(table)
+            return table.view(seat, self.titles)
+
+    # -- listeners ---------------------------------------------------------------------------
+
+    async def attach(self, table_id: str, listener: Listener) -> None:
+        """Register a client and send it the seat's current view."""
+        table = self.get(table_id)
+        async with table.lock:
+            table.seats[listener.seat].listeners.add(listener)
+            listener.push({"type": "state", "view": table.view(listener.seat, self.titles)})
+
+    def detach(self, table_id: str, listener: Listener) -> None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.seats[listener.seat].listeners.discard(listener)
+
+    # -- inside the lock ---------------------------------------------------------------------
+
+    async def _start_round(self, table: Table) -> S.RoundRow:
+        if table.live:
+            raise TableError(409, f"round {table.round_number} is in progress")
+        if table.match_over:
+            raise TableError(
+                409,
+                f"the match is over: {table.rounds_total} of {table.rounds_total} rounds played",
+            )
+        number = len(table.rounds) + 1
+        rule = table.rule_for(number)
+        ruleset = self.ruleset(rule.variant, rule.overrides)
+        prev = table.rounds[-1] if table.rounds else None
+        dealer = prev.next_dealer if prev else None
+        streak = (prev.next_streak or 0) if prev else 0
+        changes = sum(
+            1 for x in table.rounds if x.next_dealer is not None and x.next_dealer != x.dealer
+        )
+        wind = (changes // table.players) % 4
+        seed = round_seed(table.seed, number - 1)
+        r = new_round(ruleset, seed, dealer, streak, wind)
+        row = S.RoundRow(
+            number, "live", rule.variant, rule.overrides, seed, r.dealer, streak, wind, now()
+        )
+        table.rounds.append(row)
+        table.current = r
+        table.persisted = 0
+        for s in table.seats:
+            s.ready = False
+        self._run_bots_inline(table)
+        await self._commit(table, S.insert_round(table.id, row))
+        return row
+
+    def _run_bots_inline(self, table: Table) -> bool:
+        """Bots answer at once (tables without a bot delay); True if any acted."""
+        if table.bot_delay_ms > 0:
+            return False
+        acted = False
+        while self._bot_step(table):
+            acted = True
+        return acted
+
+    def _bot_step(self, table: Table) -> bool:
+        """Every bot that must act now acts once; False if none had to."""
+        r = table.current
+        if r is None or r.is_terminal():
+            return False
+        bots = [s for s in r.to_act() if table.seats[s].kind is SeatKind.BOT]
+        for s in bots:
+            if r.is_terminal():
+                break
+            number = table.round_number or 0
+            agent = make_agent(
+                table.seats[s].bot or "greedy", _bot_seed(table, number, len(r.log), s)
+            )
+            try:
+                r.apply(agent.act(Observation(r, s)))
+            except IllegalActionError:
+                log.exception("table %s: bot at seat %d chose an illegal action", table.id, s)
+                r.apply(r.legal_actions(s)[0])
+            self.actions += 1
+        return bool(bots)
+
+    def _close_row(self, table: Table, row: S.RoundRow) -> None:
+        r = table.current
+        assert r is not None and r.ledger is not None
+        row.status = "ended"
+        row.ended_at = now()
+        row.totals = r.ledger.totals()
+        row.next_dealer = r.ledger.next_dealer
+        row.next_streak = r.ledger.next_streak
+        row.settlement = settlement_of(r)
+
+    async def _commit(self, table: Table, *first: S.Op) -> None:
+        """Persist the new events (and the round's end), then tell every seat."""
+        r = table.current
+        assert r is not None
+        row = table.rounds[-1]
+        events = r.log[table.persisted :]
+        ops = [*first, S.append_events(table.id, row.number, table.persisted, events)]
+        closed: S.RoundRow | None = None
+        if r.is_terminal() and row.status == "live":
+            closed = dataclasses.replace(row)
+            self._close_row(table, closed)
+            ops.append(S.end_round(table.id, closed))
+        try:
+            await self.store.write(*ops)
+        except Exception as exc:
+            log.exception("table %s: storing round %d failed; reloading it", table.id, row.number)
+            await self._reload(table)
+            raise TableError(
+                503, f"the store failed ({exc.__class__.__name__}); nothing was changed"
+            ) from exc
+        table.persisted = len(r.log)
+        if closed is not None:
+            table.rounds[-1] = closed
+        table.note_decisions()
+        self._broadcast(table)
+        self._after_commit(table)
+
+    async def _reload(self, table: Table) -> None:
+        """Make the table what the store says it is (after a failed write)."""
+        rows = [t for t in await asyncio.to_thread(self.store.load) if t.id == table.id]
+        if not rows:
+            del self.tables[table.id]
+            return
+        fresh = rows[0]
+        table.rules = list(fresh.rules)
+        table.rounds = list(fresh.rounds)
+        table.current = None
+        table.persisted = 0
+        if table.rounds:
+            last = table.rounds[-1]
+            events = await asyncio.to_thread(self.store.read_events, table.id, last.number)
+            table.current = rebuild_round(self.ruleset(last.variant, last.overrides), events)
+            table.persisted = len(events)
+        table.decisions.clear()
+        table.note_decisions()
+
+    def _broadcast(self, table: Table) -> None:
+        for s in table.seats:
+            if s.listeners:
+                msg = {"type": "state", "view": table.view(s.seat, self.titles)}
+                for listener in list(s.listeners):
+                    listener.push(msg)
+
+    def _after_commit(self, table: Table) -> None:
+        """Schedule what goes on by itself: slow bots, and bot-only tables' next round."""
+        r = table.current
+        if (
+            table.bot_delay_ms > 0
+            and r is not None
+            and not r.is_terminal()
+            and (table.bot_task is None or table.bot_task.done())
+            and any(table.seats[s].kind is SeatKind.BOT for s in r.to_act())
+        ):
+            table.bot_task = self._spawn(table, self._bot_loop(table))
+        if (
+            table.next_round is NextRound.READY
+            and not table.live
+            and not table.match_over
+            and all(s.ready for s in table.humans())
+        ):
+            self._spawn(table, self._auto_start(table))
+
+    def _spawn(self, table: Table, coro: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        table.tasks.add(task)
+        task.add_done_callback(table.tasks.discard)
+        return task
+
+    async def _auto_start(self, table: Table) -> None:
+        async with table.lock:
+            if (
+                table.next_round is NextRound.READY
+                and not table.live
+                and not table.match_over
+                and all(s.ready for s in table.humans())
+            ):
+                try:
+                    await self._start_round(table)
+                except TableError:
+                    log.exception("table %s: could not start the next round", table.id)
+
+    async def _bot_loop(self, table: Table) -> None:
+        while True:
+            await asyncio.sleep(table.bot_delay_ms / 1000)
+            async with table.lock:
+                if not self._bot_step(table):
+                    return
+                try:
+                    await self._commit(table)
+                except TableError:
+                    return
+                if not table.live:
+                    return
+
+
+def parse_action(text: str, seat: int) -> Action:
+    """``"2 discard 5m"``, or ``"discard 5m"`` for the caller's own seat."""
+    text = text.strip()
+    if text and not text.split()[0].isdigit():
+        text = f"{seat} {text}"
+    try:
+        return Action.parse(text)
+    except IllegalActionError as exc:
+        raise TableError(422, str(exc)) from exc
+
+
+__all__ = [
+    "Listener",
+    "NextRound",
+    "SeatKind",
+    "SeatSpec",
+    "Table",
+    "TableError",
+    "TableManager",
+    "TableSpec",
+    "new_round",
+    "rebuild_round",
+    "settlement_of",
+]
