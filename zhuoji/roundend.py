@@ -113,6 +113,10 @@ def parse(data: Any, label: str = "round-end") -> RoundEndFile:
         return RoundEndFile.model_validate(data)
     except ValidationError as exc:
         e = exc.errors()[0]
+        if e["type"] == "string_pattern_mismatch" and e.get("ctx", {}).get("pattern") == TILE:
+            raise ScenarioError(
+                f"{label}: {_path(e['loc'])}: {e['input']!r} is not a tile (write it like 5m, 1s, 9p or 7z)"
+            ) from exc
         raise ScenarioError(f"{label}: {_path(e['loc'])}: {e['msg']} (got {e.get('input')!r})") from exc
 
 
@@ -170,7 +174,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
     winners = {w.seat for w in f.result.wins}
     for i, s in enumerate(f.seats):
         where = f"seats[{i}]"
-        concealed = _tiles(s.hand, f"{where}.hand")
+        concealed = _tiles(s.hand, f"{label}: {where}.hand")
         count(concealed, f"{where}.hand")
         melds = []
         for j, m in enumerate(s.melds):
@@ -212,6 +216,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         discards.append(Discard(d.seat, tile, d.claimed_by, d.claim, d.after_kong, d.declared))
 
     wins = []
+    claims = ruleset.variant.claims
     rules = ruleset.hand_rules(T.next_in_cycle(w) if (w := _tile(f.wild_indicator, "wild_indicator")) is not None else None)
     if f.result.wins and win_tile is None:
         raise ScenarioError(f"{label}: result.tile: a win needs its winning tile")
@@ -225,6 +230,10 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             raise ScenarioError(f"{label}: {ww}.from: a self-draw has no source")
         if w.how is not WinHow.SELF_DRAW and (w.source is None or w.source == w.seat):
             raise ScenarioError(f"{label}: {ww}.from: a {w.how.value} win needs another seat as its source")
+        if w.how is WinHow.DISCARD and not claims.win_on_discard:
+            raise ScenarioError(
+                f"{label}: {ww}.how: variant {ruleset.name} has no wins on a discard (self-draw or robbing a kong only)"
+            )
         if f.seats[w.seat].xianggong:
             raise ScenarioError(f"{label}: {ww}.seat: a 相公 hand cannot win")
         full = seats[w.seat].concealed_counts()
@@ -238,8 +247,10 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         wins.append(Win(w.seat, w.how, w.source, w.passed_win))
     if len(winners) != len(f.result.wins):
         raise ScenarioError(f"{label}: result.wins: a seat is listed twice")
-    if len(wins) > 1 and any(w.how is WinHow.SELF_DRAW for w in wins):
+    if len(wins) > 1 and (any(w.how is WinHow.SELF_DRAW for w in wins) or len({(w.how, w.source) for w in wins}) > 1):
         raise ScenarioError(f"{label}: result.wins: only wins on one discard (or kong) can be shared")
+    if len(wins) > 1 and not claims.multiple_winners:
+        raise ScenarioError(f"{label}: result.wins: variant {ruleset.name} allows one winner only (no 一炮多响)")
 
     reveal = _tile(f.reveal, "reveal")
     if reveal is not None and seen[reveal] >= T.COPIES:

@@ -48,6 +48,7 @@ ITEM_LABELS: dict[str, tuple[str, str]] = {
     "xianggong": ("相公", "wrong tile count"),
     "liability": ("包付", "liability"),
     "zui.rengbao": ("扔宝", "first discard a wild"),
+    "zui": ("嘴", "zui item"),  # 六安 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the detail
 }
 
 

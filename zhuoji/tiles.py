@@ -149,7 +149,7 @@ def _positions(text: str) -> list[int]:
     return pos
 
 
-def format(tiles: Iterable[int]) -> str:  # noqa: A001 - notation formatter, the natural name
+def format(tiles: Iterable[int]) -> str:
     """Write kinds as notation, one suit letter per run of same-suit tiles."""
     parts: list[str] = []
     run_suit = -1

@@ -174,6 +174,10 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
         (ctx.ready[s] or p.collectors == "all") and s not in ctx.burnt for s in range(ctx.players)
     ]
     collectors = [s for s in range(ctx.players) if collects[s]]
+    # 倒赔 / 包鸡 are owed by a player who is not ready (seed 001 二(5) "未叫嘴"); burning (烧)
+    # voids what a player would collect but turns nothing into a debt (seed 001 (四)(1)
+    # "需倒賠的英雄雞、責任雞仍然生效": only what was owed anyway stays).
+    owes = [not collects[s] and not ctx.ready[s] for s in range(ctx.players)]
 
     for s in range(ctx.players):
         for kind in sorted(owned[s]):
@@ -195,7 +199,7 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
         if collects[chongfeng_seat]:
             for payer in ctx.others(chongfeng_seat):
                 ctx.pay(payer, chongfeng_seat, amount, "ji.chongfeng", detail)
-        elif p.unready_pays is not None:
+        elif p.unready_pays is not None and owes[chongfeng_seat]:
             for c in collectors:
                 ctx.pay(chongfeng_seat, c, amount, "ji.chongfeng", detail + " 倒赔 (paid back, not ready)")
 
@@ -206,7 +210,7 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
 
     if p.unready_pays is not None:
         for s in range(ctx.players):
-            if collects[s]:
+            if not owes[s]:
                 continue
             for kind in sorted(set(discarded[s]) | set(melded[s])):
                 if kind not in values:

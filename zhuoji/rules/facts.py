@@ -107,9 +107,16 @@ def hand_facts(
     win_tile: int | None,
     waits: int,
     ctx: WinContext,
+    red_held: int | None = None,
 ) -> dict[str, object]:
     """All facts of one realization (``dec`` covers the concealed tiles plus the winning
-    tile; ``waits`` is the number of kinds the hand waited on)."""
+    tile; ``waits`` is the number of kinds the hand waited on, the wild kind not counted:
+    :func:`zhuoji.rules.patterns.wait_count`; ``red_held`` the 红中 tiles held, jokers not
+    counted, when a 红中 may stand in for another face).
+
+    A 红中 standing in for the wild's face (红中配) is that face in the realization, but the
+    player still holds a 红中: it counts for 红中 and rules out 断幺 (seed 003 "断幺2嘴（无字牌，
+    无1、9）（不能有红中，可以有宝牌）", "有1个红中就加2嘴")."""
     groups = dec.groups
     real_tiles: list[int] = []
     wilds = 0
@@ -121,6 +128,7 @@ def hand_facts(
                 real_tiles.append(t)
     meld_tiles = [t for m in melds for t in m.tiles]
     every = real_tiles + meld_tiles
+    red = every.count(HONG_ZHONG) if red_held is None else red_held
     suits = {suit_of(t) for t in every if not is_honor(t)}
     honors = any(is_honor(t) for t in every)
     standard = dec.form is Form.STANDARD
@@ -152,7 +160,7 @@ def hand_facts(
         "no_wild": wilds == 0,
         "wilds": wilds,
         "missing_suit": len(suits) < 3,
-        "no_terminals": not any(is_terminal_or_honor(t) for t in every),
+        "no_terminals": red == 0 and not any(is_terminal_or_honor(t) for t in every),
         "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
         "kan": sum(1 for g in pungs if not g.wild),
         "twin_chows": twin,
@@ -161,7 +169,7 @@ def hand_facts(
         and sum(1 for g in groups if is_honor(g.first) and not g.wild) == 7,
         "wild_single_wait": "pair" in win_group_wilds,
         "wild_pair_wait": "pung" in win_group_wilds,
-        "red_dragons": every.count(HONG_ZHONG),
+        "red_dragons": red,
         "peng_sets": sum(1 for m in melds if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
         "concealed_kongs": sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED),
         "exposed_kongs": sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld
 from zhuoji.rules.facts import WinContext, hand_facts, matches
+from zhuoji.tiles import HONG_ZHONG
 from zhuoji.variant import PatternRow, PatternsSection
 
 
@@ -104,6 +105,15 @@ def _cap(comps: list[Component], cap: int | None) -> tuple[Component, ...]:
     return tuple(out)
 
 
+def wait_count(rules: HandRules, waits: Sequence[int]) -> int:
+    """How many kinds a ready hand waits on, for 独子 / 单吊: drawing the wild (六安 宝牌)
+    completes every ready hand, so it is not counted as a wait of its own (seed 003 "独子
+    ……即只听一张牌")."""
+    if rules.wild is None:
+        return len(waits)
+    return sum(1 for w in waits if w != rules.wild.kind)
+
+
 def evaluate(
     table: PatternsSection,
     rules: HandRules,
@@ -122,12 +132,15 @@ def evaluate(
         if win_tile is not None:
             before = list(full)
             before[win_tile] -= 1
-            waits = len(rules.waits(before))
+            waits = wait_count(rules, rules.waits(before))
         else:
             waits = 0
+    red_held = None
+    if rules.wild is not None and rules.wild.stand_in == HONG_ZHONG:  # 红中配 in play
+        red_held = full[HONG_ZHONG] + sum(m.tiles.count(HONG_ZHONG) for m in melds)
     best: HandValue | None = None
     for dec in decs:
-        facts = hand_facts(dec, melds, win_tile, waits, ctx)
+        facts = hand_facts(dec, melds, win_tile, waits, ctx, red_held)
         comps = value_of(table, facts)
         value = HandValue(comps, facts)
         if best is None or value.total > best.total:
@@ -149,7 +162,7 @@ def waiting_value(
     full = list(concealed)
     for t in ws:
         full[t] += 1
-        v = evaluate(table, rules, full, melds, t, ctx, waits=len(ws))
+        v = evaluate(table, rules, full, melds, t, ctx, waits=wait_count(rules, ws))
         full[t] -= 1
         if v is not None and (best is None or v.total > best.total):
             best = v

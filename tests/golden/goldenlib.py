@@ -1,0 +1,118 @@
+"""Golden settlement cases: load one, settle it as ``zhuoji settle`` does, compare.
+
+A golden file (``tests/golden/<variant>/NN_<slug>.yaml``) is a round-end file
+(``docs/round-end.md``) with two extra top-level keys, both removed before the round-end
+part is read:
+
+* ``set:`` (optional) — overrides, exactly as ``zhuoji settle --set KEY=VALUE`` takes them;
+* ``expected:`` (last in the file) — the hand-computed result: ``entries`` (every ledger
+  entry as ``[payer, payee, amount, item]``, compared as a multiset), ``totals`` (per seat),
+  ``next_dealer`` and ``next_streak``.
+
+The comment block at the top quotes, in 「」, the seed sentences the case checks; the test
+checks each quote is verbatim in a seed file (or RULES.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from zhuoji import roundend
+from zhuoji.settle import Ledger, settle
+from zhuoji.variant import Ruleset
+from zhuoji.variant_io import load_ruleset
+
+GOLDEN_DIR = Path(__file__).resolve().parent
+#: where the seed texts and RULES.md live (the shared folder next to the repository)
+SHARED_DIR = GOLDEN_DIR.parents[2] / "shared"
+
+Entry = tuple[int, int, int, str]
+QUOTE = re.compile(r"「([^」]+)」")
+
+
+@dataclass(frozen=True)
+class Expected:
+    entries: tuple[Entry, ...]
+    totals: tuple[int, ...]
+    next_dealer: int
+    next_streak: int
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    text: str
+    data: dict[str, Any]  # the round-end part only
+    overrides: tuple[str, ...]
+    expected: Expected
+
+    @property
+    def name(self) -> str:
+        return f"{self.path.parent.name}/{self.path.stem}"
+
+    def header(self) -> str:
+        """The leading comment block."""
+        lines = []
+        for line in self.text.splitlines():
+            if not line.startswith("#"):
+                break
+            lines.append(line[1:].strip())
+        return "\n".join(lines)
+
+    def quotes(self) -> list[str]:
+        return QUOTE.findall(self.header())
+
+
+def case_files(root: Path = GOLDEN_DIR) -> list[Path]:
+    return sorted(p for p in root.glob("*/*.yaml"))
+
+
+def load_case(path: Path) -> Case:
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    if not isinstance(data, dict) or "expected" not in data:
+        raise ValueError(f"{path}: a golden file needs an expected: section")
+    exp = data.pop("expected")
+    overrides = tuple(data.pop("set", None) or ())
+    entries = tuple((int(p), int(q), int(a), str(i)) for p, q, a, i in exp.get("entries") or [])
+    expected = Expected(
+        entries, tuple(exp["totals"]), int(exp["next_dealer"]), int(exp["next_streak"])
+    )
+    return Case(path, text, data, overrides, expected)
+
+
+def settle_case(case: Case) -> tuple[Ruleset, Ledger]:
+    """The steps of ``zhuoji settle FILE [--set …]`` (``zhuoji.cli.cmd_settle``)."""
+    label = str(case.path)
+    f = roundend.parse(case.data, label)
+    ruleset = load_ruleset(f.variant or "guiyang", list(case.overrides) or None)
+    end = roundend.build(f, ruleset, label=label)
+    return ruleset, settle(ruleset, end)
+
+
+def entries_of(ledger: Ledger) -> list[Entry]:
+    return [(e.payer, e.payee, e.amount, e.item) for e in ledger.entries]
+
+
+def entry_diff(
+    expected: tuple[Entry, ...], actual: list[Entry]
+) -> tuple[Counter[Entry], Counter[Entry]]:
+    """(expected but missing, present but not expected), as multisets."""
+    want, have = Counter(expected), Counter(actual)
+    return want - have, have - want
+
+
+def expected_yaml(ledger: Ledger) -> str:
+    """An ``expected:`` section for ``ledger`` (used by ``show.py --write`` only)."""
+    lines = ["expected:", "  entries:            # [payer, payee, amount, item]"]
+    lines += [f"    - [{p}, {q}, {a}, {i}]" for p, q, a, i in entries_of(ledger)]
+    lines.append(f"  totals: [{', '.join(str(t) for t in ledger.totals())}]")
+    lines.append(f"  next_dealer: {ledger.next_dealer}")
+    lines.append(f"  next_streak: {ledger.next_streak}")
+    return "\n".join(lines) + "\n"
