@@ -544,7 +544,8 @@ class Round:
             and hand[tile] == 3
             and v.claims.kongs.exposed
             and self._can_kong_now()
-            and (not frozen or (b is not None and b.allow_kong))
+            # a declared hand may kong only if its waits stay the same (baoting.allow_kong)
+            and (not frozen or (b is not None and b.allow_kong and self._kong_keeps_waits(st, tile, 3)))
         ):
             acts.append(make(seat, ActionKind.GANG_EXPOSED, tile))
         if v.claims.chi and not frozen and seat == (discarder + 1) % self.players and tile < 27:
@@ -656,6 +657,9 @@ class Round:
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
             d.claim = MeldKind.GANG_EXPOSED
             self.kong_tile = d.tile
+            if self.wall.live() == 0:
+                self._finish([], None)  # a kong on the last discard: no replacement, the round is drawn
+                return
             self._draw(a.seat, replacement=True)
             return
         self.current = a.seat
@@ -667,6 +671,12 @@ class Round:
         robbers = [s for s, a in self.responses.items() if a.kind is ActionKind.HU]
         tile = self.claim_tile
         if robbers:
+            if self.rob_kind is MeldKind.GANG_CONCEALED:
+                # a robbed concealed kong is void: its meld was laid down before the rob
+                # window, so its other three tiles go back to the konger's hand
+                st = self.seats[self.rob_seat]
+                st.melds.pop()
+                st.hand[tile] += 3
             seats = self._winners_in_order(self.rob_seat, robbers)
             self.kong_tile = tile
             wins = [Win(s, WinHow.ROB_KONG, self.rob_seat, False) for s in seats]
