@@ -12,6 +12,26 @@ import pytest
 
 from zhuoji import tiles
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--conformance-rounds",
+        type=int,
+        default=None,
+        help="random rounds per shipped variant in tests/test_conformance.py "
+        "(default: $ZHUOJI_CONFORMANCE_ROUNDS or 60)",
+    )
+    parser.addoption("--slow", action="store_true", help="also run tests marked slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="slow; run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 HandFactory = Callable[[str], list[int]]
 WinFactory = Callable[..., list[int]]
 

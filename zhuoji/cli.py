@@ -137,7 +137,8 @@ def cmd_settle(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay an event log, re-checking every action, and print the settlement."""
     events = eventlog.read(args.log)
-    ruleset = load_variant(args.variant, args.set or None) if args.variant else None
+    head = events[0]
+    ruleset = load_variant(args.variant, head.get("overrides") or None) if args.variant else None
     r = eventlog.replay(events, ruleset, label=str(args.log))
     assert r.end is not None and r.ledger is not None
     if args.json:
@@ -212,7 +213,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay an event log, re-checking every action")
     p.add_argument("log")
-    _variant_opts(p)
+    p.add_argument(
+        "--variant",
+        "-v",
+        help="variant file to use when the log names one that is not at hand "
+        "(the log's own overrides still apply)",
+    )
     p.add_argument("--json", action="store_true")
     for name in FEATURE_MODULES:
         try:

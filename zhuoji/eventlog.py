@@ -37,9 +37,27 @@ def write(round_: Round, path: str | Path) -> None:
 
 
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.protocols.Validator:
+def _validators() -> dict[str, jsonschema.protocols.Validator]:
+    """One validator per event type: checking against the matching definition only is
+    faster than the schema's oneOf and names the bad field instead of the whole line."""
     schema = json.loads(EVENT_LOG_SCHEMA.read_text(encoding="utf-8"))
-    return jsonschema.validators.validator_for(schema)(schema)  # type: ignore[no-any-return]
+    cls = jsonschema.validators.validator_for(schema)
+    types = [ref["$ref"].split("/")[-1] for ref in schema["oneOf"]]
+    return {t: cls({"$ref": f"#/$defs/{t}", "$defs": schema["$defs"]}) for t in types}
+
+
+def _check(event: Any) -> str | None:
+    if not isinstance(event, dict):
+        return "event: each line must be a JSON object"
+    validators = _validators()
+    kind = event.get("type")
+    if kind not in validators:
+        return f"type: {kind!r} is not one of: {', '.join(repr(t) for t in validators)}"
+    errs = sorted(validators[kind].iter_errors(event), key=lambda e: list(map(str, e.path)))
+    if not errs:
+        return None
+    e = errs[0]
+    return f"{'.'.join(map(str, e.absolute_path)) or kind}: {e.message}"
 
 
 def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
@@ -52,11 +70,9 @@ def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ScenarioError(f"{label}:{n}: not valid JSON: {exc.msg}") from exc
-        errs = sorted(_validator().iter_errors(event), key=lambda e: list(map(str, e.path)))
-        if errs:
-            e = errs[0]
-            where = ".".join(map(str, e.absolute_path)) or "event"
-            raise ScenarioError(f"{label}:{n}: {where}: {e.message}")
+        problem = _check(event)
+        if problem:
+            raise ScenarioError(f"{label}:{n}: {problem}")
         event["_line"] = n
         events.append(event)
     if not events:
