@@ -258,7 +258,7 @@ def test_removed_lines() -> None:
 
 def test_extra_lines() -> None:
     assert rejected(tampered(lambda lines: lines.insert(7, lines[6]))) == (  # a repeated action
-        "log:8: action 2 discard 9m refused: seat 2 is not to act in phase turn (to act: [3])"
+        "log:8: action 2 discard 9m refused: seat 2 is not to act now (phase turn)"
     )
     assert rejected(tampered(lambda lines: lines.insert(5, '{"type":"dice","dice":[3,4]}'))) == (
         'log:6: does not match the replay: logged {"type": "dice", "dice": [3, 4]}, '

@@ -17,6 +17,7 @@ dealer's 14th.
 from __future__ import annotations
 
 import random
+from itertools import compress
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -25,6 +26,7 @@ from typing import Any
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.errors import IllegalActionError, ZhuojiError
+from zhuoji.events import ACTION, DRAW, EventLog
 from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.observation import Observation
 from zhuoji.rules.patterns import evaluate
@@ -42,7 +44,7 @@ class Phase(StrEnum):
     END = "end"
 
 
-@dataclass
+@dataclass(slots=True)
 class SeatState:
     hand: list[int] = field(default_factory=lambda: [0] * T.NUM_KINDS)
     melds: list[Meld] = field(default_factory=list)
@@ -57,22 +59,12 @@ class SeatState:
     turns: int = 0
     ever_ready: bool = False
     waits: frozenset[int] = frozenset()  # of the hand as it stands between own turns
+    # a lower bound on the shanten between turns: one turn (a draw or claim, then a
+    # discard) lowers shanten by at most one, so a hand two or more away needs no check
+    shanten_floor: int = 0
 
     def has_kong(self) -> bool:
         return any(m.kind.is_kong for m in self.melds)
-
-
-@dataclass
-class _TableDiscard:
-    seat: int
-    tile: int
-    claimed_by: int | None = None
-    claim: MeldKind | None = None
-    after_kong: bool = False
-    declared: bool = False
-
-    def freeze(self) -> Discard:
-        return Discard(self.seat, self.tile, self.claimed_by, self.claim, self.after_kong, self.declared)
 
 
 class Round:
@@ -95,7 +87,7 @@ class Round:
         self.ruleset = ruleset
         self.players = n = v.tiles.players
         self.rng = random.Random(seed)
-        self.log: list[dict[str, Any]] = []
+        self.log = EventLog()
         self.seed = seed
         self._dice_queue = list(dice or [])
         self.dice_rolled: list[tuple[int, int]] = []
@@ -128,8 +120,8 @@ class Round:
             cut = (2 * (a + b) * (min(a, b) + 1)) % len(tiles)  # the shuffle already randomizes
             tiles = tiles[cut:] + tiles[:cut]
         self.wall = Wall(tiles)
-        self._log(
-            {
+        self.log.add(
+            lambda: {
                 "type": "round",
                 "variant": ruleset.name,
                 "overrides": ruleset.overrides,
@@ -151,9 +143,9 @@ class Round:
         if len(tiles) < need:
             raise ZhuojiError(f"the wall holds {len(tiles)} tiles; the deal needs {need}")
         for i in range(n):
-            s = (dealer + i) % n
-            for _ in range(size):
-                self.seats[s].hand[self.wall.draw_head()] += 1
+            hand = self.seats[(dealer + i) % n].hand
+            for t in self.wall.deal(size):
+                hand[t] += 1
         last = self.wall.draw_head()
         self.seats[dealer].hand[last] += 1
         self.seats[dealer].drawn = last  # the dealer's 14th tile stands for a drawn one (天和)
@@ -165,15 +157,16 @@ class Round:
         self.rules = ruleset.hand_rules(self.wild)
         for st in self.seats:
             self._update_waits(st)
-        self._log({"type": "deal", "hands": [T.format_counts(s.hand) for s in self.seats]})
+        dealt = [tuple(st.hand) for st in self.seats]
+        self.log.add(lambda: {"type": "deal", "hands": [T.format_counts(h) for h in dealt]})
 
         self.phase = Phase.TURN
         self.current = dealer
-        self.discards: list[_TableDiscard] = []
+        self.discards: list[Discard] = []
         self.after_kong = False  # the current turn began with a kong's replacement
         self.kong_tile: int | None = None
         self.first_go_around = True  # no meld made yet (地和, seed 002 "第一圈")
-        self.pending: dict[int, list[Action]] = {}
+        self.pending: dict[int, tuple[Action, ...]] = {}
         self.responses: dict[int, Action] = {}
         self.claim_tile = -1
         self.rob_seat = -1
@@ -195,10 +188,11 @@ class Round:
             return [self.current]
         return [s for s in sorted(self.pending) if s not in self.responses]
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The seat's legal actions, sorted (an immutable sequence; empty when not to act)."""
         if self.phase is Phase.END or seat in self.responses:
-            return []
-        return list(self.pending.get(seat, ()))
+            return ()
+        return self.pending.get(seat, ())
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.END
@@ -214,15 +208,14 @@ class Round:
         legal = self.pending.get(action.seat)
         if legal is None or action.seat in self.responses:
             raise IllegalActionError(
-                f"action {action} refused: seat {action.seat} is not to act in phase {self.phase.value} "
-                f"(to act: {self.to_act()})"
+                f"action {action} refused: seat {action.seat} is not to act now (phase {self.phase.value})"
             )
         if action not in legal:
             shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
             raise IllegalActionError(
                 f"action {action} is not legal for seat {action.seat} in phase {self.phase.value}; legal: {shown}"
             )
-        self._log({"type": "action", "action": str(action)})
+        self.log.add((ACTION, action))
         if self.phase is Phase.TURN:
             self._apply_turn(action)
         else:
@@ -244,12 +237,18 @@ class Round:
         return {
             "seat": seat,
             "phase": self.phase.value,
-            "to_act": self.to_act(),
+            # in a claim window, who else may claim is not public: only one's own turn shows
+            "to_act": self.to_act()
+            if self.phase is Phase.TURN
+            else [s for s in self.to_act() if s == seat],
             "dealer": self.dealer,
             "streak": self.streak,
             "hand": T.format_counts(me.hand),
             "drawn": T.format([me.drawn]) if me.drawn >= 0 else None,
-            "melds": [[_meld_text(m) for m in s.melds] for s in self.seats],
+            "melds": [
+                [_meld_text(m, hidden=i != seat and not self.end) for m in st.melds]
+                for i, st in enumerate(self.seats)
+            ],
             "discards": [
                 {"seat": d.seat, "tile": T.format([d.tile]), "claimed_by": d.claimed_by}
                 for d in self.discards
@@ -258,10 +257,16 @@ class Round:
             "concealed_counts": [sum(s.hand) for s in self.seats],
             "wall": self.wall.live(),
             "wild": T.format([self.wild]) if self.wild is not None else None,
-            "wild_indicator": T.format([self.wild_indicator]) if self.wild_indicator is not None else None,
-            "claim_tile": T.format([self.claim_tile]) if self.phase in (Phase.CLAIM, Phase.ROB) else None,
+            "wild_indicator": T.format([self.wild_indicator])
+            if self.wild_indicator is not None
+            else None,
+            "claim_tile": T.format([self.claim_tile])
+            if self.phase in (Phase.CLAIM, Phase.ROB)
+            else None,
             "legal_actions": [str(a) for a in self.legal_actions(seat)],
-            "reveal": T.format([self.end.reveal]) if self.end and self.end.reveal is not None else None,
+            "reveal": T.format([self.end.reveal])
+            if self.end and self.end.reveal is not None
+            else None,
             "result": self.result_summary() if self.end else None,
         }
 
@@ -282,7 +287,11 @@ class Round:
     # ------------------------------------------------------------------------------
 
     def _roll(self) -> tuple[int, int]:
-        d = self._dice_queue.pop(0) if self._dice_queue else (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        d = (
+            self._dice_queue.pop(0)
+            if self._dice_queue
+            else (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        )
         self.dice_rolled.append(d)
         if self.log:  # rolls before the round event are implied by its wall and dealer
             self._log({"type": "dice", "dice": list(d)})
@@ -309,7 +318,11 @@ class Round:
                 self.wall._left -= 1
         self.wild = T.next_in_cycle(self.wild_indicator)
         self._log(
-            {"type": "wild", "indicator": T.format([self.wild_indicator]), "wild": T.format([self.wild])}
+            {
+                "type": "wild",
+                "indicator": T.format([self.wild_indicator]),
+                "wild": T.format([self.wild]),
+            }
         )
 
     def _replacement(self) -> int:
@@ -322,7 +335,7 @@ class Round:
         return self.wall.draw_tail()
 
     def _log(self, event: dict[str, Any]) -> None:
-        self.log.append(event)
+        self.log.add(event)
 
     # ------------------------------------------------------------------------------
     # turns
@@ -335,9 +348,10 @@ class Round:
         st.drawn = tile
         st.draws += 1
         st.passed_win = False
-        st.lock_tiles.clear()
+        if st.lock_tiles:
+            st.lock_tiles.clear()
         st.lock_all = False
-        self._log({"type": "draw", "seat": seat, "tile": T.TILE_TEXT[tile], "replacement": replacement})
+        self.log.add((DRAW, seat, tile, replacement))
         self.current = seat
         self.after_kong = replacement
         self._start_turn(seat)
@@ -363,17 +377,24 @@ class Round:
         kongs = v.claims.kongs
         wild = self.wild
         kong_kinds_c = (
-            [k for k in range(T.NUM_KINDS) if hand[k] == 4 and k != wild] if kongs.concealed and 4 in hand else []
+            [k for k in range(T.NUM_KINDS) if hand[k] == 4 and k != wild]
+            if kongs.concealed and 4 in hand
+            else []
         )
         kong_kinds_a = (
             [m.tile for m in st.melds if m.kind is MeldKind.PENG and hand[m.tile] >= 1]
             if kongs.added and st.melds
             else []
         )
-        for k in kong_kinds_c + kong_kinds_a:
-            st.kong_seen.setdefault(k, st.turns)
         frozen = st.declared is not None
-        if self._can_kong_now() and (not frozen or (v.baoting is not None and v.baoting.allow_kong)):
+        if kong_kinds_c or kong_kinds_a:
+            for k in kong_kinds_c + kong_kinds_a:
+                st.kong_seen.setdefault(k, st.turns)
+        if (
+            (kong_kinds_c or kong_kinds_a)
+            and self._can_kong_now()
+            and (not frozen or (v.baoting is not None and v.baoting.allow_kong))
+        ):
             for k in kong_kinds_c:
                 if not frozen or self._kong_keeps_waits(st, k, 4):
                     acts.append(make(seat, ActionKind.GANG_CONCEALED, k))
@@ -385,7 +406,7 @@ class Round:
         else:
             discards = self._discards(seat)
         # discards (kind 0) sort first; the rest (kongs, win) were built in kind order
-        self.pending = {seat: discards + sorted(acts) if acts else discards}
+        self.pending = {seat: tuple(discards + sorted(acts)) if acts else tuple(discards)}
 
     def _discards(self, seat: int) -> list[Action]:
         v = self.ruleset.variant
@@ -393,14 +414,15 @@ class Round:
         hand = st.hand
         wild_ok = True
         if self.wild is not None and v.wild is not None:
-            wild_ok = v.wild.discard == "any" or (v.wild.discard == "first_only" and st.discards == 0)
-        kinds = [k for k in range(T.NUM_KINDS) if hand[k] and (wild_ok or k != self.wild)]
-        if not kinds:  # only wild tiles left in hand: one must go
-            kinds = [k for k in range(T.NUM_KINDS) if hand[k]]
-        table = _DISCARDS[seat]
-        out = [table[k] for k in kinds]
-        if self._may_declare(seat) and self.rules.shanten(hand) <= 0:
-            for k in kinds:
+            wild_ok = v.wild.discard == "any" or (
+                v.wild.discard == "first_only" and st.discards == 0
+            )
+        out = list(compress(_DISCARDS[seat], hand))  # one action per kind held
+        if not wild_ok and self.wild is not None and hand[self.wild]:
+            keep = [a for a in out if a.tile != self.wild]
+            out = keep or out  # only wild tiles left in hand: one must go
+        if st.discards == 0 and self._may_declare(seat) and self.rules.shanten(hand) <= 0:
+            for k in [a.tile for a in out]:
                 hand[k] -= 1
                 if self.rules.is_ready(hand):
                     out.append(make(seat, ActionKind.DISCARD, k, True))
@@ -450,12 +472,14 @@ class Round:
 
     def _after_kong_declared(self, seat: int, tile: int, kind: MeldKind) -> None:
         """Open a rob window where the kong kind may be robbed, else complete the kong."""
-        robbable = ("added" if kind is MeldKind.GANG_ADDED else "concealed") in self.ruleset.variant.claims.rob_kong
+        robbable = (
+            "added" if kind is MeldKind.GANG_ADDED else "concealed"
+        ) in self.ruleset.variant.claims.rob_kong
         if robbable:
-            options: dict[int, list[Action]] = {}
+            options: dict[int, tuple[Action, ...]] = {}
             for o in self._others(seat):
                 if self._can_win_on(o, tile, WinHow.ROB_KONG, seat):
-                    options[o] = [make(o, ActionKind.HU, tile), make(o, ActionKind.PASS)]
+                    options[o] = (make(o, ActionKind.HU, tile), make(o, ActionKind.PASS))
             if options:
                 self.phase = Phase.ROB
                 self.pending = options
@@ -469,7 +493,9 @@ class Round:
     def _complete_kong(self, seat: int, tile: int, kind: MeldKind) -> None:
         st = self.seats[seat]
         if kind is MeldKind.GANG_ADDED:
-            i = next(i for i, m in enumerate(st.melds) if m.kind is MeldKind.PENG and m.tile == tile)
+            i = next(
+                i for i, m in enumerate(st.melds) if m.kind is MeldKind.PENG and m.tile == tile
+            )
             late = st.kong_seen.get(tile, st.turns) < st.turns
             old = st.melds[i]
             st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
@@ -487,9 +513,9 @@ class Round:
         if declare:
             st.declared = Declaration.HARD if seat == self.dealer else Declaration.SOFT
         self._update_waits(st)
-        self.discards.append(_TableDiscard(seat, tile, after_kong=self.after_kong, declared=declare))
+        self.discards.append(Discard(seat, tile, None, None, self.after_kong, declare))
         self.claim_tile = tile
-        options: dict[int, list[Action]] = {}
+        options: dict[int, tuple[Action, ...]] = {}
         chi_seat = (seat + 1) % self.players if self._chi else -1
         for o in self._others_of[seat]:
             other = self.seats[o]
@@ -498,7 +524,7 @@ class Round:
             acts = self._claims_on(o, tile, seat)
             if acts:
                 acts.append(make(o, ActionKind.PASS))
-                options[o] = acts
+                options[o] = tuple(acts)
         if options:
             self.phase = Phase.CLAIM
             self.pending = options
@@ -508,11 +534,16 @@ class Round:
 
     def _update_waits(self, st: SeatState) -> None:
         """Waits of a hand between turns; claims on discards only test membership."""
-        if self.rules.shanten(st.hand) == 0:
+        if st.shanten_floor >= 2:
+            st.shanten_floor -= 1
+            st.waits = _NO_WAITS
+            return
+        st.shanten_floor = self.rules.shanten_floor(st.hand)
+        if st.shanten_floor <= 0:
             st.waits = frozenset(self.rules.waits(st.hand))
             st.ever_ready = st.ever_ready or bool(st.waits)
         else:
-            st.waits = frozenset()
+            st.waits = _NO_WAITS
 
     def _next_draw(self, after: int) -> None:
         if self.wall.live() == 0:
@@ -537,7 +568,12 @@ class Round:
         frozen = st.declared is not None
         b = v.baoting
         claimable = tile != self.wild or (v.wild is not None and v.wild.claimable)
-        if claimable and hand[tile] >= 2 and v.claims.peng and (not frozen or (b is not None and b.allow_peng)):
+        if (
+            claimable
+            and hand[tile] >= 2
+            and v.claims.peng
+            and (not frozen or (b is not None and b.allow_peng))
+        ):
             acts.append(make(seat, ActionKind.PENG, tile))
         if (
             claimable
@@ -545,7 +581,10 @@ class Round:
             and v.claims.kongs.exposed
             and self._can_kong_now()
             # a declared hand may kong only if its waits stay the same (baoting.allow_kong)
-            and (not frozen or (b is not None and b.allow_kong and self._kong_keeps_waits(st, tile, 3)))
+            and (
+                not frozen
+                or (b is not None and b.allow_kong and self._kong_keeps_waits(st, tile, 3))
+            )
         ):
             acts.append(make(seat, ActionKind.GANG_EXPOSED, tile))
         if v.claims.chi and not frozen and seat == (discarder + 1) % self.players and tile < 27:
@@ -568,8 +607,13 @@ class Round:
             if how is not WinHow.SELF_DRAW:
                 full[tile] += 1
             value = evaluate(
-                self.ruleset.variant.patterns, self.rules, full, tuple(st.melds), tile,
-                WinContext(dealer=seat == self.dealer), waits=None,
+                self.ruleset.variant.patterns,
+                self.rules,
+                full,
+                tuple(st.melds),
+                tile,
+                WinContext(dealer=seat == self.dealer),
+                waits=None,
             )
             return value.base if value else 0
 
@@ -622,11 +666,12 @@ class Round:
         if ActionKind.HU in by_kind:
             seats = self._winners_in_order(d.seat, [a.seat for a in by_kind[ActionKind.HU]])
             self.flags["repao"] = d.after_kong
-            self.flags["renhu"] = d.seat == self.dealer and len(self.discards) == 1 and self.first_go_around
+            self.flags["renhu"] = (
+                d.seat == self.dealer and len(self.discards) == 1 and self.first_go_around
+            )
             self.flags["haidi"] = self.wall.live() == 0
             wins = [Win(s, WinHow.DISCARD, d.seat, self.seats[s].passed_win) for s in seats]
-            for s in seats:
-                d.claimed_by = s if d.claimed_by is None else d.claimed_by
+            self.discards[-1] = d._replace(claimed_by=seats[0])
             self._finish(wins, tile)
             return
         for kind in (ActionKind.GANG_EXPOSED, ActionKind.PENG, ActionKind.CHI):
@@ -636,29 +681,29 @@ class Round:
                 return
         self._next_draw(d.seat)
 
-    def _claim(self, a: Action, d: _TableDiscard) -> None:
+    def _claim(self, a: Action, d: Discard) -> None:
         st = self.seats[a.seat]
         self.first_go_around = False
         st.lock_tiles.clear()
         st.lock_all = False
-        d.claimed_by = a.seat
+        kind = _CLAIM_MELD[a.kind]
+        self.discards[-1] = d._replace(claimed_by=a.seat, claim=kind)
         if a.kind is ActionKind.CHI:
             for t in (a.tile, a.tile + 1, a.tile + 2):
                 if t != d.tile:
                     st.hand[t] -= 1
             st.melds.append(Meld(MeldKind.CHI, a.tile, d.seat, d.tile))
-            d.claim = MeldKind.CHI
         elif a.kind is ActionKind.PENG:
             st.hand[d.tile] -= 2
             st.melds.append(Meld(MeldKind.PENG, d.tile, d.seat))
-            d.claim = MeldKind.PENG
         else:
             st.hand[d.tile] -= 3
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
-            d.claim = MeldKind.GANG_EXPOSED
             self.kong_tile = d.tile
             if self.wall.live() == 0:
-                self._finish([], None)  # a kong on the last discard: no replacement, the round is drawn
+                self._finish(
+                    [], None
+                )  # a kong on the last discard: no replacement, the round is drawn
                 return
             self._draw(a.seat, replacement=True)
             return
@@ -710,7 +755,7 @@ class Round:
             dealer=self.dealer,
             streak=self.streak,
             seats=tuple(seats),
-            discards=tuple(d.freeze() for d in self.discards),
+            discards=tuple(self.discards),
             wins=tuple(wins),
             win_tile=tile,
             gangkai=bool(wins) and f.get("gangkai", False),
@@ -719,7 +764,9 @@ class Round:
             tianhu=bool(wins) and f.get("tianhu", False),
             dihu=bool(wins) and f.get("dihu", False),
             renhu=bool(wins) and f.get("renhu", False),
-            kong_tile=self.kong_tile if (f.get("gangkai") or f.get("repao") or any(w.how is WinHow.ROB_KONG for w in wins)) else None,
+            kong_tile=self.kong_tile
+            if (f.get("gangkai") or f.get("repao") or any(w.how is WinHow.ROB_KONG for w in wins))
+            else None,
             reveal=reveal,
             wild=self.wild,
             wild_indicator=self.wild_indicator,
@@ -741,12 +788,25 @@ class Round:
         )
 
 
+_NO_WAITS: frozenset[int] = frozenset()
+_CLAIM_MELD = {
+    ActionKind.CHI: MeldKind.CHI,
+    ActionKind.PENG: MeldKind.PENG,
+    ActionKind.GANG_EXPOSED: MeldKind.GANG_EXPOSED,
+}
+
 #: discard actions by seat and tile, built once
 _DISCARDS = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
 
 
-def _meld_text(m: Meld) -> str:
-    return f"{m.kind.value} {T.format(m.tiles)}" + (f" from {m.source}" if m.source is not None else "")
+def _meld_text(m: Meld, hidden: bool = False) -> str:
+    """A meld as text; another seat's concealed kong (闷豆, laid face down) hides its tile
+    until the round ends (seed 003 "暗杠1嘴(不翻开)")."""
+    if hidden and m.kind is MeldKind.GANG_CONCEALED:
+        return f"{m.kind.value} ????"
+    return f"{m.kind.value} {T.format(m.tiles)}" + (
+        f" from {m.source}" if m.source is not None else ""
+    )
 
 
 def _check_wall(tiles: list[int], tile_set: T.TileSet) -> None:
@@ -754,7 +814,9 @@ def _check_wall(tiles: list[int], tile_set: T.TileSet) -> None:
     c = [0] * T.NUM_KINDS
     for i, t in enumerate(tiles):
         if t not in allowed:
-            raise ZhuojiError(f"wall position {i}: {T.format([t])} is not in the {tile_set.value} tile set")
+            raise ZhuojiError(
+                f"wall position {i}: {T.format([t])} is not in the {tile_set.value} tile set"
+            )
         c[t] += 1
         if c[t] > T.COPIES:
             raise ZhuojiError(f"wall position {i}: a fifth {T.format([t])}")

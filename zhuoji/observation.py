@@ -7,6 +7,7 @@ logs use.  Neither exposes another seat's concealed tiles or the wall order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from zhuoji.actions import Action
@@ -37,7 +38,7 @@ class Observation:
         return self._round.phase.value
 
     @property
-    def legal(self) -> list[Action]:
+    def legal(self) -> Sequence[Action]:
         return self._round.legal_actions(self.seat)
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from zhuoji.tiles import NUM_KINDS
 
@@ -69,9 +70,9 @@ class WinHow(StrEnum):
     ROB_KONG = "rob_kong"  # 抢杠
 
 
-@dataclass(frozen=True)
-class Discard:
-    """One discard in table order, and what became of it."""
+class Discard(NamedTuple):
+    """One discard in table order, and what became of it.  (A named tuple: the engine makes
+    one per discard, so it must be cheap to build.)"""
 
     seat: int
     tile: int

@@ -43,6 +43,16 @@ class Wall:
         self._left -= 1
         return self.tiles[i]
 
+    def deal(self, count: int) -> list[int]:
+        """The next ``count`` tiles from the head of a fresh wall (the deal)."""
+        start = self.head
+        if any(self.taken[start : start + count]):
+            return [self.draw_head() for _ in range(count)]
+        self.head = start + count
+        self.taken[start : start + count] = [True] * count
+        self._left -= count
+        return self.tiles[start : start + count]
+
     def draw_head(self) -> int:
         while self.taken[self.head]:
             self.head += 1
@@ -90,7 +100,12 @@ class Wall:
                 last_stack = stack
             if count == stacks:
                 for j in (2 * stack, 2 * stack + 1):
-                    if j >= self.head and j < len(self.tiles) and not self.taken[j] and j != self.stop:
+                    if (
+                        j >= self.head
+                        and j < len(self.tiles)
+                        and not self.taken[j]
+                        and j != self.stop
+                    ):
                         return j
                 return None
         return None

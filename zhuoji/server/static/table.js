@@ -53,7 +53,12 @@ function meldEl(text) {
   // "peng 555m from 2"
   const [kind, run, , from] = text.split(" ");
   const node = el("span", { class: "meld", "data-meld": text }, el("span", { class: "kind" }, MELD_CN[kind] || kind));
-  for (const t of splitTiles(run)) node.append(tileEl(t));
+  if (run === "????") {
+    // another seat's concealed kong (闷豆) is face down until the round ends
+    for (let i = 0; i < 4; i++) node.append(el("span", { class: "tile back" }, el("b", {}, "🀫")));
+  } else {
+    for (const t of splitTiles(run)) node.append(tileEl(t));
+  }
   if (from !== undefined) node.append(el("small", {}, "←" + seatName(Number(from))));
   return node;
 }
