@@ -1,4 +1,5 @@
-"""The agent protocol, the random agent, and the loop that plays a round with agents."""
+"""The agent protocol, the random agent, the registry of bots, and the loop that plays a
+round with agents (see ``docs/agents.md``)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,22 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from zhuoji.actions import Action
-from zhuoji.engine import Round
+from zhuoji.engine import Phase, Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.observation import Observation
 
 
 @runtime_checkable
 class Agent(Protocol):
-    """Chooses one of ``obs.legal``.  Agents are given observations, never the round."""
+    """Chooses one of ``obs.legal``.  Agents are given observations, never the round.
+
+    The contract the simulator, the server, ``zhuoji play`` and the tests rely on:
+
+    * ``act`` returns an element of ``obs.legal`` (the engine refuses anything else);
+    * it does not change the observation or keep it past the call (the view is live);
+    * given its seed (the registry factory's argument), an agent's answers depend only on
+      the observations it was shown, so a seeded match replays exactly.
+    """
 
     name: str
 
@@ -37,10 +46,14 @@ def play_round(r: Round, agents: Sequence[Agent]) -> Round:
     """Ask the agents for actions until the round ends."""
     if len(agents) != r.players:
         raise ZhuojiError(f"{len(agents)} agents for {r.players} seats")
-    while r.phase.value != "end":
+    while not r.is_terminal():
+        if r.phase is Phase.TURN:  # one seat acts (the common case)
+            seat = r.current
+            r.apply(agents[seat].act(Observation(r, seat)))
+            continue
         for seat in r.to_act():
             r.apply(agents[seat].act(Observation(r, seat)))
-            if r.phase.value == "end":
+            if r.is_terminal():
                 break
     return r
 
@@ -49,6 +62,7 @@ _FACTORIES: dict[str, Callable[[int | None], Agent]] = {"random": RandomAgent}
 
 
 def register_agent(name: str, factory: Callable[[int | None], Agent]) -> None:
+    """Make ``make_agent(name, seed)`` call ``factory(seed)`` (a bot class will do)."""
     _FACTORIES[name] = factory
 
 
@@ -59,6 +73,7 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
+    """A registered bot by name (``random``, ``greedy``, ``cautious``, …), seeded."""
     known = agent_names()
     if name not in _FACTORIES:
         raise ZhuojiError(f"unknown agent {name!r}; known: {', '.join(known)}")

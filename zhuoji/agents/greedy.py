@@ -1,80 +1,230 @@
-"""Greedy bot: always wins, declares 报听, takes kongs, and discards toward the fewest
-tiles from ready (shanten), preferring to keep tiles with more neighbours."""
+"""Greedy bot: plays for the fastest, most valuable win and never defends.
+
+Decisions, in order (RULES.md glossary names):
+
+* **胡** — a legal win is always taken (self-draw, discard or 抢杠).  Never passing a win
+  also keeps it clear of 包牌 (seed 000 胡牌算番规则 18: winning on a discard after passing
+  one).
+* **杠** — a kong (闷豆, 转弯豆, 点豆) is declared at once when the hand is no further from
+  ready after it: a dou pays (seed 000 12–14), it is a 通行证 (seed 000 特殊玩法规则 1) and
+  a late kong is a 憨包豆 that scores nothing (seed 001 豆 4).
+* **碰 / 吃** — claimed when it brings the hand closer to ready (lower shanten after the
+  best discard).
+* **报听** — declared when allowed and the declared hand waits on at least
+  :attr:`GreedyAgent.declare_min_live` live tiles: the declaration is a 通行证 and is worth
+  10 fan (seed 000 10), against 杀报 if someone else wins (seed 000 11).
+* **打** — the discard that leaves the lowest shanten, then the most live improving tiles
+  (ukeire, counting only tiles this seat has not seen).  When it leaves the hand ready,
+  each wait is weighted by its pattern value and by whether the hand may win on another
+  player's discard at all: without a dou, 报听 or a pattern above 平胡 it can only
+  self-draw (通行证), so big patterns and kongs are worth more.  Ties keep 幺鸡 (a chicken
+  earns from every other player), pairs and connected tiles, and lean towards the suit the
+  hand already has most of (清一色 is a 通行证 worth 10).
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from zhuoji.actions import Action, ActionKind
+from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard, pattern_fan
 from zhuoji.agents.base import register_agent
 from zhuoji.observation import Observation
-from zhuoji.tiles import NUM_KINDS
+from zhuoji.tiles import NUM_KINDS, YAOJI
 
-
-def _connectivity(hand: list[int], k: int) -> int:
-    """How useful tile ``k`` is to keep: copies and neighbours within two ranks."""
-    score = 3 * (hand[k] - 1)
-    if k < 27:
-        base = k - k % 9
-        for d in (-2, -1, 1, 2):
-            j = k + d
-            if base <= j < base + 9 and hand[j]:
-                score += 2 if abs(d) == 1 else 1
-    return score
+_KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
+_CLAIMS = (ActionKind.PENG, ActionKind.CHI)
 
 
 class GreedyAgent:
+    """Shanten, then ukeire, then value; always wins; see the module docstring."""
+
     name = "greedy"
+    #: least number of live waiting tiles for which 报听 is declared
+    declare_min_live = 3
+    #: how much more a wait is worth when the hand may also win on others' discards
+    pass_bonus = 1.0
+    #: added to a wait's pattern fan (chickens and dou come with any win)
+    win_base = 2.0
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
+    # --- the protocol ------------------------------------------------------------------
+
     def act(self, obs: Observation) -> Action:
         legal = obs.legal
-        kinds = {a.kind for a in legal}
-        if ActionKind.HU in kinds:
-            return next(a for a in legal if a.kind is ActionKind.HU)
-        rules = obs.ruleset.hand_rules(obs.wild)
-        hand = list(obs.hand)
-        for kind in (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED, ActionKind.GANG_EXPOSED):
-            if kind in kinds:
-                return next(a for a in legal if a.kind is kind)
-        if ActionKind.PENG in kinds:
-            a = next(a for a in legal if a.kind is ActionKind.PENG)
-            before = rules.shanten(hand)
-            hand[a.tile] -= 2
-            after = min(self._best_after_discard(rules, hand))
-            hand[a.tile] += 2
-            return a if after < before else next(x for x in legal if x.kind is ActionKind.PASS)
-        if ActionKind.PASS in kinds:
-            return next(a for a in legal if a.kind is ActionKind.PASS)
-        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-        declares = [a for a in discards if a.declare]
+        if len(legal) == 1:
+            return legal[0]
+        for a in legal:
+            if a.kind is ActionKind.HU:
+                return a
+        view = TableView(obs)
+        if obs.phase == "turn":
+            return self.turn(view, legal)
+        return self.claim(view, legal)
+
+    # --- own turn ----------------------------------------------------------------------
+
+    def turn(self, view: TableView, legal: Sequence[Action]) -> Action:
+        plain = {a.tile: a for a in legal if a.kind is ActionKind.DISCARD and not a.declare}
+        opts = view.analyzer.options(view.hand, plain, view.live)
+        best = min(o.shanten for o in opts)
+        for a in legal:
+            if a.kind in _KONGS and self.wants_kong(view, a, best):
+                return a
+        declares = [a for a in legal if a.declare]
         if declares:
-            return declares[0]
-        best: tuple[int, int] | None = None
-        choice = discards[0]
-        for a in discards:
-            hand[a.tile] -= 1
-            s = rules.shanten(hand)
-            hand[a.tile] += 1
-            key = (s, _connectivity(hand, a.tile))
-            if best is None or key < best:
-                best, choice = key, a
-        return choice
+            chosen = self.choose_declare(view, declares, opts)
+            if chosen is not None:
+                return chosen
+        return plain[self.choose_discard(view, opts)]
+
+    def wants_kong(self, view: TableView, action: Action, best_shanten: int) -> bool:
+        """Kong when the hand is no further from ready after it than after the best discard
+        (exact shanten: the hand holds a four-of-a-kind, see :mod:`.analysis`)."""
+        hand = list(view.hand)
+        rules = view.rules
+        before = min(
+            (
+                rules.shanten([*hand[:d], hand[d] - 1, *hand[d + 1 :]])
+                for d in range(NUM_KINDS)
+                if hand[d]
+            ),
+            default=best_shanten,
+        )
+        hand[action.tile] -= 4 if action.kind is ActionKind.GANG_CONCEALED else 1
+        return rules.shanten(hand) <= before
+
+    def choose_declare(
+        self, view: TableView, declares: Sequence[Action], opts: Sequence[DiscardOption]
+    ) -> Action | None:
+        """The 报听 discard with the most live waits, if there are enough of them."""
+        by_tile = {o.tile: o for o in opts}
+        best: tuple[int, Action] | None = None
+        for a in declares:
+            o = by_tile.get(a.tile)
+            live = o.ukeire if o is not None and o.shanten == 0 else 0
+            if best is None or live > best[0]:
+                best = (live, a)
+        if best is not None and best[0] >= self.declare_min_live:
+            return best[1]
+        return None
+
+    def choose_discard(self, view: TableView, opts: Sequence[DiscardOption]) -> int:
+        return max(self.rank_discards(view, opts), key=lambda r: r[0])[1]
+
+    def rank_discards(
+        self, view: TableView, opts: Sequence[DiscardOption]
+    ) -> list[tuple[tuple[float, float], int]]:
+        """((offence, −keep value), tile) for the discards of the lowest shanten; higher
+        is better."""
+        best = min(o.shanten for o in opts)
+        lean = _suit_lean(view)
+        out: list[tuple[tuple[float, float], int]] = []
+        for o in opts:
+            if o.shanten != best:
+                continue
+            value = self.ready_value(view, o) if best == 0 else float(o.ukeire)
+            out.append(((value, -self.keep_value(view, o.tile, lean)), o.tile))
+        return out
+
+    def ready_value(self, view: TableView, o: DiscardOption) -> float:
+        """Expected worth of the waits left by discard ``o``: live copies × (pattern fan +
+        :attr:`win_base`) × (1 + :attr:`pass_bonus` when others' discards may be won on)."""
+        hand = list(view.hand)
+        hand[o.tile] -= 1
+        melds = view.own_melds()
+        dealer = view.seat == view.dealer
+        total = 0.0
+        live = view.live
+        for t in o.improving:
+            full = list(hand)
+            full[t] += 1
+            if view.fan_known:
+                fan = pattern_fan(
+                    view.ruleset,
+                    view.rules,
+                    full,
+                    melds,
+                    t,
+                    dealer=dealer,
+                    declared=view.declared[view.seat],
+                )
+                ok = may_win_on_discard(view, hand, t, fan=fan)
+            else:
+                fan = 1
+                ok = may_win_on_discard(view, hand, t)
+            total += live[t] * (fan + self.win_base) * (1.0 + self.pass_bonus * ok)
+        return total
+
+    def keep_value(self, view: TableView, tile: int, lean: int) -> float:
+        """How much a tile is worth keeping when shanten and ukeire tie."""
+        hand = view.hand
+        score = 2.0 * (hand[tile] - 1)  # pairs and pungs: 大对子, dou
+        if tile < 27:
+            base = tile - tile % 9
+            for d in (-2, -1, 1, 2):
+                j = tile + d
+                if base <= j < base + 9 and hand[j]:
+                    score += 1.0 if abs(d) == 1 else 0.5
+            r = tile % 9
+            score += 0.3 if 2 <= r <= 6 else 0.0
+            if lean >= 0:
+                score += 1.5 if tile // 9 == lean else -1.5
+        if tile == YAOJI and view.chicken_yaoji:
+            score += 1.0
+        return score
+
+    # --- claims on a discard -------------------------------------------------------------
+
+    def claim(self, view: TableView, legal: Sequence[Action]) -> Action:
+        hand = view.hand
+        an = view.analyzer
+        pass_ = next(a for a in legal if a.kind is ActionKind.PASS)
+        before = an.shanten(hand)
+        for a in legal:
+            if a.kind is ActionKind.GANG_EXPOSED:
+                h = list(hand)
+                h[a.tile] -= 3
+                if an.shanten(h) <= before:
+                    return a
+        best: tuple[int, Action] | None = None
+        for a in legal:
+            if a.kind not in _CLAIMS:
+                continue
+            after = self.shanten_after_claim(view, a)
+            if after < before and (best is None or after < best[0]):
+                best = (after, a)
+        return best[1] if best is not None else pass_
 
     @staticmethod
-    def _best_after_discard(rules: object, hand: list[int]) -> list[int]:
-        from zhuoji.hand import HandRules
+    def shanten_after_claim(view: TableView, a: Action) -> int:
+        """Shanten after a pung or chow and the best discard that follows."""
+        h = list(view.hand)
+        tile = view.claim_tile
+        if a.kind is ActionKind.PENG:
+            h[tile] -= 2
+        else:
+            for t in (a.tile, a.tile + 1, a.tile + 2):
+                if t != tile:
+                    h[t] -= 1
+        kinds = [k for k in range(NUM_KINDS) if h[k]]
+        return min(view.analyzer.discard_shanten(h, kinds).values(), default=99)
 
-        assert isinstance(rules, HandRules)
-        out = []
-        for k in range(NUM_KINDS):
-            if hand[k]:
-                hand[k] -= 1
-                out.append(rules.shanten(hand))
-                hand[k] += 1
-        return out or [99]
+
+def _suit_lean(view: TableView) -> int:
+    """The suit a hand leans to (清一色 / 混一色 chance), or -1: at least 9 of its tiles,
+    melds counted, in one suit."""
+    counts = [0, 0, 0]
+    for k in range(27):
+        counts[k // 9] += view.hand[k]
+    for m in view.own_melds():
+        if m.tile < 27:
+            counts[m.tile // 9] += 3
+    top = max(range(3), key=lambda s: counts[s])
+    return top if counts[top] >= 9 else -1
 
 
 register_agent("greedy", GreedyAgent)

@@ -1,0 +1,149 @@
+"""The PettingZoo environment: PettingZoo's own conformance tests, the action encoding,
+masks, rewards and the order of claim windows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from zhuoji.actions import ActionKind
+from zhuoji.engine import Phase
+from zhuoji.env import NUM_ACTIONS, decode, encode, env, raw_env
+from zhuoji.errors import IllegalActionError
+from zhuoji.variant import load_variant
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan", "jinyou"])
+def test_pettingzoo_api(variant: str) -> None:
+    api_test(env(variant), num_cycles=400)
+
+
+@pytest.mark.parametrize("variant", ["guiyang-weile", "jinyou"])
+def test_pettingzoo_seed(variant: str) -> None:
+    seed_test(lambda: env(variant), num_cycles=400)
+
+
+def test_three_players_from_a_ruleset() -> None:
+    e = env(load_variant("guiyang-weile", ["tiles.players=3"]))
+    api_test(e, num_cycles=200)
+    assert e.unwrapped.possible_agents == ["player_0", "player_1", "player_2"]
+    obs, *_ = e.last()
+    assert obs["observation"].shape == (8 + 4 * 3, 34)
+
+
+def test_action_encoding_round_trips() -> None:
+    seen = set()
+    for i in range(NUM_ACTIONS):
+        a = decode(i, 2, tile=5)
+        assert a.seat == 2
+        assert encode(a) == i
+        seen.add((a.kind, a.tile, a.declare))
+    assert len(seen) == NUM_ACTIONS
+    assert decode(225, 0, tile=7).kind is ActionKind.HU
+    assert decode(226, 0).kind is ActionKind.PASS
+    assert (decode(68 + 7 + 6, 0).kind, decode(68 + 7 + 6, 0).tile) == (
+        ActionKind.CHI,
+        9 + 6,
+    )  # 789s
+    with pytest.raises(IllegalActionError):
+        decode(NUM_ACTIONS, 0)
+
+
+def _play(e: raw_env, rng: np.random.Generator, check: bool = True) -> dict[str, float]:
+    """Random legal play to the end; checks masks against the engine on the way."""
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter(100_000):
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        if check:
+            r = e.round
+            assert r is not None
+            seat = e.possible_agents.index(agent)
+            assert seat in r.to_act()
+            legal = {encode(a) for a in r.legal_actions(seat)}
+            assert set(np.flatnonzero(mask)) == legal
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    return total
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "jinyou", "luan"])
+def test_rewards_are_the_ledger_totals(variant: str) -> None:
+    e = raw_env(variant)
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        e.reset(seed=seed)
+        r = e.round
+        total = _play(e, rng)
+        assert r is not None and r.ledger is not None
+        assert [total[a] for a in e.possible_agents] == [float(t) for t in r.ledger.totals()]
+        assert sum(total.values()) == 0
+        assert not e.agents  # every agent was removed after its final step
+
+
+def test_claim_windows_are_serialized_after_the_discarder() -> None:
+    """In a window with several seats to answer, agent_selection walks them one at a time
+    in seat order from the discarder's right, and the window stays open until all have
+    (金游 has 吃 as well as 碰, so such windows are common)."""
+    e = raw_env("jinyou")
+    rng = np.random.default_rng(0)
+    windows = 0
+    for seed in range(30):
+        e.reset(seed=seed)
+        window: tuple[int, list[int], list[int]] | None = None  # (discard no., expected, asked)
+        while e.agents:
+            agent = e.agent_selection
+            obs, _, term, _, _ = e.last()
+            if term:
+                e.step(None)
+                continue
+            r = e.round
+            assert r is not None
+            seat = e.possible_agents.index(agent)
+            if r.phase is Phase.CLAIM:
+                key = len(r.discards)
+                if window is None or window[0] != key:
+                    discarder = r.discards[-1].seat
+                    expected = sorted(r.to_act(), key=lambda s: (s - discarder - 1) % 4)
+                    window = (key, expected, [])
+                window[2].append(seat)
+                assert window[2] == window[1][: len(window[2])]
+                if len(window[1]) > 1 and len(window[2]) == len(window[1]):
+                    windows += 1
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert windows > 0
+
+
+def test_observation_hides_other_hands() -> None:
+    """An agent's planes are the same whatever the other seats hold: swap two seats'
+    concealed tiles of the same count and nothing the observer sees changes."""
+    e = raw_env("guiyang")
+    e.reset(seed=9)
+    r = e.round
+    assert r is not None
+    before = e.observe("player_0")["observation"].copy()
+    h2, h3 = list(r.seats[2].hand), list(r.seats[3].hand)
+    r.seats[2].hand, r.seats[3].hand = h3, h2
+    after = e.observe("player_0")["observation"]
+    assert np.array_equal(before, after)
+    assert before[0].sum() == sum(r.seats[0].hand)
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    e = raw_env("guiyang")
+    e.reset(seed=4)
+    obs = e.observe(e.agent_selection)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    r = e.round
+    assert r is not None
+    log = len(r.log)
+    with pytest.raises(IllegalActionError):
+        e.step(illegal)
+    assert len(r.log) == log

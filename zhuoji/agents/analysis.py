@@ -1,0 +1,805 @@
+"""Fast hand and table analysis for bots: shanten, ukeire, live tiles, the 通行证 check.
+
+Bots decide dozens of times a round and a simulation plays 10^4–10^6 rounds, so the hot
+question — *after each possible discard, how far is the hand from ready and how many live
+tiles improve it (ukeire)?* — is answered here from the per-suit class tables of
+:mod:`zhuoji.hand_tables` (the same tables :mod:`zhuoji.hand` uses).  A hand's distance is
+``product(class(万), class(条), class(筒), class(字))``; when one tile is added to one suit,
+only that suit's class changes, so the product of the other three is computed once per
+discard and every candidate draw costs three table look-ups.  Seven pairs is counted
+incrementally from the count histogram.
+
+Exactness: :meth:`HandAnalyzer.distance` equals :meth:`zhuoji.hand.HandRules.distance`
+for every hand that holds no four-of-a-kind (a test compares them on random hands of every
+shipped variant).  With a four-of-a-kind the raw tables may count a fifth copy of it (they
+read ``1111m`` as a pung and a pair missing one tile), so the distance can be one too low;
+``HandRules`` recomputes such suits exactly, at a cost of milliseconds a pattern, which a
+bot cannot pay on every decision.  The error never touches ukeire (the kind held four
+times has no live copy) nor completeness (a complete hand needs no added tile), and the
+bots ask ``HandRules`` itself where it matters (kong decisions).  Wild tiles with a 红中配
+stand-in held and 十三烂 go through the public :mod:`zhuoji.hand` functions.
+
+:class:`TableView` is what a bot knows of the table, from its :class:`Observation` only:
+tiles visible to it (own hand, every meld, discards left on the table, the 宝牌 indicator),
+hence the live (unseen) count of every kind, and per-seat histories.
+
+:func:`may_win_on_discard` asks the variant's own ``may_win`` hooks (the 通行证 rule, seed
+000 特殊玩法规则 1): without a dou, 报听 or a pattern above 平胡 a player cannot win on a
+discard, only by self-draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from zhuoji import hand as H
+from zhuoji import hand_tables
+from zhuoji import tiles as T
+from zhuoji.outcome import Meld, MeldKind, WinHow
+from zhuoji.rules.facts import WinContext
+from zhuoji.rules.patterns import evaluate
+from zhuoji.rules.win import WinCheck
+
+if TYPE_CHECKING:
+    from zhuoji.observation import Observation
+    from zhuoji.variant import Ruleset
+
+_TABLES = hand_tables.load()
+_SUIT_CLASS = _TABLES.suit_class
+_HONOR_CLASS = _TABLES.honor_class
+_VEC = _TABLES.vectors
+_PROD = _TABLES.product
+_POW5 = tuple(5**i for i in range(9))
+#: group (0 万, 1 条, 2 筒, 3 字) and base-5 digit weight of every kind
+_GROUP = tuple(k // 9 if k < 27 else 3 for k in range(T.NUM_KINDS))
+_WEIGHT = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(T.NUM_KINDS))
+_BASES = (0, 9, 18, 27)
+_FAR = H.FAR
+
+
+def _group_index(c: Sequence[int], g: int) -> int:
+    b = _BASES[g]
+    if g < 3:
+        return (
+            c[b]
+            + 5 * c[b + 1]
+            + 25 * c[b + 2]
+            + 125 * c[b + 3]
+            + 625 * c[b + 4]
+            + 3125 * c[b + 5]
+            + 15625 * c[b + 6]
+            + 78125 * c[b + 7]
+            + 390625 * c[b + 8]
+        )
+    return c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33]
+
+
+def _pairs_distance(ones: int, twos: int, threes: int, fours: int, quads_as_two: bool) -> int:
+    """:func:`zhuoji.hand.seven_pairs_distance` from the count histogram."""
+    if quads_as_two:
+        pairs = min(twos + threes + 2 * fours, 7)
+        need = 7 - pairs
+        return need + max(need - ones - threes, 0)
+    pairs = min(twos + threes + fours, 7)
+    return (7 - pairs) + max(0, 7 - (ones + twos + threes + fours))
+
+
+def _lan_parts() -> list[tuple[int, ...]]:
+    parts: list[tuple[int, ...]] = [()]
+    for a in range(9):
+        parts.append((a,))
+        for b in range(a + 3, 9):
+            parts.append((a, b))
+            for c in range(b + 3, 9):
+                parts.append((a, b, c))
+    return parts
+
+
+def _lan_table() -> tuple[tuple[int, int, int, int], ...]:
+    """For each 9-bit mask of ranks held in a suit, the best overlap with a 十三烂 suit part
+    (ranks pairwise three apart) of size 0, 1, 2, 3."""
+    parts = _lan_parts()
+    out = []
+    for mask in range(512):
+        best = [0, 0, 0, 0]
+        for part in parts:
+            hit = sum(1 for r in part if mask >> r & 1)
+            best[len(part)] = max(best[len(part)], hit)
+        out.append((best[0], best[1], best[2], best[3]))
+    return tuple(out)
+
+
+_LAN = _lan_table()
+#: (t0, t1, t2, room for honors) for every split of fourteen tiles over the suits
+_LAN_SPLITS = tuple(
+    (a, b, c, 14 - a - b - c)
+    for a in range(4)
+    for b in range(4)
+    for c in range(4)
+    if 14 - a - b - c <= 7
+)
+
+
+def _lan_distance(c: Sequence[int]) -> int:
+    """:func:`zhuoji.hand.shisanlan_distance` (without its joker check) from a 512-entry table
+    (a lower bound, 14 − distinct kinds, lets callers skip it)."""
+    m = [0, 0, 0]
+    for k in range(27):
+        if c[k]:
+            m[k // 9] |= 1 << (k % 9)
+    o0, o1, o2 = _LAN[m[0]], _LAN[m[1]], _LAN[m[2]]
+    honors = 7 - list(c[27:34]).count(0)
+    best = 0
+    for a, b, d, room in _LAN_SPLITS:
+        hit = o0[a] + o1[b] + o2[d] + (honors if honors < room else room)
+        if hit > best:
+            best = hit
+    return 14 - best
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One discard and what it leaves: shanten, and the live tiles that lower it."""
+
+    tile: int
+    shanten: int
+    ukeire: int  # live copies of the improving kinds
+    improving: tuple[int, ...]  # kinds that lower the shanten (the waits when shanten is 0)
+
+
+class HandAnalyzer:
+    """Shanten and ukeire for one :class:`~zhuoji.hand.HandRules` (forms, wild tiles)."""
+
+    def __init__(self, rules: H.HandRules) -> None:
+        self.rules = rules
+        forms = rules.forms
+        self.standard = H.Form.STANDARD in forms
+        self.pairs = H.Form.SEVEN_PAIRS in forms
+        self.lan = H.Form.SHISANLAN in forms
+        self.quads_as_two = rules.quads_as_two_pairs
+        w = rules.wild
+        self.wild = w.kind if w is not None else -1
+        self.stand_in = (
+            w.stand_in if w is not None and w.stand_in is not None and w.stand_in != w.kind else -1
+        )
+        #: the incremental fast path applies (no wild tiles, no 十三烂)
+        self.plain = self.wild < 0 and not self.lan and self.standard
+
+    # --- single hands ----------------------------------------------------------------
+
+    def standard_distance(self, c: Sequence[int]) -> int:
+        """The standard form's distance alone (no wild tiles; raw tables, see the module
+        docstring)."""
+        vec = _VEC[
+            _PROD[
+                _PROD[_PROD[_SUIT_CLASS[_group_index(c, 0)]][_SUIT_CLASS[_group_index(c, 1)]]][
+                    _SUIT_CLASS[_group_index(c, 2)]
+                ]
+            ][_HONOR_CLASS[_group_index(c, 3)]]
+        ]
+        return vec[2 * (sum(c) // 3) + 1]
+
+    def distance(self, c: Sequence[int]) -> int:
+        """Fewest tiles to add for a complete hand (0: complete), as ``HandRules.distance``."""
+        if self.wild >= 0:
+            return self._wild_distance(c)
+        best = _FAR
+        n = sum(c)
+        if self.standard:
+            best = self.standard_distance(c)
+        if self.pairs and n >= 13:
+            best = min(best, H.seven_pairs_distance(list(c), quads_as_two_pairs=self.quads_as_two))
+        if self.lan and n >= 13 and 14 - (T.NUM_KINDS - list(c).count(0)) < best:
+            best = min(best, _lan_distance(c))
+        return best
+
+    def _wild_distance(self, c: Sequence[int]) -> int:
+        """Wild tiles are jokers (added tiles already held); a 红中配 stand-in may also be
+        read as the wild's own face, any number of its copies (``HandRules._variants``)."""
+        base = list(c)
+        jokers = base[self.wild]
+        base[self.wild] = 0
+        best = self._joker_distance(base, jokers, _FAR)
+        si = self.stand_in
+        if si >= 0:
+            for _ in range(base[si]):
+                base[si] -= 1
+                base[self.wild] += 1
+                best = self._joker_distance(base, jokers, best)
+        return best
+
+    def _joker_distance(self, base: list[int], jokers: int, best: int) -> int:
+        n = sum(base) + jokers
+        if self.standard:
+            vec = _VEC[
+                _PROD[
+                    _PROD[
+                        _PROD[_SUIT_CLASS[_group_index(base, 0)]][
+                            _SUIT_CLASS[_group_index(base, 1)]
+                        ]
+                    ][_SUIT_CLASS[_group_index(base, 2)]]
+                ][_HONOR_CLASS[_group_index(base, 3)]]
+            ]
+            best = min(best, vec[2 * (n // 3) + 1] - jokers)
+        if self.pairs and n >= 13:
+            d = H.seven_pairs_distance(base, jokers, quads_as_two_pairs=self.quads_as_two) - jokers
+            best = min(best, d)
+        if self.lan and n >= 13 and 14 - (34 - base.count(0)) - jokers < best:
+            best = min(best, _lan_distance(base) - jokers)
+        return best
+
+    def shanten(self, c: Sequence[int]) -> int:
+        """Tiles from ready (0 ready, -1 complete)."""
+        return self.distance(c) - 1
+
+    def ukeire(self, c: Sequence[int], live: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
+        """(shanten, live improving tiles, improving kinds) of a hand between turns."""
+        cc = list(c)
+        s = self.shanten(cc)
+        count = 0
+        kinds: list[int] = []
+        for t in range(T.NUM_KINDS):
+            if live[t] <= 0 or cc[t] >= 4:
+                continue
+            cc[t] += 1
+            if self.distance(cc) - 1 < s:
+                count += live[t]
+                kinds.append(t)
+            cc[t] -= 1
+        return s, count, tuple(kinds)
+
+    # --- every discard at once ---------------------------------------------------------
+
+    def discard_shanten(self, c: Sequence[int], discards: Iterable[int]) -> dict[int, int]:
+        """Shanten after each discard (the hand holds 14 − 3k tiles)."""
+        cc = list(c)
+        out = {}
+        for d in discards:
+            cc[d] -= 1
+            out[d] = self.distance(cc) - 1
+            cc[d] += 1
+        return out
+
+    def options(
+        self,
+        c: Sequence[int],
+        discards: Iterable[int],
+        live: Sequence[int],
+        *,
+        only_best: bool = True,
+    ) -> list[DiscardOption]:
+        """Each discard with its shanten and ukeire; with ``only_best`` the ukeire is counted
+        only for the discards of the lowest shanten (the others get ``ukeire=-1``)."""
+        cc = list(c)
+        kinds = sorted(set(discards))
+        if self.plain:
+            return self._plain_options(cc, kinds, live, only_best)
+        shanten = self.discard_shanten(cc, kinds)
+        best = min(shanten.values(), default=_FAR)
+        out = []
+        for d in kinds:
+            s = shanten[d]
+            if only_best and s > best:
+                out.append(DiscardOption(d, s, -1, ()))
+                continue
+            cc[d] -= 1
+            _, count, imp = self.ukeire(cc, live)
+            cc[d] += 1
+            out.append(DiscardOption(d, s, count, imp))
+        return out
+
+    def _plain_options(
+        self, c: list[int], kinds: list[int], live: Sequence[int], only_best: bool
+    ) -> list[DiscardOption]:
+        """:meth:`options` for a plain hand (no wild tiles, no 十三烂): incremental look-ups.
+
+        Adding a tile lowers a distance by at most one, so a tile improves the hand exactly
+        when it improves a form whose distance is the hand's.  For the standard form the
+        improving ranks of one suit depend only on that suit's pattern and the class
+        product of the other three, which is cached (:func:`_improving_ranks`)."""
+        n = sum(c)  # 14 - 3k
+        slot = 2 * (n // 3) + 1  # (n - 1) and n tiles need the same number of sets
+        pairs = self.pairs and n >= 14
+        q2 = self.quads_as_two
+        idx = [_group_index(c, g) for g in range(4)]
+        cls = [_CLASS_TABLE[g][idx[g]] for g in range(4)]
+        oth = _others(cls)
+        hist = [0] * 6
+        for x in c:
+            hist[x] += 1
+        # kinds a seven-pairs hand can pair up (held once or three times after any discard);
+        # while it lacks kinds (``seek``), any kind short of four may help
+        odd = [t for t in range(T.NUM_KINDS) if 0 < c[t] < 4] if pairs else []
+        std_after: dict[int, int] = {}
+        sp_after: dict[int, int] = {}
+        for d in kinds:
+            g = _GROUP[d]
+            std_after[d] = _VEC[_PROD[oth[g]][_CLASS_TABLE[g][idx[g] - _WEIGHT[d]]]][slot]
+            if pairs:
+                x = c[d]
+                hist[x] -= 1
+                hist[x - 1] += 1
+                sp_after[d] = _pairs_distance(hist[1], hist[2], hist[3], hist[4], q2)
+                hist[x - 1] -= 1
+                hist[x] += 1
+            else:
+                sp_after[d] = _FAR
+        dist = {d: min(std_after[d], sp_after[d]) for d in kinds}
+        best = min(dist.values(), default=_FAR)
+        out = []
+        for d in kinds:
+            dd = dist[d]
+            s = dd - 1
+            if only_best and dd > best:
+                out.append(DiscardOption(d, s, -1, ()))
+                continue
+            g = _GROUP[d]
+            c[d] -= 1
+            idx[g] -= _WEIGHT[d]
+            saved = cls[g]
+            cls[g] = _CLASS_TABLE[g][idx[g]]
+            found: set[int] = set()
+            if std_after[d] == dd:
+                o13 = _others(cls)
+                for gg in range(4):
+                    ig = idx[gg]
+                    if not ig:
+                        continue  # an empty suit: a lone new tile never helps the standard form
+                    key = (o13[gg], ig, gg == 3, slot)
+                    ranks = _IMPROVING.get(key)
+                    if ranks is None:
+                        ranks = _improving_ranks(*key)
+                    base = _BASES[gg]
+                    for r in ranks:
+                        if live[base + r] > 0:
+                            found.add(base + r)
+            if sp_after[d] == dd:
+                x = c[d]
+                hist[x + 1] -= 1
+                hist[x] += 1
+                ones, twos, th, fours = hist[1], hist[2], hist[3], hist[4]
+                # a new kind helps only while seven pairs lacks kinds
+                seek = (
+                    (7 - min(twos + th + 2 * fours, 7) > ones + th)
+                    if q2
+                    else (ones + twos + th + fours < 7)
+                )
+                for t in range(T.NUM_KINDS) if seek else odd:
+                    xt = c[t]
+                    if live[t] <= 0 or t in found or xt >= 4:
+                        continue
+                    hist[xt] -= 1
+                    hist[xt + 1] += 1
+                    if _pairs_distance(hist[1], hist[2], hist[3], hist[4], q2) < dd:
+                        found.add(t)
+                    hist[xt + 1] -= 1
+                    hist[xt] += 1
+                hist[x] -= 1
+                hist[x + 1] += 1
+            cls[g] = saved
+            idx[g] += _WEIGHT[d]
+            c[d] += 1
+            imp = tuple(sorted(found))
+            out.append(DiscardOption(d, s, sum(live[t] for t in imp), imp))
+        return out
+
+
+_IMPROVING: dict[tuple[int, int, bool, int], tuple[int, ...]] = {}
+
+
+def _improving_ranks(other: int, index: int, honors: bool, slot: int) -> tuple[int, ...]:
+    """Ranks of one suit (or honors) whose addition lowers the standard distance, given the
+    suit's pattern ``index`` and the class product ``other`` of the other groups (raw
+    tables)."""
+    key = (other, index, honors, slot)
+    got = _IMPROVING.get(key)
+    if got is not None:
+        return got
+    table = _HONOR_CLASS if honors else _SUIT_CLASS
+    row = _PROD[other]
+    now = _VEC[row[table[index]]][slot]
+    out = []
+    for r in range(7 if honors else 9):
+        if index // _POW5[r] % 5 >= 4:
+            continue
+        if _VEC[row[table[index + _POW5[r]]]][slot] < now:
+            out.append(r)
+    got = tuple(out)
+    if len(_IMPROVING) > 500_000:
+        _IMPROVING.clear()
+    _IMPROVING[key] = got
+    return got
+
+
+def _others(cls: list[int]) -> tuple[int, int, int, int]:
+    """For each group, the class product of the other three groups."""
+    p01 = _PROD[cls[0]][cls[1]]
+    p23 = _PROD[cls[2]][cls[3]]
+    return (
+        _PROD[cls[1]][p23],
+        _PROD[cls[0]][p23],
+        _PROD[p01][cls[3]],
+        _PROD[p01][cls[2]],
+    )
+
+
+_CLASS_TABLE = (_SUIT_CLASS, _SUIT_CLASS, _SUIT_CLASS, _HONOR_CLASS)
+
+
+@lru_cache(maxsize=64)
+def analyzer(rules: H.HandRules) -> HandAnalyzer:
+    """One analyzer per hand rules (they are frozen, hashable values)."""
+    return HandAnalyzer(rules)
+
+
+# ---------------------------------------------------------------------------------------
+# what a seat knows of the table
+# ---------------------------------------------------------------------------------------
+
+
+class TableView:
+    """A bot's picture of the table, built from its observation alone.
+
+    The hand, melds and declarations are read at once; what needs a pass over the discards
+    (visible and live counts, per-seat discard histories) is computed on first use."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.seat = obs.seat
+        self.ruleset: Ruleset = obs.ruleset
+        self.players = n = obs.players
+        self.hand = list(obs.hand)
+        self.wild = obs.wild
+        self.rules = self.ruleset.hand_rules(self.wild)
+        self.analyzer = analyzer(self.rules)
+        self.melds = [obs.melds(s) for s in range(n)]
+        self.declared = [obs.declared(s) for s in range(n)]
+        self.dealer = obs.dealer
+        self.claim_tile = obs.claim_tile
+        self._live: list[int] | None = None
+        self._visible: list[int] = []
+        self._discards_by: list[list[int]] = []
+        self._passed: list[list[int]] | None = None
+        self._table = obs.discards
+        #: per-decision scratch space for bots (e.g. a threat model computed once)
+        self.cache: dict[str, object] = {}
+
+    def _scan(self) -> None:
+        n = self.players
+        visible = list(self.hand)
+        for ms in self.melds:
+            for m in ms:
+                for t in m.tiles:
+                    visible[t] += 1
+        discards_by: list[list[int]] = [[] for _ in range(n)]
+        for who, tile, claimed in self._table:
+            discards_by[who].append(tile)
+            if claimed is None:
+                visible[tile] += 1
+        if self.wild is not None:
+            visible[T.prev_in_cycle(self.wild)] += 1  # the revealed 宝牌 indicator
+        cap = _CAPS[self.ruleset.variant.tiles.set]
+        self._visible = visible
+        self._live = [x - v if x > v else 0 for x, v in zip(cap, visible, strict=True)]
+        self._discards_by = discards_by
+
+    @property
+    def live(self) -> list[int]:
+        """Copies of each kind this seat has not seen (in the wall or others' hands)."""
+        if self._live is None:
+            self._scan()
+        assert self._live is not None
+        return self._live
+
+    @property
+    def visible(self) -> list[int]:
+        """Copies of each kind this seat has seen: own hand, melds, table discards."""
+        if self._live is None:
+            self._scan()
+        return self._visible
+
+    @property
+    def discards_by(self) -> list[list[int]]:
+        """Each seat's discards in order (claimed ones included)."""
+        if self._live is None:
+            self._scan()
+        return self._discards_by
+
+    @property
+    def passed(self) -> list[list[int]]:
+        """For each seat, the unclaimed discards of others made after its own first discard
+        (tiles it let go by)."""
+        if self._passed is None:
+            n = self.players
+            passed: list[list[int]] = [[] for _ in range(n)]
+            started = [False] * n
+            for who, tile, claimed in self._table:
+                if claimed is None:
+                    for s in range(n):
+                        if s != who and started[s]:
+                            passed[s].append(tile)
+                started[who] = True
+            self._passed = passed
+        return self._passed
+
+    @property
+    def wall_left(self) -> int:
+        return self.obs.wall_left
+
+    @property
+    def fan_known(self) -> bool:
+        """Whether :func:`pattern_fan` is cheap here (no wild tiles, a screenable table)."""
+        return self.wild is None and _screen(self.ruleset) is not None
+
+    @property
+    def chicken_yaoji(self) -> bool:
+        """Whether 幺鸡 is a permanent chicken in this variant (it earns when held)."""
+        return _yaoji_chicken(self.ruleset)
+
+    def own_melds(self) -> tuple[Meld, ...]:
+        return self.melds[self.seat]
+
+    def has_kong(self, seat: int | None = None) -> bool:
+        return any(m.kind.is_kong for m in self.melds[self.seat if seat is None else seat])
+
+
+#: copies of each kind in a tile set's wall
+_CAPS = {
+    ts: [T.COPIES if k in set(T.kinds_in(ts)) else 0 for k in range(T.NUM_KINDS)]
+    for ts in T.TileSet
+}
+
+
+# ---------------------------------------------------------------------------------------
+# hand values and the 通行证 rule
+# ---------------------------------------------------------------------------------------
+
+
+def pattern_fan(
+    ruleset: Ruleset,
+    rules: H.HandRules,
+    full: Sequence[int],
+    melds: tuple[Meld, ...],
+    tile: int,
+    *,
+    dealer: bool = False,
+    declared: bool = False,
+) -> int:
+    """The pattern value (``HandValue.base``) of a complete hand won on a discard, as the
+    engine computes it for the 通行证 check; 0 when the hand does not win.
+
+    :func:`zhuoji.rules.patterns.evaluate` enumerates every decomposition and is far too
+    slow for a bot's inner loop, so when the variant's table allows it (``combine:
+    highest``, rows that require only the cheap facts below) the value comes from
+    :class:`PatternScreen`; otherwise from ``evaluate`` (cached)."""
+    screen = _screen(ruleset)
+    if screen is not None and rules.wild is None:
+        return _screened_fan(screen, rules, tuple(full), melds, dealer, declared)
+    return _pattern_fan(ruleset, rules, tuple(full), melds, tile, dealer, declared)
+
+
+@lru_cache(maxsize=65536)
+def _screened_fan(
+    screen: PatternScreen,
+    rules: H.HandRules,
+    full: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    dealer: bool,
+    declared: bool,
+) -> int:
+    return screen.base_fan(rules, full, melds, dealer=dealer, declared=declared)
+
+
+@lru_cache(maxsize=65536)
+def _pattern_fan(
+    ruleset: Ruleset,
+    rules: H.HandRules,
+    full: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    tile: int,
+    dealer: bool,
+    declared: bool,
+) -> int:
+    ctx = WinContext(dealer=dealer, declared=declared)
+    value = evaluate(ruleset.variant.patterns, rules, full, melds, tile, ctx, waits=None)
+    return value.base if value else 0
+
+
+#: facts :class:`PatternScreen` computes without decomposing the hand (context facts are
+#: those of a win on an ordinary discard)
+_CHEAP_FACTS = frozenset(
+    {
+        "form",
+        "all_pungs",
+        "one_suit",
+        "mixed_one_suit",
+        "quads",
+        "concealed",
+        "dealer",
+        "declared",
+        "self_draw",
+        "rob_kong",
+        "gangkai",
+        "repao",
+        "haidi",
+        "tianhu",
+        "dihu",
+        "renhu",
+    }
+)
+
+
+class PatternScreen:
+    """Exact base value of a complete hand (no wild tiles) for ``combine: highest`` tables
+    whose pattern rows require only cheap facts — the 捉鸡 tables of seeds 000/001/004
+    (平胡, 大对子, 七对, 龙七对, 清一色 …).  A row matches when some realization has all its
+    facts, and for these facts that is decided from the counts: all pungs ⇔ every kind held
+    0, 2 or 3 times with one pair and no chow meld; seven pairs ⇔ fourteen concealed tiles in
+    pairs; four-of-a-kinds ⇔ kinds held four times."""
+
+    def __init__(self, rows: list[tuple[int, dict[str, object]]]) -> None:
+        self.rows = rows  # (fan, requirements) of the non-additive rows, best first
+
+    @staticmethod
+    def build(ruleset: Ruleset) -> PatternScreen | None:
+        table = ruleset.variant.patterns
+        if table.combine != "highest":
+            return None
+        rows = []
+        for row in table.rows.values():
+            if row.additive:
+                continue
+            req = {k: v for k, v in row.requires if v is not None}
+            if row.per is not None or row.excludes or not set(req) <= _CHEAP_FACTS:
+                return None
+            if req.get("all_pungs") is False:
+                return None
+            rows.append((row.fan, req))
+        rows.sort(key=lambda r: -r[0])
+        return PatternScreen(rows)
+
+    def base_fan(
+        self,
+        rules: H.HandRules,
+        full: Sequence[int],
+        melds: tuple[Meld, ...],
+        *,
+        dealer: bool = False,
+        declared: bool = False,
+    ) -> int:
+        c = list(full)
+        n = sum(c)
+        std = H.Form.STANDARD in rules.forms and analyzer(rules).standard_distance(c) == 0
+        pairs = (
+            H.Form.SEVEN_PAIRS in rules.forms
+            and n == 14
+            and not melds
+            and all(x % 2 == 0 if rules.quads_as_two_pairs else x in (0, 2) for x in c)
+        )
+        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c)
+        if not (std or pairs or lan):
+            return 0
+        kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
+        suits = {k // 9 for k in kinds if k < 27}
+        honors = any(k >= 27 for k in kinds)
+        chi = any(m.kind is MeldKind.CHI for m in melds)
+        all_pungs = std and not chi and all(x in (0, 2, 3) for x in c) and c.count(2) == 1
+        facts: dict[str, object] = {
+            "one_suit": len(suits) == 1 and not honors,
+            "mixed_one_suit": len(suits) == 1 and honors,
+            "concealed": not any(m.kind.claimed for m in melds),
+            "dealer": dealer,
+            "declared": declared,
+            "self_draw": False,
+            "rob_kong": False,
+            "gangkai": False,
+            "repao": False,
+            "haidi": False,
+            "tianhu": False,
+            "dihu": False,
+            "renhu": False,
+        }
+        quads = c.count(4)
+        for fan, req in self.rows:
+            if self._matches(req, facts, std, pairs, lan, all_pungs, quads):
+                return fan
+        return 0
+
+    @staticmethod
+    def _matches(
+        req: dict[str, object],
+        facts: dict[str, object],
+        std: bool,
+        pairs: bool,
+        lan: bool,
+        all_pungs: bool,
+        quads: int,
+    ) -> bool:
+        form = req.get("form")
+        need_pairs = form is H.Form.SEVEN_PAIRS or "quads" in req
+        if need_pairs and not pairs:
+            return False
+        if form is H.Form.STANDARD and not std:
+            return False
+        if form is H.Form.SHISANLAN and not lan:
+            return False
+        if req.get("all_pungs") and not all_pungs:
+            return False
+        if "quads" in req and quads < req["quads"]:  # type: ignore[operator]
+            return False
+        for k, want in req.items():
+            if k in ("form", "all_pungs", "quads"):
+                continue
+            if facts[k] != want:
+                return False
+        return True
+
+
+@lru_cache(maxsize=64)
+def _screen(ruleset: Ruleset) -> PatternScreen | None:
+    return PatternScreen.build(ruleset)
+
+
+def may_win_on_discard(
+    view: TableView,
+    concealed: Sequence[int],
+    tile: int,
+    *,
+    melds: tuple[Meld, ...] | None = None,
+    declared: bool | None = None,
+    source: int | None = None,
+    fan: int | None = None,
+) -> bool:
+    """Whether this seat, holding ``concealed`` (13 − 3k tiles) and ``melds``, could win on
+    another player's discard of ``tile`` — the variant's ``may_win`` hooks decide (通行证:
+    a dou, 报听, or a pattern above the threshold; seed 000 特殊玩法规则 1).  ``fan``, when
+    known, is the hand's pattern value with ``tile``."""
+    rs = view.ruleset
+    if not rs.variant.claims.win_on_discard:
+        return False
+    if not rs.may_win:
+        return True
+    own = view.own_melds() if melds is None else melds
+    decl = view.declared[view.seat] if declared is None else declared
+    full = list(concealed)
+    full[tile] += 1
+    dealer = view.seat == view.dealer
+
+    def base_fan() -> int:
+        if fan is not None:
+            return fan
+        return pattern_fan(rs, view.rules, full, own, tile, dealer=dealer, declared=decl)
+
+    check = WinCheck(
+        seat=view.seat,
+        tile=tile,
+        how=WinHow.DISCARD,
+        has_kong=any(m.kind.is_kong for m in own),
+        declared=decl,
+        source_declared=source is not None and view.declared[source],
+        repao=False,
+        base_fan=base_fan,
+    )
+    return all(h(check) for h in rs.may_win)
+
+
+@lru_cache(maxsize=64)
+def _yaoji_chicken(ruleset: Ruleset) -> bool:
+    stage = ruleset.stage("chickens")
+    if stage is None:
+        return False
+    return any(getattr(c, "tile", None) == "1s" for c in getattr(stage.params, "permanent", ()))
+
+
+def meld_counts(melds: Iterable[Meld]) -> tuple[int, int]:
+    """(pungs and kongs, chows) among melds."""
+    p = c = 0
+    for m in melds:
+        if m.kind is MeldKind.CHI:
+            c += 1
+        else:
+            p += 1
+    return p, c
