@@ -78,7 +78,7 @@ def zhuoji_player(variant: str, seed: int, dump_logs: bool) -> Callable[[], int]
             raise RuntimeError("a round ended without a ledger")
         if dump_logs:
             eventlog.dumps(r.log)
-        return sum(1 for e in r.log if e["type"] == "action")
+        return r.actions
 
     return play
 

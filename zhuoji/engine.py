@@ -26,7 +26,7 @@ from typing import Any
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.errors import IllegalActionError, ZhuojiError
-from zhuoji.events import ACTION, DRAW, EventLog
+from zhuoji.events import DRAW, EventLog
 from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.observation import Observation
 from zhuoji.rules.patterns import evaluate
@@ -58,6 +58,7 @@ class SeatState:
     kong_seen: dict[int, int] = field(default_factory=dict)  # kind → turn a kong was first possible
     turns: int = 0
     ever_ready: bool = False
+    pungs: list[int] = field(default_factory=list)  # tiles of claimed pungs (added-kong checks)
     waits: frozenset[int] = frozenset()  # of the hand as it stands between own turns
     # a lower bound on the shanten between turns: one turn (a draw or claim, then a
     # discard) lowers shanten by at most one, so a hand two or more away needs no check
@@ -88,6 +89,8 @@ class Round:
         self.players = n = v.tiles.players
         self.rng = random.Random(seed)
         self.log = EventLog()
+        self._record = self.log.recorder()
+        self.actions = 0  # actions applied so far
         self.seed = seed
         self._dice_queue = list(dice or [])
         self.dice_rolled: list[tuple[int, int]] = []
@@ -96,8 +99,11 @@ class Round:
         self.weekday = weekday
 
         if wall is None:
-            tiles = T.wall(v.tiles.set)
-            self.rng.shuffle(tiles)
+            # sorting by independent uniform keys is a uniform shuffle, and runs in C
+            ordered = T.wall(v.tiles.set)
+            rnd = self.rng.random
+            keys = [rnd() for _ in ordered]
+            tiles = [ordered[i] for i in sorted(range(len(ordered)), key=keys.__getitem__)]
             stacked = False
         else:
             tiles = T.parse(wall) if isinstance(wall, str) else list(wall)
@@ -203,29 +209,39 @@ class Round:
 
     def apply(self, action: Action) -> None:
         """Apply one action; an illegal one raises and changes nothing."""
-        if self.phase is Phase.END:
-            raise IllegalActionError(f"action {action} refused: the round is over")
-        legal = self.pending.get(action.seat)
-        if legal is None or action.seat in self.responses:
+        if type(action) is not Action:
             raise IllegalActionError(
-                f"action {action} refused: seat {action.seat} is not to act now (phase {self.phase.value})"
+                f"not an action: {action!r} (use Action.parse or legal_actions)"
+            )
+        seat, kind, tile, declare = action
+        phase = self.phase
+        legal = self.pending.get(seat)
+        if phase is Phase.END:
+            raise IllegalActionError(f"action {action} refused: the round is over")
+        if legal is None or seat in self.responses:
+            raise IllegalActionError(
+                f"action {action} refused: seat {seat} is not to act now (phase {phase.value})"
             )
         if action not in legal:
             shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
             raise IllegalActionError(
-                f"action {action} is not legal for seat {action.seat} in phase {self.phase.value}; legal: {shown}"
+                f"action {action} is not legal for seat {seat} in phase {phase.value}; legal: {shown}"
             )
-        self.log.add((ACTION, action))
-        if self.phase is Phase.TURN:
-            self._apply_turn(action)
-        else:
-            self.responses[action.seat] = action
-            self._note_response(action)
-            if len(self.responses) == len(self.pending):
-                if self.phase is Phase.CLAIM:
-                    self._resolve_claims()
-                else:
-                    self._resolve_rob()
+        self._record(action)
+        self.actions += 1
+        if phase is Phase.TURN:
+            if kind is ActionKind.DISCARD:
+                self._discard(seat, tile, declare)
+            else:
+                self._apply_turn(action)
+            return
+        self.responses[seat] = action
+        self._note_response(action)
+        if len(self.responses) == len(self.pending):
+            if phase is Phase.CLAIM:
+                self._resolve_claims()
+            else:
+                self._resolve_rob()
 
     def observe(self, seat: int) -> Observation:
         return Observation(self, seat)
@@ -351,7 +367,7 @@ class Round:
         if st.lock_tiles:
             st.lock_tiles.clear()
         st.lock_all = False
-        self.log.add((DRAW, seat, tile, replacement))
+        self._record((DRAW, seat, tile, replacement))
         self.current = seat
         self.after_kong = replacement
         self._start_turn(seat)
@@ -360,67 +376,77 @@ class Round:
         return self.wall.live() > 0 or self.ruleset.variant.claims.last_tile_kong
 
     def _start_turn(self, seat: int) -> None:
-        v = self.ruleset.variant
         st = self.seats[seat]
         st.turns += 1
         self.phase = Phase.TURN
-        self.responses = {}
+        if self.responses:
+            self.responses = {}
         hand = st.hand
-        acts: list[Action] = []
         tile = st.drawn
-        # a plain draw completes the hand exactly when it is one of the waits kept since the
-        # last discard; after a kong or on the dealer's first turn the hand is checked afresh
-        plain_draw = tile >= 0 and not self.after_kong and st.draws > 0
-        complete = (tile in st.waits) if plain_draw else (tile >= 0 and self.rules.is_win(hand))
-        if complete and self._may_win(self._check(seat, tile, WinHow.SELF_DRAW, None)):
-            acts.append(make(seat, ActionKind.HU, tile))
-        kongs = v.claims.kongs
-        wild = self.wild
-        kong_kinds_c = (
-            [k for k in range(T.NUM_KINDS) if hand[k] == 4 and k != wild]
-            if kongs.concealed and 4 in hand
-            else []
-        )
-        kong_kinds_a = (
-            [m.tile for m in st.melds if m.kind is MeldKind.PENG and hand[m.tile] >= 1]
-            if kongs.added and st.melds
-            else []
-        )
-        frozen = st.declared is not None
-        if kong_kinds_c or kong_kinds_a:
-            for k in kong_kinds_c + kong_kinds_a:
-                st.kong_seen.setdefault(k, st.turns)
-        if (
-            (kong_kinds_c or kong_kinds_a)
-            and self._can_kong_now()
-            and (not frozen or (v.baoting is not None and v.baoting.allow_kong))
-        ):
-            for k in kong_kinds_c:
-                if not frozen or self._kong_keeps_waits(st, k, 4):
-                    acts.append(make(seat, ActionKind.GANG_CONCEALED, k))
-            for k in kong_kinds_a:
-                if not frozen or self._kong_keeps_waits(st, k, 1):
-                    acts.append(make(seat, ActionKind.GANG_ADDED, k))
-        if frozen and tile >= 0:
-            discards = [make(seat, ActionKind.DISCARD, tile)]
+        extra: list[Action] = []
+        if tile >= 0:
+            # a plain draw completes the hand exactly when it is one of the waits kept since
+            # the last discard; after a kong or on the dealer's first turn, check afresh
+            if (
+                (tile in st.waits)
+                if (st.draws and not self.after_kong)
+                else self.rules.is_win(hand)
+            ):
+                if self._may_win(self._check(seat, tile, WinHow.SELF_DRAW, None)):
+                    extra.append(make(seat, ActionKind.HU, tile))
+        if 4 in hand or (st.pungs and any(hand[t] for t in st.pungs)):
+            self._kong_options(seat, st, extra)
+        discards: Sequence[Action]
+        if st.declared is not None and tile >= 0:
+            discards = (make(seat, ActionKind.DISCARD, tile),)  # a frozen hand discards its draw
         else:
             discards = self._discards(seat)
-        # discards (kind 0) sort first; the rest (kongs, win) were built in kind order
-        self.pending = {seat: tuple(discards + sorted(acts)) if acts else tuple(discards)}
+        # discards (kind 0) sort first; then kongs and the win, in kind order
+        self.pending = {seat: (*discards, *sorted(extra)) if extra else tuple(discards)}
 
-    def _discards(self, seat: int) -> list[Action]:
+    def _kong_options(self, seat: int, st: SeatState, out: list[Action]) -> None:
+        """Concealed and added kongs possible now; records when each first became possible
+        (a kong declared on a later turn is 憨包, seed 001 豆 4, seed 004 (6)(7))."""
         v = self.ruleset.variant
+        hand = st.hand
+        kongs = v.claims.kongs
+        concealed = (
+            [k for k in range(T.NUM_KINDS) if hand[k] == 4 and k != self.wild]
+            if kongs.concealed
+            else []
+        )
+        added = (
+            [m.tile for m in st.melds if m.kind is MeldKind.PENG and hand[m.tile] >= 1]
+            if kongs.added
+            else []
+        )
+        if not concealed and not added:
+            return
+        for k in concealed + added:
+            st.kong_seen.setdefault(k, st.turns)
+        frozen = st.declared is not None
+        if not self._can_kong_now() or (frozen and (v.baoting is None or not v.baoting.allow_kong)):
+            return
+        for k in concealed:
+            if not frozen or self._kong_keeps_waits(st, k, 4):
+                out.append(make(seat, ActionKind.GANG_CONCEALED, k))
+        for k in added:
+            if not frozen or self._kong_keeps_waits(st, k, 1):
+                out.append(make(seat, ActionKind.GANG_ADDED, k))
+
+    def _discards(self, seat: int) -> Sequence[Action]:
         st = self.seats[seat]
         hand = st.hand
-        wild_ok = True
-        if self.wild is not None and v.wild is not None:
-            wild_ok = v.wild.discard == "any" or (
-                v.wild.discard == "first_only" and st.discards == 0
-            )
+        if self.wild is None and st.discards:  # the common case: every kind held, nothing else
+            return tuple(compress(_DISCARDS[seat], hand))
         out = list(compress(_DISCARDS[seat], hand))  # one action per kind held
-        if not wild_ok and self.wild is not None and hand[self.wild]:
-            keep = [a for a in out if a.tile != self.wild]
-            out = keep or out  # only wild tiles left in hand: one must go
+        wild = self.wild
+        if wild is not None and hand[wild]:
+            rule = self.ruleset.variant.wild
+            if rule is not None and not (
+                rule.discard == "any" or (rule.discard == "first_only" and st.discards == 0)
+            ):
+                out = [a for a in out if a.tile != wild] or out  # only wilds left: one must go
         if st.discards == 0 and self._may_declare(seat) and self.rules.shanten(hand) <= 0:
             for k in [a.tile for a in out]:
                 hand[k] -= 1
@@ -472,6 +498,8 @@ class Round:
 
     def _after_kong_declared(self, seat: int, tile: int, kind: MeldKind) -> None:
         """Open a rob window where the kong kind may be robbed, else complete the kong."""
+        # a kong brings an extra draw, so the one-step shanten bound no longer holds
+        self.seats[seat].shanten_floor = 0
         robbable = (
             "added" if kind is MeldKind.GANG_ADDED else "concealed"
         ) in self.ruleset.variant.claims.rob_kong
@@ -499,6 +527,7 @@ class Round:
             late = st.kong_seen.get(tile, st.turns) < st.turns
             old = st.melds[i]
             st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
+            st.pungs.remove(tile)
         self.kong_tile = tile
         if self.wall.live() == 0:
             self._finish([], None)  # no replacement left: the round is drawn
@@ -512,13 +541,17 @@ class Round:
         st.drawn = -1
         if declare:
             st.declared = Declaration.HARD if seat == self.dealer else Declaration.SOFT
-        self._update_waits(st)
+        if st.shanten_floor >= 2:  # the common case of _update_waits, inline
+            st.shanten_floor -= 1
+        else:
+            self._update_waits(st)
         self.discards.append(Discard(seat, tile, None, None, self.after_kong, declare))
         self.claim_tile = tile
         options: dict[int, tuple[Action, ...]] = {}
         chi_seat = (seat + 1) % self.players if self._chi else -1
+        seats = self.seats
         for o in self._others_of[seat]:
-            other = self.seats[o]
+            other = seats[o]
             if other.hand[tile] < 2 and tile not in other.waits and o != chi_seat:
                 continue  # nothing to claim (the common case, decided cheaply)
             acts = self._claims_on(o, tile, seat)
@@ -529,8 +562,10 @@ class Round:
             self.phase = Phase.CLAIM
             self.pending = options
             self.responses = {}
+        elif self.wall.live():
+            self._draw((seat + 1) % self.players)
         else:
-            self._next_draw(seat)
+            self._finish([], None)
 
     def _update_waits(self, st: SeatState) -> None:
         """Waits of a hand between turns; claims on discards only test membership."""
@@ -696,9 +731,11 @@ class Round:
         elif a.kind is ActionKind.PENG:
             st.hand[d.tile] -= 2
             st.melds.append(Meld(MeldKind.PENG, d.tile, d.seat))
+            st.pungs.append(d.tile)
         else:
             st.hand[d.tile] -= 3
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
+            st.shanten_floor = 0  # the replacement is an extra draw this turn
             self.kong_tile = d.tile
             if self.wall.live() == 0:
                 self._finish(
@@ -749,6 +786,13 @@ class Round:
             if any(w.seat == s and w.how is WinHow.SELF_DRAW for w in wins) and tile is not None:
                 concealed.remove(tile)
             seats.append(SeatEnd(tuple(concealed), tuple(st.melds), st.declared, st.ever_ready))
+        # readiness the engine already knows: waits kept since each seat's last discard; a
+        # winner, and a seat whose kong was just robbed (hand changed since), are left open
+        robbed = {w.source for w in wins if w.how is WinHow.ROB_KONG}
+        known_ready = tuple(
+            None if s in robbed or any(w.seat == s for w in wins) else bool(st.waits)
+            for s, st in enumerate(self.seats)
+        )
         f = self.flags
         self.end = RoundEnd(
             players=self.players,
@@ -773,6 +817,7 @@ class Round:
             round_wind=self.round_wind,
             weekday=self.weekday,
             tiles_left=self.wall.live(),
+            ready=known_ready,
         )
         self.ledger = settle(self.ruleset, self.end)
         self._log(

@@ -7,7 +7,7 @@ into the dict form of ``docs/event-log.md`` and keeps it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
 from zhuoji.actions import Action
@@ -15,7 +15,6 @@ from zhuoji.tiles import TILE_TEXT
 
 Event = dict[str, Any]
 DRAW = 0
-ACTION = 1
 
 
 def _render(record: Any) -> Event:
@@ -23,15 +22,14 @@ def _render(record: Any) -> Event:
         return record
     if callable(record):  # a rare, larger event built only when read (round, deal)
         return record()  # type: ignore[no-any-return]
-    if record[0] == DRAW:
-        return {
-            "type": "draw",
-            "seat": record[1],
-            "tile": TILE_TEXT[record[2]],
-            "replacement": record[3],
-        }
-    action: Action = record[1]
-    return {"type": "action", "action": str(action)}
+    if type(record) is Action:
+        return {"type": "action", "action": str(record)}
+    return {
+        "type": "draw",
+        "seat": record[1],
+        "tile": TILE_TEXT[record[2]],
+        "replacement": record[3],
+    }
 
 
 class EventLog(Sequence[Event]):
@@ -42,9 +40,13 @@ class EventLog(Sequence[Event]):
         self._rendered: list[Event] = []
 
     def add(self, record: Any) -> None:
-        """A dict event, a function returning one, or ``(DRAW, seat, tile, replacement)`` /
-        ``(ACTION, action)``."""
+        """A dict event, a function returning one, an :class:`Action`, or
+        ``(DRAW, seat, tile, replacement)``."""
         self._raw.append(record)
+
+    def recorder(self) -> Callable[[Any], None]:
+        """A fast :meth:`add` for the engine's hot path (the list's own append)."""
+        return self._raw.append
 
     def __len__(self) -> int:
         return len(self._raw)

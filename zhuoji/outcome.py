@@ -128,6 +128,9 @@ class RoundEnd:
     weekday: int = 1  # 星期鸡: 1 Monday … 7 Sunday
     tiles_left: int = 0
     notes: tuple[str, ...] = field(default=())
+    # per seat, whether the hand waits, where already known (the engine knows it); None
+    # entries, or no tuple at all (round-end files), are computed by settlement
+    ready: tuple[bool | None, ...] | None = None
 
     @property
     def is_draw(self) -> bool:

@@ -143,11 +143,14 @@ class SettleContext:
     def ready(self) -> list[bool]:
         """Winners, and players whose concealed hand waits (叫嘴)."""
         out = []
+        known = self.end.ready
         for s, seat in enumerate(self.end.seats):
             if s in self.winners:
                 out.append(True)
             elif seat.xianggong:
                 out.append(False)
+            elif known is not None and known[s] is not None:
+                out.append(bool(known[s]))
             else:
                 out.append(self.rules.is_ready(seat.concealed_counts()))
         return out

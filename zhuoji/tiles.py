@@ -18,6 +18,7 @@ grouping consecutive tiles of one suit, so ``parse(format(tiles)) == tiles`` for
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
 from enum import StrEnum
 
 from zhuoji.errors import TileParseError
@@ -170,7 +171,8 @@ def format_counts(c: Sequence[int]) -> str:
 
 
 def to_tiles(c: Sequence[int]) -> list[int]:
-    return [k for k in range(NUM_KINDS) for _ in range(c[k])]
+    """The kinds of a count array, sorted, each as often as it is counted."""
+    return list(chain.from_iterable(map(repeat, range(len(c)), c)))
 
 
 def text(kind: int) -> str:
@@ -208,7 +210,7 @@ def kinds_in(tile_set: TileSet) -> list[int]:
 
 def wall(tile_set: TileSet) -> list[int]:
     """Every tile of the set, four copies of each kind, sorted (108 / 136 / 72)."""
-    return [k for k in kinds_in(tile_set) for _ in range(COPIES)]
+    return list(_WALLS[tile_set])
 
 
 def next_in_cycle(kind: int) -> int:
@@ -234,3 +236,5 @@ def prev_in_cycle(kind: int) -> int:
 
 #: notation of each kind, ``TILE_TEXT[9] == "1s"``
 TILE_TEXT: tuple[str, ...] = tuple(f"{k % 9 + 1}{LETTERS[k // 9]}" for k in range(NUM_KINDS))
+
+_WALLS = {ts: tuple(k for k in kinds_in(ts) for _ in range(COPIES)) for ts in TileSet}

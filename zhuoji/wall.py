@@ -54,11 +54,17 @@ class Wall:
         return self.tiles[start : start + count]
 
     def draw_head(self) -> int:
-        while self.taken[self.head]:
-            self.head += 1
-        if self.stop is not None and self.head >= self.stop:
+        taken = self.taken
+        i = self.head
+        while taken[i]:
+            i += 1
+        if self.stop is not None and i >= self.stop:
+            self.head = i
             raise IndexError("the live wall is exhausted")
-        return self._take(self.head)
+        taken[i] = True
+        self.head = i + 1
+        self._left -= 1
+        return self.tiles[i]
 
     def peek_head(self) -> int | None:
         """The next undrawn tile (翻鸡 reveal, seed 000 "翻开第一张未摸牌")."""

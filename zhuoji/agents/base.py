@@ -37,23 +37,28 @@ class RandomAgent:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self._random = self.rng.random
 
     def act(self, obs: Observation) -> Action:
-        return self.rng.choice(obs.legal)
+        legal = obs.legal
+        return legal[int(self._random() * len(legal))]  # uniform; random() is C-level
 
 
 def play_round(r: Round, agents: Sequence[Agent]) -> Round:
     """Ask the agents for actions until the round ends."""
     if len(agents) != r.players:
         raise ZhuojiError(f"{len(agents)} agents for {r.players} seats")
-    while not r.is_terminal():
+    views = [Observation(r, seat) for seat in range(r.players)]  # views: reused every step
+    acts = [agent.act for agent in agents]
+    apply = r.apply
+    while r.phase is not Phase.END:
         if r.phase is Phase.TURN:  # one seat acts (the common case)
             seat = r.current
-            r.apply(agents[seat].act(Observation(r, seat)))
+            apply(acts[seat](views[seat]))
             continue
         for seat in r.to_act():
-            r.apply(agents[seat].act(Observation(r, seat)))
-            if r.is_terminal():
+            apply(acts[seat](views[seat]))
+            if r.phase is Phase.END:
                 break
     return r
 
