@@ -218,7 +218,8 @@ def test_invalid_override() -> None:
     with pytest.raises(VariantError) as err:
         load_variant("guiyang", ["settle.chickens.chongfeng.multiplier=-1", "tiles.colour=red"])
     assert err.value.problems == [
-        "--set settle.chickens.chongfeng.multiplier: settle.chickens.chongfeng.multiplier: -1 is less than the minimum of 1",
+        "--set settle.chickens.chongfeng.multiplier: settle.chickens.chongfeng.multiplier: "
+        "-1 is less than the minimum of 1",
         "--set tiles.colour: tiles.colour: unknown key 'colour' (known: set, players, hand_size)",
     ]
 

@@ -20,7 +20,7 @@ END = "<!-- END GENERATED REFERENCE -->"
 
 def _type(node: dict[str, Any]) -> str:
     if "$ref" in node:
-        return node["$ref"].split("/")[-1]
+        return str(node["$ref"]).split("/")[-1]
     if "enum" in node:
         return " \\| ".join(f"`{v}`" for v in node["enum"])
     if "const" in node:

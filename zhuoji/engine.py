@@ -17,20 +17,20 @@ dealer's 14th.
 from __future__ import annotations
 
 import random
-from itertools import compress
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import compress
 from typing import Any
 
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.errors import IllegalActionError, ZhuojiError
 from zhuoji.events import DRAW, EventLog
-from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.observation import Observation
-from zhuoji.rules.patterns import evaluate
+from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.rules.facts import WinContext
+from zhuoji.rules.patterns import evaluate
 from zhuoji.rules.win import WinCheck
 from zhuoji.settle import Ledger, settle
 from zhuoji.variant import Ruleset
@@ -384,16 +384,13 @@ class Round:
         hand = st.hand
         tile = st.drawn
         extra: list[Action] = []
-        if tile >= 0:
-            # a plain draw completes the hand exactly when it is one of the waits kept since
-            # the last discard; after a kong or on the dealer's first turn, check afresh
-            if (
-                (tile in st.waits)
-                if (st.draws and not self.after_kong)
-                else self.rules.is_win(hand)
-            ):
-                if self._may_win(self._check(seat, tile, WinHow.SELF_DRAW, None)):
-                    extra.append(make(seat, ActionKind.HU, tile))
+        # a plain draw completes the hand exactly when it is one of the waits kept since the
+        # last discard; after a kong or on the dealer's first turn, it is checked afresh
+        complete = tile >= 0 and (
+            (tile in st.waits) if (st.draws and not self.after_kong) else self.rules.is_win(hand)
+        )
+        if complete and self._may_win(self._check(seat, tile, WinHow.SELF_DRAW, None)):
+            extra.append(make(seat, ActionKind.HU, tile))
         if 4 in hand or (st.pungs and any(hand[t] for t in st.pungs)):
             self._kong_options(seat, st, extra)
         discards: Sequence[Action]

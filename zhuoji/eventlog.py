@@ -142,17 +142,27 @@ def replay(
             # the replay wrote every event up to here and now waits for an action (or the
             # round is over): the first logged event it did not write is the first bad line
             bad = events[checked]
-            expects = f"an action (to act: {r.to_act()})" if not r.is_terminal() else "nothing (the round is over)"
-            raise ScenarioError(f"{label}:{bad['_line']}: {bad['type']} event where the replay expects {expects}")
+            expects = (
+                f"an action (to act: {r.to_act()})"
+                if not r.is_terminal()
+                else "nothing (the round is over)"
+            )
+            raise ScenarioError(
+                f"{label}:{bad['_line']}: {bad['type']} event where the replay expects {expects}"
+            )
         try:
             r.apply(Action.parse(event["action"]))
         except IllegalActionError as exc:
             raise ScenarioError(f"{label}:{event['_line']}: {exc}") from exc
     compare_upto(len(events))
     if len(r.log) != len(events):
-        line = events[min(len(r.log), len(events) - 1)]["_line"]  # the first extra line, or the last
+        line = events[min(len(r.log), len(events) - 1)][
+            "_line"
+        ]  # the first extra line, or the last
         missing = "ends early" if len(events) < len(r.log) else "has extra lines"
-        raise ScenarioError(f"{label}:{line}: the log {missing} (replay has {len(r.log)} events, log {len(events)})")
+        raise ScenarioError(
+            f"{label}:{line}: the log {missing} (replay has {len(r.log)} events, log {len(events)})"
+        )
     if not r.is_terminal():
         raise ScenarioError(
             f"{label}:{events[-1]['_line']}: the log ends before the round does (to act: {r.to_act()})"

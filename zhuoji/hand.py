@@ -369,7 +369,7 @@ def seven_pairs_distance(
     """Fewest tiles to add for seven pairs (only for 13 or 14 tiles with no melds)."""
     if sum(c) + jokers < 13:
         return FAR
-    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)  # type: ignore[attr-defined]
+    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
     if quads_as_two_pairs:
         pairs = min(twos + threes + 2 * fours, 7)
         need = 7 - pairs  # a single becomes a pair with one tile, an empty slot takes two
@@ -518,8 +518,8 @@ def is_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> bool
     if sum(c) != 14:
         return False
     if quads_as_two_pairs:
-        return not c.count(1) and not c.count(3)  # type: ignore[attr-defined]
-    return not c.count(1) and not c.count(3) and not c.count(4)  # type: ignore[attr-defined]
+        return not c.count(1) and not c.count(3)
+    return not c.count(1) and not c.count(3) and not c.count(4)
 
 
 def is_shisanlan(c: Sequence[int]) -> bool:
@@ -580,7 +580,7 @@ def _standard_waits(c: list[int]) -> list[int]:
 
 
 def _seven_pairs_waits(c: Sequence[int], quads_as_two_pairs: bool) -> list[int]:
-    if c.count(1) + c.count(3) != 1:  # type: ignore[attr-defined]
+    if c.count(1) + c.count(3) != 1:
         return []
     odd = next(k for k in range(NUM_KINDS) if c[k] & 1)
     if not quads_as_two_pairs and (c[odd] != 1 or max(c) > 2):
@@ -621,7 +621,7 @@ def shanten(c: Sequence[int]) -> int:
     """Distance to ready over the plain forms; ``-1`` means complete."""
     d = standard_distance(c)
     if sum(c) >= 13:
-        ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)  # type: ignore[attr-defined]
+        ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
         need = 7 - min(twos + threes + 2 * fours, 7)
         sp = need + max(need - ones - threes, 0)
         if sp < d:

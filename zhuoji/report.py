@@ -31,7 +31,8 @@ def describe_end(end: RoundEnd) -> list[str]:
             "rob_kong": "抢杠 robbing a kong",
         }[w.how.value]
         lines.append(
-            f"seat {w.seat} wins: {how}{src}, tile {tile} ({T.format([end.win_tile]) if end.win_tile is not None else '?'})"
+            f"seat {w.seat} wins: {how}{src}, tile {tile} "
+            f"({T.format([end.win_tile]) if end.win_tile is not None else '?'})"
         )
     flags = [n for n in ("gangkai", "repao", "haidi", "tianhu", "dihu", "renhu") if getattr(end, n)]
     if flags:
@@ -66,7 +67,12 @@ def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
     if rows:
         widths = [max(_width(r[i]) for r in rows) for i in range(4)]
         for r in rows:
-            cells = [_pad(r[0], widths[0]), _pad(r[1], widths[1], True), _pad(r[2], widths[2]), _pad(r[3], widths[3])]
+            cells = [
+                _pad(r[0], widths[0]),
+                _pad(r[1], widths[1], True),
+                _pad(r[2], widths[2]),
+                _pad(r[3], widths[3]),
+            ]
             lines.append("  " + "  ".join(cells) + "  " + r[4])
     else:
         lines.append("  (no payments)")

@@ -32,15 +32,23 @@ class _Model(BaseModel):
 
 
 class MeldIn(_Model):
-    kind: MeldKind = Field(description="chi, peng, gang_exposed (点豆), gang_concealed (闷豆), gang_added (转弯豆)")
+    kind: MeldKind = Field(
+        description="chi, peng, gang_exposed (点豆), gang_concealed (闷豆), gang_added (转弯豆)"
+    )
     tile: str = Field(pattern=TILE, description="the pung/kong tile, or a chow's lowest tile")
-    source: int | None = Field(None, alias="from", ge=0, le=3, description="seat whose discard was taken")
+    source: int | None = Field(
+        None, alias="from", ge=0, le=3, description="seat whose discard was taken"
+    )
     claimed: str | None = Field(None, pattern=TILE, description="for a chow: the tile taken")
-    late: bool = Field(False, description="憨包: a kong declared after the turn it was first possible")
+    late: bool = Field(
+        False, description="憨包: a kong declared after the turn it was first possible"
+    )
 
 
 class SeatIn(_Model):
-    hand: str = Field(description="concealed tiles; a winner's winning tile is given in result.tile instead")
+    hand: str = Field(
+        description="concealed tiles; a winner's winning tile is given in result.tile instead"
+    )
     melds: list[MeldIn] = Field(default_factory=list)
     declared: Declaration | None = Field(None, description="报听: hard (dealer) or soft")
     ever_ready: bool = Field(False, description="was ready at some point (for dou that need it)")
@@ -59,8 +67,12 @@ class DiscardIn(_Model):
 class WinIn(_Model):
     seat: int = Field(ge=0, le=3)
     how: WinHow
-    source: int | None = Field(None, alias="from", ge=0, le=3, description="discarder or robbed player")
-    passed_win: bool = Field(False, description="passed a win on a discard since his last draw (包牌)")
+    source: int | None = Field(
+        None, alias="from", ge=0, le=3, description="discarder or robbed player"
+    )
+    passed_win: bool = Field(
+        False, description="passed a win on a discard since his last draw (包牌)"
+    )
 
 
 class ResultIn(_Model):
@@ -78,13 +90,19 @@ class ResultIn(_Model):
 class RoundEndFile(_Model):
     """A finished round."""
 
-    variant: str | None = Field(None, description="variant name or path; the command line may override")
+    variant: str | None = Field(
+        None, description="variant name or path; the command line may override"
+    )
     dealer: int = Field(ge=0, le=3)
     streak: int = Field(0, ge=0, description="连庄 count before this round")
     seats: list[SeatIn] = Field(min_length=2, max_length=4)
-    discards: list[DiscardIn] = Field(default_factory=list, description="every discard, in table order")
+    discards: list[DiscardIn] = Field(
+        default_factory=list, description="every discard, in table order"
+    )
     result: ResultIn = Field(default_factory=ResultIn)
-    reveal: str | None = Field(None, pattern=TILE, description="翻鸡: the tile revealed after a win")
+    reveal: str | None = Field(
+        None, pattern=TILE, description="翻鸡: the tile revealed after a win"
+    )
     wild_indicator: str | None = Field(None, pattern=TILE, description="六安: the 宝牌 indicator")
     round_wind: int = Field(0, ge=0, le=3)
     weekday: int = Field(1, ge=1, le=7)
@@ -117,7 +135,9 @@ def parse(data: Any, label: str = "round-end") -> RoundEndFile:
             raise ScenarioError(
                 f"{label}: {_path(e['loc'])}: {e['input']!r} is not a tile (write it like 5m, 1s, 9p or 7z)"
             ) from exc
-        raise ScenarioError(f"{label}: {_path(e['loc'])}: {e['msg']} (got {e.get('input')!r})") from exc
+        raise ScenarioError(
+            f"{label}: {_path(e['loc'])}: {e['msg']} (got {e.get('input')!r})"
+        ) from exc
 
 
 def read(path: str | Path) -> RoundEndFile:
@@ -129,7 +149,9 @@ def read(path: str | Path) -> RoundEndFile:
     try:
         data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ScenarioError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {exc}") from exc
+        raise ScenarioError(
+            f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {exc}"
+        ) from exc
     return parse(data, str(p))
 
 
@@ -151,7 +173,9 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
     n = len(f.seats)
     players = ruleset.players
     if n != players:
-        raise ScenarioError(f"{label}: seats: {n} seats given; variant {ruleset.name} plays with {players}")
+        raise ScenarioError(
+            f"{label}: seats: {n} seats given; variant {ruleset.name} plays with {players}"
+        )
 
     def seat_ok(value: int | None, where: str) -> None:
         if value is not None and not 0 <= value < n:
@@ -164,10 +188,14 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
     def count(kinds: list[int], where: str) -> None:
         for k in kinds:
             if k not in allowed:
-                raise ScenarioError(f"{label}: {where}: {T.format([k])} is not in the {ruleset.variant.tiles.set.value} tile set")
+                raise ScenarioError(
+                    f"{label}: {where}: {T.format([k])} is not in the {ruleset.variant.tiles.set.value} tile set"
+                )
             seen[k] += 1
             if seen[k] > T.COPIES:
-                raise ScenarioError(f"{label}: {where}: a fifth {T.format([k])} ({T.name(k)}) — impossible tile count")
+                raise ScenarioError(
+                    f"{label}: {where}: a fifth {T.format([k])} ({T.name(k)}) — impossible tile count"
+                )
 
     seats: list[SeatEnd] = []
     win_tile = _tile(f.result.tile, "result.tile")
@@ -185,7 +213,9 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             if m.kind is MeldKind.GANG_CONCEALED and m.source is not None:
                 raise ScenarioError(f"{label}: {mw}.from: a concealed kong takes no one's tile")
             if m.kind is not MeldKind.GANG_CONCEALED and m.source is None:
-                raise ScenarioError(f"{label}: {mw}.from: a {m.kind.value} needs the seat it was claimed from")
+                raise ScenarioError(
+                    f"{label}: {mw}.from: a {m.kind.value} needs the seat it was claimed from"
+                )
             if m.source == i:
                 raise ScenarioError(f"{label}: {mw}.from: seat {i} cannot claim its own discard")
             if m.kind is MeldKind.CHI and (tile >= 27 or tile % 9 > 6):
@@ -193,7 +223,9 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             claimed = _tile(m.claimed, f"{mw}.claimed")
             meld = Meld(m.kind, tile, m.source, claimed, m.late)
             if m.kind is MeldKind.CHI and claimed is not None and claimed not in meld.tiles:
-                raise ScenarioError(f"{label}: {mw}.claimed: {m.claimed} is not in the chow {T.format(meld.tiles)}")
+                raise ScenarioError(
+                    f"{label}: {mw}.claimed: {m.claimed} is not in the chow {T.format(meld.tiles)}"
+                )
             count(list(meld.tiles), mw)
             melds.append(meld)
         size = len(concealed) + 3 * len(melds)
@@ -217,7 +249,8 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
 
     wins = []
     claims = ruleset.variant.claims
-    rules = ruleset.hand_rules(T.next_in_cycle(w) if (w := _tile(f.wild_indicator, "wild_indicator")) is not None else None)
+    indicator = _tile(f.wild_indicator, "wild_indicator")
+    rules = ruleset.hand_rules(T.next_in_cycle(indicator) if indicator is not None else None)
     if f.result.wins and win_tile is None:
         raise ScenarioError(f"{label}: result.tile: a win needs its winning tile")
     if win_tile is not None:
@@ -229,7 +262,9 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         if w.how is WinHow.SELF_DRAW and w.source is not None:
             raise ScenarioError(f"{label}: {ww}.from: a self-draw has no source")
         if w.how is not WinHow.SELF_DRAW and (w.source is None or w.source == w.seat):
-            raise ScenarioError(f"{label}: {ww}.from: a {w.how.value} win needs another seat as its source")
+            raise ScenarioError(
+                f"{label}: {ww}.from: a {w.how.value} win needs another seat as its source"
+            )
         if w.how is WinHow.DISCARD and not claims.win_on_discard:
             raise ScenarioError(
                 f"{label}: {ww}.how: variant {ruleset.name} has no wins on a discard (self-draw or robbing a kong only)"
@@ -247,17 +282,23 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         wins.append(Win(w.seat, w.how, w.source, w.passed_win))
     if len(winners) != len(f.result.wins):
         raise ScenarioError(f"{label}: result.wins: a seat is listed twice")
-    if len(wins) > 1 and (any(w.how is WinHow.SELF_DRAW for w in wins) or len({(w.how, w.source) for w in wins}) > 1):
-        raise ScenarioError(f"{label}: result.wins: only wins on one discard (or kong) can be shared")
+    if len(wins) > 1 and (
+        any(w.how is WinHow.SELF_DRAW for w in wins) or len({(w.how, w.source) for w in wins}) > 1
+    ):
+        raise ScenarioError(
+            f"{label}: result.wins: only wins on one discard (or kong) can be shared"
+        )
     if len(wins) > 1 and not claims.multiple_winners:
-        raise ScenarioError(f"{label}: result.wins: variant {ruleset.name} allows one winner only (no 一炮多响)")
+        raise ScenarioError(
+            f"{label}: result.wins: variant {ruleset.name} allows one winner only (no 一炮多响)"
+        )
 
     reveal = _tile(f.reveal, "reveal")
     if reveal is not None and seen[reveal] >= T.COPIES:
         raise ScenarioError(
-            f"{label}: reveal: {f.reveal} cannot be in the wall: all four copies are already in hands, melds or discards"
+            f"{label}: reveal: {f.reveal} cannot be in the wall: "
+            "all four copies are already in hands, melds or discards"
         )
-    indicator = _tile(f.wild_indicator, "wild_indicator")
     if indicator is not None and seen[indicator] >= T.COPIES:
         raise ScenarioError(f"{label}: wild_indicator: {f.wild_indicator} cannot be in the wall")
     kong_tile = _tile(f.result.kong_tile, "result.kong_tile")
@@ -288,7 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     text = json.dumps(schema(), ensure_ascii=False, indent=2) + "\n"
     if "--check" in args:
-        ok = ROUND_END_SCHEMA_FILE.exists() and ROUND_END_SCHEMA_FILE.read_text(encoding="utf-8") == text
+        ok = (
+            ROUND_END_SCHEMA_FILE.exists()
+            and ROUND_END_SCHEMA_FILE.read_text(encoding="utf-8") == text
+        )
         print("schema is current" if ok else f"{ROUND_END_SCHEMA_FILE} is stale")
         return 0 if ok else 1
     ROUND_END_SCHEMA_FILE.write_text(text, encoding="utf-8")
@@ -298,4 +342,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

@@ -48,7 +48,10 @@ ITEM_LABELS: dict[str, tuple[str, str]] = {
     "xianggong": ("相公", "wrong tile count"),
     "liability": ("包付", "liability"),
     "zui.rengbao": ("扔宝", "first discard a wild"),
-    "zui": ("嘴", "zui item"),  # 六安 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the detail
+    "zui": (
+        "嘴",
+        "zui item",
+    ),  # 六安 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the detail
 }
 
 
@@ -158,7 +161,8 @@ class SettleContext:
     def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
         end = self.end
         return WinContext(
-            self_draw=win.how is WinHow.SELF_DRAW or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
+            self_draw=win.how is WinHow.SELF_DRAW
+            or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
             rob_kong=win.how is WinHow.ROB_KONG,
             gangkai=end.gangkai,
             repao=end.repao,
@@ -180,7 +184,9 @@ class SettleContext:
             assert self.end.win_tile is not None
             full[self.end.win_tile] += 1
             ctx = self.win_context(win, rob_kong_as_self_draw=rob_kong_as_self_draw)
-            value = evaluate(self.ruleset.variant.patterns, self.rules, full, seat.melds, self.end.win_tile, ctx)
+            value = evaluate(
+                self.ruleset.variant.patterns, self.rules, full, seat.melds, self.end.win_tile, ctx
+            )
             if value is None:
                 raise ValueError(f"seat {win.seat}'s hand does not win")
             self._values[key] = value
@@ -195,7 +201,9 @@ class SettleContext:
             seat_wind=self.end.seat_wind(seat),
             round_wind=self.end.round_wind,
         )
-        return waiting_value(self.ruleset.variant.patterns, self.rules, s.concealed_counts(), s.melds, ctx)
+        return waiting_value(
+            self.ruleset.variant.patterns, self.rules, s.concealed_counts(), s.melds, ctx
+        )
 
     def others(self, seat: int) -> Iterable[int]:
         return (s for s in range(self.players) if s != seat)

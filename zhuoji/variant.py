@@ -111,6 +111,9 @@ class KongKinds(Strict):
     added: bool = Field(True, title="added kong", description="转弯豆 / 补杠 onto one's own pung")
 
 
+KongKind = Literal["added", "concealed", "exposed"]
+
+
 class ClaimsSection(Strict):
     """Which claims exist and how they are resolved."""
 
@@ -122,8 +125,8 @@ class ClaimsSection(Strict):
     win_on_discard: bool = Field(
         True, title="win on discard", description="false: self-draw (or robbing a kong) only (六安)"
     )
-    rob_kong: list[Literal["added", "concealed", "exposed"]] = Field(
-        default_factory=lambda: ["added"],
+    rob_kong: list[KongKind] = Field(
+        default_factory=lambda: list[KongKind](["added"]),
         title="robbable kongs",
         description="kong kinds another player may rob (抢杠); empty for none",
     )

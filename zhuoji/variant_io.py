@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import yaml
@@ -302,13 +302,13 @@ def _validator_for(_generation: int) -> jsonschema.protocols.Validator:
 
     schema = variant_schema()
     cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)  # type: ignore[no-any-return]
+    return cls(schema)
 
 
 def _leaf_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
     """Errors under anyOf/oneOf come from their most relevant branch."""
     if err.validator in ("anyOf", "oneOf") and err.context:
-        branches: dict[int, list[jsonschema.ValidationError]] = {}
+        branches: dict[str | int, list[jsonschema.ValidationError]] = {}
         for sub in err.context:
             branches.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
         # prefer a branch that is not just a wrong type (e.g. the null branch)
@@ -337,7 +337,7 @@ def _message(err: jsonschema.ValidationError) -> str:
         known = ", ".join(point_of(str(err.path[0])))
         return f"{err.path[1]!r} is not a hook id, so the entry needs an id (one of: {known})"
     if err.validator == "enum":
-        choices = ", ".join(repr(c) for c in err.validator_value)
+        choices = ", ".join(repr(c) for c in cast(list[Any], err.validator_value))
         return f"{err.instance!r} is not one of: {choices}"
     return str(err.message)
 
@@ -362,7 +362,8 @@ def _explain(err: jsonschema.ValidationError) -> list[tuple[PathKey, str]]:
     """(path, message) pairs; an unknown key is reported at its own path with the known ones."""
     path: PathKey = tuple(err.absolute_path)
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        known = list(err.schema.get("properties", {}))
+        schema = cast(dict[str, Any], err.schema)
+        known = list(schema.get("properties", {}))
         extra = [k for k in err.instance if k not in known]
         choices = ", ".join(known)
         return [((*path, k), f"unknown key {k!r} (known: {choices})") for k in extra]

@@ -58,7 +58,7 @@ def play_round(r: Round, agents: Sequence[Agent]) -> Round:
             continue
         for seat in r.to_act():
             apply(acts[seat](views[seat]))
-            if r.phase is Phase.END:
+            if r.is_terminal():
                 break
     return r
 

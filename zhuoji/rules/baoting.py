@@ -15,9 +15,21 @@ from zhuoji.settle import SettleContext
 
 
 class ShabaoParams(Params):
-    value: int = Field(10, ge=0, le=1000, title="杀报 value", description="the declared player pays the winner this")
-    on_discard: bool = Field(True, title="杀报 on a deal-in", description="when the declared player's discard (or robbed kong) is won on")
-    on_self_draw: bool = Field(True, title="杀报 on a self-draw", description="when another player self-draws")
+    value: int = Field(
+        10,
+        ge=0,
+        le=1000,
+        title="杀报 value",
+        description="the declared player pays the winner this",
+    )
+    on_discard: bool = Field(
+        True,
+        title="杀报 on a deal-in",
+        description="when the declared player's discard (or robbed kong) is won on",
+    )
+    on_self_draw: bool = Field(
+        True, title="杀报 on a self-draw", description="when another player self-draws"
+    )
 
 
 @register(Point.SETTLE, "shabao", ShabaoParams, phase=20, title="杀报")
@@ -33,4 +45,10 @@ def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
             dealt_in = win.how in (WinHow.DISCARD, WinHow.ROB_KONG) and win.source == s
             if (dealt_in and p.on_discard) or (win.how is WinHow.SELF_DRAW and p.on_self_draw):
                 how = "点炮" if dealt_in else "自摸"
-                ctx.pay(s, win.seat, p.value * ctx.stake, "shabao", f"杀报 {p.value}: declared seat {s}, {how}")
+                ctx.pay(
+                    s,
+                    win.seat,
+                    p.value * ctx.stake,
+                    "shabao",
+                    f"杀报 {p.value}: declared seat {s}, {how}",
+                )

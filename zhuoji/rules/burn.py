@@ -15,8 +15,12 @@ from zhuoji.settle import SettleContext
 
 
 class BurnParams(Params):
-    on_repao: bool = Field(True, title="burn on 热炮", description="the discarder who dealt in right after his kong")
-    on_rob_kong: bool = Field(True, title="burn on 抢杠", description="the player whose kong was robbed")
+    on_repao: bool = Field(
+        True, title="burn on 热炮", description="the discarder who dealt in right after his kong"
+    )
+    on_rob_kong: bool = Field(
+        True, title="burn on 抢杠", description="the player whose kong was robbed"
+    )
 
 
 @register(Point.SETTLE, "burn", BurnParams, phase=30, title="烧")
@@ -25,10 +29,12 @@ def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
     for win in ctx.end.wins:
         if win.source is None:
             continue
-        if (win.how is WinHow.DISCARD and ctx.end.repao and p.on_repao) or (
+        burns = (win.how is WinHow.DISCARD and ctx.end.repao and p.on_repao) or (
             win.how is WinHow.ROB_KONG and p.on_rob_kong
-        ):
-            if win.source not in ctx.burnt:
-                ctx.burnt.add(win.source)
-                why = "热炮" if win.how is WinHow.DISCARD else "抢杠"
-                ctx.note(f"seat {win.source} burnt (烧光, {why}): chickens and dou void, penalties stay")
+        )
+        if burns and win.source not in ctx.burnt:
+            ctx.burnt.add(win.source)
+            why = "热炮" if win.how is WinHow.DISCARD else "抢杠"
+            ctx.note(
+                f"seat {win.source} burnt (烧光, {why}): chickens and dou void, penalties stay"
+            )

@@ -41,7 +41,13 @@ class FlipRule(Params):
         description="next: revealed rank+1 (9→1, seeds 000/001/004); same: 本鸡; updown: ±1 "
         "(上下鸡/摇摆鸡); weekday: 星期鸡, the weekday's rank in every suit; none",
     )
-    value: int = Field(1, ge=0, le=100, title="翻鸡 value", description="per flipped chicken, from each other player")
+    value: int = Field(
+        1,
+        ge=0,
+        le=100,
+        title="翻鸡 value",
+        description="per flipped chicken, from each other player",
+    )
 
 
 class GoldenRule(Params):
@@ -52,17 +58,32 @@ class GoldenRule(Params):
 
 class Chongfeng(Params):
     label: str = Field("冲锋鸡", description="冲锋鸡 (seed 000) or 英雄鸡 (seed 001)")
-    multiplier: int = Field(2, ge=1, le=100, title="冲锋鸡 multiplier", description="value of the first discarded 幺鸡")
-    golden_multiplier: int = Field(4, ge=1, le=100, title="冲锋鸡 golden multiplier", description="its value when 幺鸡 is golden")
+    multiplier: int = Field(
+        2, ge=1, le=100, title="冲锋鸡 multiplier", description="value of the first discarded 幺鸡"
+    )
+    golden_multiplier: int = Field(
+        4,
+        ge=1,
+        le=100,
+        title="冲锋鸡 golden multiplier",
+        description="its value when 幺鸡 is golden",
+    )
 
 
 class Zeren(Params):
-    extra: int = Field(1, ge=0, le=100, title="责任鸡 extra", description="the discarder pays the claimer this much more")
+    extra: int = Field(
+        1,
+        ge=0,
+        le=100,
+        title="责任鸡 extra",
+        description="the discarder pays the claimer this much more",
+    )
 
 
 class UnreadyPays(Params):
     tiles: Literal["permanent", "all"] = Field(
-        "permanent", description="which chickens an unready player pays for: permanent ones only, or flipped too"
+        "permanent",
+        description="which chickens an unready player pays for: permanent ones only, or flipped too",
     )
 
 
@@ -75,16 +96,24 @@ class ChickenParams(Params):
         default_factory=lambda: [GoldenRule(flip="9s", tile="1s")], title="金鸡"
     )
     chongfeng: Chongfeng | None = Field(
-        None, title="冲锋鸡 / 英雄鸡", description="the round's first discarded 幺鸡 pays extra; null: off"
+        None,
+        title="冲锋鸡 / 英雄鸡",
+        description="the round's first discarded 幺鸡 pays extra; null: off",
     )
     zeren: Zeren | None = Field(
-        None, title="责任鸡", description="the discarder of a claimed first 幺鸡 pays extra; null: off"
+        None,
+        title="责任鸡",
+        description="the discarder of a claimed first 幺鸡 pays extra; null: off",
     )
     scope: Literal["hand", "all"] = Field(
-        "all", title="scope", description="hand: 手上鸡, only undiscarded tiles; all: 内外鸡, discards too"
+        "all",
+        title="scope",
+        description="hand: 手上鸡, only undiscarded tiles; all: 内外鸡, discards too",
     )
     collectors: Literal["ready", "all"] = Field(
-        "ready", title="who collects", description="ready: only ready or winning players (叫嘴); all: every holder"
+        "ready",
+        title="who collects",
+        description="ready: only ready or winning players (叫嘴); all: every holder",
     )
     unready_pays: UnreadyPays | None = Field(
         None,
@@ -139,7 +168,9 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
         return
     values = _chicken_values(ctx, p)
     base_yaoji = next((pc.value for pc in p.permanent if parse_one(pc.tile) == YAOJI), 1)
-    golden_yaoji = any(parse_one(g.tile) == YAOJI and end.reveal == parse_one(g.flip) for g in p.golden)
+    golden_yaoji = any(
+        parse_one(g.tile) == YAOJI and end.reveal == parse_one(g.flip) for g in p.golden
+    )
 
     first = next((i for i, d in enumerate(end.discards) if d.tile == YAOJI), None)
     chongfeng_seat: int | None = None
@@ -161,7 +192,9 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
             hand[win_tiles[s]] += 1  # type: ignore[index]
         mc: Counter[int] = Counter(t for m in seat.melds for t in m.tiles)
         dc: Counter[int] = Counter(
-            d.tile for i, d in enumerate(end.discards) if d.seat == s and d.claimed_by is None and i != first
+            d.tile
+            for i, d in enumerate(end.discards)
+            if d.seat == s and d.claimed_by is None and i != first
         )
         melded.append(mc)
         discarded.append(dc)
@@ -201,12 +234,24 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
                 ctx.pay(payer, chongfeng_seat, amount, "ji.chongfeng", detail)
         elif p.unready_pays is not None and owes[chongfeng_seat]:
             for c in collectors:
-                ctx.pay(chongfeng_seat, c, amount, "ji.chongfeng", detail + " 倒赔 (paid back, not ready)")
+                ctx.pay(
+                    chongfeng_seat,
+                    c,
+                    amount,
+                    "ji.chongfeng",
+                    detail + " 倒赔 (paid back, not ready)",
+                )
 
     if zeren is not None and p.zeren is not None and p.zeren.extra:
         discarder, claimer = zeren
         if collects[claimer]:
-            ctx.pay(discarder, claimer, p.zeren.extra, "ji.zeren", f"责任鸡 +{p.zeren.extra}: {name(YAOJI)} claimed")
+            ctx.pay(
+                discarder,
+                claimer,
+                p.zeren.extra,
+                "ji.zeren",
+                f"责任鸡 +{p.zeren.extra}: {name(YAOJI)} claimed",
+            )
 
     if p.unready_pays is not None:
         for s in range(ctx.players):
@@ -220,4 +265,10 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
                     continue
                 n = discarded[s][kind] + melded[s][kind]
                 for c in collectors:
-                    ctx.pay(s, c, n * value, "ji.baoji", f"包鸡 {label} ×{n} discarded or melded, not ready")
+                    ctx.pay(
+                        s,
+                        c,
+                        n * value,
+                        "ji.baoji",
+                        f"包鸡 {label} ×{n} discarded or melded, not ready",
+                    )

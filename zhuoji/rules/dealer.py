@@ -38,15 +38,29 @@ def nearest_from(start: int, seats: list[int], players: int, *, inclusive: bool 
 
 class WinnerDealsParams(Params):
     two_winners: Literal["nearest_to_dealer", "discarder"] = Field(
-        "nearest_to_dealer", title="next dealer, two winners", description="who deals after a two-winner discard"
+        "nearest_to_dealer",
+        title="next dealer, two winners",
+        description="who deals after a two-winner discard",
     )
     three_winners: Literal["nearest_to_dealer", "discarder"] = Field(
-        "discarder", title="next dealer, three winners", description="who deals after a three-winner discard"
+        "discarder",
+        title="next dealer, three winners",
+        description="who deals after a three-winner discard",
     )
-    draw_none_ready_streak: bool = Field(True, title="连庄 when none ready", description="the dealer's streak grows after a draw with nobody ready")
-    draw_all_ready_streak: bool = Field(False, title="连庄 when all ready", description="the dealer's streak grows after a draw with everyone ready")
+    draw_none_ready_streak: bool = Field(
+        True,
+        title="连庄 when none ready",
+        description="the dealer's streak grows after a draw with nobody ready",
+    )
+    draw_all_ready_streak: bool = Field(
+        False,
+        title="连庄 when all ready",
+        description="the dealer's streak grows after a draw with everyone ready",
+    )
     draw_three_ready_unready_deals: bool = Field(
-        True, title="three ready: unready deals", description="after a draw with one unready player, he deals"
+        True,
+        title="three ready: unready deals",
+        description="after a draw with one unready player, he deals",
     )
 
 
@@ -74,8 +88,12 @@ def winner_deals(end: RoundEnd, ready: list[bool], p: WinnerDealsParams) -> tupl
 
 
 class RotateParams(Params):
-    stay_on_draw: bool = Field(True, title="dealer stays on a draw", description="seed 003: 荒庄由庄家连庄")
-    streak_on_draw: bool = Field(True, title="连庄 on a draw", description="a draw counts as a 连庄")
+    stay_on_draw: bool = Field(
+        True, title="dealer stays on a draw", description="seed 003: 荒庄由庄家连庄"
+    )
+    streak_on_draw: bool = Field(
+        True, title="连庄 on a draw", description="a draw counts as a 连庄"
+    )
 
 
 @register(Point.DEALER, "rotate", RotateParams, title="轮庄")

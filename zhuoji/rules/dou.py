@@ -19,21 +19,28 @@ from zhuoji.tiles import name
 
 
 class DouValues(Params):
-    concealed: int = Field(2, ge=0, le=1000, title="闷豆 value", description="from each other player")
-    exposed: int = Field(1, ge=0, le=1000, title="点豆 value", description="from the feeder (see exposed_paid_by)")
+    concealed: int = Field(
+        2, ge=0, le=1000, title="闷豆 value", description="from each other player"
+    )
+    exposed: int = Field(
+        1, ge=0, le=1000, title="点豆 value", description="from the feeder (see exposed_paid_by)"
+    )
     added: int = Field(1, ge=0, le=1000, title="转弯豆 value", description="from each other player")
 
 
 class DouParams(Params):
     values: DouValues = Field(default_factory=DouValues, title="dou values")
     jiandousan: bool = Field(
-        False, title="见豆三", description="every kind of dou pays jiandousan_value (seed 001 见豆三)"
+        False,
+        title="见豆三",
+        description="every kind of dou pays jiandousan_value (seed 001 见豆三)",
     )
     jiandousan_value: int = Field(3, ge=0, le=1000, title="见豆三 value")
     exposed_paid_by: Literal["feeder", "all", "konger"] = Field(
         "feeder",
         title="点豆 paid by",
-        description="feeder: the discarder pays the konger; all: every other player; konger: the konger pays the feeder",
+        description="feeder: the discarder pays the konger; all: every other player; "
+        "konger: the konger pays the feeder",
     )
     requires_ready: Literal["none", "at_end", "ever"] = Field(
         "at_end",
@@ -41,12 +48,20 @@ class DouParams(Params):
         description="a kong scores only if its owner is ready or wins at the end (seed 001), was ever ready, or always",
     )
     unready_pays: bool = Field(
-        False, title="unready konger pays", description="a kong that does not score is paid the other way"
+        False,
+        title="unready konger pays",
+        description="a kong that does not score is paid the other way",
     )
     late_value: int = Field(
-        0, ge=0, le=1000, title="憨包豆 value", description="a late kong's value from each other player (0: pass only)"
+        0,
+        ge=0,
+        le=1000,
+        title="憨包豆 value",
+        description="a late kong's value from each other player (0: pass only)",
     )
-    void_on_draw: bool = Field(True, title="void on draw", description="no dou scores when nobody wins (黄庄)")
+    void_on_draw: bool = Field(
+        True, title="void on draw", description="no dou scores when nobody wins (黄庄)"
+    )
 
 
 _ITEMS = {
@@ -93,7 +108,9 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
                 pairs = [(meld.source, s)] if p.exposed_paid_by == "feeder" else [(s, meld.source)]
             else:
                 pairs = [(o, s) for o in ctx.others(s)]
-            detail = f"{label} {name(meld.tile)} {value}" + ("" if scores else " (not ready: paid back)")
+            detail = f"{label} {name(meld.tile)} {value}" + (
+                "" if scores else " (not ready: paid back)"
+            )
             for payer, payee in pairs:
                 if scores:
                     ctx.pay(payer, payee, value * ctx.stake, item, detail)

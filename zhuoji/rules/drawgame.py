@@ -15,9 +15,17 @@ from zhuoji.settle import SettleContext
 
 
 class ChajiaoParams(Params):
-    extra: int = Field(0, ge=0, le=1000, title="查叫 extra", description="added to each ready player's value (elsewhere: 3 + pattern)")
+    extra: int = Field(
+        0,
+        ge=0,
+        le=1000,
+        title="查叫 extra",
+        description="added to each ready player's value (elsewhere: 3 + pattern)",
+    )
     streak_extra: bool = Field(
-        False, title="查叫 连庄", description="the dealer's streak is paid on top (seed 004 连庄 3.)"
+        False,
+        title="查叫 连庄",
+        description="the dealer's streak is paid on top (seed 004 连庄 3.)",
     )
 
 
@@ -37,12 +45,30 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
         fan = (value.total if value else 0) + p.extra
         what = value.describe() if value else "ready"
         for u in unready:
-            ctx.pay(u, r, fan * ctx.stake, "chajiao", f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""))
+            ctx.pay(
+                u,
+                r,
+                fan * ctx.stake,
+                "chajiao",
+                f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""),
+            )
     if p.streak_extra and end.streak:
         dealer = end.dealer
         if ctx.ready[dealer]:
             for u in unready:
-                ctx.pay(u, dealer, end.streak * ctx.stake, "lianzhuang", f"连庄 {end.streak}: dealer ready")
+                ctx.pay(
+                    u,
+                    dealer,
+                    end.streak * ctx.stake,
+                    "lianzhuang",
+                    f"连庄 {end.streak}: dealer ready",
+                )
         else:
             for r in ready:
-                ctx.pay(dealer, r, end.streak * ctx.stake, "lianzhuang", f"连庄 {end.streak}: dealer not ready")
+                ctx.pay(
+                    dealer,
+                    r,
+                    end.streak * ctx.stake,
+                    "lianzhuang",
+                    f"连庄 {end.streak}: dealer not ready",
+                )

@@ -26,45 +26,80 @@ class Requires(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     form: Form | None = Field(None, description="winning form: standard, seven_pairs or shisanlan")
-    all_pungs: bool | None = Field(None, description="大对子: standard form, every set a pung or kong")
+    all_pungs: bool | None = Field(
+        None, description="大对子: standard form, every set a pung or kong"
+    )
     one_suit: bool | None = Field(None, description="清一色: every tile from one suit, no honors")
     mixed_one_suit: bool | None = Field(
         None, description="混一色: one suit plus at least one honor tile"
     )
     quads: int | None = Field(
-        None, ge=0, le=3, description="seven pairs with at least this many four-of-a-kinds (龙七对 1, 双龙七对 2)"
+        None,
+        ge=0,
+        le=3,
+        description="seven pairs with at least this many four-of-a-kinds (龙七对 1, 双龙七对 2)",
     )
-    concealed: bool | None = Field(None, description="门清/门前清: no meld made with another's tile")
+    concealed: bool | None = Field(
+        None, description="门清/门前清: no meld made with another's tile"
+    )
     single_wait: bool | None = Field(None, description="单吊: waited on the pair's tile alone")
     one_wait: bool | None = Field(None, description="独子: the hand waited on exactly one kind")
     no_wild: bool | None = Field(None, description="无宝: no wild tile in the hand")
-    wilds: int | None = Field(None, ge=0, le=4, description="at least this many wild tiles held (四宝 4)")
+    wilds: int | None = Field(
+        None, ge=0, le=4, description="at least this many wild tiles held (四宝 4)"
+    )
     missing_suit: bool | None = Field(None, description="缺门: at least one of 万条筒 absent")
-    no_terminals: bool | None = Field(None, description="断幺: no 1, 9 or honor tile (wilds allowed)")
+    no_terminals: bool | None = Field(
+        None, description="断幺: no 1, 9 or honor tile (wilds allowed)"
+    )
     terminal_pair: bool | None = Field(
         None, description="幺头: the pair is 1, 9 or an honor, with no wild in it"
     )
-    kan: int | None = Field(None, ge=0, le=4, description="坎: at least this many concealed pungs of real tiles")
-    twin_chows: int | None = Field(None, ge=0, le=2, description="亲三对: at least this many pairs of identical chows")
+    kan: int | None = Field(
+        None, ge=0, le=4, description="坎: at least this many concealed pungs of real tiles"
+    )
+    twin_chows: int | None = Field(
+        None, ge=0, le=2, description="亲三对: at least this many pairs of identical chows"
+    )
     full_straight: bool | None = Field(None, description="通天: 1-9 of one suit as three chows")
-    all_honors_lan: bool | None = Field(None, description="七风全: 十三烂 holding all seven honors as real tiles")
-    wild_single_wait: bool | None = Field(None, description="单吊宝: the winning tile paired with a wild")
-    wild_pair_wait: bool | None = Field(None, description="双吊宝: the winning tile made a pung with two wilds")
+    all_honors_lan: bool | None = Field(
+        None, description="七风全: 十三烂 holding all seven honors as real tiles"
+    )
+    wild_single_wait: bool | None = Field(
+        None, description="单吊宝: the winning tile paired with a wild"
+    )
+    wild_pair_wait: bool | None = Field(
+        None, description="双吊宝: the winning tile made a pung with two wilds"
+    )
     red_dragons: int | None = Field(None, ge=0, le=4, description="at least this many 红中 held")
-    peng_sets: int | None = Field(None, ge=0, le=4, description="碰N对: at least this many pungs or exposed kongs claimed")
-    concealed_kongs: int | None = Field(None, ge=0, le=4, description="暗杠: at least this many concealed kongs")
-    exposed_kongs: int | None = Field(None, ge=0, le=4, description="明杠: at least this many kongs on a discard or added")
-    dragon_pungs: int | None = Field(None, ge=0, le=3, description="pungs or kongs of dragons (三元牌刻)")
+    peng_sets: int | None = Field(
+        None, ge=0, le=4, description="碰N对: at least this many pungs or exposed kongs claimed"
+    )
+    concealed_kongs: int | None = Field(
+        None, ge=0, le=4, description="暗杠: at least this many concealed kongs"
+    )
+    exposed_kongs: int | None = Field(
+        None, ge=0, le=4, description="明杠: at least this many kongs on a discard or added"
+    )
+    dragon_pungs: int | None = Field(
+        None, ge=0, le=3, description="pungs or kongs of dragons (三元牌刻)"
+    )
     seat_wind_pung: bool | None = Field(None, description="pung or kong of the seat wind (门风)")
     round_wind_pung: bool | None = Field(None, description="pung or kong of the round wind (圈风)")
     self_draw: bool | None = Field(None, description="自摸 (a robbed kong is not a self-draw here)")
     rob_kong: bool | None = Field(None, description="抢杠: won by robbing a kong")
     gangkai: bool | None = Field(None, description="杠开: self-draw on a kong's replacement tile")
-    repao: bool | None = Field(None, description="热炮: won on a discard made right after the discarder's kong")
+    repao: bool | None = Field(
+        None, description="热炮: won on a discard made right after the discarder's kong"
+    )
     haidi: bool | None = Field(None, description="海底捞月: self-draw of the last tile")
     tianhu: bool | None = Field(None, description="天和: dealer complete on the initial hand")
-    dihu: bool | None = Field(None, description="地和: non-dealer self-draws his first tile, no claim before")
-    renhu: bool | None = Field(None, description="人和: non-dealer wins on the dealer's first discard")
+    dihu: bool | None = Field(
+        None, description="地和: non-dealer self-draws his first tile, no claim before"
+    )
+    renhu: bool | None = Field(
+        None, description="人和: non-dealer wins on the dealer's first discard"
+    )
     declared: bool | None = Field(None, description="the winner declared 报听")
     dealer: bool | None = Field(None, description="the winner is the dealer")
 
@@ -138,15 +173,15 @@ def hand_facts(
     pair = dec.pair
     pung_kinds = [g.first for g in pungs if not g.wild] + [m.tile for m in meld_pungs]
 
-    chow_firsts = sorted(g.first for g in chows) + sorted(m.tile for m in melds if m.kind is MeldKind.CHI)
+    chow_firsts = sorted(g.first for g in chows) + sorted(
+        m.tile for m in melds if m.kind is MeldKind.CHI
+    )
     twin = 0
     seen: dict[int, int] = {}
     for f in chow_firsts:
         seen[f] = seen.get(f, 0) + 1
     twin = sum(n // 2 for n in seen.values())
-    straight = any(
-        {b, b + 3, b + 6} <= set(chow_firsts) for b in (0, 9, 18)
-    )
+    straight = any({b, b + 3, b + 6} <= set(chow_firsts) for b in (0, 9, 18))
     win_group_wilds = _win_group_wild_shapes(dec, win_tile)
     return {
         "form": dec.form,
@@ -170,9 +205,15 @@ def hand_facts(
         "wild_single_wait": "pair" in win_group_wilds,
         "wild_pair_wait": "pung" in win_group_wilds,
         "red_dragons": red,
-        "peng_sets": sum(1 for m in melds if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
+        "peng_sets": sum(
+            1
+            for m in melds
+            if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+        ),
         "concealed_kongs": sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED),
-        "exposed_kongs": sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
+        "exposed_kongs": sum(
+            1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+        ),
         "dragon_pungs": sum(1 for k in pung_kinds if k >= 31),
         "seat_wind_pung": 27 + ctx.seat_wind in pung_kinds,
         "round_wind_pung": 27 + ctx.round_wind in pung_kinds,

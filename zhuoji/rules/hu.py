@@ -26,10 +26,14 @@ class BaotingPay(Params):
         "none",
         title="报听 value mode",
         description="add: a declared winner's hand counts hard/soft more; floor: it counts at "
-        "least hard/soft (seed 000 \"番数按照十番来计算\"); none",
+        'least hard/soft (seed 000 "番数按照十番来计算"); none',
     )
-    hard: int = Field(10, ge=0, le=1000, title="硬报 value", description="fan for a hard (dealer) declaration")
-    soft: int = Field(10, ge=0, le=1000, title="软报 value", description="fan for a soft declaration")
+    hard: int = Field(
+        10, ge=0, le=1000, title="硬报 value", description="fan for a hard (dealer) declaration"
+    )
+    soft: int = Field(
+        10, ge=0, le=1000, title="软报 value", description="fan for a soft declaration"
+    )
 
 
 class HuParams(Params):
@@ -43,10 +47,16 @@ class HuParams(Params):
         "robbed_triple_and_others: he pays three times his share and the others pay theirs",
     )
     rob_kong_as_self_draw: bool = Field(
-        True, title="抢杠 counts as 自摸", description="a robbed kong meets rows that require self_draw"
+        True,
+        title="抢杠 counts as 自摸",
+        description="a robbed kong meets rows that require self_draw",
     )
     dealer_bonus: int = Field(
-        0, ge=0, le=1000, title="dealer part", description="added to a share where the dealer pays or wins"
+        0,
+        ge=0,
+        le=1000,
+        title="dealer part",
+        description="added to a share where the dealer pays or wins",
     )
     dealer_bonus_max_pattern: bool = Field(
         False,
@@ -54,12 +64,22 @@ class HuParams(Params):
         description="the dealer part is at most the hand's pattern fan (seed 004 庄两番: 平胡 2, 大对子 7)",
     )
     streak_bonus: int = Field(
-        1, ge=0, le=1000, title="连庄 per streak", description="added per 连庄 where the dealer pays or wins"
+        1,
+        ge=0,
+        le=1000,
+        title="连庄 per streak",
+        description="added per 连庄 where the dealer pays or wins",
     )
     other_bonus: int = Field(
-        0, ge=0, le=1000, title="non-dealer base", description="added to a share where the dealer is not involved"
+        0,
+        ge=0,
+        le=1000,
+        title="non-dealer base",
+        description="added to a share where the dealer is not involved",
     )
-    stake: int = Field(1, ge=1, le=100000, title="stake", description="every amount is multiplied by this")
+    stake: int = Field(
+        1, ge=1, le=100000, title="stake", description="every amount is multiplied by this"
+    )
     baoting: BaotingPay = Field(default_factory=BaotingPay, title="报听 payment")
 
 
@@ -106,7 +126,9 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
                 bonus_parts.append(("hu.base", f"庄家 dealer part {bonus}", bonus))
             if end.streak and p.streak_bonus:
                 streak = end.streak * p.streak_bonus
-                bonus_parts.append(("lianzhuang", f"连庄 streak {end.streak} × {p.streak_bonus}", streak))
+                bonus_parts.append(
+                    ("lianzhuang", f"连庄 streak {end.streak} × {p.streak_bonus}", streak)
+                )
         elif p.other_bonus:
             bonus_parts.append(("hu.base", f"闲家 base {p.other_bonus}", p.other_bonus))
         payers = [bearer]

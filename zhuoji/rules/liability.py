@@ -28,11 +28,23 @@ def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str)
         if e.payee == win.seat and e.item in ctx.hu_items and e.payer != liable:
             owed[e.payer] = owed.get(e.payer, 0) + e.amount
     for payer, amount in sorted(owed.items()):
-        ctx.pay(liable, payer, amount, item, f"{why}: pays seat {payer}'s share of seat {win.seat}'s win")
+        ctx.pay(
+            liable,
+            payer,
+            amount,
+            item,
+            f"{why}: pays seat {payer}'s share of seat {win.seat}'s win",
+        )
 
 
 class BaopaiParams(Params):
-    multiplier: int = Field(1, ge=1, le=100, title="包牌 multiplier", description="times the hand's value paid to each other player")
+    multiplier: int = Field(
+        1,
+        ge=1,
+        le=100,
+        title="包牌 multiplier",
+        description="times the hand's value paid to each other player",
+    )
 
 
 @register(Point.SETTLE, "baopai", BaopaiParams, phase=5, title="包牌")
@@ -44,12 +56,23 @@ def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
         ctx.void_wins.add(win.seat)
         value = ctx.win_value(win)
         for other in ctx.others(win.seat):
-            ctx.pay(win.seat, other, value.total * p.multiplier, "baopai",
-                    f"包牌: passed a win, then won before drawing ({value.describe()})")
+            ctx.pay(
+                win.seat,
+                other,
+                value.total * p.multiplier,
+                "baopai",
+                f"包牌: passed a win, then won before drawing ({value.describe()})",
+            )
 
 
 class XianggongParams(Params):
-    value: int = Field(2, ge=0, le=1000, title="相公 value", description="paid to each other player (seed 001: 2倍)")
+    value: int = Field(
+        2,
+        ge=0,
+        le=1000,
+        title="相公 value",
+        description="paid to each other player (seed 001: 2倍)",
+    )
 
 
 @register(Point.SETTLE, "xianggong", XianggongParams, phase=6, title="相公")
@@ -59,11 +82,19 @@ def settle_xianggong(ctx: SettleContext, p: XianggongParams) -> None:
         if seat.xianggong:
             ctx.burnt.add(s)
             for other in ctx.others(s):
-                ctx.pay(s, other, p.value * ctx.stake, "xianggong", f"相公 seat {s}: wrong tile count")
+                ctx.pay(
+                    s, other, p.value * ctx.stake, "xianggong", f"相公 seat {s}: wrong tile count"
+                )
 
 
 class PengSetsParams(Params):
-    min_sets: int = Field(3, ge=1, le=4, title="碰N对 threshold", description="pungs or exposed kongs that make a player liable")
+    min_sets: int = Field(
+        3,
+        ge=1,
+        le=4,
+        title="碰N对 threshold",
+        description="pungs or exposed kongs that make a player liable",
+    )
 
 
 @register(Point.SETTLE, "peng_sets", PengSetsParams, phase=60, title="碰三对包付")
@@ -73,7 +104,11 @@ def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
         best: tuple[int, int] | None = None
         for step in range(1, ctx.players):
             s = (win.seat + step) % ctx.players
-            n = sum(1 for m in ctx.end.seats[s].melds if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED))
+            n = sum(
+                1
+                for m in ctx.end.seats[s].melds
+                if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+            )
             if n >= p.min_sets and (best is None or n > best[1]):
                 best = (s, n)
         if best is not None:
@@ -93,7 +128,9 @@ def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
             continue
         fourth = melds[3]
         if fourth.kind.claimed and fourth.source is not None and fourth.source != win.seat:
-            transfer_win(ctx, win, fourth.source, "liability", f"十二张落地 包自摸 seat {fourth.source}")
+            transfer_win(
+                ctx, win, fourth.source, "liability", f"十二张落地 包自摸 seat {fourth.source}"
+            )
 
 
 class KongFeederParams(Params):
@@ -109,4 +146,6 @@ def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     for win in end.wins:
         for m in end.seats[win.seat].melds:
             if m.kind is MeldKind.GANG_EXPOSED and m.tile == end.kong_tile and m.source is not None:
-                transfer_win(ctx, win, m.source, "liability", f"杠开 包牌: seat {m.source} fed the kong")
+                transfer_win(
+                    ctx, win, m.source, "liability", f"杠开 包牌: seat {m.source} fed the kong"
+                )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld
@@ -56,7 +57,7 @@ class HandValue:
 def _row_fan(row: PatternRow, facts: dict[str, object]) -> int:
     if row.per is None:
         return row.fan
-    count = int(facts[row.per])  # type: ignore[call-overload]
+    count = cast(int, facts[row.per])
     if row.values_by_count is not None:
         table = row.values_by_count
         return table[min(count, len(table) - 1)]

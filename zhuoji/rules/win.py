@@ -33,17 +33,32 @@ class WinCheck:
 
 class PassParams(Params):
     min_pattern_fan: int = Field(
-        2, ge=0, le=1000, title="通行证 pattern threshold",
+        2,
+        ge=0,
+        le=1000,
+        title="通行证 pattern threshold",
         description="a hand whose pattern is worth at least this wins on a discard without a dou "
         "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class)",
     )
-    dou: bool = Field(True, title="dou is a pass", description="owning any kong allows winning on a discard")
-    declared: bool = Field(True, title="报听 is a pass", description="a declared player may win on a discard")
-    from_declared: bool = Field(
-        True, title="beat a declared discard", description="anyone may win on a declared player's discard"
+    dou: bool = Field(
+        True, title="dou is a pass", description="owning any kong allows winning on a discard"
     )
-    repao: bool = Field(True, title="热炮 needs no pass", description="a discard right after its player's kong may be won on")
-    rob_kong: bool = Field(True, title="抢杠 needs no pass", description="a kong may be robbed without a pass")
+    declared: bool = Field(
+        True, title="报听 is a pass", description="a declared player may win on a discard"
+    )
+    from_declared: bool = Field(
+        True,
+        title="beat a declared discard",
+        description="anyone may win on a declared player's discard",
+    )
+    repao: bool = Field(
+        True,
+        title="热炮 needs no pass",
+        description="a discard right after its player's kong may be won on",
+    )
+    rob_kong: bool = Field(
+        True, title="抢杠 needs no pass", description="a kong may be robbed without a pass"
+    )
 
 
 @register(Point.MAY_WIN, "pass", PassParams, title="通行证")

@@ -13,7 +13,13 @@ from zhuoji.settle import SettleContext
 
 
 class RengBaoParams(Params):
-    value: int = Field(15, ge=0, le=1000, title="扔宝 value", description="嘴 paid to or by the player whose first discard was a wild")
+    value: int = Field(
+        15,
+        ge=0,
+        le=1000,
+        title="扔宝 value",
+        description="嘴 paid to or by the player whose first discard was a wild",
+    )
 
 
 @register(Point.SETTLE, "reng_bao", RengBaoParams, phase=65, title="扔宝")
@@ -30,6 +36,18 @@ def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
         for win in end.wins:
             if win.seat == s:
                 for other in ctx.others(s):
-                    ctx.pay(other, s, p.value * ctx.stake, "zui.rengbao", f"扔宝 {p.value}: seat {s} threw the wild and won")
+                    ctx.pay(
+                        other,
+                        s,
+                        p.value * ctx.stake,
+                        "zui.rengbao",
+                        f"扔宝 {p.value}: seat {s} threw the wild and won",
+                    )
             else:
-                ctx.pay(s, win.seat, p.value * ctx.stake, "zui.rengbao", f"扔宝 {p.value}: seat {s} threw the wild")
+                ctx.pay(
+                    s,
+                    win.seat,
+                    p.value * ctx.stake,
+                    "zui.rengbao",
+                    f"扔宝 {p.value}: seat {s} threw the wild",
+                )
