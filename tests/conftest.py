@@ -12,6 +12,7 @@ import pytest
 
 from zhuoji import tiles
 
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--conformance-rounds",

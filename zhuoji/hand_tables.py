@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import sys
 import zlib
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 DATA_FILE = Path(__file__).with_name("data") / "hand_tables.bin"

@@ -18,8 +18,8 @@ grouping consecutive tiles of one suit, so ``parse(format(tiles)) == tiles`` for
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import chain, repeat
 from enum import StrEnum
+from itertools import chain, repeat
 
 from zhuoji.errors import TileParseError
 
