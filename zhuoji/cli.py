@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import json
 import sys
+from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -89,9 +91,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(
             f"zhuoji demo: {ruleset.variant.title} ({ruleset.name}), {args.rounds} rounds, {args.agent} bots"
         )
+    log_dir = Path(args.log_dir) if args.log_dir else None
+    if log_dir is not None:
+        log_dir.mkdir(parents=True, exist_ok=True)
     for i, r in enumerate(match.rounds(), 1):
         play_round(r, agents)
         assert r.end is not None and r.ledger is not None
+        if log_dir is not None:
+            eventlog.write(r, log_dir / f"round-{i}.jsonl")
         if args.json:
             out_rounds.append(settlement_json(r.ledger, r.end))
             continue
@@ -186,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--agent", default="greedy", help="bot for every seat")
+    p.add_argument("--log-dir", help="write each round's event log here (round-N.jsonl)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("variants", help="list, show, validate and compare variants")
@@ -237,6 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = getattr(args, "handler", None) or _COMMANDS[args.command]
     try:
         return handler(args)
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except ZhuojiError as exc:
         print(f"zhuoji {args.command}: error: {exc}", file=sys.stderr)
         return 1 if getattr(args, "variants_command", None) == "validate" else 2

@@ -279,6 +279,9 @@ class Round:
             "claim_tile": T.format([self.claim_tile])
             if self.phase in (Phase.CLAIM, Phase.ROB)
             else None,
+            "claim_from": self.observe(seat).claim_source
+            if self.phase in (Phase.CLAIM, Phase.ROB)
+            else None,
             "legal_actions": [str(a) for a in self.legal_actions(seat)],
             "reveal": T.format([self.end.reveal])
             if self.end and self.end.reveal is not None

@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,9 @@ def decode(data: bytes) -> Tables:
     return Tables(suit_class, honor_class, vectors, product)
 
 
+@lru_cache(maxsize=1)
 def load() -> Tables:
+    """The shipped tables, read once per process (every user shares the same copy)."""
     return decode(DATA_FILE.read_bytes())
 
 

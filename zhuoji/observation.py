@@ -78,6 +78,27 @@ class Observation:
         return self._round.wild
 
     @property
+    def wild_indicator(self) -> int | None:
+        """The revealed 宝牌 indicator (六安)."""
+        return self._round.wild_indicator
+
+    @property
+    def streak(self) -> int:
+        """The dealer's 连庄 count."""
+        return self._round.streak
+
+    @property
+    def claim_source(self) -> int:
+        """Who discarded the tile being answered, or who is adding the kong that may be
+        robbed; -1 outside a claim window."""
+        r = self._round
+        if r.phase.value == "claim":
+            return r.discards[-1].seat
+        if r.phase.value == "rob":
+            return r.rob_seat
+        return -1
+
+    @property
     def claim_tile(self) -> int:
         """The discard (or kong tile) being answered, -1 outside a claim window."""
         return self._round.claim_tile if self._round.phase.value in ("claim", "rob") else -1

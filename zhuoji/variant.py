@@ -12,7 +12,7 @@ variants diff`` prints.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -345,9 +345,12 @@ class Ruleset:
 VARIANTS_DIR = Path(__file__).with_name("variants")
 
 
-def load_variant(name_or_path: str | Path, overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """Load a shipped variant by name, or a variant file by path, with optional overrides
-    (a nested mapping, or dotted keys: ``{"settle.chickens.chongfeng.multiplier": 3}``)."""
+def load_variant(
+    name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None
+) -> Ruleset:
+    """Load a shipped variant by name, or a variant file by path, with optional overrides:
+    a nested mapping, dotted keys (``{"settle.chickens.chongfeng.multiplier": 3}``) or
+    ``KEY=VALUE`` strings as ``--set`` takes them."""
     from zhuoji.variant_io import load_ruleset
 
     return load_ruleset(name_or_path, overrides)

@@ -52,7 +52,7 @@ _SUIT_CLASS = _TABLES.suit_class
 _HONOR_CLASS = _TABLES.honor_class
 _VEC = _TABLES.vectors
 _PROD = _TABLES.product
-_POW5 = tuple(5**i for i in range(9))
+_POW5 = H.POW5
 #: group (0 万, 1 条, 2 筒, 3 字) and base-5 digit weight of every kind
 _GROUP = tuple(k // 9 if k < 27 else 3 for k in range(T.NUM_KINDS))
 _WEIGHT = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(T.NUM_KINDS))
@@ -60,21 +60,7 @@ _BASES = (0, 9, 18, 27)
 _FAR = H.FAR
 
 
-def _group_index(c: Sequence[int], g: int) -> int:
-    b = _BASES[g]
-    if g < 3:
-        return (
-            c[b]
-            + 5 * c[b + 1]
-            + 25 * c[b + 2]
-            + 125 * c[b + 3]
-            + 625 * c[b + 4]
-            + 3125 * c[b + 5]
-            + 15625 * c[b + 6]
-            + 78125 * c[b + 7]
-            + 390625 * c[b + 8]
-        )
-    return c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33]
+_group_index = H.group_index
 
 
 def _pairs_distance(ones: int, twos: int, threes: int, fours: int, quads_as_two: bool) -> int:
@@ -173,14 +159,7 @@ class HandAnalyzer:
     def standard_distance(self, c: Sequence[int]) -> int:
         """The standard form's distance alone (no wild tiles; raw tables, see the module
         docstring)."""
-        vec = _VEC[
-            _PROD[
-                _PROD[_PROD[_SUIT_CLASS[_group_index(c, 0)]][_SUIT_CLASS[_group_index(c, 1)]]][
-                    _SUIT_CLASS[_group_index(c, 2)]
-                ]
-            ][_HONOR_CLASS[_group_index(c, 3)]]
-        ]
-        return vec[2 * (sum(c) // 3) + 1]
+        return H.hand_vector(c)[2 * (sum(c) // 3) + 1]
 
     def distance(self, c: Sequence[int]) -> int:
         """Fewest tiles to add for a complete hand (0: complete), as ``HandRules.distance``."""
@@ -214,16 +193,7 @@ class HandAnalyzer:
     def _joker_distance(self, base: list[int], jokers: int, best: int) -> int:
         n = sum(base) + jokers
         if self.standard:
-            vec = _VEC[
-                _PROD[
-                    _PROD[
-                        _PROD[_SUIT_CLASS[_group_index(base, 0)]][
-                            _SUIT_CLASS[_group_index(base, 1)]
-                        ]
-                    ][_SUIT_CLASS[_group_index(base, 2)]]
-                ][_HONOR_CLASS[_group_index(base, 3)]]
-            ]
-            best = min(best, vec[2 * (n // 3) + 1] - jokers)
+            best = min(best, H.hand_vector(base)[2 * (n // 3) + 1] - jokers)
         if self.pairs and n >= 13:
             d = H.seven_pairs_distance(base, jokers, quads_as_two_pairs=self.quads_as_two) - jokers
             best = min(best, d)
