@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import json
+import os
 import sys
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from zhuoji import eventlog, hand, roundend, tiles
