@@ -1,0 +1,535 @@
+"""Reports: the text of ``simulate``/``stats``/``compare`` and the HTML comparison report.
+
+The HTML report (``zhuoji compare … --report DIR``) is one ``index.html`` with PNG charts
+made by matplotlib (Agg backend, no display needed):
+
+- ``swing.png`` — the distribution of per-round swing on both sides, and its tail;
+- ``items.png`` — points moved per round stacked by ledger item, and each item's share
+  change B − A with its interval;
+- ``patterns.png`` — each main pattern's share of wins on both sides (log scale: 平胡 dominates);
+- ``outcomes.png`` — B − A with intervals for outcome rates and per-seat points.
+
+Charts use the English labels and item codes (the default matplotlib fonts have no CJK
+glyphs); the HTML tables show the Chinese names too.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from zhuoji.settle import item_label
+from zhuoji.sim.records import KINDS
+from zhuoji.sim.runner import SimResult
+from zhuoji.sim.stats import KIND_LABELS, PERCENTILES, Comparison, Row, swing_histogram
+
+# ------------------------------------------------------------------------------------
+# text
+# ------------------------------------------------------------------------------------
+
+
+def width(text: str) -> int:
+    """Terminal columns of ``text`` (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, cols: int, right: bool = False) -> str:
+    fill = " " * max(0, cols - width(text))
+    return fill + text if right else text + fill
+
+
+def table(
+    rows: Sequence[Sequence[str]], right: Sequence[bool] = (), indent: str = "  "
+) -> list[str]:
+    """Rows of cells aligned in columns (display width aware)."""
+    if not rows:
+        return []
+    ncols = max(len(r) for r in rows)
+    widths = [max(width(r[i]) for r in rows if i < len(r)) for i in range(ncols)]
+    out = []
+    for r in rows:
+        cells = [pad(c, widths[i], right[i] if i < len(right) else False) for i, c in enumerate(r)]
+        out.append((indent + "  ".join(cells)).rstrip())
+    return out
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def num(x: float | None, digits: int = 2, sign: bool = False) -> str:
+    if x is None or math.isnan(x):
+        return "n/a"
+    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+
+
+def describe_run(s: dict[str, Any]) -> str:
+    agents = s["agents"]
+    who = f"{agents[0]}×{len(agents)}" if len(set(agents)) == 1 else ",".join(agents)
+    sets = "".join(f" --set {o}" for o in s["overrides"])
+    return (
+        f"{s['variant']}{sets}: {s['rounds']} rounds in {s['matches']} matches of {s['match_rounds']}, "
+        f"seed {s['seed']}, agents {who}"
+    )
+
+
+def render_summary(s: dict[str, Any]) -> str:
+    """The text report of one run (``simulate``, ``stats --run``)."""
+    lines = [f"zhuoji simulate: {describe_run(s)}"]
+    where = f"run {s['run_id']}, " if s.get("run_id") is not None else ""
+    lines.append(
+        f"{where}{s['backend']} backend, {s['workers']} worker(s): {s['elapsed_s']:.1f} s, "
+        f"{s['rounds_per_s']:.0f} rounds/s"
+    )
+    lines.append("")
+    lines.append("per seat (points per round):")
+    rows = [["seat", "agent", "mean", "std. dev.", "wins", "deal-ins", "total"]]
+    for seat in s["seats"]:
+        rows.append(
+            [
+                str(seat["seat"]),
+                str(seat["agent"]),
+                num(seat["mean"], 3, sign=True),
+                num(seat["std"], 2),
+                pct(seat["win_rate"]),
+                pct(seat["dealin_rate"]),
+                f"{seat['total']:+d}",
+            ]
+        )
+    lines += table(rows, right=[False, False, True, True, True, True, True])
+    lines.append("")
+    lines.append(
+        f"outcomes (share of rounds; {s['wins']} wins, {num(s['wins'] / max(1, s['rounds']), 3)} winners per round):"
+    )
+    lines += table(
+        [
+            [KIND_LABELS[k], str(s["outcomes"][k]["count"]), pct(s["outcomes"][k]["rate"], 2)]
+            for k in KINDS
+        ],
+        right=[False, True, True],
+    )
+    lines.append("")
+    lines.append(f"main pattern of each win (share of {s['wins']} wins):")
+    lines += table(
+        [
+            [p, f"{v['name']} {v['name_en']}".strip(), str(v["count"]), pct(v["share"], 2)]
+            for p, v in s["patterns"].items()
+        ]
+        or [["(no wins)"]],
+        right=[False, False, True, True],
+    )
+    pm = s["points_moved"]
+    lines.append("")
+    lines.append(
+        f"ledger items (share of {pm['total']} points moved; {num(pm['per_round'])} per round, "
+        f"net {num(pm['net_per_round'])} per round):"
+    )
+    lines += table(
+        [
+            [
+                i,
+                f"{v['label']} {v['label_en']}",
+                str(v["points"]),
+                pct(v["share"], 2),
+                f"{num(v['per_round'], 3)}/round",
+            ]
+            for i, v in s["items"].items()
+        ]
+        or [["(no payments)"]],
+        right=[False, False, True, True, True],
+    )
+    sw = s["swing"]
+    lines.append("")
+    lines.append("swing = max over seats of |seat total| in a round:")
+    lines.append(
+        f"  mean {num(sw['mean'])}, "
+        + ", ".join(f"p{q} {num(sw[f'p{q}'], 0)}" for q in PERCENTILES)
+        + f", max {num(sw['max'], 0)}"
+    )
+    mp = s["max_payout"]
+    if mp:
+        lines.append(
+            f"largest single payout: {mp['amount']} ({mp['item']} {mp['label']}: {mp['detail']}) in round {mp['round']}"
+        )
+    rl = s["round_length"]
+    lines.append(
+        f"round length: {num(rl['actions'], 1)} actions, {num(rl['discards'], 1)} discards (turns) per round; "
+        f"mean 连庄 streak {num(s['streak_mean'], 3)}"
+    )
+    return "\n".join(lines)
+
+
+def _signed(x: float, digits: int) -> str:
+    """``x`` with a sign and ``digits`` decimals; more for a small non-zero value, so a
+    difference that is real but tiny does not print as ``-0.00``."""
+    while digits < 6 and x != 0 and abs(x) < 0.5 * 10**-digits:
+        digits += 1
+    return f"{x:+.{digits}f}"
+
+
+def _fmt(row: Row, x: float, diff: bool = False) -> str:
+    if math.isnan(x):
+        return "n/a"
+    if row.stat.unit == "%":
+        return f"{_signed(100 * x, 2)}pp" if diff else f"{100 * x:.2f}%"
+    return _signed(x, 3) if diff else f"{x:.3f}"
+
+
+def _ci(row: Row) -> str:
+    if not row.stat.ci or math.isnan(row.lo):
+        return "n/a"
+    if row.stat.unit == "%":
+        return f"[{_signed(100 * row.lo, 2)}, {_signed(100 * row.hi, 2)}]"
+    return f"[{_signed(row.lo, 3)}, {_signed(row.hi, 3)}]"
+
+
+GROUP_TITLES = {
+    "outcomes": "outcomes (share of rounds)",
+    "seats": "per seat",
+    "patterns": "main pattern (share of wins)",
+    "items": "ledger items",
+    "moved": "points moved",
+    "swing": "swing (max |seat total| per round)",
+    "length": "round length",
+}
+
+
+def render_comparison(a: dict[str, Any], b: dict[str, Any], cmp: Comparison) -> str:
+    lines = [f"A: {describe_run(a)}", f"B: {describe_run(b)}"]
+    lines.append(f"intervals: {cmp.method()}; * = the interval excludes 0")
+    group = None
+    rows: list[list[str]] = [["statistic", "A", "B", "B − A", f"{cmp.level:.0%} CI", ""]]
+    for r in cmp.rows:
+        if r.stat.group != group:
+            group = r.stat.group
+            rows.append([GROUP_TITLES.get(group, group)])
+        rows.append(
+            [
+                "  " + r.stat.label,
+                _fmt(r, r.a),
+                _fmt(r, r.b),
+                _fmt(r, r.diff, True),
+                _ci(r),
+                "*" if r.significant else "",
+            ]
+        )
+    lines += table(rows, right=[False, True, True, True, True, False], indent="")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------
+# HTML + PNG
+# ------------------------------------------------------------------------------------
+
+COLORS = ("#4C72B0", "#DD8452")
+
+
+def _short(s: dict[str, Any]) -> str:
+    sets = " ".join(s["overrides"])
+    return str(s["variant"]) + (f" [{sets}]" if sets else "")
+
+
+def _plots(
+    out: Path, a: SimResult, b: SimResult, sa: dict[str, Any], sb: dict[str, Any], cmp: Comparison
+) -> list[tuple[str, str]]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    na, nb = f"A: {_short(sa)}", f"B: {_short(sb)}"
+    figs: list[tuple[str, str]] = []
+
+    # swing distribution and tail
+    ha, hb = swing_histogram(a.acc), swing_histogram(b.acc)
+    top = max([*ha, *hb, 1])
+    xs = np.arange(0, top + 1)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    peak = 0.0
+    for h, name, color in ((ha, na, COLORS[0]), (hb, nb, COLORS[1])):
+        counts = np.array([h.get(int(x), 0) for x in xs], dtype=np.int64)
+        n = max(1, int(counts.sum()))
+        p = counts / n
+        peak = max(peak, float(p.max()))
+        ax1.step(xs, p, where="mid", color=color, label=name)
+        at_least = n - np.concatenate([[0], np.cumsum(counts)[:-1]])  # rounds with swing ≥ x, exact
+        ax2.step(
+            xs, np.where(at_least > 0, at_least / n, np.nan), where="post", color=color, label=name
+        )
+    cut = max(sa["swing"]["p99"], sb["swing"]["p99"])
+    ax1.set_xlim(0, max(10, cut * 1.3))
+    ax1.set_ylim(0, peak * 1.35)
+    ax1.set_xlabel("swing = max |seat total| in a round (points)")
+    ax1.set_ylabel("share of rounds")
+    ax1.set_title("Swing distribution (to 1.3 × p99)")
+    ax1.legend()
+    ax2.set_yscale("log")
+    ax2.set_xlabel("swing x (points)")
+    ax2.set_ylabel("share of rounds with swing ≥ x")
+    ax2.set_title("Swing tail")
+    for q, style in ((50, ":"), (95, "--"), (99, "-.")):
+        ax2.axvline(sa["swing"][f"p{q}"], color=COLORS[0], ls=style, lw=0.8)
+        ax2.axvline(sb["swing"][f"p{q}"], color=COLORS[1], ls=style, lw=0.8)
+    ax2.text(
+        0.98,
+        0.95,
+        "vertical lines: p50 ⋯, p95 --, p99 -.",
+        transform=ax2.transAxes,
+        ha="right",
+        va="top",
+        fontsize=8,
+    )
+    ax2.legend(loc="lower left")
+    fig.tight_layout()
+    fig.savefig(out / "swing.png", dpi=110)
+    plt.close(fig)
+    figs.append(("swing.png", "Swing per round: distribution and tail"))
+
+    # items: stacked points per round, and share change with CI
+    items = [r.stat.key[6:] for r in cmp.rows if r.stat.key.startswith("share.")]
+
+    def biggest(i: str) -> float:
+        return float(max(s["items"].get(i, {}).get("per_round", 0.0) for s in (sa, sb)))
+
+    by_size = sorted(items, key=lambda i: -biggest(i))
+    shown, rest = by_size[:9], by_size[9:]  # nine items and "other": ten distinct colours
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1.3, 1]})
+    cmap = plt.get_cmap("tab10")
+    for pos, s in enumerate((sa, sb)):
+        left = 0.0
+        for k, i in enumerate([*shown, "other"]):
+            if i == "other":
+                v = sum(s["items"].get(x, {}).get("per_round", 0.0) for x in rest)
+                label = "other"
+            else:
+                v = s["items"].get(i, {}).get("per_round", 0.0)
+                label = f"{i} ({item_label(i)[1]})"
+            if v <= 0 and i == "other":
+                continue
+            ax1.barh(
+                pos,
+                v,
+                left=left,
+                color=cmap(k % 10),
+                edgecolor="white",
+                label=label if pos == 0 else None,
+            )
+            if v > 0.04 * max(sa["points_moved"]["per_round"], sb["points_moved"]["per_round"]):
+                ax1.text(
+                    left + v / 2,
+                    pos,
+                    f"{v:.1f}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white",
+                )
+            left += v
+        ax1.text(left, pos, f"  {left:.1f}", va="center", fontsize=9)
+    ax1.set_yticks([0, 1], [f"A\n{_short(sa)}", f"B\n{_short(sb)}"])
+    ax1.invert_yaxis()
+    ax1.set_xlabel("points moved per round (sum of ledger entries)")
+    ax1.set_title("Points moved per round, by ledger item")
+    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
+    rows = [cmp.row(f"share.{i}") for i in items]
+    ys = np.arange(len(rows))
+    d = np.array([100 * r.diff for r in rows])
+    lo = np.array([100 * r.lo for r in rows])
+    hi = np.array([100 * r.hi for r in rows])
+    colors = ["#C44E52" if r.significant else "#999999" for r in rows]
+    ax2.barh(ys, d, color=colors)
+    ax2.errorbar(
+        d,
+        ys,
+        xerr=[np.nan_to_num(d - lo), np.nan_to_num(hi - d)],
+        fmt="none",
+        ecolor="black",
+        capsize=2,
+        lw=0.8,
+    )
+    ax2.set_yticks(ys, [f"{i}" for i in items], fontsize=8)
+    ax2.invert_yaxis()
+    ax2.axvline(0, color="black", lw=0.8)
+    ax2.set_xlabel(f"share of points moved: B − A (pp, {cmp.level:.0%} interval)")
+    ax2.set_title("Change in each item's share\n(red: the interval excludes 0)")
+    fig.tight_layout()
+    fig.savefig(out / "items.png", dpi=110)
+    plt.close(fig)
+    figs.append(("items.png", "Ledger items: points per round and share change"))
+
+    # pattern frequencies
+    pats = [r.stat.key[8:] for r in cmp.rows if r.stat.key.startswith("pattern.")]
+    names = {**a.pattern_names, **b.pattern_names}
+    fig, ax = plt.subplots(figsize=(10, 0.55 * len(pats) + 1.6))
+    ys = np.arange(len(pats))
+    va = np.array([sa["patterns"].get(p, {}).get("share", 0.0) for p in pats]) * 100
+    vb = np.array([sb["patterns"].get(p, {}).get("share", 0.0) for p in pats]) * 100
+    ax.barh(ys - 0.2, np.where(va > 0, va, np.nan), height=0.4, color=COLORS[0], label=na)
+    ax.barh(ys + 0.2, np.where(vb > 0, vb, np.nan), height=0.4, color=COLORS[1], label=nb)
+    for y, x in zip(ys - 0.2, va, strict=True):
+        if x > 0:
+            ax.text(x * 1.05, y, f"{x:.2f}%", va="center", fontsize=8)
+    for y, x in zip(ys + 0.2, vb, strict=True):
+        if x > 0:
+            ax.text(x * 1.05, y, f"{x:.2f}%", va="center", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_yticks(ys, [f"{p} ({names.get(p, (p, p))[1] or p})" for p in pats])
+    ax.invert_yaxis()
+    ax.set_xlabel("share of wins (%, log scale)")
+    ax.set_title(f"Main pattern of each win (A: {sa['wins']} wins, B: {sb['wins']} wins)")
+    ax.set_xlim(right=max([*va, *vb, 1]) * 4)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(out / "patterns.png", dpi=110)
+    plt.close(fig)
+    figs.append(("patterns.png", "Pattern frequencies"))
+
+    # forest plots: rates in percentage points | points
+    rate_keys = [f"rate.{k}" for k in KINDS]
+    point_keys = [
+        r.stat.key for r in cmp.rows if r.stat.key.endswith(".mean") and r.stat.group == "seats"
+    ]
+    point_keys += ["moved.gross", "moved.net", "swing.mean", "swing.p95"]
+    fig, axes = plt.subplots(1, 2, figsize=(13, 0.42 * max(len(rate_keys), len(point_keys)) + 1.6))
+    for ax, keys, unit in ((axes[0], rate_keys, "pp"), (axes[1], point_keys, "points")):
+        rows = [cmp.row(k) for k in keys]
+        ys = np.arange(len(rows))
+        scale = 100.0 if unit == "pp" else 1.0
+        d = np.array([r.diff for r in rows]) * scale
+        lo = np.array([r.lo for r in rows]) * scale
+        hi = np.array([r.hi for r in rows]) * scale
+        colors = ["#C44E52" if r.significant else "black" for r in rows]
+        for y, x, a_, b_, c in zip(ys, d, lo, hi, colors, strict=True):
+            err = [[0.0 if math.isnan(a_) else x - a_], [0.0 if math.isnan(b_) else b_ - x]]
+            ax.errorbar([x], [y], xerr=err, fmt="o", color=c, ecolor=c, capsize=3)
+        ax.axvline(0, color="gray", lw=0.8)
+        ticks = [r.stat.label for r in rows]
+        for j, r in enumerate(rows):
+            for kind, text in KIND_LABELS.items():
+                if r.stat.key == f"rate.{kind}":
+                    ticks[j] = text.split(" ", 1)[1] + " rate"
+        ax.set_yticks(ys, ticks, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(f"B − A ({unit}) with {cmp.level:.0%} interval")
+    axes[0].set_title("Outcome rates (share of rounds)")
+    axes[1].set_title("Points per round, swing")
+    fig.tight_layout()
+    fig.savefig(out / "outcomes.png", dpi=110)
+    plt.close(fig)
+    figs.append(
+        (
+            "outcomes.png",
+            "Outcome rates, per-seat points, points moved and swing: B − A (red: the interval excludes 0)",
+        )
+    )
+    return figs
+
+
+_CSS = """
+body { font-family: system-ui, "Noto Sans CJK SC", "PingFang SC", sans-serif; margin: 2em auto;
+       max-width: 1150px; color: #222; }
+h1 { font-size: 1.5em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+tr.group td { font-weight: bold; background: #f4f4f4; text-align: left; }
+tr.sig td { background: #fff4e5; }
+.note { color: #555; font-size: 0.9em; }
+img { max-width: 100%; border: 1px solid #eee; margin: 0.5em 0; }
+code { background: #f4f4f4; padding: 0 3px; }
+"""
+
+
+def write_report(out_dir: str | Path, a: SimResult, b: SimResult, cmp: Comparison) -> Path:
+    """Write ``index.html`` and the PNGs into ``out_dir``; returns the HTML path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sa, sb = a.summary(), b.summary()
+    figs = _plots(out, a, b, sa, sb, cmp)
+    e = html.escape
+    parts = [
+        "<!doctype html><html lang='zh'><head><meta charset='utf-8'>",
+        f"<title>zhuoji compare: {e(_short(sa))} vs {e(_short(sb))}</title><style>{_CSS}</style></head><body>",
+        f"<h1>zhuoji compare: A = {e(_short(sa))}, B = {e(_short(sb))}</h1>",
+        "<h2>Runs</h2><table><tr><th></th><th>A</th><th>B</th></tr>",
+    ]
+    settings = [
+        ("variant", sa["variant"], sb["variant"]),
+        ("overrides", " ".join(sa["overrides"]) or "—", " ".join(sb["overrides"]) or "—"),
+        ("agents", ",".join(sa["agents"]), ",".join(sb["agents"])),
+        (
+            "rounds (matches × length)",
+            f"{sa['rounds']} ({sa['matches']} × {sa['match_rounds']})",
+            f"{sb['rounds']} ({sb['matches']} × {sb['match_rounds']})",
+        ),
+        ("seed", str(sa["seed"]), str(sb["seed"])),
+        ("run id", str(sa.get("run_id") or "—"), str(sb.get("run_id") or "—")),
+        (
+            "time",
+            f"{sa['elapsed_s']:.1f} s ({sa['rounds_per_s']:.0f} rounds/s)",
+            f"{sb['elapsed_s']:.1f} s ({sb['rounds_per_s']:.0f} rounds/s)",
+        ),
+    ]
+    for k, x, y in settings:
+        parts.append(f"<tr><td>{e(k)}</td><td>{e(x)}</td><td>{e(y)}</td></tr>")
+    parts.append("</table>")
+    parts.append(
+        f"<p class='note'>Intervals: {e(cmp.method())}. Differences are B − A; rates and shares in "
+        "percentage points (pp). Highlighted rows: the interval excludes 0. Definitions: "
+        "<code>docs/simulation.md</code>.</p>"
+    )
+    sig = [r for r in cmp.rows if r.significant]
+    parts.append("<h2>Main differences</h2>")
+    if sig:
+        parts.append(
+            "<p class='note'>Up to four statistics per group whose interval excludes 0, largest "
+            "change first; the full table is at the end.</p>"
+        )
+        for key, title in GROUP_TITLES.items():
+            rows = sorted((r for r in sig if r.stat.group == key), key=lambda r: -abs(r.diff))
+            if not rows:
+                continue
+            parts.append(f"<p><b>{e(title)}</b></p><ul>")
+            for r in rows[:4]:
+                parts.append(
+                    f"<li>{e(r.stat.label)}: {e(_fmt(r, r.a))} → {e(_fmt(r, r.b))} "
+                    f"(<b>{e(_fmt(r, r.diff, True))}</b>, CI {e(_ci(r))})</li>"
+                )
+            parts.append("</ul>")
+    else:
+        parts.append("<p>No statistic differs beyond its interval.</p>")
+    for name, title in figs:
+        parts.append(f"<h2>{e(title)}</h2><img src='{e(name)}' alt='{e(title)}'>")
+    parts.append("<h2>Every statistic</h2><table>")
+    parts.append(
+        f"<tr><th>statistic</th><th>A</th><th>B</th><th>B − A</th><th>{cmp.level:.0%} CI</th></tr>"
+    )
+    group: str | None = None
+    for r in cmp.rows:
+        if r.stat.group != group:
+            group = r.stat.group
+            parts.append(
+                f"<tr class='group'><td colspan='5'>{e(GROUP_TITLES.get(group, group))}</td></tr>"
+            )
+        cls = " class='sig'" if r.significant else ""
+        parts.append(
+            f"<tr{cls}><td>{e(r.stat.label)}</td><td>{e(_fmt(r, r.a))}</td><td>{e(_fmt(r, r.b))}</td>"
+            f"<td>{e(_fmt(r, r.diff, True))}</td><td>{e(_ci(r))}</td></tr>"
+        )
+    parts.append("</table>")
+    for s, side in ((sa, "A"), (sb, "B")):
+        mp = s["max_payout"]
+        if mp:
+            parts.append(
+                f"<p>Largest single payout in {side}: <b>{mp['amount']}</b> — {e(mp['item'])} {e(mp['label'])}: "
+                f"{e(mp['detail'])} (round {mp['round']}).</p>"
+            )
+    parts.append("</body></html>")
+    path = out / "index.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path

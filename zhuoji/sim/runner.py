@@ -1,0 +1,226 @@
+"""Playing a run: per-match seeds, one match → :class:`RoundRecord` list, the run driver.
+
+Work is split by match index.  Match ``m`` of a run with seed ``S`` is played with
+``Match(ruleset, seed=match_seed(S, m))`` (the engine derives each round's seed from it,
+:func:`zhuoji.match.round_seed`) and agents ``make_agent(name, agent_seed(match_seed, seat))``
+created fresh for the match.  The seeds are hashes (BLAKE2b) of the numbers, the same in
+every process and on every machine, so which worker plays a match never matters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zhuoji.agents.base import make_agent, play_round
+from zhuoji.engine import Round
+from zhuoji.match import Match
+from zhuoji.rules.patterns import HandValue
+from zhuoji.settle import SettleContext
+from zhuoji.sim import backends
+from zhuoji.sim.records import RoundRecord, SimSpec
+from zhuoji.sim.stats import Accumulator, summarize
+from zhuoji.variant import Ruleset
+
+Task = tuple[SimSpec, int, int]  # resolved spec, first match, one past the last match
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the parts' text (stable across processes, platforms, versions)."""
+    digest = hashlib.blake2b(":".join(str(p) for p in parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def match_seed(run_seed: int, m: int) -> int:
+    return derive_seed("zhuoji.sim.match", run_seed, m)
+
+
+def agent_seed(mseed: int, seat: int) -> int:
+    return derive_seed("zhuoji.sim.agent", mseed, seat)
+
+
+_RULESETS: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
+
+
+def ruleset_for(spec: SimSpec) -> Ruleset:
+    """The spec's ruleset, loaded once per process (workers play many chunks)."""
+    key = (spec.variant, spec.overrides)
+    if key not in _RULESETS:
+        _RULESETS[key] = spec.ruleset()
+    return _RULESETS[key]
+
+
+def pattern_names(ruleset: Ruleset) -> dict[str, tuple[str, str]]:
+    return {pid: (row.name, row.name_en) for pid, row in ruleset.variant.patterns.rows.items()}
+
+
+def main_pattern(value: HandValue) -> str:
+    """The id of the hand's main pattern: its highest non-bonus component (the first such
+    in table order on a tie); ``none`` for a hand with no component."""
+    best = None
+    for c in value.components:
+        if not c.bonus and (best is None or c.fan > best.fan):
+            best = c
+    return best.pattern if best is not None else "none"
+
+
+def _rob_kong_as_self_draw(ruleset: Ruleset) -> bool:
+    hu = ruleset.stage("hu")
+    return bool(getattr(hu.params, "rob_kong_as_self_draw", False)) if hu is not None else False
+
+
+def record_round(
+    r: Round, ruleset: Ruleset, *, index: int, match: int, round_in_match: int
+) -> RoundRecord:
+    """Summarize a finished round (its :class:`RoundEnd` and ledger)."""
+    end, ledger = r.end, r.ledger
+    if end is None or ledger is None:
+        raise RuntimeError("record_round needs a finished round")
+    patterns: tuple[str, ...] = ()
+    if end.wins:
+        ctx = SettleContext(ruleset, end)
+        rk = _rob_kong_as_self_draw(ruleset)
+        out = []
+        for w in end.wins:
+            try:
+                out.append(main_pattern(ctx.win_value(w, rob_kong_as_self_draw=rk)))
+            except ValueError:  # the hand does not evaluate (should not happen in play)
+                out.append("unknown")
+        patterns = tuple(out)
+    top = None
+    for e in ledger.entries:
+        if top is None or e.amount > top.amount:
+            top = e
+    return RoundRecord(
+        index=index,
+        match=match,
+        round=round_in_match,
+        dealer=end.dealer,
+        streak=end.streak,
+        totals=tuple(ledger.totals()),
+        wins=tuple((w.seat, w.how.value, w.source) for w in end.wins),
+        patterns=patterns,
+        items=tuple(sorted(ledger.by_item().items())),
+        max_payout=top.amount if top else 0,
+        max_item=top.item if top else "",
+        max_detail=top.detail if top else "",
+        actions=sum(1 for e in r.log if e["type"] == "action"),
+        discards=len(end.discards),
+        tiles_left=end.tiles_left,
+    )
+
+
+def play_match(spec: SimSpec, m: int, ruleset: Ruleset | None = None) -> list[RoundRecord]:
+    """Play match ``m`` of a resolved spec; one record per round."""
+    rs = ruleset or ruleset_for(spec)
+    mseed = match_seed(spec.seed, m)
+    agents = [make_agent(name, agent_seed(mseed, seat)) for seat, name in enumerate(spec.agents)]
+    out = []
+    first = m * spec.length
+    for i, r in enumerate(Match(rs, seed=mseed, rounds=spec.match_length(m)).rounds()):
+        play_round(r, agents)
+        out.append(record_round(r, rs, index=first + i, match=m, round_in_match=i))
+    return out
+
+
+def run_chunk(task: Task) -> list[RoundRecord]:
+    """Worker entry point: play matches ``[start, stop)`` of the spec."""
+    spec, start, stop = task
+    out: list[RoundRecord] = []
+    for m in range(start, stop):
+        out.extend(play_match(spec, m))
+    return out
+
+
+def plan(spec: SimSpec, workers: int) -> list[Task]:
+    """Split a resolved spec's matches into tasks: enough for an even load (about 16 per
+    worker), few enough to keep the per-task overhead small (at most 32 matches each)."""
+    per = max(1, min(32, spec.matches // (max(1, workers) * 16)))
+    return [(spec, s, min(s + per, spec.matches)) for s in range(0, spec.matches, per)]
+
+
+@dataclass
+class SimResult:
+    """A finished run: its resolved spec, its sums, how it ran and how long it took."""
+
+    spec: SimSpec
+    acc: Accumulator
+    elapsed_s: float
+    workers: int
+    backend: str
+    pattern_names: dict[str, tuple[str, str]] = field(default_factory=dict)
+    run_id: int | None = None
+
+    @property
+    def rounds_per_s(self) -> float:
+        return self.acc.rounds / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+
+    def summary(self) -> dict[str, Any]:
+        """Settings, timing and every statistic (the ``simulate --json`` document)."""
+        return {
+            "variant": self.spec.variant,
+            "overrides": list(self.spec.overrides),
+            "agents": list(self.spec.agents),
+            "seed": self.spec.seed,
+            "match_rounds": self.spec.match_rounds,
+            "workers": self.workers,
+            "backend": self.backend,
+            "run_id": self.run_id,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "rounds_per_s": round(self.rounds_per_s, 1),
+            **summarize(self.acc, agents=self.spec.agents, pattern_names=self.pattern_names),
+        }
+
+
+def simulate(
+    spec: SimSpec,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    ship_code: bool = False,
+    progress: bool = False,
+    desc: str | None = None,
+    on_records: Callable[[list[RoundRecord]], None] | None = None,
+    ruleset: Ruleset | None = None,
+) -> SimResult:
+    """Run a simulation; ``on_records`` receives each task's records in match order (the
+    SQLite store uses it).  The result does not depend on ``workers`` or ``backend``.
+    ``ruleset`` saves loading the variant again when the caller has it."""
+    ruleset = ruleset or spec.ruleset()
+    spec = spec.resolve(ruleset)
+    _RULESETS[(spec.variant, spec.overrides)] = ruleset  # forked workers inherit it
+    acc = Accumulator(ruleset.players, spec.matches)
+    tasks = plan(spec, workers)
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
+    start = time.perf_counter()
+    results = backends.execute(
+        run_chunk, tasks, backend=backend, workers=workers, address=address, ship_code=ship_code
+    )
+    bar = tqdm(
+        total=spec.rounds,
+        unit="round",
+        desc=desc or spec.variant,
+        file=sys.stderr,
+        disable=not progress,
+        dynamic_ncols=True,
+        smoothing=0.1,
+    )
+    try:
+        for records in results:
+            acc.extend(records)
+            if on_records is not None:
+                on_records(records)
+            bar.update(len(records))
+    finally:
+        bar.close()
+        close = getattr(results, "close", None)
+        if close is not None:  # stop the workers when the caller's callback failed
+            close()
+    elapsed = time.perf_counter() - start
+    return SimResult(spec, acc, elapsed, workers, backend, pattern_names(ruleset))
