@@ -6,4 +6,18 @@ tables comes from YAML variant files (see ``docs/variants.md``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from zhuoji.variant import load_variant as load_variant
+
+
+def __getattr__(name: str) -> Any:
+    # ``zhuoji.load_variant`` (DESIGN.md) without importing the variant machinery eagerly
+    if name == "load_variant":
+        from zhuoji.variant import load_variant
+
+        return load_variant
+    raise AttributeError(f"module 'zhuoji' has no attribute {name!r}")

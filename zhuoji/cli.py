@@ -245,6 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = getattr(args, "handler", None) or _COMMANDS[args.command]
     try:
         return handler(args)
+    except KeyboardInterrupt:
+        print(f"zhuoji {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
