@@ -29,8 +29,8 @@ from zhuoji.variant import Ruleset
 from zhuoji.variant_io import load_ruleset
 
 GOLDEN_DIR = Path(__file__).resolve().parent
-#: where the seed texts and RULES.md live (the shared folder next to the repository)
-SHARED_DIR = GOLDEN_DIR.parents[2] / "shared"
+#: where the seed texts and RULES.md live (docs/sources, kept verbatim)
+SHARED_DIR = GOLDEN_DIR.parents[1] / "docs" / "sources"  # seed texts and RULES.md, verbatim
 
 Entry = tuple[int, int, int, str]
 QUOTE = re.compile(r"「([^」]+)」")
