@@ -280,3 +280,25 @@ def test_brand_new_variant_plays_and_settles(tmp_path: Path) -> None:
     assert sum(result.totals) == 0
     assert items & {"hu.pattern", "chajiao"}, "rounds were settled"
     assert random.Random(0).random() < 1  # the match above is deterministic for its seed
+
+
+def test_every_schema_property_is_described() -> None:
+    """Issue 3: the schema is the rules author's reference, so every property says what it is."""
+    from zhuoji.schema import variant_schema
+
+    missing: list[str] = []
+
+    def walk(node: object, path: str) -> None:
+        if isinstance(node, dict):
+            for key, sub in node.get("properties", {}).items():
+                if isinstance(sub, dict) and key != "id" and not sub.get("description"):
+                    missing.append(f"{path}.{key}")
+            for key, sub in node.items():
+                if key == "properties":
+                    for name, prop in sub.items():
+                        walk(prop, f"{path}.{name}")
+                elif isinstance(sub, dict):
+                    walk(sub, f"{path}/{key}")
+
+    walk(variant_schema(builtin_only=True), "")
+    assert missing == []

@@ -80,12 +80,13 @@ def variant_schema(*, builtin_only: bool = False) -> dict[str, Any]:
         known = _point_schema(point, defs, builtin_only)["known"]
         named = {
             hid: {
+                "description": f"{hook.title or hid}: {hook.doc.splitlines()[0] if hook.doc else ''}".strip(),
                 "type": ["object", "null"],
                 "if": {"type": "object", "not": {"required": ["id"]}},
                 "then": {"$ref": f"#/$defs/{point.value}.{hid}"},
                 "else": {"$ref": f"#/$defs/{point.value}.entry"},
             }
-            for hid in known
+            for hid, hook in known.items()
         }
         base = {k: v for k, v in props[field].items() if k in ("description", "title")}
         if field == "dealer":

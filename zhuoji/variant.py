@@ -121,7 +121,9 @@ class ClaimsSection(Strict):
         False, title="吃 allowed", description="chow from the previous player's discard"
     )
     peng: bool = Field(True, title="碰 allowed", description="pung on any discard")
-    kongs: KongKinds = Field(default_factory=KongKinds, title="kongs")
+    kongs: KongKinds = Field(
+        default_factory=KongKinds, title="kongs", description="which of the three kong kinds exist"
+    )
     win_on_discard: bool = Field(
         True, title="win on discard", description="false: self-draw (or robbing a kong) only (六安)"
     )
@@ -240,13 +242,23 @@ class Variant(Strict):
     source: str = Field(description="where the rules come from (seed file, public text)")
     description: str = Field("", description="what distinguishes this variant")
     extends: str | None = Field(None, description="the parent variant (name or relative path)")
-    tiles: TilesSection = Field(default_factory=TilesSection)
+    tiles: TilesSection = Field(
+        default_factory=TilesSection, description="the tile set and the table"
+    )
     wild: WildSection | None = Field(None, description="宝牌 wild tiles; null for none")
-    deal: DealSection = Field(default_factory=DealSection)
-    claims: ClaimsSection = Field(default_factory=ClaimsSection)
+    deal: DealSection = Field(
+        default_factory=DealSection,
+        description="dealer choice, wall break, replacement draws, chicken reveal",
+    )
+    claims: ClaimsSection = Field(
+        default_factory=ClaimsSection, description="which claims exist and how they are resolved"
+    )
     baoting: BaotingSection | None = Field(None, description="报听 declarations; null for none")
-    forms: FormsSection = Field(default_factory=FormsSection)
-    patterns: PatternsSection = Field(default_factory=PatternsSection)
+    forms: FormsSection = Field(default_factory=FormsSection, description="the winning forms")
+    patterns: PatternsSection = Field(
+        default_factory=PatternsSection,
+        description="the fan (or 嘴) table: rows of data and how they combine",
+    )
     may_win: dict[str, HookRefData] = Field(
         default_factory=dict,
         description="conditions for winning on a tile, by name (all must allow)",
@@ -258,7 +270,9 @@ class Variant(Strict):
     settle: dict[str, HookRefData] = Field(
         default_factory=dict, description="settlement stages, by name; they run by phase"
     )
-    match: MatchSection = Field(default_factory=MatchSection)
+    match: MatchSection = Field(
+        default_factory=MatchSection, description="how many rounds a match has"
+    )
 
 
 # ---------------------------------------------------------------------------------------

@@ -89,11 +89,17 @@ class UnreadyPays(Params):
 
 class ChickenParams(Params):
     permanent: list[PermanentChicken] = Field(
-        default_factory=lambda: [PermanentChicken(tile="1s")], title="permanent chickens"
+        default_factory=lambda: [PermanentChicken(tile="1s")],
+        title="permanent chickens",
+        description="tiles that are always chickens (常鸡 幺鸡; 乌骨鸡 8p where played)",
     )
-    flip: FlipRule = Field(default_factory=FlipRule, title="翻鸡")
+    flip: FlipRule = Field(
+        default_factory=FlipRule, title="翻鸡", description="which chicken the revealed tile makes"
+    )
     golden: list[GoldenRule] = Field(
-        default_factory=lambda: [GoldenRule(flip="9s", tile="1s")], title="金鸡"
+        default_factory=lambda: [GoldenRule(flip="9s", tile="1s")],
+        title="金鸡",
+        description="revealed tiles that make a chicken golden (9条 → 幺鸡 ×2); empty for none",
     )
     chongfeng: Chongfeng | None = Field(
         None,

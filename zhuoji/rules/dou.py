@@ -29,13 +29,21 @@ class DouValues(Params):
 
 
 class DouParams(Params):
-    values: DouValues = Field(default_factory=DouValues, title="dou values")
+    values: DouValues = Field(
+        default_factory=DouValues, title="dou values", description="what each kong kind pays"
+    )
     jiandousan: bool = Field(
         False,
         title="见豆三",
         description="every kind of dou pays jiandousan_value (seed 001 见豆三)",
     )
-    jiandousan_value: int = Field(3, ge=0, le=1000, title="见豆三 value")
+    jiandousan_value: int = Field(
+        3,
+        ge=0,
+        le=1000,
+        title="见豆三 value",
+        description="what every dou pays when jiandousan is on",
+    )
     exposed_paid_by: Literal["feeder", "all", "konger"] = Field(
         "feeder",
         title="点豆 paid by",

@@ -80,7 +80,11 @@ class HuParams(Params):
     stake: int = Field(
         1, ge=1, le=100000, title="stake", description="every amount is multiplied by this"
     )
-    baoting: BaotingPay = Field(default_factory=BaotingPay, title="报听 payment")
+    baoting: BaotingPay = Field(
+        default_factory=BaotingPay,
+        title="报听 payment",
+        description="what a declared (报听) winner's hand adds",
+    )
 
 
 @register(Point.SETTLE, "hu", HuParams, phase=10, title="胡牌结算")
