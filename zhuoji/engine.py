@@ -319,6 +319,10 @@ class Round:
     def _reveal_wild(self) -> None:
         w = self.ruleset.variant.wild
         assert w is not None
+        if w.fixed_kind is not None:  # a fixed wild (红中癞子): nothing is revealed
+            self.wild = w.fixed_kind
+            self._log({"type": "wild", "wild": T.format([self.wild])})
+            return
         if w.indicator == "head":
             self.wild_indicator = self.wall.draw_head()
         else:

@@ -250,7 +250,13 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
     wins = []
     claims = ruleset.variant.claims
     indicator = _tile(f.wild_indicator, "wild_indicator")
-    rules = ruleset.hand_rules(T.next_in_cycle(indicator) if indicator is not None else None)
+    fixed = ruleset.variant.wild.fixed_kind if ruleset.variant.wild is not None else None
+    wild = (
+        fixed
+        if fixed is not None
+        else (T.next_in_cycle(indicator) if indicator is not None else None)
+    )
+    rules = ruleset.hand_rules(wild)
     if f.result.wins and win_tile is None:
         raise ScenarioError(f"{label}: result.tile: a win needs its winning tile")
     if win_tile is not None:
@@ -318,7 +324,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         renhu=f.result.renhu,
         kong_tile=kong_tile,
         reveal=reveal,
-        wild=T.next_in_cycle(indicator) if indicator is not None else None,
+        wild=wild,
         wild_indicator=indicator,
         round_wind=f.round_wind,
         weekday=f.weekday,

@@ -46,6 +46,7 @@ class TileSet(StrEnum):
     SUITS = "suits"  # 108: 万条筒, as in every Guizhou seed
     FULL = "full"  # 136: suits, winds and dragons (六安, 金游)
     TWO_SUIT = "two-suit"  # 72: 条 and 筒 only (二丁拐 / 三丁拐)
+    SUITS_RED = "suits+red"  # 112: 万条筒 and four 红中 (黔西 / 金沙)
 
 
 def suit_of(kind: int) -> int:
@@ -100,9 +101,7 @@ def parse(text: str) -> list[int]:
             out.append(kind_of(digit, ch))
         pending.clear()
     if pending:
-        raise TileParseError(
-            f"digits at position {pending[0][1]} in {text!r} have no suit letter"
-        )
+        raise TileParseError(f"digits at position {pending[0][1]} in {text!r} have no suit letter")
     return out
 
 
@@ -205,11 +204,13 @@ def kinds_in(tile_set: TileSet) -> list[int]:
         return list(range(27))
     if tile_set is TileSet.FULL:
         return list(range(NUM_KINDS))
+    if tile_set is TileSet.SUITS_RED:
+        return [*range(27), HONG_ZHONG]
     return list(range(9, 27))
 
 
 def wall(tile_set: TileSet) -> list[int]:
-    """Every tile of the set, four copies of each kind, sorted (108 / 136 / 72)."""
+    """Every tile of the set, four copies of each kind, sorted (108 / 136 / 72 / 112)."""
     return list(_WALLS[tile_set])
 
 

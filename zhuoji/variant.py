@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from zhuoji import tiles as T
 from zhuoji.hand import Form, HandRules, Wild
@@ -38,7 +38,8 @@ class TilesSection(Strict):
     set: T.TileSet = Field(
         T.TileSet.SUITS,
         title="tile set",
-        description="suits: 108 tiles 万条筒; full: 136 with winds and dragons; two-suit: 72 (条筒)",
+        description="suits: 108 tiles 万条筒; full: 136 with winds and dragons; two-suit: 72 (条筒); "
+        "suits+red: 112, 万条筒 and four 红中",
     )
     players: int = Field(4, ge=2, le=4, title="players", description="seats at the table")
     hand_size: Literal[4, 7, 10, 13] = Field(
@@ -49,11 +50,15 @@ class TilesSection(Strict):
 class WildSection(Strict):
     """六安 宝牌: a wild tile chosen after the deal (seed 003 "确定宝牌")."""
 
-    indicator: Literal["tail_dice", "tail", "head"] = Field(
+    indicator: Literal["tail_dice", "tail", "head", "fixed"] = Field(
         "tail_dice",
         title="宝牌 indicator",
         description="where the indicator is revealed: counted by dice from the wall's end, the "
-        "last tile, or the next tile; the wild is the next kind after it (9→1, 北→东, 白→中)",
+        "last tile, or the next tile; the wild is the next kind after it (9→1, 北→东, 白→中); "
+        "fixed: no indicator, the wild is `tile` (红中癞子)",
+    )
+    tile: str | None = Field(
+        None, title="fixed wild tile", description="the wild tile when indicator is fixed (e.g. 5z)"
     )
     stand_in: str | None = Field(
         None,
@@ -75,12 +80,22 @@ class WildSection(Strict):
         description="the round is drawn when drawing reaches the indicator (seed 003 荒庄)",
     )
 
-    @field_validator("stand_in")
+    @field_validator("stand_in", "tile")
     @classmethod
     def _tile(cls, v: str | None) -> str | None:
         if v is not None:
             T.parse_one(v)
         return v
+
+    @model_validator(mode="after")
+    def _fixed_needs_tile(self) -> WildSection:
+        if (self.indicator == "fixed") != (self.tile is not None):
+            raise ValueError("give wild.tile exactly when wild.indicator is fixed")
+        return self
+
+    @property
+    def fixed_kind(self) -> int | None:
+        return T.parse_one(self.tile) if self.indicator == "fixed" and self.tile else None
 
 
 class DealSection(Strict):

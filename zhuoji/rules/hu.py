@@ -36,6 +36,32 @@ class BaotingPay(Params):
     )
 
 
+class Multipliers(Params):
+    """Factors on the hand's value (patterns and 报听, not the dealer part) by how it was won;
+    the RULES.md "elsewhere" column's 自摸 ×2, 热炮 ×2, 抢杠 ×4."""
+
+    self_draw: int = Field(
+        1, ge=1, le=100, title="自摸 multiplier", description="factor for a self-draw"
+    )
+    gangkai: int = Field(
+        1,
+        ge=1,
+        le=100,
+        title="杠开 multiplier",
+        description="factor for a win on a kong replacement",
+    )
+    repao: int = Field(
+        1,
+        ge=1,
+        le=100,
+        title="热炮 multiplier",
+        description="factor for a win on a discard after a kong",
+    )
+    rob_kong: int = Field(
+        1, ge=1, le=100, title="抢杠 multiplier", description="factor for robbing a kong"
+    )
+
+
 class HuParams(Params):
     discard_paid_by: Literal["discarder", "all"] = Field(
         "discarder", title="discard win paid by", description="who pays a win on a discard"
@@ -80,6 +106,11 @@ class HuParams(Params):
     stake: int = Field(
         1, ge=1, le=100000, title="stake", description="every amount is multiplied by this"
     )
+    multipliers: Multipliers = Field(
+        default_factory=Multipliers,
+        title="multipliers",
+        description="factors on the hand's value by how it was won",
+    )
     baoting: BaotingPay = Field(
         default_factory=BaotingPay,
         title="报听 payment",
@@ -119,6 +150,9 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
         if extra:
             how = "+" if p.baoting.mode == "add" else "counts as"
             parts.append(("baoting", f"{label} {how} {target}", extra))
+    factor, why = _factor(ctx, win, p.multipliers)
+    if factor > 1:
+        parts = [(item, f"{detail} ×{factor} ({why})", fan * factor) for item, detail, fan in parts]
     for bearer in share_bearers(ctx, win, p.discard_paid_by):
         dealer_in = end.dealer in (bearer, win.seat)
         bonus_parts = []
@@ -147,3 +181,17 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
                 suffix = "" if payer == bearer else f" (for seat {bearer}, 抢杠 robbed pays)"
                 ctx.pay(payer, win.seat, fan * p.stake, item, detail + suffix)
                 ctx.hu_items.add(item)
+
+
+def _factor(ctx: SettleContext, win: Win, m: Multipliers) -> tuple[int, str]:
+    factor, why = 1, []
+    for applies, value, label in (
+        (win.how is WinHow.SELF_DRAW, m.self_draw, "自摸"),
+        (ctx.end.gangkai, m.gangkai, "杠开"),
+        (win.how is WinHow.DISCARD and ctx.end.repao, m.repao, "热炮"),
+        (win.how is WinHow.ROB_KONG, m.rob_kong, "抢杠"),
+    ):
+        if applies and value > 1:
+            factor *= value
+            why.append(f"{label} ×{value}")
+    return factor, ", ".join(why)
