@@ -398,7 +398,7 @@ class Round:
         )
         if complete and self._may_win(self._check(seat, tile, WinHow.SELF_DRAW, None)):
             extra.append(make(seat, ActionKind.HU, tile))
-        if 4 in hand or (st.pungs and any(hand[t] for t in st.pungs)):
+        if 4 in hand or (st.pungs and any(map(hand.__getitem__, st.pungs))):
             self._kong_options(seat, st, extra)
         discards: Sequence[Action]
         if st.declared is not None and tile >= 0:
@@ -542,14 +542,22 @@ class Round:
         st = self.seats[seat]
         st.hand[tile] -= 1
         st.discards += 1
+        # discarding the tile just drawn (no kong this turn) leaves the hand as it was at the
+        # last discard: its waits and shanten floor still hold
+        unchanged = tile == st.drawn and st.draws and not self.after_kong and not declare
         st.drawn = -1
         if declare:
             st.declared = Declaration.HARD if seat == self.dealer else Declaration.SOFT
-        if st.shanten_floor >= 2:  # the common case of _update_waits, inline
+        if unchanged:
+            pass
+        elif st.shanten_floor >= 2:  # the common case of _update_waits, inline
             st.shanten_floor -= 1
         else:
             self._update_waits(st)
-        self.discards.append(Discard(seat, tile, None, None, self.after_kong, declare))
+        # tuple.__new__ builds the named tuple in C (Discard's own __new__ is Python code)
+        self.discards.append(
+            _new_tuple(Discard, (seat, tile, None, None, self.after_kong, declare))
+        )
         self.claim_tile = tile
         options: dict[int, tuple[Action, ...]] = {}
         chi_seat = (seat + 1) % self.players if self._chi else -1
@@ -838,6 +846,7 @@ class Round:
 
 
 _NO_WAITS: frozenset[int] = frozenset()
+_new_tuple = tuple.__new__
 _CLAIM_MELD = {
     ActionKind.CHI: MeldKind.CHI,
     ActionKind.PENG: MeldKind.PENG,

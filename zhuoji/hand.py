@@ -509,8 +509,11 @@ class HandRules:
         """A lower bound on :meth:`shanten`, cheaper: it may count a fifth copy (so a hand
         whose only wait is a fifth copy reads 0); callers then check :meth:`waits`."""
         if self.wild is None and self.forms == _PLAIN:
-            n = sum(c)
-            d = _standard_distance(c, n // 3)
+            m, s, p, z, nm, ns, np_, nz = _scan(c)
+            n = nm + ns + np_ + nz
+            d = _VEC[
+                _PROD[_PROD[_PROD[_SUIT_CLASS[m]][_SUIT_CLASS[s]]][_SUIT_CLASS[p]]][_HONOR_CLASS[z]]
+            ][2 * (n // 3) + 1]
             if n >= 13:
                 sp = seven_pairs_distance(c, quads_as_two_pairs=self.quads_as_two_pairs)
                 if sp < d:

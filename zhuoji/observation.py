@@ -39,7 +39,10 @@ class Observation:
 
     @property
     def legal(self) -> Sequence[Action]:
-        return self._round.legal_actions(self.seat)
+        r = self._round
+        if r.phase.value == "end" or self.seat in r.responses:
+            return ()
+        return r.pending.get(self.seat, ())
 
     @property
     def hand(self) -> tuple[int, ...]:

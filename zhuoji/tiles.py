@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from itertools import chain, repeat
+from itertools import compress
 
 from zhuoji.errors import TileParseError
 
@@ -171,7 +171,14 @@ def format_counts(c: Sequence[int]) -> str:
 
 def to_tiles(c: Sequence[int]) -> list[int]:
     """The kinds of a count array, sorted, each as often as it is counted."""
-    return list(chain.from_iterable(map(repeat, range(len(c)), c)))
+    out: list[int] = []
+    for k in compress(range(len(c)), c):  # held kinds only, found in C
+        n = c[k]
+        if n == 1:
+            out.append(k)
+        else:
+            out.extend([k] * n)
+    return out
 
 
 def text(kind: int) -> str:

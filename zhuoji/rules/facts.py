@@ -12,6 +12,7 @@ reference (they go into the JSON Schema).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -249,10 +250,14 @@ def _win_group_wild_shapes(dec: Decomposition, win_tile: int | None) -> set[str]
     return shapes
 
 
+@lru_cache(maxsize=4096)
+def _conditions(req: Requires) -> tuple[tuple[str, object], ...]:
+    """The facts a row names, once per row (iterating a pydantic model is slow)."""
+    return tuple((name, want) for name, want in req if want is not None)
+
+
 def matches(req: Requires, facts: dict[str, object]) -> bool:
-    for name, want in req:
-        if want is None:
-            continue
+    for name, want in _conditions(req):
         have = facts[name]
         if isinstance(want, bool):
             if bool(have) is not want:
