@@ -24,6 +24,21 @@ from zhuoji.settle import settle
 from zhuoji.variant import Ruleset, load_variant
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: optional dependencies → the extra that installs them (pyproject.toml)
+_EXTRA_OF = {
+    "numpy": "sim",
+    "matplotlib": "sim",
+    "tqdm": "sim",
+    "ray": "ray",
+    "fastapi": "server",
+    "uvicorn": "server",
+    "sqlalchemy": "server",
+    "websockets": "server",
+    "pettingzoo": "env",
+    "gymnasium": "env",
+    "psycopg": "postgres",
+}
 _COMMANDS: dict[str, Handler] = {}
 
 #: modules that add their own subcommands with ``configure(subparsers)``; each parser sets
@@ -245,6 +260,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = getattr(args, "handler", None) or _COMMANDS[args.command]
     try:
         return handler(args)
+    except ModuleNotFoundError as exc:
+        extra = _EXTRA_OF.get((exc.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(
+            f"zhuoji {args.command}: error: this needs the optional '{extra}' dependencies "
+            f"({exc.name} is not installed): pip install 'zhuoji[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
     except KeyboardInterrupt:
         print(f"zhuoji {args.command}: interrupted", file=sys.stderr)
         return 130
