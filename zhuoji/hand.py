@@ -32,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import lru_cache
+from itertools import compress
 
 from zhuoji import hand_tables
 from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
@@ -243,62 +244,76 @@ def _capped_vector(part: tuple[int, ...], chows: bool) -> bytes:
     return bytes(min(v, far) for v in states[(0, 0)])
 
 
+def pairs_distance(
+    ones: int, twos: int, threes: int, fours: int, quads_as_two_pairs: bool = True
+) -> int:
+    """Seven-pairs distance from the histogram of counts (how many kinds are held 1–4 times)."""
+    if quads_as_two_pairs:
+        need = 7 - min(twos + threes + 2 * fours, 7)  # a single needs one tile, a gap two
+        return need + max(need - ones - threes, 0)
+    pairs = min(twos + threes + fours, 7)
+    return (7 - pairs) + max(0, 7 - (ones + twos + threes + fours))  # riichi: seven kinds
+
+
 def seven_pairs_distance(
     c: Sequence[int], jokers: int = 0, *, quads_as_two_pairs: bool = True
 ) -> int:
     """Fewest tiles to add for seven pairs (only for 13 or 14 tiles with no melds)."""
     if sum(c) + jokers < 13:
         return FAR
-    ones, twos, threes, fours = c.count(1), c.count(2), c.count(3), c.count(4)
-    if quads_as_two_pairs:
-        pairs = min(twos + threes + 2 * fours, 7)
-        need = 7 - pairs  # a single becomes a pair with one tile, an empty slot takes two
-        return need + max(need - ones - threes, 0)
-    pairs = min(twos + threes + fours, 7)
-    kinds = ones + twos + threes + fours
-    return (7 - pairs) + max(0, 7 - kinds)  # the riichi count: seven different kinds
+    return pairs_distance(c.count(1), c.count(2), c.count(3), c.count(4), quads_as_two_pairs)
 
 
-@cache
-def _lan_options(mask: int) -> tuple[int, int, int, int]:
-    """Best overlap of a suit's present ranks (bit mask) with a 十三烂 suit part of size 0–3."""
-    best = [0, 0, 0, 0]
-    for part in _LAN_PARTS:
-        size = len(part)
-        hit = sum(1 for r in part if mask >> r & 1)
-        if hit > best[size]:
-            best[size] = hit
-    return best[0], best[1], best[2], best[3]
+def _lan_parts() -> list[tuple[int, ...]]:
+    """The 十三烂 parts of one suit: up to three ranks, pairwise at least three apart."""
+    parts: list[tuple[int, ...]] = [()]
+    for a in range(9):
+        parts.append((a,))
+        for b in range(a + 3, 9):
+            parts.append((a, b))
+            for c in range(b + 3, 9):
+                parts.append((a, b, c))
+    return parts
 
 
-_LAN_PARTS: list[tuple[int, ...]] = [()]
-for _a in range(9):
-    _LAN_PARTS.append((_a,))
-    for _b in range(_a + 3, 9):
-        _LAN_PARTS.append((_a, _b))
-        for _c in range(_b + 3, 9):
-            _LAN_PARTS.append((_a, _b, _c))
+def _lan_table() -> tuple[tuple[int, int, int, int], ...]:
+    """For each 9-bit mask of ranks held in a suit, the best overlap with a part of size 0–3."""
+    parts = _lan_parts()
+    out = []
+    for mask in range(512):
+        best = [0, 0, 0, 0]
+        for part in parts:
+            hit = sum(1 for r in part if mask >> r & 1)
+            best[len(part)] = max(best[len(part)], hit)
+        out.append((best[0], best[1], best[2], best[3]))
+    return tuple(out)
+
+
+_LAN = _lan_table()
+#: (suit parts' sizes, room left for honors) for every split of fourteen tiles
+_LAN_SPLITS = tuple(
+    (a, b, c, 14 - a - b - c)
+    for a in range(4)
+    for b in range(4)
+    for c in range(4)
+    if 14 - a - b - c <= 7
+)
 
 
 def shisanlan_distance(c: Sequence[int], jokers: int = 0) -> int:
     """Fewest tiles to add for 十三烂 (fourteen tiles, no melds)."""
     if sum(c) + jokers < 13:
         return FAR
-    opts = []
-    for b in (0, 9, 18):
-        mask = sum(1 << r for r in range(9) if c[b + r])
-        opts.append(_lan_options(mask))
-    honors = sum(1 for k in range(27, 34) if c[k])
+    m = [0, 0, 0]
+    for k in compress(range(27), c):
+        m[k // 9] |= 1 << (k % 9)
+    o0, o1, o2 = _LAN[m[0]], _LAN[m[1]], _LAN[m[2]]
+    honors = 7 - c[27:34].count(0)
     best = 0
-    for t0 in range(4):
-        for t1 in range(4):
-            for t2 in range(4):
-                room = 14 - t0 - t1 - t2
-                if room > 7:
-                    continue
-                hit = opts[0][t0] + opts[1][t1] + opts[2][t2] + min(honors, room)
-                if hit > best:
-                    best = hit
+    for a, b, d, room in _LAN_SPLITS:
+        hit = o0[a] + o1[b] + o2[d] + (honors if honors < room else room)
+        if hit > best:
+            best = hit
     return 14 - best
 
 
@@ -439,9 +454,7 @@ def shanten(c: Sequence[int]) -> int:
         ]
         d = vector[2 * (n // 3) + 1]
     if n >= 13:
-        ones, twos, threes = c.count(1), c.count(2), c.count(3)
-        need = 7 - min(twos + threes + 2 * fours, 7)
-        sp = need + max(need - ones - threes, 0)
+        sp = pairs_distance(c.count(1), c.count(2), c.count(3), fours)
         if sp < d:
             d = sp
     return d - 1

@@ -63,67 +63,8 @@ _FAR = H.FAR
 _group_index = H.group_index
 
 
-def _pairs_distance(ones: int, twos: int, threes: int, fours: int, quads_as_two: bool) -> int:
-    """:func:`zhuoji.hand.seven_pairs_distance` from the count histogram."""
-    if quads_as_two:
-        pairs = min(twos + threes + 2 * fours, 7)
-        need = 7 - pairs
-        return need + max(need - ones - threes, 0)
-    pairs = min(twos + threes + fours, 7)
-    return (7 - pairs) + max(0, 7 - (ones + twos + threes + fours))
-
-
-def _lan_parts() -> list[tuple[int, ...]]:
-    parts: list[tuple[int, ...]] = [()]
-    for a in range(9):
-        parts.append((a,))
-        for b in range(a + 3, 9):
-            parts.append((a, b))
-            for c in range(b + 3, 9):
-                parts.append((a, b, c))
-    return parts
-
-
-def _lan_table() -> tuple[tuple[int, int, int, int], ...]:
-    """For each 9-bit mask of ranks held in a suit, the best overlap with a 十三烂 suit part
-    (ranks pairwise three apart) of size 0, 1, 2, 3."""
-    parts = _lan_parts()
-    out = []
-    for mask in range(512):
-        best = [0, 0, 0, 0]
-        for part in parts:
-            hit = sum(1 for r in part if mask >> r & 1)
-            best[len(part)] = max(best[len(part)], hit)
-        out.append((best[0], best[1], best[2], best[3]))
-    return tuple(out)
-
-
-_LAN = _lan_table()
-#: (t0, t1, t2, room for honors) for every split of fourteen tiles over the suits
-_LAN_SPLITS = tuple(
-    (a, b, c, 14 - a - b - c)
-    for a in range(4)
-    for b in range(4)
-    for c in range(4)
-    if 14 - a - b - c <= 7
-)
-
-
-def _lan_distance(c: Sequence[int]) -> int:
-    """:func:`zhuoji.hand.shisanlan_distance` (without its joker check) from a 512-entry table
-    (a lower bound, 14 − distinct kinds, lets callers skip it)."""
-    m = [0, 0, 0]
-    for k in range(27):
-        if c[k]:
-            m[k // 9] |= 1 << (k % 9)
-    o0, o1, o2 = _LAN[m[0]], _LAN[m[1]], _LAN[m[2]]
-    honors = 7 - list(c[27:34]).count(0)
-    best = 0
-    for a, b, d, room in _LAN_SPLITS:
-        hit = o0[a] + o1[b] + o2[d] + (honors if honors < room else room)
-        if hit > best:
-            best = hit
-    return 14 - best
+_pairs_distance = H.pairs_distance
+_lan_distance = H.shisanlan_distance
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +139,7 @@ class HandAnalyzer:
             d = H.seven_pairs_distance(base, jokers, quads_as_two_pairs=self.quads_as_two) - jokers
             best = min(best, d)
         if self.lan and n >= 13 and 14 - (34 - base.count(0)) - jokers < best:
-            best = min(best, _lan_distance(base) - jokers)
+            best = min(best, _lan_distance(base, jokers) - jokers)
         return best
 
     def shanten(self, c: Sequence[int]) -> int:
