@@ -548,12 +548,11 @@ class Round:
         st.drawn = -1
         if declare:
             st.declared = Declaration.HARD if seat == self.dealer else Declaration.SOFT
-        if unchanged:
-            pass
-        elif st.shanten_floor >= 2:  # the common case of _update_waits, inline
-            st.shanten_floor -= 1
-        else:
-            self._update_waits(st)
+        if not unchanged:
+            if st.shanten_floor >= 2:  # the common case of _update_waits, inline
+                st.shanten_floor -= 1
+            else:
+                self._update_waits(st)
         # tuple.__new__ builds the named tuple in C (Discard's own __new__ is Python code)
         self.discards.append(
             _new_tuple(Discard, (seat, tile, None, None, self.after_kong, declare))

@@ -116,7 +116,7 @@ def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
 
 
 class TwelveDownParams(Params):
-    pass
+    """No parameters: the rule is on or off."""
 
 
 @register(Point.SETTLE, "twelve_down", TwelveDownParams, phase=60, title="十二张落地包自摸")
@@ -134,7 +134,7 @@ def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
 
 
 class KongFeederParams(Params):
-    pass
+    """No parameters: the rule is on or off."""
 
 
 @register(Point.SETTLE, "kong_feeder", KongFeederParams, phase=60, title="杠开包牌")
