@@ -20,7 +20,6 @@ from zhuoji.agents.base import make_agent, play_round
 from zhuoji.errors import ZhuojiError
 from zhuoji.match import Match
 from zhuoji.report import describe_end, render_ledger, settlement_json
-from zhuoji.settle import settle
 from zhuoji.variant import Ruleset, load_variant
 
 Handler = Callable[[argparse.Namespace], int]
@@ -143,10 +142,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 def cmd_settle(args: argparse.Namespace) -> int:
     """Settle a round-end file with the same code the engine uses."""
-    f = roundend.read(args.file)
-    ruleset = load_variant(args.variant or f.variant or "guiyang", args.set or None)
-    end = roundend.build(f, ruleset, label=str(args.file))
-    ledger = settle(ruleset, end)
+    ruleset, end, ledger = roundend.settle_file(
+        roundend.read(args.file), args.variant, args.set, label=str(args.file)
+    )
     if args.json:
         print(json.dumps(settlement_json(ledger, end), ensure_ascii=False, indent=2))
     else:

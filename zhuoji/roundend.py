@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ from zhuoji import tiles as T
 from zhuoji.errors import ScenarioError, TileParseError
 from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.schema import SCHEMA_DIR
-from zhuoji.variant import Ruleset
+from zhuoji.settle import Ledger, settle
+from zhuoji.variant import Ruleset, load_variant
 
 ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
 TILE = r"^([1-9][msp]|[1-7]z)$"
@@ -329,6 +331,19 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         round_wind=f.round_wind,
         weekday=f.weekday,
     )
+
+
+def settle_file(
+    f: RoundEndFile,
+    variant: str | None = None,
+    overrides: Iterable[str] | Mapping[str, Any] | None = None,
+    label: str = "round-end",
+) -> tuple[Ruleset, RoundEnd, Ledger]:
+    """What ``zhuoji settle FILE`` does: the rules (``variant``, else the file's own, else
+    guiyang, with overrides), the checked round, and its ledger from the engine's pipeline."""
+    ruleset = load_variant(variant or f.variant or "guiyang", overrides or None)
+    end = build(f, ruleset, label=label)
+    return ruleset, end, settle(ruleset, end)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,9 +24,8 @@ from typing import Any
 import yaml
 
 from zhuoji import roundend
-from zhuoji.settle import Ledger, settle
+from zhuoji.settle import Ledger
 from zhuoji.variant import Ruleset
-from zhuoji.variant_io import load_ruleset
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 #: where the seed texts and RULES.md live (docs/sources, kept verbatim)
@@ -90,10 +89,10 @@ def load_case(path: Path) -> Case:
 def settle_case(case: Case) -> tuple[Ruleset, Ledger]:
     """The steps of ``zhuoji settle FILE [--set …]`` (``zhuoji.cli.cmd_settle``)."""
     label = str(case.path)
-    f = roundend.parse(case.data, label)
-    ruleset = load_ruleset(f.variant or "guiyang", list(case.overrides) or None)
-    end = roundend.build(f, ruleset, label=label)
-    return ruleset, settle(ruleset, end)
+    ruleset, _end, ledger = roundend.settle_file(
+        roundend.parse(case.data, label), None, list(case.overrides), label=label
+    )
+    return ruleset, ledger
 
 
 def entries_of(ledger: Ledger) -> list[Entry]:
