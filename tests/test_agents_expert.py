@@ -1,0 +1,280 @@
+"""The expert bot: its payout reading (checked against the hooks' parameter models and the
+real settlement), legality and determinism on every shipped variant, and play that moves
+with the payouts."""
+
+from __future__ import annotations
+
+import random
+import types
+from typing import Any, Union, get_args, get_origin
+
+import pytest
+
+from zhuoji import tiles as T
+from zhuoji.actions import ActionKind, make
+from zhuoji.agents.analysis import TableView
+from zhuoji.agents.base import make_agent, play_round
+from zhuoji.agents.expert import ExpertAgent
+from zhuoji.agents.expert_payouts import READS, PayoutReadError, param, payouts, stage
+from zhuoji.agents.expert_value import Evaluator, HandState, outlook, typical_rates
+from zhuoji.engine import Round
+from zhuoji.match import Match
+from zhuoji.observation import Observation
+from zhuoji.outcome import Discard, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.rules.registry import Params, Point, hooks
+from zhuoji.settle import settle
+from zhuoji.variant import load_variant
+
+VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
+
+
+# ---------------------------------------------------------------------------------------
+# reading the payouts
+# ---------------------------------------------------------------------------------------
+
+
+def _model_of(annotation: Any) -> type[Params] | None:
+    if isinstance(annotation, type) and issubclass(annotation, Params):
+        return annotation
+    if get_origin(annotation) in (Union, types.UnionType, list):
+        for arg in get_args(annotation):
+            found = _model_of(arg)
+            if found is not None:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("hook_id, path", READS)
+def test_every_parameter_the_expert_reads_exists(hook_id: str, path: str) -> None:
+    """A renamed or removed hook parameter fails here, naming what to adapt in
+    zhuoji/agents/expert_payouts.py."""
+    known = {**hooks(Point.SETTLE), **hooks(Point.MAY_WIN)}
+    assert hook_id in known, f"hook {hook_id!r} is gone; the expert bot reads {hook_id}.{path}"
+    model: type[Params] | None = known[hook_id].params
+    for part in path.split("."):
+        assert model is not None and part in model.model_fields, (
+            f"{hook_id}.{path}: {part!r} is no longer a parameter of hook {hook_id!r}"
+        )
+        model = _model_of(model.model_fields[part].annotation)
+
+
+def test_a_missing_parameter_is_a_loud_error() -> None:
+    hu = stage(load_variant("guiyang"), "hu")
+    assert hu is not None
+    with pytest.raises(PayoutReadError, match=r"hu\.no_such_thing"):
+        param(hu, "no_such_thing")
+    with pytest.raises(PayoutReadError, match=r"baoting\.extra"):
+        param(hu, "baoting.extra")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_payouts_read_for_every_shipped_variant(variant: str) -> None:
+    p = payouts(load_variant(variant))
+    assert p.players == 4
+
+
+def test_guiyang_payouts_are_the_variant_file() -> None:
+    """Values quoted from zhuoji/variants/guiyang.yaml (seed 000)."""
+    p = payouts(load_variant("guiyang"))
+    assert (p.win.baoting_mode, p.win.baoting_hard, p.win.baoting_soft) == ("floor", 10, 10)
+    assert (p.shabao.value, p.shabao.on_discard, p.shabao.on_self_draw) == (10, True, True)
+    assert (p.dou.concealed, p.dou.exposed, p.dou.added, p.dou.needs_ready) == (2, 1, 1, True)
+    ch = p.chickens
+    assert ch.chongfeng_tiles == (T.YAOJI,) and ch.chongfeng_mult == 2
+    assert ch.chongfeng_golden_mult == 4 and ch.zeren_extra == 1 and ch.scope_all
+    assert p.passes.limited and p.passes.min_pattern_fan == 2
+    weile = payouts(load_variant("guiyang-weile"))
+    assert weile.chickens.chongfeng_mult == 3 and weile.chickens.unready_pays == "permanent"
+    assert weile.dou.added == 3 and weile.win.baoting_mode == "add"
+    assert payouts(load_variant("luan")).reng_bao == 15
+    assert payouts(load_variant("jinyou")).twelve_down
+
+
+def test_overrides_reach_the_payouts() -> None:
+    rs = load_variant("guiyang", ["settle.chickens.chongfeng.multiplier=6"])
+    assert payouts(rs).chickens.chongfeng_mult == 6
+
+
+def _chicken_end(rs_reveal: int) -> RoundEnd:
+    """Seat 1 self-draws a plain hand; seat 0 is ready (45m waits 3m6m) holding two 幺鸡;
+    seats 2 and 3 are not ready."""
+    seats = (
+        SeatEnd(tuple(T.parse("45m11s234p567p888p"))),
+        SeatEnd(tuple(T.parse("123m456m789m23p55p"))),
+        SeatEnd(tuple(T.parse("1379m2468p1357s9s"))),
+        SeatEnd(tuple(T.parse("2468m1379p2468s3s"))),
+    )
+    return RoundEnd(
+        players=4,
+        dealer=1,
+        streak=0,
+        seats=seats,
+        discards=(Discard(2, T.parse_one("9m")),),
+        wins=(Win(1, WinHow.SELF_DRAW),),
+        win_tile=T.parse_one("4p"),
+        reveal=rs_reveal,
+    )
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui"])
+def test_chicken_prices_agree_with_settlement(variant: str) -> None:
+    """For every revealed tile, what the expert expects a collector to earn for the tiles
+    it owns is what zhuoji.settle pays it (the chicken entries)."""
+    rs = load_variant(variant)
+    ch = payouts(rs).chickens
+    for reveal in T.kinds_in(T.TileSet.SUITS):
+        end = _chicken_end(reveal)
+        ledger = settle(rs, end)
+        got = sum(e.amount for e in ledger.entries if e.payee == 0 and e.item.startswith("ji."))
+        weights = [0.0] * T.NUM_KINDS
+        weights[reveal] = 1.0
+        ev = ch.expected_values(weights)
+        owned = end.seats[0].concealed_counts()
+        want = 3 * sum(ev[k] * owned[k] for k in range(T.NUM_KINDS))
+        assert got == pytest.approx(want), (T.format([reveal]), got, want)
+
+
+# ---------------------------------------------------------------------------------------
+# the value model
+# ---------------------------------------------------------------------------------------
+
+
+def test_outlook_probabilities_add_up() -> None:
+    rates = typical_rates("standard", 80)
+    for d in (1, 2, 3, 5):
+        for cycles in (0, 1, 7, 15):
+            probs = outlook(cycles, d, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.05, rates)
+            assert sum(probs) == pytest.approx(1.0)
+            assert min(probs) >= 0.0
+
+
+def test_a_closer_hand_is_worth_more() -> None:
+    """Same table, two hands one step apart: the nearer one wins more often."""
+    rates = typical_rates("standard", 80)
+    far = outlook(10, 4, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.0, rates)
+    near = outlook(10, 2, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.0, rates)
+    assert near[0] > far[0]
+
+
+# ---------------------------------------------------------------------------------------
+# legality, wins, determinism
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_expert_answers_legally_in_random_states(variant: str) -> None:
+    """Random play visits claims, kongs, declarations and robbing; the expert answers every
+    decision legally and takes every win."""
+    ruleset = load_variant(variant)
+    bot = ExpertAgent(3)
+    asked = 0
+    for seed in range(2):
+        r = Round(ruleset, seed=2000 + seed)
+        rng = random.Random(seed)
+        while not r.is_terminal():
+            for seat in r.to_act():
+                obs = Observation(r, seat)
+                a = bot.act(obs)
+                asked += 1
+                assert a in obs.legal, f"expert chose {a} not in {obs.legal}"
+                if any(x.kind is ActionKind.HU for x in obs.legal):
+                    assert a.kind is ActionKind.HU
+                r.apply(rng.choice(obs.legal))
+                if r.is_terminal():
+                    break
+    assert asked > 60
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_experts_play_rounds_to_the_end(variant: str) -> None:
+    ruleset = load_variant(variant)
+    rounds = 1 if variant == "luan" else 2
+    agents = [make_agent(k, i) for i, k in enumerate(["expert", "cautious", "expert", "greedy"])]
+    result = Match(ruleset, seed=7, rounds=rounds).play(agents)
+    assert len(result.rounds) == rounds
+    assert sum(result.totals) == 0
+
+
+def test_expert_is_deterministic_and_registered() -> None:
+    ruleset = load_variant("guiyang")
+    totals = []
+    for _ in range(2):
+        r = Round(ruleset, seed=31)
+        play_round(r, [make_agent("expert", i) for i in range(4)])
+        totals.append((r.returns(), r.actions))
+    assert totals[0] == totals[1]
+    assert getattr(make_agent("expert"), "payout_aware", False)
+
+
+# ---------------------------------------------------------------------------------------
+# play that follows the payouts
+# ---------------------------------------------------------------------------------------
+
+
+def _dealer_obs(overrides: list[str], seed: int) -> tuple[Round, Observation]:
+    r = Round(load_variant("guiyang", overrides), seed=seed)
+    return r, Observation(r, r.current)
+
+
+def test_chongfeng_multiplier_moves_the_first_yaoji() -> None:
+    """On first turns holding a lone 幺鸡, the value of discarding it first grows with the
+    冲锋鸡 multiplier (it pays its discarder when ready, seed 000 ①), so the expert lets it
+    go at least as often at ×6 as at ×2, and on some hands only at ×6."""
+    moved = 0
+    for seed in range(200):
+        _, o2 = _dealer_obs([], seed)
+        hand = o2.hand
+        if hand[T.YAOJI] != 1:
+            continue
+        _, o6 = _dealer_obs(["settle.chickens.chongfeng.multiplier=6"], seed)
+        a2 = ExpertAgent(0).act(o2)
+        a6 = ExpertAgent(0).act(o6)
+        if a2.tile == T.YAOJI:
+            assert a6.tile == T.YAOJI, f"seed {seed}: discarded 1s at ×2 but kept it at ×6"
+        elif a6.tile == T.YAOJI:
+            moved += 1
+    assert moved >= 3
+
+
+def test_qingyise_value_moves_the_target() -> None:
+    """A hand leaning to one suit: its one-suit target is worth more when 清一色 pays 20."""
+    values = []
+    for fan in (10, 40):
+        rs = load_variant("guiyang", [f"patterns.rows.qingyise.fan={fan}"])
+        r = Round(rs, seed=4)
+        obs = Observation(r, r.current)
+        ev = Evaluator(TableView(obs))
+        hand = T.counts("1123455678m9m3p")
+        state = HandState(hand, (), shanten=1, ukeire=10)
+        values.append(ev.value(state))
+    assert values[1].value > values[0].value
+    assert values[1].target == "suit"
+
+
+def test_kong_is_declared_when_it_pays() -> None:
+    """The greedy bot's 闷豆 situation: four of a kind in the dealt hand is declared."""
+    from test_agents import stacked_wall
+
+    ruleset = load_variant("guiyang")
+    hands = ["1111m456p789p23s7p", "55m29m19s159p2468s", "3579m2468p35789s", "2468m13579p1357s"]
+    r = Round(ruleset, wall=stacked_wall(hands, "9p", ""), dealer=0)
+    a = ExpertAgent(0).act(Observation(r, 0))
+    assert a == make(0, ActionKind.GANG_CONCEALED, T.parse_one("1m"))
+
+
+def test_que_picks_the_suit_held_least() -> None:
+    """定缺 (``"<seat> que <m|s|p>"``): the suit with the fewest tiles goes."""
+
+    class Que:
+        def __init__(self, suit: str) -> None:
+            self.text = f"0 que {suit}"
+
+        def __str__(self) -> str:
+            return self.text
+
+    r = Round(load_variant("guiyang"), seed=8)
+    view = TableView(Observation(r, r.current))
+    options = [Que(s) for s in "msp"]
+    chosen = ExpertAgent(0).choose_que(view, options)  # type: ignore[arg-type]
+    counts = [sum(view.hand[9 * s : 9 * s + 9]) for s in range(3)]
+    assert str(chosen).endswith("msp"[counts.index(min(counts))])

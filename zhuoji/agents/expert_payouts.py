@@ -1,0 +1,380 @@
+"""What the expert bot is paid for: every payout it values, read from the variant's hooks.
+
+The expert (:mod:`zhuoji.agents.expert`) prices its options with the table's own rules, so
+a payout change moves its play.  Everything it reads from the settlement's hook
+parameters is read *here*, in one small module, because those parameter models change
+(the integrator adapts this file alone):
+
+* stages are found by **hook id** (``hu``, ``chickens``, ``dou``, ``shabao``, ``chajiao``,
+  ``baopai``, ``burn``, ``reng_bao``, ``peng_sets``, ``twelve_down``, ``kong_feeder``), never
+  by the name a variant file gives them, and ``may_win`` hooks by id (``pass``);
+* every parameter goes through :func:`param` with a dotted path; a stage that is present
+  but lacks the path raises :class:`PayoutReadError` naming the hook and the path, so a
+  renamed parameter fails loudly (``tests/test_agents_expert.py`` also checks every path
+  in :data:`READS` against the hooks' parameter models);
+* chicken values per revealed tile come from the chicken stage's own function
+  (:func:`zhuoji.rules.chickens._chicken_values`), so 翻鸡 modes and 金鸡 are priced exactly
+  as settlement pays them; the tests compare these prices with :func:`zhuoji.settle.settle`
+  on hand-built round ends.
+
+Amounts are in units of the stake: the stake multiplies every payment alike, so it never
+changes a decision and is not read.  Pattern values are not read here either: the bot asks
+the variant's pattern table itself (:mod:`zhuoji.agents.expert_value`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Any
+
+from zhuoji import tiles as T
+from zhuoji.errors import ZhuojiError
+from zhuoji.rules.registry import Params
+from zhuoji.variant import BoundHook, Ruleset
+
+
+class PayoutReadError(ZhuojiError):
+    """A hook parameter the expert bot reads is missing (renamed or removed)."""
+
+
+#: every (hook id, dotted parameter path) this module reads; a test checks each against
+#: the hook's parameter model, so a rename shows up here first
+READS: tuple[tuple[str, str], ...] = (
+    ("hu", "discard_paid_by"),
+    ("hu", "rob_kong_paid_by"),
+    ("hu", "dealer_bonus"),
+    ("hu", "dealer_bonus_max_pattern"),
+    ("hu", "streak_bonus"),
+    ("hu", "other_bonus"),
+    ("hu", "multipliers.self_draw"),
+    ("hu", "multipliers.rob_kong"),
+    ("hu", "baoting.mode"),
+    ("hu", "baoting.hard"),
+    ("hu", "baoting.soft"),
+    ("shabao", "value"),
+    ("shabao", "on_discard"),
+    ("shabao", "on_self_draw"),
+    ("chickens", "permanent"),
+    ("chickens", "golden"),
+    ("chickens", "chongfeng"),
+    ("chickens", "zeren"),
+    ("chickens", "scope"),
+    ("chickens", "collectors"),
+    ("chickens", "unready_pays"),
+    ("dou", "values.concealed"),
+    ("dou", "values.exposed"),
+    ("dou", "values.added"),
+    ("dou", "jiandousan"),
+    ("dou", "jiandousan_value"),
+    ("dou", "exposed_paid_by"),
+    ("dou", "requires_ready"),
+    ("dou", "late_value"),
+    ("dou", "void_on_draw"),
+    ("chajiao", "extra"),
+    ("baopai", "multiplier"),
+    ("burn", "on_repao"),
+    ("burn", "on_rob_kong"),
+    ("reng_bao", "value"),
+    ("peng_sets", "min_sets"),
+    ("pass", "min_pattern_fan"),
+    ("pass", "dou"),
+    ("pass", "declared"),
+    ("pass", "from_declared"),
+    ("pass", "repao"),
+)
+
+
+def param(hook: BoundHook, path: str) -> Any:
+    """The parameter at ``path`` (dotted) of a bound hook; :class:`PayoutReadError` when the
+    hook has no such parameter."""
+    value: Any = hook.params
+    for part in path.split("."):
+        if value is None:
+            return None  # an optional section switched off (``chongfeng: null``)
+        if not isinstance(value, Params) or part not in type(value).model_fields:
+            raise PayoutReadError(
+                f"the expert bot reads {hook.hook.id}.{path}, which hook {hook.hook.id!r} "
+                f"no longer has (adapt zhuoji/agents/expert_payouts.py)"
+            )
+        value = getattr(value, part)
+    return value
+
+
+def stage(ruleset: Ruleset, hook_id: str) -> BoundHook | None:
+    """The variant's settlement stage running hook ``hook_id``, whatever its name."""
+    return next((s for s in ruleset.stages if s.hook.id == hook_id), None)
+
+
+def may_win_hook(ruleset: Ruleset, hook_id: str) -> BoundHook | None:
+    return next((h for h in ruleset.may_win if h.hook.id == hook_id), None)
+
+
+# ---------------------------------------------------------------------------------------
+# the payouts, as plain values
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WinPay:
+    """``hu``: who pays a win and what is added to each share (seed 000 连庄规则, seed 001
+    结算规则, seed 004 庄两番)."""
+
+    discard_paid_by_all: bool = False  # False: the discarder alone pays a discard win
+    rob_for_all: bool = True  # the robbed player pays every share (抢杠)
+    dealer_bonus: int = 0
+    dealer_bonus_max_pattern: bool = False
+    streak_bonus: int = 0
+    other_bonus: int = 0
+    self_draw_mult: int = 1
+    rob_kong_mult: int = 1
+    baoting_mode: str = "none"  # none / add / floor
+    baoting_hard: int = 0
+    baoting_soft: int = 0
+
+    def share(self, fan: int, *, self_draw: bool, dealer_in: bool, streak: int) -> float:
+        """One payer's share of a win of pattern value ``fan`` (报听 already included)."""
+        base = fan * (self.self_draw_mult if self_draw else 1)
+        if dealer_in:
+            bonus = self.dealer_bonus
+            if self.dealer_bonus_max_pattern:
+                bonus = min(bonus, fan)
+            return float(base + bonus + streak * self.streak_bonus)
+        return float(base + self.other_bonus)
+
+    def declared_fan(self, fan: int, *, hard: bool) -> int:
+        """A declared (报听) winner's pattern value (seed 000 10 "番数按照十番来计算")."""
+        target = self.baoting_hard if hard else self.baoting_soft
+        if self.baoting_mode == "add":
+            return fan + target
+        if self.baoting_mode == "floor":
+            return max(fan, target)
+        return fan
+
+
+@dataclass(frozen=True)
+class Shabao:
+    """``shabao``: a declared loser pays the winner (seed 000 11)."""
+
+    value: int = 0
+    on_discard: bool = False
+    on_self_draw: bool = False
+
+
+@dataclass(frozen=True)
+class Dou:
+    """``dou``: kongs (seed 000 12–14, seed 001 豆, seed 004 豆)."""
+
+    concealed: int = 0
+    exposed: int = 0
+    added: int = 0
+    exposed_from_feeder: bool = True  # 点豆 paid by the feeder alone
+    needs_ready: bool = False  # scores only if its owner is ready or wins at the end
+    late_value: int = 0  # 憨包豆
+    void_on_draw: bool = True
+
+    @property
+    def active(self) -> bool:
+        return bool(self.concealed or self.exposed or self.added)
+
+
+@dataclass(frozen=True)
+class ChickenPay:
+    """``chickens``: what each owned chicken tile earns from each other player, by the
+    revealed tile; 冲锋/英雄鸡, 责任鸡, 手上鸡/内外鸡, who collects, 包鸡 (seed 000 2), seed
+    001 进阶规则 一/二)."""
+
+    #: (reveal kind or -1 for no reveal, kind, value): nonzero chicken values per reveal
+    by_reveal: tuple[tuple[int, int, int], ...] = ()
+    permanent: tuple[tuple[int, int], ...] = ()  # (kind, value)
+    chongfeng_tiles: tuple[int, ...] = ()
+    chongfeng_mult: int = 0  # 0: no 冲锋鸡
+    chongfeng_golden_mult: int = 0
+    golden_flips: tuple[tuple[int, int], ...] = ()  # (revealed kind, chicken kind made golden)
+    zeren_extra: int = 0
+    scope_all: bool = True  # 内外鸡: unclaimed discards still count for their discarder
+    ready_only: bool = True  # only ready (or winning) players collect
+    unready_pays: str | None = None  # 包鸡: "permanent" / "all" / None
+
+    @property
+    def active(self) -> bool:
+        return bool(self.by_reveal)
+
+    def expected_values(self, reveal_weights: list[float]) -> list[float]:
+        """Expected value of one owned tile of each kind, from each other player, when the
+        revealed tile is drawn with the given weights (summing to 1)."""
+        out = [0.0] * T.NUM_KINDS
+        for r, k, v in self.by_reveal:
+            out[k] += v * (1.0 if r < 0 else reveal_weights[r])
+        return out
+
+    def chongfeng_value(self, kind: int, reveal_weights: list[float]) -> float:
+        """Expected 冲锋 value of the first discarded ``kind`` (from each other player, to its
+        discarder when he collects), per the base value of the permanent chicken."""
+        if not self.chongfeng_mult or kind not in self.chongfeng_tiles:
+            return 0.0
+        base = dict(self.permanent).get(kind, 1)
+        golden = sum(reveal_weights[f] for f, k in self.golden_flips if k == kind)
+        return base * (self.chongfeng_mult * (1.0 - golden) + self.chongfeng_golden_mult * golden)
+
+
+@dataclass(frozen=True)
+class Passes:
+    """``may_win: pass`` (通行证, seed 000 特殊玩法规则 1): what lets a hand win on a discard."""
+
+    limited: bool = False  # False: any ready hand may win on a discard
+    min_pattern_fan: int = 0
+    dou: bool = True
+    declared: bool = True
+    from_declared: bool = False
+    repao: bool = False
+
+
+@dataclass(frozen=True)
+class Payouts:
+    """Every payout the expert values, for one ruleset (see the module docstring)."""
+
+    players: int
+    win_on_discard: bool
+    win: WinPay = field(default_factory=WinPay)
+    shabao: Shabao = field(default_factory=Shabao)
+    dou: Dou = field(default_factory=Dou)
+    chickens: ChickenPay = field(default_factory=ChickenPay)
+    passes: Passes = field(default_factory=Passes)
+    chajiao: bool = False
+    chajiao_extra: int = 0
+    baopai_mult: int = 0  # 0: no 包牌
+    burn_on_repao: bool = False
+    burn_on_rob_kong: bool = False
+    reng_bao: int = 0  # 扔宝 (seed 003)
+    peng_sets_liable: int = 0  # 碰N对 包付 threshold, 0: off (seed 003)
+    twelve_down: bool = False  # 十二张落地包自摸 (seed 002)
+    kong_feeder: bool = False  # 杠开包牌 (seed 002)
+
+    @property
+    def others(self) -> int:
+        return self.players - 1
+
+
+@lru_cache(maxsize=64)
+def payouts(ruleset: Ruleset) -> Payouts:
+    """The payouts of a ruleset (read once per ruleset)."""
+    v = ruleset.variant
+    out: dict[str, Any] = {"players": ruleset.players, "win_on_discard": v.claims.win_on_discard}
+    hu = stage(ruleset, "hu")
+    if hu is not None:
+        out["win"] = WinPay(
+            discard_paid_by_all=param(hu, "discard_paid_by") == "all",
+            rob_for_all=param(hu, "rob_kong_paid_by") == "robbed_for_all",
+            dealer_bonus=param(hu, "dealer_bonus"),
+            dealer_bonus_max_pattern=param(hu, "dealer_bonus_max_pattern"),
+            streak_bonus=param(hu, "streak_bonus"),
+            other_bonus=param(hu, "other_bonus"),
+            self_draw_mult=param(hu, "multipliers.self_draw"),
+            rob_kong_mult=param(hu, "multipliers.rob_kong"),
+            baoting_mode=param(hu, "baoting.mode") if v.baoting is not None else "none",
+            baoting_hard=param(hu, "baoting.hard"),
+            baoting_soft=param(hu, "baoting.soft"),
+        )
+    sb = stage(ruleset, "shabao")
+    if sb is not None and v.baoting is not None:
+        out["shabao"] = Shabao(
+            param(sb, "value"), param(sb, "on_discard"), param(sb, "on_self_draw")
+        )
+    dou = stage(ruleset, "dou")
+    if dou is not None:
+        same = param(dou, "jiandousan_value") if param(dou, "jiandousan") else None
+        out["dou"] = Dou(
+            concealed=same if same is not None else param(dou, "values.concealed"),
+            exposed=same if same is not None else param(dou, "values.exposed"),
+            added=same if same is not None else param(dou, "values.added"),
+            exposed_from_feeder=param(dou, "exposed_paid_by") == "feeder",
+            needs_ready=param(dou, "requires_ready") != "none",
+            late_value=param(dou, "late_value"),
+            void_on_draw=param(dou, "void_on_draw"),
+        )
+    ch = stage(ruleset, "chickens")
+    if ch is not None:
+        out["chickens"] = _chicken_pay(ch)
+    ps = may_win_hook(ruleset, "pass")
+    if ps is not None:
+        out["passes"] = Passes(
+            limited=True,
+            min_pattern_fan=param(ps, "min_pattern_fan"),
+            dou=param(ps, "dou"),
+            declared=param(ps, "declared"),
+            from_declared=param(ps, "from_declared"),
+            repao=param(ps, "repao"),
+        )
+    cj = stage(ruleset, "chajiao")
+    if cj is not None:
+        out["chajiao"] = True
+        out["chajiao_extra"] = param(cj, "extra")
+    bp = stage(ruleset, "baopai")
+    if bp is not None:
+        out["baopai_mult"] = param(bp, "multiplier")
+    burn = stage(ruleset, "burn")
+    if burn is not None:
+        out["burn_on_repao"] = param(burn, "on_repao")
+        out["burn_on_rob_kong"] = param(burn, "on_rob_kong")
+    rb = stage(ruleset, "reng_bao")
+    if rb is not None:
+        out["reng_bao"] = param(rb, "value")
+    pg = stage(ruleset, "peng_sets")
+    if pg is not None:
+        out["peng_sets_liable"] = param(pg, "min_sets")
+    out["twelve_down"] = stage(ruleset, "twelve_down") is not None
+    out["kong_feeder"] = stage(ruleset, "kong_feeder") is not None
+    return Payouts(**out)
+
+
+def _chicken_pay(ch: BoundHook) -> ChickenPay:
+    """Chicken prices: the values per revealed tile come from the chicken stage's own
+    function, so every 翻鸡 mode and 金鸡 rule is priced as settlement pays it."""
+    from zhuoji.rules.chickens import _chicken_values
+
+    p = ch.params
+    permanent = tuple((T.parse_one(pc.tile), int(pc.value)) for pc in param(ch, "permanent"))
+    triples: list[tuple[int, int, int]] = []
+    base = {k: v for k, v in permanent}
+    for k, v in permanent:
+        if v:
+            triples.append((-1, k, v))
+    for r in range(T.NUM_KINDS):
+        fake = SimpleNamespace(end=SimpleNamespace(reveal=r, weekday=1))
+        values = _chicken_values(fake, p)  # type: ignore[arg-type]
+        for k, (value, *_rest) in values.items():
+            extra = value - base.get(k, 0)
+            if extra:
+                triples.append((r, k, extra))
+    cf = param(ch, "chongfeng")
+    zr = param(ch, "zeren")
+    golden = tuple((T.parse_one(g.flip), T.parse_one(g.tile)) for g in param(ch, "golden"))
+    return ChickenPay(
+        by_reveal=tuple(triples),
+        permanent=permanent,
+        chongfeng_tiles=_chongfeng_tiles(cf),
+        chongfeng_mult=int(cf.multiplier) if cf is not None else 0,
+        chongfeng_golden_mult=int(cf.golden_multiplier) if cf is not None else 0,
+        golden_flips=golden,
+        zeren_extra=int(zr.extra) if zr is not None else 0,
+        scope_all=param(ch, "scope") == "all",
+        ready_only=param(ch, "collectors") == "ready",
+        unready_pays=(
+            None if param(ch, "unready_pays") is None else str(param(ch, "unready_pays").tiles)
+        ),
+    )
+
+
+def _chongfeng_tiles(cf: Any) -> tuple[int, ...]:
+    """The tiles whose round-first discard is 冲锋鸡: a ``tiles``/``tile`` parameter where
+    the chicken stage has one, else 幺鸡 (the stage pays 冲锋 on 1s today)."""
+    if cf is None:
+        return ()
+    given = getattr(cf, "tiles", None) or getattr(cf, "tile", None)
+    if given is None:
+        return (T.YAOJI,)
+    if isinstance(given, str):
+        return (T.parse_one(given),)
+    return tuple(T.parse_one(t) for t in given)
