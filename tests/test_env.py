@@ -147,3 +147,116 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         e.step(illegal)
     assert len(r.log) == log
+
+
+# ---------------------------------------------------------------------------------------
+# a trained policy at the table (the docs/agents.md recipe, briefly)
+# ---------------------------------------------------------------------------------------
+
+
+def _features(planes: np.ndarray) -> np.ndarray:
+    return np.append(np.minimum(planes, 4).astype(np.float64).ravel() / 4.0, 1.0)
+
+
+def _softmax(w: np.ndarray, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    z = w @ x
+    z = np.where(mask > 0, z - z[mask > 0].max(), -np.inf)
+    p = np.exp(z)
+    return p / p.sum()
+
+
+def test_reinforce_against_expert_opponents_runs() -> None:
+    """The docs/agents.md training loop: seat 0 learns, the expert plays the other seats
+    inside the environment, the policy moves with the rewards."""
+    from zhuoji.agents.expert import ExpertAgent
+
+    e = raw_env("guiyang")
+    learner = e.possible_agents[0]
+    bots = {a: ExpertAgent(i) for i, a in enumerate(e.possible_agents) if a != learner}
+    rng = np.random.default_rng(0)
+    w = np.zeros((NUM_ACTIONS, e.planes * 34 + 1))
+    start = w.copy()
+    for episode in range(2):
+        e.reset(seed=episode)
+        grads, reward = [], 0.0
+        for agent in e.agent_iter(10_000):
+            obs, r, term, trunc, _ = e.last()
+            if agent == learner:
+                reward += r
+            if term or trunc:
+                e.step(None)
+                continue
+            if agent == learner:
+                x, mask = _features(obs["observation"]), obs["action_mask"]
+                p = _softmax(w, x, mask)
+                a = int(rng.choice(len(p), p=p))
+                g = -np.outer(p, x)
+                g[a] += x
+                grads.append(g)
+                e.step(a)
+            else:
+                e.step(encode(bots[agent].act(e.agent_observation(agent))))
+        for g in grads:
+            w += 0.01 * reward * g
+    assert e.round is not None and e.round.is_terminal()
+    assert not np.array_equal(w, start) or reward == 0.0
+
+
+def test_a_trained_policy_plays_as_an_agent() -> None:
+    """A linear softmax policy fitted for a moment to the expert's choices (behaviour
+    cloning on the environment's own observations) is seated with PolicyAgent next to
+    zhuoji bots: it plays whole rounds legally and picks up the expert's play."""
+    from zhuoji.agents.base import make_agent, play_round, register_agent
+    from zhuoji.agents.expert import ExpertAgent
+    from zhuoji.engine import Round
+    from zhuoji.env import PolicyAgent, encode_observation
+    from zhuoji.observation import Observation
+
+    ruleset = load_variant("guiyang")
+    teacher = ExpertAgent(1)
+    xs, ys, masks = [], [], []
+    for seed in range(3):
+        r = Round(ruleset, seed=seed)
+        while not r.is_terminal():
+            for seat in r.to_act():
+                obs = Observation(r, seat)
+                a = teacher.act(obs)
+                if len(obs.legal) > 1:
+                    enc = encode_observation(obs)
+                    xs.append(_features(enc["observation"]))
+                    masks.append(enc["action_mask"])
+                    ys.append(encode(a))
+                r.apply(a)
+                if r.is_terminal():
+                    break
+    w = np.zeros((NUM_ACTIONS, len(xs[0])))
+    for _ in range(30):  # a few epochs of softmax regression
+        for x, y, m in zip(xs, ys, masks, strict=True):
+            p = _softmax(w, x, m)
+            p[y] -= 1.0
+            w -= 0.5 * np.outer(p, x)
+    hits = sum(
+        int(np.argmax(np.where(m > 0, w @ x, -np.inf)) == y)
+        for x, y, m in zip(xs, ys, masks, strict=True)
+    )
+    assert hits > 0.5 * len(ys)  # chance is about one in ten
+
+    def policy(planes: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.argmax(np.where(mask > 0, w @ _features(planes), -np.inf)))
+
+    register_agent("cloned", lambda seed: PolicyAgent(policy, "cloned"))
+    agents = [make_agent(k, i) for i, k in enumerate(["cloned", "expert", "cautious", "expert"])]
+    for seed in (11, 12):
+        r = play_round(Round(ruleset, seed=seed), agents)
+        assert r.ledger is not None and sum(r.ledger.totals()) == 0
+
+
+def test_policy_agent_refuses_a_masked_action() -> None:
+    from zhuoji.engine import Round
+    from zhuoji.env import PolicyAgent
+    from zhuoji.observation import Observation
+
+    r = Round(load_variant("guiyang"), seed=1)
+    bad = PolicyAgent(lambda planes, mask: int(np.flatnonzero(mask == 0)[0]), "bad")
+    with pytest.raises(IllegalActionError, match="masked action"):
+        bad.act(Observation(r, r.current))

@@ -96,6 +96,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.engine import Phase, Round
 from zhuoji.errors import IllegalActionError, ZhuojiError
+from zhuoji.observation import Observation
 from zhuoji.variant import Ruleset
 from zhuoji.variant_io import load_ruleset
 
@@ -157,6 +158,61 @@ def decode(index: int, seat: int, tile: int = -1) -> Action:
     if i == HU:
         return make(seat, ActionKind.HU, tile)
     return make(seat, ActionKind.PASS)
+
+
+def encode_observation(obs: Observation) -> dict[str, np.ndarray[Any, Any]]:
+    """The environment's observation of one seat (see the module docstring), built from
+    the public :class:`~zhuoji.observation.Observation` alone: the same planes whether a
+    policy plays inside the environment or is seated as an agent (:class:`PolicyAgent`)."""
+    n = obs.players
+    seat = obs.seat
+    planes = np.zeros((8 + 4 * n, NUM_KINDS), dtype=np.uint8)
+    planes[0] = obs.hand
+    legal = obs.legal
+    phase = obs.phase
+    if phase == "turn" and legal and obs.drawn >= 0:
+        planes[1, obs.drawn] = 1
+    for rel in range(n):
+        s = (seat + rel) % n
+        for m in obs.melds(s):
+            for t in m.tiles:
+                planes[2 + rel, t] += 1
+        if obs.declared(s):
+            planes[2 + 2 * n + rel] = 1
+        if s == obs.dealer:
+            planes[2 + 3 * n + rel] = 1
+    for who, tile, _claimed in obs.discards:
+        planes[2 + n + (who - seat) % n, tile] += 1
+    if obs.claim_tile >= 0:
+        planes[2 + 4 * n, obs.claim_tile] = 1
+    if obs.wild is not None:
+        planes[3 + 4 * n, obs.wild] = 1
+    planes[4 + 4 * n] = min(obs.wall_left, 136)
+    row = {"turn": 5, "claim": 6, "rob": 7}.get(phase)
+    if row is not None and legal:
+        planes[row + 4 * n] = 1
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for a in legal:
+        mask[encode(a)] = 1
+    return {"observation": planes, "action_mask": mask}
+
+
+class PolicyAgent:
+    """Seats a policy trained on this environment as a zhuoji agent (simulator, server,
+    ``zhuoji play``): ``policy(observation, action_mask) -> index`` gets the environment's
+    arrays for the seat and returns an action index; a masked-out index is an error."""
+
+    def __init__(self, policy: Any, name: str = "policy") -> None:
+        self.policy = policy
+        self.name = name
+
+    def act(self, obs: Observation) -> Action:
+        enc = encode_observation(obs)
+        index = int(self.policy(enc["observation"], enc["action_mask"]))
+        if not 0 <= index < NUM_ACTIONS or not enc["action_mask"][index]:
+            raise IllegalActionError(f"policy {self.name!r} chose masked action {index}")
+        tile = next((a.tile for a in obs.legal if a.kind is ActionKind.HU), -1)
+        return decode(index, obs.seat, tile)
 
 
 def env(
@@ -295,37 +351,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         r = self.round
         assert r is not None, "call reset() first"
-        n = self.players
-        seat = self._seat[agent]
-        obs = np.zeros((self.planes, NUM_KINDS), dtype=np.uint8)
-        me = r.seats[seat]
-        obs[0] = me.hand
-        if r.phase is Phase.TURN and r.current == seat and me.drawn >= 0:
-            obs[1, me.drawn] = 1
-        for rel in range(n):
-            s = (seat + rel) % n
-            st = r.seats[s]
-            for m in st.melds:
-                for t in m.tiles:
-                    obs[2 + rel, t] += 1
-            if st.declared is not None:
-                obs[2 + 2 * n + rel] = 1
-            if s == r.dealer:
-                obs[2 + 3 * n + rel] = 1
-        for d in r.discards:
-            obs[2 + n + (d.seat - seat) % n, d.tile] += 1
-        if r.phase in (Phase.CLAIM, Phase.ROB) and r.claim_tile >= 0:
-            obs[2 + 4 * n, r.claim_tile] = 1
-        if r.wild is not None:
-            obs[3 + 4 * n, r.wild] = 1
-        obs[4 + 4 * n] = min(r.wall.live(), 136)
-        phase_row = {Phase.TURN: 5, Phase.CLAIM: 6, Phase.ROB: 7}.get(r.phase)
-        if phase_row is not None and seat in r.to_act():
-            obs[phase_row + 4 * n] = 1
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        for a in r.legal_actions(seat):
-            mask[encode(a)] = 1
-        return {"observation": obs, "action_mask": mask}
+        return encode_observation(Observation(r, self._seat[agent]))
+
+    def agent_observation(self, agent: str) -> Observation:
+        """The seat's :class:`~zhuoji.observation.Observation`, for zhuoji bots playing some
+        seats of the environment (``ExpertAgent(0).act(e.agent_observation(agent))``)."""
+        assert self.round is not None, "call reset() first"
+        return Observation(self.round, self._seat[agent])
 
     def legal_actions(self, agent: str) -> list[Action]:
         """The engine's legal actions for an agent (for bots that speak :class:`Action`)."""
