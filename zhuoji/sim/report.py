@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from zhuoji.settle import item_label
+from zhuoji.sim.behaviour import awareness_note, behaviour_lines
 from zhuoji.sim.records import KINDS
 from zhuoji.sim.runner import SimResult
 from zhuoji.sim.stats import KIND_LABELS, PERCENTILES, Comparison, Row, swing_histogram
@@ -160,6 +161,7 @@ def render_summary(s: dict[str, Any]) -> str:
         f"round length: {num(rl['actions'], 1)} actions, {num(rl['discards'], 1)} discards (turns) per round; "
         f"mean 连庄 streak {num(s['streak_mean'], 3)}"
     )
+    lines += behaviour_lines(s)
     return "\n".join(lines)
 
 
@@ -195,18 +197,23 @@ GROUP_TITLES = {
     "moved": "points moved",
     "swing": "swing (max |seat total| per round)",
     "length": "round length",
+    "behaviour": "behaviour (how the bots played)",
 }
 
 
 def render_comparison(a: dict[str, Any], b: dict[str, Any], cmp: Comparison) -> str:
     lines = [f"A: {describe_run(a)}", f"B: {describe_run(b)}"]
     lines.append(f"intervals: {cmp.method()}; * = the interval excludes 0")
+    note = awareness_note([*a["agents"], *b["agents"]])
+    at = -1
     group = None
     rows: list[list[str]] = [["statistic", "A", "B", "B − A", f"{cmp.level:.0%} CI", ""]]
     for r in cmp.rows:
         if r.stat.group != group:
             group = r.stat.group
             rows.append([GROUP_TITLES.get(group, group)])
+            if group == "outcomes":
+                at = len(rows)
         rows.append(
             [
                 "  " + r.stat.label,
@@ -218,6 +225,8 @@ def render_comparison(a: dict[str, Any], b: dict[str, Any], cmp: Comparison) -> 
             ]
         )
     lines += table(rows, right=[False, True, True, True, True, False], indent="")
+    if note and at >= 0:  # next to the outcome rows, outside the aligned columns
+        lines.insert(len(lines) - len(rows) + at, "  " + note)
     return "\n".join(lines)
 
 
@@ -483,6 +492,9 @@ def write_report(out_dir: str | Path, a: SimResult, b: SimResult, cmp: Compariso
         "percentage points (pp). Highlighted rows: the interval excludes 0. Definitions: "
         "<code>docs/simulation.md</code>.</p>"
     )
+    note = awareness_note([*sa["agents"], *sb["agents"]])
+    if note:
+        parts.append(f"<p class='note'><b>{e(note)}</b></p>")
     sig = [r for r in cmp.rows if r.significant]
     parts.append("<h2>Main differences</h2>")
     if sig:
