@@ -277,9 +277,11 @@ def test_behaviour_counts_of_a_hand_made_round() -> None:
 
 
 def test_behaviour_statistics_from_records() -> None:
+    early = (("first_chicken.early", 1), ("first_chicken.position", 4), ("first_chicken.rounds", 1))
+    late = (("first_chicken.position", 20), ("first_chicken.rounds", 1))
     recs = [
-        _rec(0, 0, (0, 0, 0, 0), {}, behaviour=(("first_chicken.early", 1), ("first_chicken.position", 4), ("first_chicken.rounds", 1), ("kongs", 2))),
-        _rec(1, 0, (0, 0, 0, 0), {}, behaviour=(("first_chicken.position", 20), ("first_chicken.rounds", 1), ("declared", 1))),
+        _rec(0, 0, (0, 0, 0, 0), {}, behaviour=(*early, ("kongs", 2))),
+        _rec(1, 0, (0, 0, 0, 0), {}, behaviour=(("declared", 1), *late)),
         _rec(2, 1, (0, 0, 0, 0), {}, behaviour=(("dealins", 1),)),
         _rec(3, 1, (0, 0, 0, 0), {}),
     ]  # fmt: skip
