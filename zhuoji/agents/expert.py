@@ -78,9 +78,12 @@ class ExpertAgent:
     #: this bot's play follows the table's payouts (``zhuoji compare`` reports it)
     payout_aware = True
     #: hands expanded by the next-draw search per decision (0: no search)
-    search_budget = 24
+    search_budget = 12
     #: discards searched (the best by static value)
-    search_width = 3
+    search_width = 2
+    #: the search runs only when the searched discards' static values lie this close
+    #: (points): further apart, one more draw's detail would not reorder them
+    search_window = 0.3
     #: least value gain (points) for which a kong breaking nothing is still declined
     kong_margin = 0.0
     #: points per unit of the greedy bot's keep value (pairs, neighbours, middle ranks,
@@ -91,6 +94,9 @@ class ExpertAgent:
     #: rounds of guiyang they predicted 50 deal-ins where 12 happened (bench: the
     #: calibration table in docs/agents.md), so they are scaled down by this factor
     danger_scale = 0.25
+    #: opponents whose chance to be ready and able to win on a discard is below this
+    #: (after calibration) are not weighed tile by tile
+    danger_floor = 0.01
     #: points by which an option must beat the efficient choice (the greedy bot's order:
     #: shanten, live improving tiles, shape) to be played instead: below it the value
     #: model's estimates are noise, and efficiency is what wins hands
@@ -198,7 +204,20 @@ class ExpertAgent:
         states: dict[int, HandState] = {}
         best = min(o.shanten for o in opts)
         lean = _suit_lean(view) if self.shape_weight else -1
+        # a discard two steps back is worth valuing only as a defence: when it is safer
+        # than every discard that keeps the hand (or is a 冲锋 tile or the wild)
+        safest = min(
+            (self.deal_in(view, ev, o.tile)[0] for o in opts if o.shanten <= best + 1),
+            default=0.0,
+        )
         for o in opts:
+            if (
+                o.shanten > best + 1
+                and self.deal_in(view, ev, o.tile)[0] >= safest
+                and not self._first_chongfeng(ev, o.tile)
+                and o.tile != view.wild
+            ):
+                continue
             c = list(hand)
             c[o.tile] -= 1
             state = HandState(
@@ -235,7 +254,7 @@ class ExpertAgent:
             (t for t in scores if by_tile[t].shanten == 1 and by_tile[t].ukeire > 0),
             key=lambda t: -scores[t],
         )[: self.search_width]
-        if len(top) < 2:
+        if len(top) < 2 or scores[top[0]] - scores[top[-1]] > self.search_window:
             return
         per = max(1, self.search_budget // len(top))
         live = view.live
@@ -325,11 +344,11 @@ class ExpertAgent:
         got = cache.get(tile)
         if got is not None:
             return got  # type: ignore[no-any-return]
-        threats = self._threats.threats(view)
+        threats = [
+            th for th in self._threats.threats(view) if th.p * self.danger_scale >= self.danger_floor
+        ]
         p_total = paid = 0.0
         for th in threats:
-            if th.p <= 0:
-                continue
             if not th.weights:
                 self._threats._weigh(view, th)
             if th.total <= 0:

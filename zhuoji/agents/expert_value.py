@@ -335,12 +335,12 @@ _LAN: Facts = (("form", H.Form.SHISANLAN),)
 
 def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int, int]:
     """(distance, live improving tiles) to ``sets`` pungs and a pair from concealed counts:
-    the best pick is the ``sets + 1`` most-held kinds, the pair on one held at most twice."""
-    order = sorted((k for k in range(T.NUM_KINDS) if c[k]), key=lambda k: (-c[k], -live[k]))
-    order = order[: sets + 1]
-    held = [c[k] for k in order] + [0] * (sets + 1 - len(order))
-    cost = sum(3 - min(x, 3) for x in held) - (1 if any(x <= 2 for x in held) else 0)
-    uke = sum(live[k] for k in order if c[k] < 3)
+    the best pick is the ``sets + 1`` most-held kinds, the pair on one held at most twice;
+    the improving tiles are those of the picked kinds held once or twice."""
+    held = sorted(c, reverse=True)[: sets + 1]
+    cost = sum(3 - min(x, 3) for x in held) - (1 if held[-1] <= 2 else 0)
+    low = max(1, held[-1])
+    uke = sum(n for x, n in zip(c, live, strict=True) if low <= x <= 2)
     return cost, uke
 
 
