@@ -90,10 +90,12 @@ class ExpertAgent:
     #: the suit leaned to): the shape after the next draws, which the next draw's
     #: improving tiles alone do not see; it breaks near-ties between discards
     shape_weight = 0.03
-    #: calibration of the cautious bot's wait weights as probabilities: over 60 greedy
-    #: rounds of guiyang they predicted 50 deal-ins where 12 happened (bench: the
-    #: calibration table in docs/agents.md), so they are scaled down by this factor
+    #: calibration of the cautious bot's wait weights as probabilities, measured on greedy
+    #: play (docs/agents.md): where a 通行证 limits wins on discards (guiyang, 60 rounds)
+    #: they predicted 50 deal-ins where 12 happened; where any ready hand may win on a
+    #: discard (jinyou, 40 rounds) 45 where 31 happened
     danger_scale = 0.25
+    danger_scale_open = 0.42
     #: opponents whose chance to be ready and able to win on a discard is below this
     #: (after calibration) are not weighed tile by tile
     danger_floor = 0.01
@@ -344,9 +346,8 @@ class ExpertAgent:
         got = cache.get(tile)
         if got is not None:
             return got  # type: ignore[no-any-return]
-        threats = [
-            th for th in self._threats.threats(view) if th.p * self.danger_scale >= self.danger_floor
-        ]
+        scale = self.danger_scale if ev.pay.passes.limited else self.danger_scale_open
+        threats = [th for th in self._threats.threats(view) if th.p * scale >= self.danger_floor]
         p_total = paid = 0.0
         for th in threats:
             if not th.weights:
@@ -354,7 +355,7 @@ class ExpertAgent:
             if th.total <= 0:
                 continue
             p = th.p * min(1.0, self._threats.waits_per_hand * th.weights[tile] / th.total)
-            p *= self.danger_scale
+            p *= scale
             if p <= 0:
                 continue
             p_total += p
@@ -468,7 +469,7 @@ class ExpertAgent:
                 1.0, self._threats.waits_per_hand * th.weights[tile] / th.total
             )
             p_total += p
-        p_total *= self.danger_scale
+        p_total *= self.danger_scale if ev.pay.passes.limited else self.danger_scale_open
         if p_total <= 0:
             return 0.0
         pay = ev.pay
