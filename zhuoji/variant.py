@@ -288,6 +288,16 @@ class Variant(Strict):
     match: MatchSection = Field(
         default_factory=MatchSection, description="how many rounds a match has"
     )
+    stake: int = Field(
+        1,
+        ge=1,
+        le=1_000_000,
+        title="底注 stake",
+        description="底注 / 基础银子: the table's stake.  Every ledger amount is the rule's units "
+        "(番, 分, 鸡 or 嘴) times the stake, applied once by the ledger (seed 003 结算规则 "
+        '"*基础银子"); a per-table setting (--set stake=5).  The old spelling '
+        "settle.hu.stake is read as this key",
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -327,7 +337,7 @@ class Ruleset:
         self.may_win = tuple(self._bind(Point.MAY_WIN, n, r) for n, r in variant.may_win.items())
         self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
         stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]
-        self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase, b.name)))
+        self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase or 0, b.name)))
         self.stand_in = (
             T.parse_one(variant.wild.stand_in) if variant.wild and variant.wild.stand_in else None
         )
@@ -348,6 +358,11 @@ class Ruleset:
     @property
     def players(self) -> int:
         return self.variant.tiles.players
+
+    @property
+    def stake(self) -> int:
+        """The table's stake: the ledger multiplies every unit paid by it."""
+        return self.variant.stake
 
     def stage(self, name: str) -> BoundHook | None:
         return next((s for s in self.stages if s.name == name), None)

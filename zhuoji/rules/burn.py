@@ -10,8 +10,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.outcome import WinHow
-from zhuoji.rules.registry import Params, Point, register
-from zhuoji.settle import SettleContext
+from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.settle import DouBurn, SettleContext
 
 
 class BurnParams(Params):
@@ -23,7 +23,7 @@ class BurnParams(Params):
     )
 
 
-@register(Point.SETTLE, "burn", BurnParams, phase=30, title="烧")
+@register(Point.SETTLE, "burn", BurnParams, phase=Phase.BURN, title="烧")
 def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
     """Mark burnt seats (no ledger entries of its own)."""
     for win in ctx.end.wins:
@@ -32,9 +32,6 @@ def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
         burns = (win.how is WinHow.DISCARD and ctx.end.repao and p.on_repao) or (
             win.how is WinHow.ROB_KONG and p.on_rob_kong
         )
-        if burns and win.source not in ctx.burnt:
-            ctx.burnt.add(win.source)
+        if burns:
             why = "热炮" if win.how is WinHow.DISCARD else "抢杠"
-            ctx.note(
-                f"seat {win.source} burnt (烧光, {why}): chickens and dou void, penalties stay"
-            )
+            ctx.burn(win.source, chickens=True, dou=DouBurn.ALL, why=why)

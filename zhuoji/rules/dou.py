@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
 
@@ -79,7 +79,15 @@ _ITEMS = {
 }
 
 
-@register(Point.SETTLE, "dou", DouParams, phase=50, title="豆")
+LABELS = {
+    "dou.men": ("闷豆", "concealed kong"),
+    "dou.dian": ("点豆", "kong on a discard"),
+    "dou.zhuanwan": ("转弯豆", "added kong"),
+    "dou.hanbao": ("憨包豆", "late kong"),
+}
+
+
+@register(Point.SETTLE, "dou", DouParams, phase=Phase.DOU, title="豆", labels=LABELS)
 def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void."""
     end = ctx.end
@@ -89,7 +97,7 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
         for meld in seat.melds:
             if not meld.is_kong:
                 continue
-            if s in ctx.burnt:
+            if ctx.kong_burnt(s, meld):
                 continue
             scores = {
                 "none": True,
@@ -121,6 +129,6 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
             )
             for payer, payee in pairs:
                 if scores:
-                    ctx.pay(payer, payee, value * ctx.stake, item, detail)
+                    ctx.pay(payer, payee, value, item, detail)
                 else:
-                    ctx.pay(payee, payer, value * ctx.stake, item, detail)
+                    ctx.pay(payee, payer, value, item, detail)

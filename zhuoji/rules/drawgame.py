@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
 
@@ -29,7 +29,17 @@ class ChajiaoParams(Params):
     )
 
 
-@register(Point.SETTLE, "chajiao", ChajiaoParams, phase=70, title="荒庄查叫")
+@register(
+    Point.SETTLE,
+    "chajiao",
+    ChajiaoParams,
+    phase=Phase.DRAW,
+    title="荒庄查叫",
+    labels={
+        "chajiao": ("查叫", "ready check after a draw"),
+        "lianzhuang": ("连庄", "dealer streak"),
+    },
+)
 def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     """Each unready player pays each ready player that player's best waiting value."""
     end = ctx.end
@@ -48,7 +58,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
             ctx.pay(
                 u,
                 r,
-                fan * ctx.stake,
+                fan,
                 "chajiao",
                 f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""),
             )
@@ -59,7 +69,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                 ctx.pay(
                     u,
                     dealer,
-                    end.streak * ctx.stake,
+                    end.streak,
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer ready",
                 )
@@ -68,7 +78,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                 ctx.pay(
                     dealer,
                     r,
-                    end.streak * ctx.stake,
+                    end.streak,
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer not ready",
                 )

@@ -6,7 +6,8 @@ seed 004 连庄记分 ("庄两番起算"), seed 003 结算规则 ("(底番+牌�
 
 Each payer's share is the hand's components (pattern rows, bonuses) plus, where the dealer
 pays or wins, ``dealer_bonus`` + streak × ``streak_bonus`` (else ``other_bonus``), all
-multiplied by ``stake``.  One ledger entry per component and payer keeps it explainable.
+paid in units (the ledger applies the table's stake).  One ledger entry per component and
+payer keeps it explainable.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import Win, WinHow
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
 
@@ -103,9 +104,6 @@ class HuParams(Params):
         title="non-dealer base",
         description="added to a share where the dealer is not involved",
     )
-    stake: int = Field(
-        1, ge=1, le=100000, title="stake", description="every amount is multiplied by this"
-    )
     multipliers: Multipliers = Field(
         default_factory=Multipliers,
         title="multipliers",
@@ -118,12 +116,27 @@ class HuParams(Params):
     )
 
 
-@register(Point.SETTLE, "hu", HuParams, phase=10, title="胡牌结算")
+LABELS = {
+    "hu.pattern": ("胡牌", "win"),
+    "hu.zimo": ("自摸", "self-draw"),
+    "hu.gangkai": ("杠开", "win on kong replacement"),
+    "hu.repao": ("热炮", "discard after kong"),
+    "hu.qianggang": ("抢杠", "robbing a kong"),
+    "hu.haidi": ("海底捞月", "last-tile win"),
+    "hu.base": ("底分", "base"),
+    "hu.bonus": ("加番", "bonus"),
+    "lianzhuang": ("连庄", "dealer streak"),
+    "baoting": ("报听", "declared ready"),
+    # 六安 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the detail
+    "zui": ("嘴", "zui item"),
+}
+
+
+@register(Point.SETTLE, "hu", HuParams, phase=Phase.WIN, title="胡牌结算", labels=LABELS)
 def settle_wins(ctx: SettleContext, p: HuParams) -> None:
     """Pay each winner: every share-bearer pays the hand's components, 报听 and the dealer part.
 
     Several winners on one discard are each paid separately (seed 001 一炮多响)."""
-    ctx.stake = p.stake
     for win in ctx.end.wins:
         if win.seat in ctx.void_wins:
             continue
@@ -179,8 +192,9 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
         for payer in payers:
             for item, detail, fan in parts + bonus_parts:
                 suffix = "" if payer == bearer else f" (for seat {bearer}, 抢杠 robbed pays)"
-                ctx.pay(payer, win.seat, fan * p.stake, item, detail + suffix)
-                ctx.hu_items.add(item)
+                at = ctx.pay(payer, win.seat, fan, item, detail + suffix)
+                if at is not None:
+                    ctx.win_entries.setdefault(win.seat, []).append(at)
 
 
 def _factor(ctx: SettleContext, win: Win, m: Multipliers) -> tuple[int, str]:

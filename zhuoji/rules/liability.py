@@ -17,21 +17,24 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind, Win, WinHow
-from zhuoji.rules.registry import Params, Point, register
-from zhuoji.settle import SettleContext
+from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.settle import DouBurn, SettleContext
 
 
 def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str) -> None:
-    """``liable`` repays every other payer what that payer paid ``win``'s winner."""
+    """``liable`` pays ``win``'s winner every other payer's share of the win: their entries
+    stay on record, void ("seat N pays it"), and one entry per former payer moves the same
+    units from ``liable`` to the winner."""
+    record = ctx.ledger.record
+    mine = [i for i in ctx.win_entries.get(win.seat, []) if record[i].payer != liable]
     owed: dict[int, int] = {}
-    for e in ctx.ledger.entries:
-        if e.payee == win.seat and e.item in ctx.hu_items and e.payer != liable:
-            owed[e.payer] = owed.get(e.payer, 0) + e.amount
-    for payer, amount in sorted(owed.items()):
+    for e in ctx.ledger.void(mine, f"{why}: seat {liable} pays this share"):
+        owed[e.payer] = owed.get(e.payer, 0) + e.units
+    for payer, units in sorted(owed.items()):
         ctx.pay(
             liable,
-            payer,
-            amount,
+            win.seat,
+            units,
             item,
             f"{why}: pays seat {payer}'s share of seat {win.seat}'s win",
         )
@@ -47,7 +50,14 @@ class BaopaiParams(Params):
     )
 
 
-@register(Point.SETTLE, "baopai", BaopaiParams, phase=5, title="包牌")
+@register(
+    Point.SETTLE,
+    "baopai",
+    BaopaiParams,
+    phase=Phase.PENALTY,
+    title="包牌",
+    labels={"baopai": ("包牌", "liability after passing a win")},
+)
 def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
     """A winner who passed a win since his last draw pays each other player his value."""
     for win in ctx.end.wins:
@@ -75,16 +85,21 @@ class XianggongParams(Params):
     )
 
 
-@register(Point.SETTLE, "xianggong", XianggongParams, phase=6, title="相公")
+@register(
+    Point.SETTLE,
+    "xianggong",
+    XianggongParams,
+    phase=Phase.PENALTY,
+    title="相公",
+    labels={"xianggong": ("相公", "wrong tile count")},
+)
 def settle_xianggong(ctx: SettleContext, p: XianggongParams) -> None:
     """A 相公 (wrong tile count) player pays each other player ``value``; he cannot collect."""
     for s, seat in enumerate(ctx.end.seats):
         if seat.xianggong:
-            ctx.burnt.add(s)
+            ctx.burn(s, chickens=True, dou=DouBurn.ALL, why="相公")
             for other in ctx.others(s):
-                ctx.pay(
-                    s, other, p.value * ctx.stake, "xianggong", f"相公 seat {s}: wrong tile count"
-                )
+                ctx.pay(s, other, p.value, "xianggong", f"相公 seat {s}: wrong tile count")
 
 
 class PengSetsParams(Params):
@@ -97,7 +112,17 @@ class PengSetsParams(Params):
     )
 
 
-@register(Point.SETTLE, "peng_sets", PengSetsParams, phase=60, title="碰三对包付")
+LIABILITY_LABELS = {"liability": ("包付", "liability")}
+
+
+@register(
+    Point.SETTLE,
+    "peng_sets",
+    PengSetsParams,
+    phase=Phase.LIABILITY,
+    title="碰三对包付",
+    labels=LIABILITY_LABELS,
+)
 def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
     """The non-winner with the most claimed sets (at least ``min_sets``) pays the others' loss."""
     for win in ctx.end.wins:
@@ -119,7 +144,14 @@ class TwelveDownParams(Params):
     """No parameters: the rule is on or off."""
 
 
-@register(Point.SETTLE, "twelve_down", TwelveDownParams, phase=60, title="十二张落地包自摸")
+@register(
+    Point.SETTLE,
+    "twelve_down",
+    TwelveDownParams,
+    phase=Phase.LIABILITY,
+    title="十二张落地包自摸",
+    labels=LIABILITY_LABELS,
+)
 def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
     """The feeder of a self-drawing winner's fourth meld pays the other shares."""
     for win in ctx.end.wins:
@@ -137,7 +169,14 @@ class KongFeederParams(Params):
     """No parameters: the rule is on or off."""
 
 
-@register(Point.SETTLE, "kong_feeder", KongFeederParams, phase=60, title="杠开包牌")
+@register(
+    Point.SETTLE,
+    "kong_feeder",
+    KongFeederParams,
+    phase=Phase.LIABILITY,
+    title="杠开包牌",
+    labels=LIABILITY_LABELS,
+)
 def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     """杠开 on a kong made on a discard: that discard's player pays all shares."""
     end = ctx.end
