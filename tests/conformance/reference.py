@@ -410,6 +410,7 @@ class Referee:
         self.window_info: tuple[int, int, str] = (-1, -1, "")  # (seat, tile, action word)
         self.responses: dict[int, str] = {}
         self.repao_window = False
+        self.kong_late = False  # the last kong made was late (憨包)
         self.wall_before = 0
         self.turn_want: tuple[int, set[str]] = (-1, set())
         self._read_log()
@@ -460,7 +461,9 @@ class Referee:
             return True
         if how == "discard" and repao and p.repao:  # type: ignore[attr-defined]
             return True
-        if p.dou and any(m.kind.is_kong for m in self.melds(seat)):  # type: ignore[attr-defined]
+        kongs = [m for m in self.melds(seat) if m.kind.is_kong]
+        # a late (憨包) kong is a pass unless may_win.pass.late_kong is off (seed 004 (6)(7))
+        if p.dou and any(not m.late or p.late_kong for m in kongs):  # type: ignore[attr-defined]
             return True
         if p.declared and self.declared(seat):  # type: ignore[attr-defined]
             return True
@@ -468,6 +471,15 @@ class Referee:
             return True
         fan = self.ref.base_fan(full, self.melds(seat), seat == self.r.dealer)
         return fan >= p.min_pattern_fan  # type: ignore[attr-defined, no-any-return]
+
+    def repao(self, seat: int) -> bool:
+        """Whether ``seat``'s discard now deals a 热炮 (variant ``repao``): his first discard
+        after his own kong (seeds 001/004), or any discard once he owns a kong (seed 000 15));
+        a late kong does not count where ``repao.late_kongs`` is off."""
+        rule = self.v.repao
+        if rule.scope == "after_kong":
+            return self.turn_after_kong and (rule.late_kongs or not self.kong_late)
+        return any(m.kind.is_kong and (rule.late_kongs or not m.late) for m in self.melds(seat))
 
     def locked(self, seat: int, tile: int) -> bool:
         return self.lock_all[seat] or tile in self.lock_tiles[seat]
@@ -550,6 +562,8 @@ class Referee:
             and self.may_pass(seat, full, "discard", discarder, repao, source_declared)
         ):
             out.add(act(seat, "hu", tile))
+            if repao and "repao" in v.claims.must_win:
+                return out  # 必胡 (seed 004 (3)): the win is the only answer
         frozen = self.declared(seat)
         b = v.baoting
         claimable = r.wild is None or tile != r.wild or (v.wild is not None and v.wild.claimable)
@@ -601,6 +615,8 @@ class Referee:
             and not self.locked(seat, tile)
             and self.may_pass(seat, full, "rob", konger, False, self.declared(konger))
         ):
+            if "rob_kong" in self.v.claims.must_win:
+                return {act(seat, "hu", tile)}  # 必胡 (seed 004 (3))
             return {act(seat, "hu", tile), act(seat, "pass")}
         return set()
 
@@ -688,7 +704,7 @@ class Referee:
         if word not in want:
             self.fail(f"{word} is not legal for the referee: {sorted(want)}")
         source_declared = self.declared(seat) or action.declare
-        repao = self.turn_after_kong
+        repao = self.repao(seat)
         window: dict[int, set[str]] = {}
         wkind = ""
         if kind is ActionKind.DISCARD:
@@ -812,6 +828,7 @@ class Referee:
             m.kind is MeldKind.GANG_ADDED and m.tile == tile for m in melds
         ):
             self.fail(f"seat {seat}'s added kong of {text(tile)} is not on the table: {melds}")
+        self.kong_late = any(m.late for m in melds if m.kind.is_kong and m.tile == tile)
         if self.wall_before == 0:
             if not r.is_terminal() or r.end is None or r.end.wins:
                 self.fail("a kong on the last tile must end the round drawn")
@@ -871,6 +888,7 @@ class Referee:
             self.lock_tiles[s].clear()  # a claim lifts the pass lock (seed 002 "有进活动牌")
             self.lock_all[s] = False
             self.turn_after_kong = False
+            self.kong_late = False  # a kong on a discard is never late
             self.turn_seat = s
             self._read_log()  # an exposed kong's replacement draw
             if want is MeldKind.GANG_EXPOSED and self.wall_before == 0:

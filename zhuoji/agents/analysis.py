@@ -689,6 +689,7 @@ def may_win_on_discard(
         tile=tile,
         how=WinHow.DISCARD,
         has_kong=any(m.kind.is_kong for m in own),
+        has_timely_kong=any(m.kind.is_kong and not m.late for m in own),
         declared=decl,
         source_declared=source is not None and view.declared[source],
         repao=False,

@@ -25,6 +25,7 @@ class WinCheck:
     tile: int
     how: WinHow
     has_kong: bool  # owns a kong (a late 憨包豆 included)
+    has_timely_kong: bool  # owns a kong made when it first became possible (not 憨包)
     declared: bool  # the seat declared 报听
     source_declared: bool  # the discarder (or robbed player) declared 报听
     repao: bool  # the discard follows the discarder's own kong
@@ -41,7 +42,13 @@ class PassParams(Params):
         "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class)",
     )
     dou: bool = Field(
-        True, title="dou is a pass", description="owning any kong allows winning on a discard"
+        True, title="dou is a pass", description="owning a kong allows winning on a discard"
+    )
+    late_kong: bool = Field(
+        True,
+        title="憨包 kong is a pass",
+        description='a late (憨包) kong counts as a dou for this (seed 001 憨包豆 "只有通行證"); '
+        'false: it is an ordinary replacement draw, no pass (seed 004 (6)(7) "算普通补张")',
     )
     declared: bool = Field(
         True, title="报听 is a pass", description="a declared player may win on a discard"
@@ -71,7 +78,9 @@ def may_win_pass(check: WinCheck, p: PassParams) -> bool:
         return True
     if check.repao and p.repao:
         return True
-    if (p.dou and check.has_kong) or (p.declared and check.declared):
+    if p.dou and (check.has_timely_kong or (p.late_kong and check.has_kong)):
+        return True
+    if p.declared and check.declared:
         return True
     if p.from_declared and check.source_declared:
         return True
