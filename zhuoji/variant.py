@@ -215,7 +215,7 @@ class FormsSection(Strict):
     allowed: list[Form] = Field(
         default_factory=lambda: [Form.STANDARD, Form.SEVEN_PAIRS],
         title="winning forms",
-        description="standard (sets and a pair), seven_pairs, shisanlan (十三烂)",
+        description="standard (sets and a pair), seven_pairs, shisanlan (十三烂), shisanyao (十三幺)",
     )
     quads_as_two_pairs: bool = Field(
         True,

@@ -193,6 +193,21 @@ def _shisanlan(c: Sequence[int], jokers: int) -> bool:
     return room >= jokers
 
 
+#: 十三幺: 1 and 9 of each suit and the seven honors (seed 002 天和 "当十三幺盘算推算")
+ORPHAN_KINDS = frozenset({0, 8, 9, 17, 18, 26, *range(27, 34)})
+
+
+def _shisanyao(c: Sequence[int], jokers: int) -> bool:
+    """Fourteen tiles: every orphan kind, one of them twice; jokers fill any place."""
+    if any(c[k] for k in range(NUM_KINDS) if k not in ORPHAN_KINDS):
+        return False
+    if any(c[k] > 2 for k in ORPHAN_KINDS) or sum(1 for k in ORPHAN_KINDS if c[k] == 2) > 1:
+        return False
+    missing = sum(1 for k in ORPHAN_KINDS if not c[k])
+    pair = any(c[k] == 2 for k in ORPHAN_KINDS)
+    return jokers == missing + (0 if pair else 1)
+
+
 class HandRef:
     """Winning forms of a variant (with its wild kind for the round)."""
 
@@ -238,13 +253,15 @@ class HandRef:
                 return True
             if n == 14 and "shisanlan" in self.forms and _shisanlan(base, jokers):
                 return True
+            if n == 14 and "shisanyao" in self.forms and _shisanyao(base, jokers):
+                return True
         return False
 
     def _winning_draws(self, c: Sequence[int]) -> Iterator[int]:
         """Kinds that complete the hand (a kind all four of which are held is no wait)."""
         cc = list(c)
         # without wild tiles and 十三烂 a winning tile pairs, pungs or chows with a held one
-        near = self.wild is None and "shisanlan" not in self.forms
+        near = self.wild is None and not self.forms & {"shisanlan", "shisanyao"}
         for t in self.kinds:
             if cc[t] >= 4:
                 continue
