@@ -257,8 +257,9 @@ class SettleContext:
             self._values[key] = value
         return self._values[key]
 
-    def ready_value(self, seat: int) -> HandValue | None:
-        """The best pattern value a ready (non-winning) seat waits on."""
+    def ready_value(self, seat: int, concealed: list[int] | None = None) -> HandValue | None:
+        """The best pattern value a ready (non-winning) seat waits on (of ``concealed`` in
+        place of his concealed tiles, when given); None when he is not ready."""
         s = self.end.seats[seat]
         ctx = WinContext(
             declared=s.declared is not None,
@@ -266,9 +267,8 @@ class SettleContext:
             seat_wind=self.end.seat_wind(seat),
             round_wind=self.end.round_wind,
         )
-        return waiting_value(
-            self.ruleset.variant.patterns, self.rules, s.concealed_counts(), s.melds, ctx
-        )
+        tiles = s.concealed_counts() if concealed is None else concealed
+        return waiting_value(self.ruleset.variant.patterns, self.rules, tiles, s.melds, ctx)
 
     def others(self, seat: int) -> Iterable[int]:
         return (s for s in range(self.players) if s != seat)

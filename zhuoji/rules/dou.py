@@ -57,8 +57,15 @@ class DouParams(Params):
     )
     unready_pays: bool = Field(
         False,
-        title="unready konger pays",
-        description="a kong that does not score is paid the other way",
+        title="unready konger pays (包杠)",
+        description="a kong that does not score (its owner not ready) is paid the other way: "
+        "the konger pays those who would have paid him (包杠, CITIES.md 独山 / 黔西)",
+    )
+    unready_pays_to: Literal["all", "ready"] = Field(
+        "all",
+        title="包杠 payees",
+        description="with unready_pays: all — every player who would have paid him, ready or "
+        "not (CITIES.md 黔西/金沙 BaoKongNeedTing=false); ready — only those who are ready",
     )
     late_value: int = Field(
         0,
@@ -130,5 +137,5 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
             for payer, payee in pairs:
                 if scores:
                     ctx.pay(payer, payee, value, item, detail)
-                else:
+                elif p.unready_pays_to == "all" or ctx.ready[payer]:
                     ctx.pay(payee, payer, value, item, detail)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from zhuoji.rules.hu import BaotingPay, baoting_part
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
@@ -26,6 +27,13 @@ class ChajiaoParams(Params):
         False,
         title="查叫 连庄",
         description="the dealer's streak is paid on top (seed 004 连庄 3.)",
+    )
+    baoting: BaotingPay = Field(
+        default_factory=BaotingPay,
+        title="报听 in 查叫",
+        description="what a declared (报听) ready player's hand adds to his 查叫 value, as in "
+        'settle.hu.baoting (seed 000 10) "番数按照十番来计算" with 17)③ "叫牌玩家可以根据自己所叫的番'
+        '数进行算番": {mode: floor, hard: 10, soft: 10}); mode none: his pattern alone',
     )
 
 
@@ -54,6 +62,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
         value = ctx.ready_value(r)
         fan = (value.total if value else 0) + p.extra
         what = value.describe() if value else "ready"
+        declared = baoting_part(p.baoting, end.seats[r].declared, value.base if value else 0)
         for u in unready:
             ctx.pay(
                 u,
@@ -62,6 +71,9 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                 "chajiao",
                 f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""),
             )
+            if declared is not None:
+                item, detail, units = declared
+                ctx.pay(u, r, units, item, f"查叫 {detail}")
     if p.streak_extra and end.streak:
         dealer = end.dealer
         if ctx.ready[dealer]:

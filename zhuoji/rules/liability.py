@@ -3,7 +3,8 @@
 * ``baopai`` — seed 000 胡牌算番规则 18), seed 001 特殊規則 1: a ready player who passed a win
   on a discard and wins on another discard before drawing again pays each other player his
   hand's value instead of collecting it.
-* ``xianggong`` — seed 001 特殊規則 1 (相公包牌, wrong tile count): pays each other player.
+* ``xianggong`` — seed 001 特殊規則 1 (相公包牌, wrong tile count: "大家沒有聽牌情況下付給3家
+  2倍的錢,如果聽牌則按聽牌倍數付"): pays each other player ``value``, or a ready value.
 * ``peng_sets`` — seed 003 碰3对/碰4对: when another player wins, a player with three (four)
   pungs or exposed kongs pays what the others lose.
 * ``twelve_down`` — seed 002 十二张落地包自摸: the player who fed the fourth meld of a hand that
@@ -14,9 +15,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind, Win, WinHow
+from zhuoji.rules.patterns import HandValue
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import DouBurn, SettleContext
 
@@ -81,7 +85,15 @@ class XianggongParams(Params):
         ge=0,
         le=1000,
         title="相公 value",
-        description="paid to each other player (seed 001: 2倍)",
+        description="paid to each other player when nobody is ready (seed 001: 2倍)",
+    )
+    when_ready: Literal["value", "own", "others"] = Field(
+        "value",
+        title="相公 when ready",
+        description='seed 001 "如果聽牌則按聽牌倍數付": value — always pay value; own — when the '
+        "相公 hand is ready (one tile too many, and some discard leaves it ready) he pays each "
+        "other player that hand's best ready value instead; others — each other player who is "
+        "ready is paid his own ready value (as in 查叫), the rest value",
     )
 
 
@@ -94,12 +106,40 @@ class XianggongParams(Params):
     labels={"xianggong": ("相公", "wrong tile count")},
 )
 def settle_xianggong(ctx: SettleContext, p: XianggongParams) -> None:
-    """A 相公 (wrong tile count) player pays each other player ``value``; he cannot collect."""
+    """A 相公 (wrong tile count) player pays each other player ``value``, or a ready value as
+    ``when_ready`` says; he cannot collect."""
     for s, seat in enumerate(ctx.end.seats):
-        if seat.xianggong:
-            ctx.burn(s, chickens=True, dou=DouBurn.ALL, why="相公")
-            for other in ctx.others(s):
+        if not seat.xianggong:
+            continue
+        ctx.burn(s, chickens=True, dou=DouBurn.ALL, why="相公")
+        own = _xianggong_ready_value(ctx, s) if p.when_ready == "own" else None
+        for other in ctx.others(s):
+            value = own
+            if p.when_ready == "others" and ctx.ready[other]:
+                value = ctx.ready_value(other)
+            if value is not None:
+                whose = "his" if value is own else f"seat {other}'s"
+                detail = f"相公 seat {s}: {whose} ready value {value.describe()}"
+                ctx.pay(s, other, value.total, "xianggong", detail)
+            else:
                 ctx.pay(s, other, p.value, "xianggong", f"相公 seat {s}: wrong tile count")
+
+
+def _xianggong_ready_value(ctx: SettleContext, seat: int) -> HandValue | None:
+    """The best ready value of a 相公 hand holding one tile too many, over the tiles he might
+    discard; None when no discard leaves it ready (a short hand is never ready)."""
+    s = ctx.end.seats[seat]
+    if len(s.concealed) + 3 * len(s.melds) != ctx.ruleset.variant.tiles.hand_size + 1:
+        return None
+    counts = s.concealed_counts()
+    best: HandValue | None = None
+    for k in sorted(set(s.concealed)):
+        counts[k] -= 1
+        value = ctx.ready_value(seat, counts)
+        counts[k] += 1
+        if value is not None and (best is None or value.total > best.total):
+            best = value
+    return best
 
 
 class PengSetsParams(Params):
