@@ -215,7 +215,8 @@ def _strip_nulls(v: Any) -> Any:
     return copy.deepcopy(v)
 
 
-def _merge_layers(layers: list[Layer]) -> dict[str, Any]:
+def merge_layers(layers: list[Layer]) -> dict[str, Any]:
+    """The layers merged in order (the data the schema checks)."""
     _move_old_stake(layers)
     data: dict[str, Any] = {}
     for layer in layers:
@@ -426,7 +427,7 @@ def _pydantic_problems(exc: ValidationError, layers: list[Layer]) -> list[str]:
 
 
 def build(layers: list[Layer], overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    data = _merge_layers(layers)
+    data = merge_layers(layers)
     problems = check(data, layers)
     if problems:
         raise VariantError(problems)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.outcome import WinHow
+from zhuoji.rules.needs import DECLARING, WINS_ON_ANOTHERS_TILE
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
@@ -39,6 +40,7 @@ class ShabaoParams(Params):
     phase=Phase.WIN_EXTRA,
     title="杀报",
     labels={"shabao": ("杀报", "beating a declared player")},
+    needs={"": DECLARING, "on_discard": WINS_ON_ANOTHERS_TILE},
 )
 def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
     """Each declared loser pays each winner ``value`` (once per win)."""

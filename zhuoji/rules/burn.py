@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import Win, WinHow
+from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import DouBurn, SettleContext
 
@@ -51,7 +52,14 @@ class BurnParams(Params):
     )
 
 
-@register(Point.SETTLE, "burn", BurnParams, phase=Phase.BURN, title="烧")
+@register(
+    Point.SETTLE,
+    "burn",
+    BurnParams,
+    phase=Phase.BURN,
+    title="烧",
+    needs={"repao": WINS_ON_DISCARD, "rob_kong": ROBBING},
+)
 def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
     """Mark what burnt players lose (no ledger entries of its own)."""
     for win in ctx.end.wins:

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind
+from zhuoji.rules.needs import KONGS, Because, IsNot, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
@@ -94,7 +95,31 @@ LABELS = {
 }
 
 
-@register(Point.SETTLE, "dou", DouParams, phase=Phase.DOU, title="豆", labels=LABELS)
+_NOT_JIANDOUSAN = Because(
+    IsNot("settle:dou.jiandousan", True), "见豆三 sets every value (settle.dou.jiandousan)"
+)
+_EXPOSED = Because(Set("claims.kongs.exposed"), "no kong on a discard (claims.kongs.exposed)")
+NEEDS = {
+    "": KONGS,
+    "values.concealed": all_of(
+        Because(Set("claims.kongs.concealed"), "no concealed kong (claims.kongs.concealed)"),
+        _NOT_JIANDOUSAN,
+    ),
+    "values.exposed": all_of(_EXPOSED, _NOT_JIANDOUSAN),
+    "values.added": all_of(
+        Because(Set("claims.kongs.added"), "no added kong (claims.kongs.added)"), _NOT_JIANDOUSAN
+    ),
+    "exposed_paid_by": _EXPOSED,
+    "jiandousan_value": Because(Set("settle:dou.jiandousan"), "settle.dou.jiandousan is off"),
+    "unready_pays": Because(
+        IsNot("settle:dou.requires_ready", "none"),
+        "every kong scores, ready or not (settle.dou.requires_ready: none)",
+    ),
+    "unready_pays_to": Because(Set("settle:dou.unready_pays"), "settle.dou.unready_pays is off"),
+}
+
+
+@register(Point.SETTLE, "dou", DouParams, phase=Phase.DOU, title="豆", labels=LABELS, needs=NEEDS)
 def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void."""
     end = ctx.end

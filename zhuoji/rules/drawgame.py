@@ -11,6 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.rules.hu import BaotingPay, baoting_part
+from zhuoji.rules.needs import DECLARING
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
@@ -47,6 +48,7 @@ class ChajiaoParams(Params):
         "chajiao": ("查叫", "ready check after a draw"),
         "lianzhuang": ("连庄", "dealer streak"),
     },
+    needs={"baoting": DECLARING},
 )
 def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     """Each unready player pays each ready player that player's best waiting value."""

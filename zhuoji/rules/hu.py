@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import Declaration, Win, WinHow
+from zhuoji.rules.needs import DECLARING, ROBBING, WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
@@ -150,7 +151,22 @@ LABELS = {
 }
 
 
-@register(Point.SETTLE, "hu", HuParams, phase=Phase.WIN, title="胡牌结算", labels=LABELS)
+NEEDS = {
+    "discard_paid_by": WINS_ON_DISCARD,
+    "multipliers.repao": WINS_ON_DISCARD,
+    "rob_kong_paid_by": ROBBING,
+    "rob_kong_as_self_draw": ROBBING,
+    "multipliers.rob_kong": ROBBING,
+    "baoting": DECLARING,
+    "dealer_bonus_max_pattern": Because(
+        Set("settle:hu.dealer_bonus"), "there is no dealer part (settle.hu.dealer_bonus is 0)"
+    ),
+}
+
+
+@register(
+    Point.SETTLE, "hu", HuParams, phase=Phase.WIN, title="胡牌结算", labels=LABELS, needs=NEEDS
+)
 def settle_wins(ctx: SettleContext, p: HuParams) -> None:
     """Pay each winner: every share-bearer pays the hand's components, 报听 and the dealer part.
 

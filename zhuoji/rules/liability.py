@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind, Win, WinHow
+from zhuoji.rules.needs import WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.patterns import HandValue
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import DouBurn, SettleContext
@@ -61,6 +62,7 @@ class BaopaiParams(Params):
     phase=Phase.PENALTY,
     title="包牌",
     labels={"baopai": ("包牌", "liability after passing a win")},
+    needs={"": WINS_ON_DISCARD},
 )
 def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
     """A winner who passed a win since his last draw pays each other player his value."""
@@ -162,6 +164,7 @@ LIABILITY_LABELS = {"liability": ("包付", "liability")}
     phase=Phase.LIABILITY,
     title="碰三对包付",
     labels=LIABILITY_LABELS,
+    needs={"": Because(Set("claims.peng"), "nobody can pung (claims.peng is off)")},
 )
 def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
     """The non-winner with the most claimed sets (at least ``min_sets``) pays the others' loss."""
@@ -216,6 +219,7 @@ class KongFeederParams(Params):
     phase=Phase.LIABILITY,
     title="杠开包牌",
     labels=LIABILITY_LABELS,
+    needs={"": Because(Set("claims.kongs.exposed"), "no kong on a discard (claims.kongs.exposed)")},
 )
 def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     """杠开 on a kong made on a discard: that discard's player pays all shares."""

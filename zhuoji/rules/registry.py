@@ -28,6 +28,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from zhuoji.rules.needs import Needs
+
 ENTRY_POINT_GROUP = "zhuoji.rules"
 
 
@@ -91,6 +93,8 @@ class Hook:
     phase: Phase | None = None  # settle hooks only
     title: str = ""
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: param path ("" for the whole entry) → what it needs to have an effect (rules/needs.py)
+    needs: Needs = field(default_factory=dict)
 
     @property
     def doc(self) -> str:
@@ -113,6 +117,7 @@ class Hook:
             "module": self.fn.__module__,
             "builtin": self.builtin,
             "labels": {item: list(zh_en) for item, zh_en in sorted(self.labels.items())},
+            "needs": {key: need.why() for key, need in sorted(self.needs.items())},
             "params": self.params.model_json_schema(),
         }
 
@@ -131,9 +136,12 @@ def register(
     phase: Phase | None = None,
     title: str = "",
     labels: Labels | None = None,
+    needs: Needs | None = None,
 ) -> Callable[[F], F]:
     """Decorator: register ``fn`` as hook ``hook_id`` at ``point``.  A settle hook names its
-    :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`)."""
+    :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`);
+    ``needs`` says when a parameter (or, under ``""``, the whole entry) has any effect
+    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise)."""
     if point is Point.SETTLE and not isinstance(phase, Phase):
         raise TypeError(
             f"settle hook {hook_id!r}: phase must be a zhuoji.rules.registry.Phase "
@@ -149,7 +157,7 @@ def register(
         global _generation
         own = dict(labels or {})
         register_labels(own)
-        known[hook_id] = Hook(point, hook_id, params, fn, phase, title, own)
+        known[hook_id] = Hook(point, hook_id, params, fn, phase, title, own, dict(needs or {}))
         _generation += 1
         return fn
 

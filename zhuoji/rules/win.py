@@ -14,6 +14,15 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from zhuoji.outcome import WinHow
+from zhuoji.rules.needs import (
+    DECLARING,
+    KONGS,
+    ROBBING,
+    WINS_ON_ANOTHERS_TILE,
+    WINS_ON_DISCARD,
+    Because,
+    Set,
+)
 from zhuoji.rules.registry import Params, Point, register
 
 
@@ -68,7 +77,18 @@ class PassParams(Params):
     )
 
 
-@register(Point.MAY_WIN, "pass", PassParams, title="通行证")
+NEEDS = {
+    "": WINS_ON_ANOTHERS_TILE,
+    "rob_kong": ROBBING,
+    "repao": WINS_ON_DISCARD,
+    "dou": KONGS,
+    "late_kong": Because(Set("may_win:pass.dou"), "a kong is no pass here (may_win.pass.dou)"),
+    "declared": DECLARING,
+    "from_declared": DECLARING,
+}
+
+
+@register(Point.MAY_WIN, "pass", PassParams, title="通行证", needs=NEEDS)
 def may_win_pass(check: WinCheck, p: PassParams) -> bool:
     """Self-draws always pass; a win on another's tile needs a pass (dou, 报听, a pattern above
     the threshold) unless an exemption applies."""

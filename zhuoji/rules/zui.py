@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from zhuoji.rules.needs import Because, Set
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
@@ -29,6 +30,7 @@ class RengBaoParams(Params):
     phase=Phase.SIDE,
     title="扔宝",
     labels={"zui.rengbao": ("扔宝", "first discard a wild")},
+    needs={"": Because(Set("wild"), "the variant has no wild tiles (wild is null)")},
 )
 def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
     """扔宝 player wins: each other pays ``value``; another wins: he pays the winner ``value``."""
