@@ -33,7 +33,7 @@ def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str)
     record = ctx.ledger.record
     mine = [i for i in ctx.win_entries.get(win.seat, []) if record[i].payer != liable]
     owed: dict[int, int] = {}
-    for e in ctx.ledger.void(mine, f"{why}: seat {liable} pays this share"):
+    for e in ctx.ledger.void(mine, f"{why}: seat {liable} pays it instead"):
         owed[e.payer] = owed.get(e.payer, 0) + e.units
     for payer, units in sorted(owed.items()):
         ctx.pay(
@@ -41,7 +41,7 @@ def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str)
             win.seat,
             units,
             item,
-            f"{why}: pays seat {payer}'s share of seat {win.seat}'s win",
+            f"{why}: seat {liable} pays seat {payer}'s share of seat {win.seat}'s win",
         )
 
 
@@ -180,7 +180,7 @@ def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
             if n >= p.min_sets and (best is None or n > best[1]):
                 best = (s, n)
         if best is not None:
-            transfer_win(ctx, win, best[0], "liability", f"碰{best[1]}对 包付 seat {best[0]}")
+            transfer_win(ctx, win, best[0], "liability", f"碰{best[1]}对 包付")
 
 
 class TwelveDownParams(Params):
@@ -203,9 +203,7 @@ def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
             continue
         fourth = melds[3]
         if fourth.kind.claimed and fourth.source is not None and fourth.source != win.seat:
-            transfer_win(
-                ctx, win, fourth.source, "liability", f"十二张落地 包自摸 seat {fourth.source}"
-            )
+            transfer_win(ctx, win, fourth.source, "liability", "十二张落地 包自摸")
 
 
 class KongFeederParams(Params):
@@ -229,6 +227,4 @@ def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     for win in end.wins:
         for m in end.seats[win.seat].melds:
             if m.kind is MeldKind.GANG_EXPOSED and m.tile == end.kong_tile and m.source is not None:
-                transfer_win(
-                    ctx, win, m.source, "liability", f"杠开 包牌: seat {m.source} fed the kong"
-                )
+                transfer_win(ctx, win, m.source, "liability", "杠开 包牌 (he fed the kong)")
