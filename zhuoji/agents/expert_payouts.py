@@ -74,8 +74,8 @@ READS: tuple[tuple[str, str], ...] = (
     ("dou", "void_on_draw"),
     ("chajiao", "extra"),
     ("baopai", "multiplier"),
-    ("burn", "on_repao"),
-    ("burn", "on_rob_kong"),
+    ("burn", "repao"),
+    ("burn", "rob_kong"),
     ("reng_bao", "value"),
     ("peng_sets", "min_sets"),
     ("pass", "min_pattern_fan"),
@@ -316,8 +316,9 @@ def payouts(ruleset: Ruleset) -> Payouts:
         out["baopai_mult"] = param(bp, "multiplier")
     burn = stage(ruleset, "burn")
     if burn is not None:
-        out["burn_on_repao"] = param(burn, "on_repao")
-        out["burn_on_rob_kong"] = param(burn, "on_rob_kong")
+        # 烧: who is burnt, and whether he loses anything the bot prices (chickens, dou)
+        out["burn_on_repao"] = _burns(param(burn, "repao"))
+        out["burn_on_rob_kong"] = _burns(param(burn, "rob_kong"))
     rb = stage(ruleset, "reng_bao")
     if rb is not None:
         out["reng_bao"] = param(rb, "value")
@@ -365,6 +366,12 @@ def _chicken_pay(ch: BoundHook) -> ChickenPay:
             None if param(ch, "unready_pays") is None else str(param(ch, "unready_pays").tiles)
         ),
     )
+
+
+def _burns(parts: Any) -> bool:
+    """Whether a burnt player loses his chickens or dou (``burn.repao`` / ``burn.rob_kong``:
+    null, or what he loses)."""
+    return parts is not None and (bool(parts.chickens) or parts.dou != "none")
 
 
 def _chongfeng_tiles(cf: Any) -> tuple[int, ...]:
