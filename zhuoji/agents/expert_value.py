@@ -132,18 +132,38 @@ def outlook(
     rates: tuple[float, ...],
 ) -> tuple[float, ...]:
     """:func:`_future` with this hand's own first-draw improvement chance ``q1`` (chances
-    rounded to 1/200 so the chain is shared between calls)."""
-    ws_r, wd_r = round(ws * 200) / 200, round(wd * 200) / 200
-    t = max(0, min(t, _MAX_T))
-    d = min(d, len(rates) + 2)
+    rounded to 1/200 so chains are shared between calls and decisions)."""
+    return _outlook(
+        max(0, cycles),
+        min(d, len(rates) + 2),
+        round(q1 * 200) / 200,
+        max(0, min(t, _MAX_T)),
+        prof,
+        round(ws * 200) / 200,
+        round(wd * 200) / 200,
+        rates,
+    )
+
+
+@lru_cache(maxsize=400_000)
+def _outlook(
+    cycles: int,
+    d: int,
+    q1: float,
+    t: int,
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+) -> tuple[float, ...]:
     if cycles <= 0 or d == 1:
-        return _future(max(0, cycles), d, t, prof, ws_r, wd_r, rates)
+        return _future(cycles, d, t, prof, ws, wd, rates)
     hz = hazard_profile(*prof)[t]
     out = [0.0] * 6
     out[OTHER_UNREADY] = hz
     alive = 1.0 - hz
-    up = _future(cycles - 1, d - 1, t + 1, prof, ws_r, wd_r, rates)
-    same = _future(cycles - 1, d, t + 1, prof, ws_r, wd_r, rates)
+    up = _future(cycles - 1, d - 1, t + 1, prof, ws, wd, rates)
+    same = _future(cycles - 1, d, t + 1, prof, ws, wd, rates)
     return tuple(
         o + alive * (q1 * a + (1.0 - q1) * b) for o, a, b in zip(out, up, same, strict=True)
     )
@@ -725,7 +745,7 @@ class Evaluator:
             base[self.wild] = 0
         twos, threes, fours = base.count(2), base.count(3), base.count(4)
         chows = any(m.kind is MeldKind.CHI for m in melds)
-        if not chows and twos + threes + fours + 1 >= sets:
+        if not chows and twos + threes + fours >= sets:
             d, u = pungs_target(base, sets, live)
             d = max(1, d - jokers)
             if d <= slack:
