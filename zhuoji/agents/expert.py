@@ -78,7 +78,7 @@ class ExpertAgent:
     #: this bot's play follows the table's payouts (``zhuoji compare`` reports it)
     payout_aware = True
     #: hands expanded by the next-draw search per decision (0: no search)
-    search_budget = 12
+    search_budget = 8
     #: discards searched (the best by static value)
     search_width = 2
     #: the search runs only when the searched discards' static values lie this close

@@ -31,6 +31,7 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -482,7 +483,7 @@ class Evaluator:
         self.shabao_in_disc = sb.value * declared_opps / max(1, n - 1) if sb.on_discard else 0.0
         self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
         #: per-decision scratch space for callers (search caches)
-        self.scratch: dict[str, dict[tuple[int, ...], float]] = {}
+        self.scratch: dict[str, dict[Any, float]] = {}
         self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], Facts] = {}
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
