@@ -300,7 +300,7 @@ def test_awareness_note() -> None:
     from zhuoji.sim.behaviour import awareness_note
 
     note = awareness_note(["greedy", "cautious"])
-    assert note is not None and "do not read payouts" in note
+    assert note is not None and "do not price settlement payouts" in note
     assert awareness_note(["expert", "greedy"]) is None
 
 

@@ -15,7 +15,7 @@ intervals:
   multiple win counts once), declarations, kongs of each kind.
 
 The pattern mix is in the ``patterns`` group already.  :func:`awareness_note` tells a
-report when the agents do not read payouts, so a payout change cannot move their play.
+report when the agents do not price settlement payouts, so such a change cannot move their play.
 """
 
 from __future__ import annotations
@@ -205,9 +205,10 @@ def awareness_note(agents: Sequence[str]) -> str | None:
         return None
     who = ", ".join(names)
     return (
-        f"note: the agents ({who}) do not read payouts: a change that only moves payments "
-        "cannot change their play, so outcome, pattern and behaviour rows differ only where "
-        "the rules change play itself; use --agents expert to see play respond to payouts"
+        f"note: the agents ({who}) do not price settlement payouts (chickens, dou, 报听, "
+        "liabilities …): a change to those cannot change their play, so outcome, pattern and "
+        "behaviour rows move only where the rules change play itself; use --agents expert "
+        "to see play respond to payouts"
     )
 
 
