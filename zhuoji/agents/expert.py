@@ -38,7 +38,6 @@ taken: no 包牌 risk), robbing a kong, and 定缺 where the engine offers it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from zhuoji.actions import Action, ActionKind
@@ -105,7 +104,6 @@ class ExpertAgent:
     deviation_margin = 0.25
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
         self._threats = _Threats(seed)
         self._shape = GreedyAgent(seed)
         self._konged = False  # the current turn began with this seat's kong (热炮 next)

@@ -55,7 +55,6 @@ _TYPICAL = {
     "suit": (0.0, 4.5, 10.0, 14.0, 17.0, 20.0, 22.0),
     "lan": (0.0, 3.0, 12.0, 20.0, 26.0, 30.0, 34.0),
 }
-SHAPES = tuple(_TYPICAL)
 
 
 # ---------------------------------------------------------------------------------------
@@ -458,11 +457,9 @@ class Evaluator:
         self.dealer = view.dealer == me
         self.streak = obs.streak
         self.live = live = view.live
-        self.live_t = tuple(live)
         self.unseen = max(1, sum(live))
         self.unseen_bucket = round(self.unseen / 4.0) * 4
         self.cycles = max(0, obs.wall_left // n)
-        self.declared_now = view.declared[me]
         self.table = obs.discards
         self.reveal = [x / self.unseen for x in live]
         ch = self.pay.chickens

@@ -31,19 +31,6 @@ from zhuoji.variant import Ruleset
 #: discards counted as "early" for the first chicken: two go-rounds of a four-seat table
 EARLY = 8
 
-#: counts one round adds (keys of RoundRecord.behaviour)
-KEYS = (
-    "first_chicken.rounds",
-    "first_chicken.position",
-    "first_chicken.early",
-    "dealins",
-    "declared",
-    "kongs",
-    "kongs.concealed",
-    "kongs.exposed",
-    "kongs.added",
-)
-
 _KONG_KEYS = {
     MeldKind.GANG_CONCEALED: "kongs.concealed",
     MeldKind.GANG_EXPOSED: "kongs.exposed",
