@@ -328,6 +328,13 @@ def complete_shapes(
         and H.shisanlan_distance(c, jokers) - jokers <= 0
     ):
         out.append((("form", H.Form.SHISANLAN), *suit))
+    if (
+        H.Form.SHISANYAO in forms
+        and not melds
+        and n == 14
+        and H.shisanyao_distance(c, jokers) - jokers <= 0
+    ):
+        out.append((("form", H.Form.SHISANYAO), *suit))
     return tuple(out) or ((("form", H.Form.STANDARD), *suit),)
 
 
@@ -351,6 +358,14 @@ _STANDARD: Facts = (("form", H.Form.STANDARD),)
 _PUNGS: Facts = (("form", H.Form.STANDARD), ("all_pungs", True))
 _PAIRS: Facts = (("form", H.Form.SEVEN_PAIRS),)
 _LAN: Facts = (("form", H.Form.SHISANLAN),)
+_YAO: Facts = (("form", H.Form.SHISANYAO),)
+
+
+def _orphan_ukeire(c: Sequence[int], live: Sequence[int]) -> int:
+    """Live tiles that bring 十三幺 closer: the orphan kinds missing, and while no orphan is
+    held twice, the ones held."""
+    paired = any(c[k] >= 2 for k in H.ORPHANS)
+    return sum(live[k] for k in H.ORPHANS if not c[k] or (not paired and c[k] == 1))
 
 
 def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int, int]:
@@ -758,6 +773,10 @@ class Evaluator:
             d = H.shisanlan_distance(base, jokers) - jokers
             if d <= slack:
                 out.append(Target("lan", max(d, 1), -1, _LAN))
+        if concealed13 and H.Form.SHISANYAO in self.forms:
+            d = H.shisanyao_distance(base, jokers) - jokers
+            if d <= slack:
+                out.append(Target("lan", max(d, 1), _orphan_ukeire(base, live), _YAO))
         suit = self._lean_suit(base, melds)
         if suit >= 0:
             b = 9 * suit
