@@ -278,3 +278,17 @@ def test_que_picks_the_suit_held_least() -> None:
     chosen = ExpertAgent(0).choose_que(view, options)  # type: ignore[arg-type]
     counts = [sum(view.hand[9 * s : 9 * s + 9]) for s in range(3)]
     assert str(chosen).endswith("msp"[counts.index(min(counts))])
+
+
+def test_thirteen_orphans_is_a_target_where_allowed() -> None:
+    """jinyou allows 十三幺 at 9 fan (its row): a hand heading there keeps that target, and a
+    ready 十三幺 is worth far more than a plain ready hand."""
+    r = Round(load_variant("jinyou"), seed=2)
+    ev = Evaluator(TableView(Observation(r, r.current)))
+    near = HandState(T.counts("19m19s1p123456z55m"), (), shanten=2, ukeire=10)
+    assert any(dict(t.facts).get("form") == "shisanyao" for t in ev.targets(near))
+    orphans = T.counts("19m19s19p1234567z")
+    ready = ev.value(HandState(orphans, (), shanten=0, waits=tuple(T.parse("19m19s19p1234567z"))))
+    plain = T.counts("123m456m789s23p55p")
+    waits = tuple(T.parse("14p"))
+    assert ready.value > 2 * ev.value(HandState(plain, (), shanten=0, waits=waits)).value
