@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import zhuoji
 from zhuoji import tiles as T
 from zhuoji.server import store as S
+from zhuoji.server import turn_timer
 from zhuoji.server.auth import Authority, Principal, Role
 from zhuoji.server.tables import (
     NextRound,
@@ -113,6 +115,13 @@ class TableIn(BaseModel):
     bot_delay_ms: int = Field(
         0, ge=0, le=60_000, description="pause before each bot move (0: bots answer at once)"
     )
+    turn_seconds: int | None = Field(
+        None,
+        ge=turn_timer.MIN_SECONDS,
+        le=turn_timer.MAX_SECONDS,
+        description="turn timer: seconds a human seat has for each decision, after which the "
+        "server passes a claim or discards the drawn tile for it; null: no timer",
+    )
 
 
 class RulesIn(BaseModel):
@@ -185,6 +194,7 @@ class TableOut(BaseModel):
     phase: str | None = Field(description="turn, claim, rob, end; null before the first round")
     next_round: NextRound
     bot_delay_ms: int
+    turn_seconds: int | None = Field(description="the turn timer; null: none")
     seats: list[SeatOut]
     scores: list[int] = Field(description="match totals per seat over finished rounds")
     rules_history: list[RuleChangeOut]
@@ -281,6 +291,7 @@ def table_out(t: Table, manager: TableManager) -> dict[str, Any]:
         "phase": t.current.phase.value if t.current is not None else None,
         "next_round": t.next_round,
         "bot_delay_ms": t.bot_delay_ms,
+        "turn_seconds": t.clock.seconds,
         "seats": [
             {
                 "seat": s.seat,
@@ -507,6 +518,7 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
             rounds=body.rounds,
             next_round=body.next_round,
             bot_delay_ms=body.bot_delay_ms,
+            turn_seconds=body.turn_seconds,
         )
         table, tokens = await manager.create_table(spec)
         async with table.lock:
@@ -690,6 +702,7 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
                 "seat": seat,
                 "players": t.players,
                 "tiles": {T.TILE_TEXT[k]: T.name(k) for k in range(T.NUM_KINDS)},
+                "now_ms": int(time.time() * 1000),  # for a client's turn-timer countdown
             }
         )
         try:

@@ -97,6 +97,16 @@ rounds_t = sa.Table(
     sa.Column("settlement", sa.Text, nullable=True),
 )
 
+#: per-table settings added after the first release, one row per setting (``turn_seconds``);
+#: a table of its own so databases made before them load unchanged
+table_options_t = sa.Table(
+    "zj_table_options",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("zj_tables.id"), primary_key=True),
+    sa.Column("name", sa.String(40), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
 events_t = sa.Table(
     "zj_events",
     metadata,
@@ -228,6 +238,7 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     rules: list[RuleRow] = field(default_factory=list)
     rounds: list[RoundRow] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)  # zj_table_options: name → value
 
 
 def _round_row(r: Any) -> RoundRow:
@@ -281,6 +292,14 @@ def insert_table(row: TableRow) -> Op:
                 for s in row.seats
             ],
         )
+        if row.options:
+            c.execute(
+                table_options_t.insert(),
+                [
+                    {"table_id": row.id, "name": k, "value": dumps(v)}
+                    for k, v in sorted(row.options.items())
+                ],
+            )
 
     return op
 
@@ -425,6 +444,8 @@ class Store:
                 sa.select(rounds_t).order_by(rounds_t.c.table_id, rounds_t.c.number)
             ):
                 out[r.table_id].rounds.append(_round_row(r))
+            for r in c.execute(sa.select(table_options_t)):
+                out[r.table_id].options[r.name] = json.loads(r.value)
         return list(out.values())
 
     def read_events(self, table_id: str, number: int) -> list[dict[str, Any]]:

@@ -45,7 +45,9 @@ from zhuoji.match import round_seed
 from zhuoji.observation import Observation
 from zhuoji.report import describe_end, settlement_json
 from zhuoji.server import store as S
+from zhuoji.server import turn_timer
 from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
+from zhuoji.server.client_view import client_extras
 from zhuoji.variant import NAME_PATTERN, Ruleset, load_variant
 
 log = logging.getLogger("zhuoji.server")
@@ -220,6 +222,7 @@ class Table:
         self.bot_task: asyncio.Task[None] | None = None
         #: seat → (seq at which its current choice was first shown, that choice's actions)
         self.decisions: dict[int, tuple[int, tuple[Action, ...]]] = {}
+        self.clock = turn_timer.TurnClock(row.options.get("turn_seconds"))
 
     def note_decisions(self) -> None:
         """Remember when each seat's current choice appeared: an action answering any view
@@ -232,6 +235,7 @@ class Table:
                 self.decisions.pop(s, None)
             elif s not in self.decisions or self.decisions[s][1] != legal:
                 self.decisions[s] = (seq, legal)
+        self.clock.note(self.decisions, {s.seat for s in self.humans()})
 
     @property
     def rule(self) -> S.RuleRow:
@@ -307,6 +311,7 @@ class Table:
                 phase="waiting", to_act=[], legal=[], legal_actions=[], hand="", hand_names="",
                 result=None, settlement=None,
             )  # fmt: skip
+            out.update(client_extras(self, seat, out))
             return out
         obs = r.observation(seat)
         if r.phase in (Phase.CLAIM, Phase.ROB):
@@ -317,6 +322,7 @@ class Table:
         out["drawn_name"] = T.name(T.parse_one(obs["drawn"])) if obs.get("drawn") else None
         out["legal"] = [{"action": str(a), "label": a.label()} for a in r.legal_actions(seat)]
         out["settlement"] = self.rounds[-1].settlement if r.is_terminal() else None
+        out.update(client_extras(self, seat, out))
         return out
 
 
@@ -342,6 +348,7 @@ class TableSpec:
     rounds: int | None = None
     next_round: NextRound = NextRound.OPERATOR
     bot_delay_ms: int = 0
+    turn_seconds: int | None = None
 
 
 def _bot_seed(table: Table, number: int, seq: int, seat: int) -> int:
@@ -501,6 +508,7 @@ class TableManager:
             bot_delay_ms=spec.bot_delay_ms,
             seats=seat_rows,
             rules=[S.RuleRow(1, 1, spec.variant, dict(spec.overrides), created)],
+            options={"turn_seconds": spec.turn_seconds} if spec.turn_seconds else {},
         )
         await self.store.write(S.insert_table(row), S.insert_rule_change(table_id, row.rules[0]))
         table = Table(row)
@@ -764,7 +772,9 @@ class TableManager:
                     listener.push(msg)
 
     def _after_commit(self, table: Table) -> None:
-        """Schedule what goes on by itself: slow bots, and bot-only tables' next round."""
+        """Schedule what goes on by itself: slow bots, bot-only tables' next round, and the
+        turn timer's deadlines."""
+        turn_timer.schedule(self, table)
         r = table.current
         if (
             table.bot_delay_ms > 0
