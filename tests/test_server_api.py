@@ -348,6 +348,8 @@ def _allowed_keys() -> set[str]:
         "discards", "declared", "concealed_counts", "wall", "wild", "wild_indicator", "claim_tile",
         "claim_from",
         "legal_actions", "reveal", "result", "hand_names", "drawn_name", "legal", "settlement",
+        # zhuoji.server.client_view: computed from the seat's own observation
+        "seat_winds", "round_wind", "marks", "waits", "discard_waits", "turn_seconds", "deadline_ms",
     }  # fmt: skip
 
 

@@ -64,7 +64,7 @@ ITEM_RULES: dict[str, tuple[str, str]] = {
     "xianggong": ("相公：手牌张数不对", "wrong tile count"),
     "liability": ("包付", "liability"),
     "zui.rengbao": ("扔宝：第一张就打出宝牌", "the first discard was the wild tile"),
-    "zui": ("嘴", "a 嘴 row of the hand"),
+    "zui": ("按牌型算嘴", "a 嘴 the hand scores (六安 counting)"),
 }
 
 _FLIP_ZH = {"same": "本鸡", "updown": "上下鸡", "weekday": "星期鸡"}
