@@ -526,3 +526,57 @@ def test_the_screenshots_in_the_docs_are_current(browser: Any, tmp_path: Path) -
     for name in prints:
         ok, why = _pixels_close(out / f"{name}.png", SHOTS / f"{name}.png")
         assert ok, f"docs/screenshots/{name}.png is not current ({why}); {regenerate}"
+
+
+# -------------------------------------------------------------------------------------------
+# actions the page has no special code for
+# -------------------------------------------------------------------------------------------
+
+
+def test_declaring_and_other_actions_are_buttons_with_keys(browser: Any, tmp_path: Path) -> None:
+    """报听 is a toggle (T) that makes a click declare; a choice of the whole table such as
+    定缺 (``que``: legal actions the page only knows by word) comes out as buttons with
+    shortcuts.  The page draws views it is given (window.zhuoji.show) and the messages it
+    sends are recorded."""
+    with ServerProcess(f"sqlite:///{tmp_path / 'g.db'}", OP, cwd=tmp_path) as srv:
+        tid, token = make_table(srv.url, 3)
+        page = open_page(browser, srv.url, tid, token)
+        page.evaluate(
+            """() => { window.sent = []; const send = WebSocket.prototype.send;
+            WebSocket.prototype.send = function (m) {
+              window.sent.push(JSON.parse(m)); return send.call(this, m); }; }"""
+        )
+        base = page.evaluate("() => window.zhuoji.view()")
+        turn = base | {
+            "round": 1, "phase": "turn", "seq": 40, "to_act": [0], "dealer": 0, "wall": 50,
+            "hand": "123456m789s1155p", "drawn": "5p", "melds": [[], [], [], []], "discards": [],
+            "concealed_counts": [14, 13, 13, 13], "declared": [None] * 4, "marks": {"1s": "chicken"},
+            "legal": [
+                {"action": f"0 {w} {t}", "label": f"{w} {t}"}
+                for w, t in (("discard", "1p"), ("discard", "5p"), ("declare", "1p"), ("declare", "5p"))
+            ] + [{"action": "0 angang 5p", "label": "暗杠 五筒 (5p)"}],
+            "discard_waits": {"1p": [{"tile": "5p", "left": 1}]},
+        }  # fmt: skip
+        page.evaluate("(v) => window.zhuoji.show(v)", turn)
+        keys = page.locator("#actions button").evaluate_all(
+            "bs => bs.map(b => [b.dataset.key, b.dataset.action || b.className])"
+        )
+        assert ["t", "act act-declare"] in keys and ["g", "0 angang 5p"] in keys
+        assert page.locator('#hand .tile.ting[data-tile="1p"]').count() == 2
+        page.keyboard.press("t")  # 报听 on: the tiles it may discard are lit
+        assert page.locator("#hand .tile.declare").count() == 4  # two 1p, two 5p
+        assert "报听" in page.inner_text("#status")
+        page.locator('#hand .tile[data-tile="1p"]').first.click()
+        sent = page.evaluate("() => window.sent.filter(m => m.type === 'action')")
+        assert sent[-1]["action"] == "0 declare 1p" and sent[-1]["seq"] == 40
+        que = turn | {
+            "phase": "que", "seq": 41, "drawn": None, "discard_waits": {},
+            "legal": [{"action": f"0 que {s}", "label": f"定缺 {n}"} for s, n in zip("msp", "万条筒", strict=True)],
+        }  # fmt: skip
+        page.evaluate("(v) => window.zhuoji.show(v)", que)
+        buttons = page.locator("#actions button[data-action]")
+        assert buttons.all_inner_texts() == ["Q 定缺 万", "1 定缺 条", "2 定缺 筒"]
+        page.keyboard.press("1")
+        sent = page.evaluate("() => window.sent.filter(m => m.type === 'action')")
+        assert sent[-1]["action"] == "0 que s" and sent[-1]["seq"] == 41
+        assert page.errors == []

@@ -207,7 +207,10 @@ function seatLabel(seat) {
   // "西家 小明" / "West · Xiaoming" — wind, then the position relative to you
   const wind = windChar(seat);
   const who = seat === view.seat ? t("you") : view.names[seat];
-  if (lang === "en") return `${who} (${wind ? WINDS_LONG.en[windOf(seat) % 4] + ", " : ""}${relWord(seat)})`;
+  if (lang === "en") {
+    const parts = [wind ? WINDS_LONG.en[windOf(seat) % 4] : "", seat === view.seat ? "" : relWord(seat)].filter(Boolean);
+    return parts.length ? `${who} (${parts.join(", ")})` : who;
+  }
   return `${wind ? wind + "家 " : ""}${who}${seat === view.seat ? "" : "（" + relWord(seat) + "）"}`;
 }
 function shortSeat(seat) {
@@ -856,5 +859,6 @@ function start() {
   });
 }
 
-window.zhuoji = { act, view: () => view };  // for tests and the console
+// for tests and the console: the current view, acting, and drawing a given view
+window.zhuoji = { act, view: () => view, show: (v) => { view = v; sentSeq = -1; render(); } };
 start();
