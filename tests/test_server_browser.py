@@ -576,6 +576,7 @@ def test_declaring_and_other_actions_are_buttons_with_keys(browser: Any, tmp_pat
         page.evaluate("(v) => window.zhuoji.show(v)", que)
         buttons = page.locator("#actions button[data-action]")
         assert buttons.all_inner_texts() == ["Q 定缺 万", "1 定缺 条", "2 定缺 筒"]
+        assert page.inner_text("#status") == "请选择"
         page.keyboard.press("1")
         sent = page.evaluate("() => window.sent.filter(m => m.type === 'action')")
         assert sent[-1]["action"] == "0 que s" and sent[-1]["seq"] == 41

@@ -33,7 +33,7 @@ const I18N = {
     claimOn: "{who} 打出 {tile}", robOn: "{who} 补杠 {tile}", waitOthers: "等待其他玩家…",
     roundOver: "本局结束", matchOver: "比赛结束",
     waitsNow: "听牌", left: "剩 {n}", ifDiscard: "打 {tile} 听", tingHint: "打出带「听」的牌就听牌",
-    declareOn: "报听：点要打出的牌", cannotDiscard: "现在不能打这张牌",
+    yourChoice: "请选择", declareOn: "报听：点要打出的牌", cannotDiscard: "现在不能打这张牌",
     chicken: "鸡", golden: "金", chickenTitle: "鸡牌", goldenTitle: "金鸡",
     settlement: "本局结算", draw: "荒庄：没有人胡牌", winLine: "{who} 胡牌 · {how}", fromWho: "{who} 放炮",
     how: { self_draw: "自摸", discard: "点炮", rob_kong: "抢杠" },
@@ -58,7 +58,7 @@ const I18N = {
     claimOn: "{who} discarded {tile}", robOn: "{who} adds a kong with {tile}", waitOthers: "Waiting for the others…",
     roundOver: "Round over", matchOver: "Match over",
     waitsNow: "Waiting on", left: "{n} left", ifDiscard: "discard {tile} → wait on", tingHint: "Tiles marked 听 leave you ready",
-    declareOn: "报听: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
+    yourChoice: "Your choice", declareOn: "报听: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
     chicken: "鸡", golden: "金", chickenTitle: "chicken", goldenTitle: "golden chicken",
     settlement: "Settlement", draw: "Drawn round (荒庄): nobody won", winLine: "{who} wins · {how}", fromWho: "from {who}",
     how: { self_draw: "self-draw (自摸)", discard: "on a discard (点炮)", rob_kong: "robbing a kong (抢杠)" },
@@ -601,6 +601,7 @@ function renderActions(v) {
     status.append(before, tileEl(v.claim_tile, { cls: "claim-tile" }), after);
   } else if (mine) {
     status.classList.add("mine");
+    status.append(t("yourChoice"));  // a phase of the whole table (定缺 …): choose a button
   } else {
     status.append(t("waitOthers"));
   }
