@@ -55,6 +55,9 @@ def test_a_seat_out_of_time_discards_its_drawn_tile(tmp_path: Path) -> None:
         # tables without a timer show none
         r = c.post("/api/tables", json={"seats": seats, "seed": 4}, headers=OPH)
         assert r.json()["turn_seconds"] is None
+    # the setting is stored: a restarted server keeps it
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}", OP)) as c:
+        assert c.get(f"/api/tables/{tid}").json()["turn_seconds"] == 3
 
 
 def test_who_sees_which_deadline() -> None:
