@@ -110,7 +110,8 @@ BAD_FILES = [
         HEAD + "colour: red\n",
         [
             "{f}:5: colour: unknown key 'colour' (known: name, title, title_en, source, description, "
-            "extends, tiles, wild, deal, claims, baoting, forms, patterns, may_win, dealer, settle, match)"
+            "extends, tiles, wild, deal, claims, baoting, repao, forms, patterns, may_win, dealer, "
+            "settle, match, stake)"
         ],
     ),
     (

@@ -171,6 +171,9 @@ class Round:
         self.discards: list[Discard] = []
         self.after_kong = False  # the current turn began with a kong's replacement
         self.kong_tile: int | None = None
+        self.kong_late = False  # the last kong made was late (憨包)
+        self.discard_repao = False  # the last discard deals a 热炮 (variant repao section)
+        self._must_win = frozenset(v.claims.must_win)  # 必胡: "repao", "rob_kong"
         self.first_go_around = True  # no meld made yet (地和, seed 002 "第一圈")
         self.pending: dict[int, tuple[Action, ...]] = {}
         self.responses: dict[int, Action] = {}
@@ -484,6 +487,7 @@ class Round:
             self._discard(seat, action.tile, action.declare)
         elif kind is ActionKind.HU:
             self.flags["gangkai"] = self.after_kong
+            # 海底捞月: a self-draw of the last tile (seed 002 八 "结果一张牌自摸")
             self.flags["haidi"] = self.wall.live() == 0 and not self.after_kong
             untouched = self.first_go_around and st.discards == 0
             self.flags["tianhu"] = seat == self.dealer and untouched and st.draws == 0
@@ -509,9 +513,11 @@ class Round:
         ) in self.ruleset.variant.claims.rob_kong
         if robbable:
             options: dict[int, tuple[Action, ...]] = {}
+            must_win = "rob_kong" in self._must_win  # 必胡: the win is the only answer
             for o in self._others(seat):
                 if self._can_win_on(o, tile, WinHow.ROB_KONG, seat):
-                    options[o] = (make(o, ActionKind.HU, tile), make(o, ActionKind.PASS))
+                    hu = make(o, ActionKind.HU, tile)
+                    options[o] = (hu,) if must_win else (hu, make(o, ActionKind.PASS))
             if options:
                 self.phase = Phase.ROB
                 self.pending = options
@@ -533,6 +539,7 @@ class Round:
             st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
             st.pungs.remove(tile)
         self.kong_tile = tile
+        self.kong_late = any(m.late for m in st.melds if m.tile == tile and m.kind is kind)
         if self.wall.live() == 0:
             self._finish([], None)  # no replacement left: the round is drawn
             return
@@ -557,6 +564,10 @@ class Round:
         self.discards.append(
             _new_tuple(Discard, (seat, tile, None, None, self.after_kong, declare))
         )
+        repao = self.discard_repao = self.ruleset.variant.repao.applies(
+            st.melds, after_kong=self.after_kong, kong_late=self.kong_late
+        )
+        must_win = repao and "repao" in self._must_win  # 必胡: the win is the only answer
         self.claim_tile = tile
         options: dict[int, tuple[Action, ...]] = {}
         chi_seat = (seat + 1) % self.players if self._chi else -1
@@ -567,6 +578,9 @@ class Round:
                 continue  # nothing to claim (the common case, decided cheaply)
             acts = self._claims_on(o, tile, seat)
             if acts:
+                if must_win and acts[0].kind is ActionKind.HU:
+                    options[o] = (acts[0],)
+                    continue
                 acts.append(make(o, ActionKind.PASS))
                 options[o] = tuple(acts)
         if options:
@@ -663,12 +677,13 @@ class Round:
             )
             return value.base if value else 0
 
-        repao = how is WinHow.DISCARD and bool(self.discards) and self.discards[-1].after_kong
+        repao = how is WinHow.DISCARD and self.discard_repao
         return WinCheck(
             seat=seat,
             tile=tile,
             how=how,
             has_kong=st.has_kong(),
+            has_timely_kong=any(m.kind.is_kong and not m.late for m in st.melds),
             declared=st.declared is not None,
             source_declared=src is not None and src.declared is not None,
             repao=repao,
@@ -711,11 +726,10 @@ class Round:
             by_kind.setdefault(a.kind, []).append(a)
         if ActionKind.HU in by_kind:
             seats = self._winners_in_order(d.seat, [a.seat for a in by_kind[ActionKind.HU]])
-            self.flags["repao"] = d.after_kong
+            self.flags["repao"] = self.discard_repao
             self.flags["renhu"] = (
                 d.seat == self.dealer and len(self.discards) == 1 and self.first_go_around
             )
-            self.flags["haidi"] = self.wall.live() == 0
             wins = [Win(s, WinHow.DISCARD, d.seat, self.seats[s].passed_win) for s in seats]
             self.discards[-1] = d._replace(claimed_by=seats[0])
             self._finish(wins, tile)
@@ -748,6 +762,7 @@ class Round:
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
             st.shanten_floor = 0  # the replacement is an extra draw this turn
             self.kong_tile = d.tile
+            self.kong_late = False
             if self.wall.live() == 0:
                 self._finish(
                     [], None

@@ -10,7 +10,9 @@ Winning forms (RULES.md, glossary and 六安 specifics):
   ``quads_as_two_pairs`` is off (riichi convention), and the number of such quads decides
   龙七对 / 双龙七对;
 * **十三烂** (shisanlan) — fourteen distinct tiles, each suit's tiles pairwise at least three
-  ranks apart, honors all different (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌").
+  ranks apart, honors all different (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌");
+* **十三幺** (shisanyao) — one of each terminal and honor (1 and 9 of each suit, the seven
+  honors) and a second of one of them (seed 002 天和 "当十三幺盘算推算,9番").
 
 Wild tiles (六安 宝牌, seed 003): every copy of the wild kind is a joker that may stand for
 any kind; a *stand-in* kind (红中配) may stand for the wild's own face instead of itself.
@@ -53,13 +55,14 @@ class Form(StrEnum):
     STANDARD = "standard"
     SEVEN_PAIRS = "seven_pairs"
     SHISANLAN = "shisanlan"
+    SHISANYAO = "shisanyao"
 
 
 class GroupKind(StrEnum):
     PAIR = "pair"
     PUNG = "pung"
     CHOW = "chow"
-    SINGLE = "single"  # one tile of a 十三烂 hand
+    SINGLE = "single"  # one tile of a 十三烂 or 十三幺 hand
 
 
 @dataclass(frozen=True, order=True)
@@ -312,6 +315,23 @@ def shisanlan_distance(c: Sequence[int], jokers: int = 0) -> int:
     return 14 - best
 
 
+#: the thirteen kinds of 十三幺: 1 and 9 of each suit and the seven honors
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def shisanyao_distance(c: Sequence[int], jokers: int = 0) -> int:
+    """Fewest tiles to add for 十三幺 (fourteen tiles, no melds): 14 less the orphan kinds
+    held, less one more when one of them is held twice."""
+    if sum(c) + jokers < 13:
+        return FAR
+    held = [c[k] for k in ORPHANS]
+    return 14 - (13 - held.count(0)) - (1 if max(held) >= 2 else 0)
+
+
+def is_shisanyao(c: Sequence[int]) -> bool:
+    return sum(c) == 14 and shisanyao_distance(c) == 0
+
+
 def is_standard_win(c: Sequence[int]) -> bool:
     """Sets and one pair, from the tables, without wild tiles (the product of the suits'
     vectors is zero exactly when every suit completes with one pair among them)."""
@@ -520,6 +540,8 @@ class HandRules:
                 c, quads_as_two_pairs=self.quads_as_two_pairs
             ):
                 return True
+            if Form.SHISANYAO in self.forms and is_shisanyao(c):
+                return True
             return Form.SHISANLAN in self.forms and is_shisanlan(c)
         if sum(c) % 3 != 2:
             return False
@@ -538,6 +560,8 @@ class HandRules:
                 found.update(_seven_pairs_waits(cc, self.quads_as_two_pairs))
             if sum(cc) == 13 and Form.SHISANLAN in self.forms and max(cc) == 1:
                 found.update(t for t in range(NUM_KINDS) if not cc[t] and _lan_complete_with(cc, t))
+            if sum(cc) == 13 and Form.SHISANYAO in self.forms and shisanyao_distance(cc) == 1:
+                found.update(t for t in ORPHANS if cc[t] < 4 and _yao_complete_with(cc, t))
             return sorted(found)
         out = []
         for t in range(NUM_KINDS):
@@ -568,6 +592,9 @@ class HandRules:
             if Form.SHISANLAN in self.forms and sum(base) + jokers == 14:
                 for groups in _lan_realizations(base, jokers, joker_face):
                     seen.add(Decomposition(Form.SHISANLAN, groups))
+            if Form.SHISANYAO in self.forms and sum(base) + jokers == 14:
+                for groups in _yao_realizations(base, jokers):
+                    seen.add(Decomposition(Form.SHISANYAO, groups))
         return sorted(seen, key=lambda d: (d.form.value, d.groups))
 
 
@@ -576,6 +603,7 @@ _FORM_DISTANCE = {
     Form.STANDARD: lambda c, j, q, w: standard_distance(c, j, wild_in_play=w),
     Form.SEVEN_PAIRS: lambda c, j, q, w: seven_pairs_distance(c, j, quads_as_two_pairs=q),
     Form.SHISANLAN: lambda c, j, q, w: shisanlan_distance(c, j),
+    Form.SHISANYAO: lambda c, j, q, w: shisanyao_distance(c, j),
 }
 
 PLAIN = HandRules()
@@ -687,6 +715,33 @@ def _lan_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tu
         return iter(())
     groups = [Group(GroupKind.SINGLE, k) for k in range(NUM_KINDS) if c[k]]
     groups += [Group(GroupKind.SINGLE, joker_face, 1) for _ in range(jokers)]
+    return iter([tuple(sorted(groups))])
+
+
+def _yao_complete_with(c: list[int], t: int) -> bool:
+    c[t] += 1
+    done = shisanyao_distance(c) == 0
+    c[t] -= 1
+    return done
+
+
+def _yao_realizations(c: list[int], jokers: int) -> Iterator[tuple[Group, ...]]:
+    """Each orphan kind a single, one of them a pair; jokers stand for the missing kinds and,
+    when no kind is held twice, for the pair's second tile (on the lowest kind held)."""
+    if shisanyao_distance(c, jokers) != jokers or any(
+        c[k] for k in range(NUM_KINDS) if k not in ORPHANS
+    ):
+        return iter(())
+    pairs = [k for k in ORPHANS if c[k] == 2]
+    missing = [k for k in ORPHANS if not c[k]]
+    groups = [Group(GroupKind.SINGLE, k) for k in ORPHANS if c[k] == 1]
+    groups += [Group(GroupKind.SINGLE, k, 1) for k in missing]
+    if pairs:
+        groups.append(Group(GroupKind.PAIR, pairs[0]))
+    else:
+        low = min((k for k in ORPHANS if c[k]), default=ORPHANS[0])
+        groups = [g for g in groups if g.first != low or g.kind is not GroupKind.SINGLE]
+        groups.append(Group(GroupKind.PAIR, low, 0b10 if c[low] else 0b11))
     return iter([tuple(sorted(groups))])
 
 

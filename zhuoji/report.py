@@ -60,10 +60,20 @@ def _pad(text: str, width: int, right: bool = False) -> str:
 
 def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
     rows = []
-    for e in ledger.entries:
+    for e in ledger.record:
         zh, en = item_label(e.item)
-        rows.append((f"{e.payer} → {e.payee}", str(e.amount), f"{zh} {en}", e.item, e.detail))
+        detail = e.detail
+        if ledger.stake != 1:
+            detail += f"  [{e.units} × {ledger.stake}]"
+        if e.void is not None:
+            detail += f"  — void 作废: {e.void}"
+        amount = str(e.amount) if e.void is None else f"({e.amount})"
+        rows.append((f"{e.payer} → {e.payee}", amount, f"{zh} {en}", e.item, detail))
     lines = []
+    if ledger.stake != 1:
+        lines.append(
+            f"  stake 底注 {ledger.stake}: each amount is the rule's units × {ledger.stake}"
+        )
     if rows:
         widths = [max(_width(r[i]) for r in rows) for i in range(4)]
         for r in rows:

@@ -81,8 +81,12 @@ class ResultIn(_Model):
     wins: list[WinIn] = Field(default_factory=list, description="empty for a draw (荒庄)")
     tile: str | None = Field(None, pattern=TILE, description="the winning tile")
     gangkai: bool = False
-    repao: bool = False
-    haidi: bool = False
+    repao: bool | None = Field(
+        None,
+        description="热炮; omitted: worked out from the variant's repao.scope (after_dou: the "
+        "discarder owns a kong; after_kong: the won discard is marked after_kong)",
+    )
+    haidi: bool = Field(False, description="海底捞月: a self-draw of the last tile")
     tianhu: bool = False
     dihu: bool = False
     renhu: bool = False
@@ -310,6 +314,12 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
     if indicator is not None and seen[indicator] >= T.COPIES:
         raise ScenarioError(f"{label}: wild_indicator: {f.wild_indicator} cannot be in the wall")
     kong_tile = _tile(f.result.kong_tile, "result.kong_tile")
+    if f.result.haidi and any(w.how is not WinHow.SELF_DRAW for w in wins):
+        raise ScenarioError(
+            f"{label}: result.haidi: 海底捞月 is a self-draw of the last tile "
+            '(seed 002 八 "结果一张牌自摸"); a win on a discard or a robbed kong is not'
+        )
+    repao = _repao(f, ruleset, seats, wins, win_tile, kong_tile, label)
     return RoundEnd(
         players=n,
         dealer=f.dealer,
@@ -319,7 +329,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         wins=tuple(wins),
         win_tile=win_tile,
         gangkai=f.result.gangkai,
-        repao=f.result.repao,
+        repao=repao,
         haidi=f.result.haidi,
         tianhu=f.result.tianhu,
         dihu=f.result.dihu,
@@ -331,6 +341,50 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         round_wind=f.round_wind,
         weekday=f.weekday,
     )
+
+
+def _repao(
+    f: RoundEndFile,
+    ruleset: Ruleset,
+    seats: list[SeatEnd],
+    wins: list[Win],
+    win_tile: int | None,
+    kong_tile: int | None,
+    label: str,
+) -> bool:
+    """热炮 as the file states it, checked against the variant's ``repao`` rule, or worked
+    out from it when the file leaves it out."""
+    given = f.result.repao
+    discard_wins = [w for w in wins if w.how is WinHow.DISCARD]
+    if not discard_wins:
+        if given:
+            raise ScenarioError(f"{label}: result.repao: 热炮 is a win on a discard")
+        return False
+    source = discard_wins[0].source
+    assert source is not None
+    rule = ruleset.variant.repao
+    melds = seats[source].melds
+    kongs = [m for m in melds if m.is_kong and (rule.late_kongs or not m.late)]
+    if given and not kongs:
+        why = " that counts (repao.late_kongs is false)" if any(m.is_kong for m in melds) else ""
+        raise ScenarioError(
+            f"{label}: result.repao: seat {source}, the discarder, owns no kong{why}: no 热炮"
+        )
+    if rule.scope == "after_dou":
+        if given is not None and given != bool(kongs):
+            raise ScenarioError(
+                f"{label}: result.repao: under {ruleset.name} 热炮 is any deal-in once the "
+                f"discarder owns a dou (repao.scope: after_dou); seat {source} owns "
+                f"{'one' if kongs else 'none'}, so result.repao must be {str(bool(kongs)).lower()}"
+            )
+        return bool(kongs)
+    if given is not None:
+        return given
+    won = [d for d in f.discards if d.seat == source and _tile(d.tile, "discards") == win_tile]
+    if not won or not won[-1].after_kong:
+        return False
+    late = any(m.late for m in melds if m.is_kong and m.tile == kong_tile)
+    return rule.late_kongs or not late
 
 
 def settle_file(

@@ -12,7 +12,7 @@ variants diff`` prints.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from zhuoji import tiles as T
 from zhuoji.hand import Form, HandRules, Wild
+from zhuoji.outcome import Meld
 from zhuoji.rules.facts import COUNT_FACTS, Requires
 from zhuoji.rules.registry import Hook, Params, Point, hooks
 
@@ -161,6 +162,13 @@ class ClaimsSection(Strict):
         title="kong on the last tile",
         description="whether a kong may be made when no tile is left for its replacement",
     )
+    must_win: list[Literal["repao", "rob_kong"]] = Field(
+        default_factory=list,
+        title="必胡",
+        description="wins that are compulsory: a seat that may win on a 热炮 discard (repao) or "
+        "on a robbed kong (rob_kong) is offered only the win, no pass (seed 004 (3) "
+        '"热炮和抢杠和必胡")',
+    )
 
 
 class BaotingSection(Strict):
@@ -178,11 +186,36 @@ class BaotingSection(Strict):
     )
 
 
+class RepaoSection(Strict):
+    """热炮: which deal-ins count as a discard after a kong."""
+
+    scope: Literal["after_kong", "after_dou"] = Field(
+        "after_kong",
+        title="热炮 scope",
+        description="after_kong: the discarder's first discard after his own kong (seeds "
+        '001/004 "杠后,打出去的第一张牌"); after_dou: any discard once the discarder owns a '
+        'dou (seed 000 15) "所有成豆后打出的牌点炮都被称作是点热炮")',
+    )
+    late_kongs: bool = Field(
+        True,
+        title="憨包 kong counts",
+        description="a late (憨包) kong makes 热炮 like any kong; false: it is an ordinary "
+        'replacement draw (seed 004 (6)(7) "算普通补张")',
+    )
+
+    def applies(self, melds: Sequence[Meld], *, after_kong: bool, kong_late: bool) -> bool:
+        """Whether a discard deals a 热炮: by a player holding ``melds``; ``after_kong``: it is
+        his first discard after a kong of his, ``kong_late``: that kong was late (憨包)."""
+        if self.scope == "after_kong":
+            return after_kong and (self.late_kongs or not kong_late)
+        return any(m.is_kong and (self.late_kongs or not m.late) for m in melds)
+
+
 class FormsSection(Strict):
     allowed: list[Form] = Field(
         default_factory=lambda: [Form.STANDARD, Form.SEVEN_PAIRS],
         title="winning forms",
-        description="standard (sets and a pair), seven_pairs, shisanlan (十三烂)",
+        description="standard (sets and a pair), seven_pairs, shisanlan (十三烂), shisanyao (十三幺)",
     )
     quads_as_two_pairs: bool = Field(
         True,
@@ -269,6 +302,9 @@ class Variant(Strict):
         default_factory=ClaimsSection, description="which claims exist and how they are resolved"
     )
     baoting: BaotingSection | None = Field(None, description="报听 declarations; null for none")
+    repao: RepaoSection = Field(
+        default_factory=RepaoSection, description="热炮: which deal-ins count as 热炮"
+    )
     forms: FormsSection = Field(default_factory=FormsSection, description="the winning forms")
     patterns: PatternsSection = Field(
         default_factory=PatternsSection,
@@ -287,6 +323,16 @@ class Variant(Strict):
     )
     match: MatchSection = Field(
         default_factory=MatchSection, description="how many rounds a match has"
+    )
+    stake: int = Field(
+        1,
+        ge=1,
+        le=1_000_000,
+        title="底注 stake",
+        description="底注 / 基础银子: the table's stake.  Every ledger amount is the rule's units "
+        "(番, 分, 鸡 or 嘴) times the stake, applied once by the ledger (seed 003 结算规则 "
+        '"*基础银子"); a per-table setting (--set stake=5).  The old spelling '
+        "settle.hu.stake is read as this key",
     )
 
 
@@ -327,7 +373,7 @@ class Ruleset:
         self.may_win = tuple(self._bind(Point.MAY_WIN, n, r) for n, r in variant.may_win.items())
         self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
         stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]
-        self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase, b.name)))
+        self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase or 0, b.name)))
         self.stand_in = (
             T.parse_one(variant.wild.stand_in) if variant.wild and variant.wild.stand_in else None
         )
@@ -348,6 +394,11 @@ class Ruleset:
     @property
     def players(self) -> int:
         return self.variant.tiles.players
+
+    @property
+    def stake(self) -> int:
+        """The table's stake: the ledger multiplies every unit paid by it."""
+        return self.variant.stake
 
     def stage(self, name: str) -> BoundHook | None:
         return next((s for s in self.stages if s.name == name), None)

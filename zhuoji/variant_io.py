@@ -36,6 +36,8 @@ class Layer:
     data: dict[str, Any]
     lines: dict[PathKey, int] = field(default_factory=dict)
     is_override: bool = False
+    #: keys moved from an old spelling: new path → the path as written (for messages)
+    written: dict[PathKey, PathKey] = field(default_factory=dict)
 
     def where(self, path: PathKey) -> str | None:
         """``file:line`` of the deepest known part of ``path`` in this layer."""
@@ -43,7 +45,8 @@ class Layer:
             line = self.lines.get(path[:cut])
             if line is not None:
                 if self.is_override:
-                    return f"--set {_dotted(path[:cut])}" if cut else "override"
+                    shown = self.written.get(path[:cut], path[:cut])
+                    return f"--set {_dotted(shown)}" if cut else "override"
                 return f"{self.label}:{line}"
         return None
 
@@ -212,12 +215,44 @@ def _strip_nulls(v: Any) -> Any:
     return copy.deepcopy(v)
 
 
-def _merge_layers(layers: list[Layer]) -> dict[str, Any]:
+def merge_layers(layers: list[Layer]) -> dict[str, Any]:
+    """The layers merged in order (the data the schema checks)."""
+    _move_old_stake(layers)
     data: dict[str, Any] = {}
     for layer in layers:
         data = merge(data, layer.data)
     data.pop("extends", None)
     return data
+
+
+def _move_old_stake(layers: list[Layer]) -> None:
+    """The stake was once a parameter of the win stage (``settle.hu.stake``); it is the
+    table's now (top-level ``stake``, applied by the ledger).  The old spelling, in a file or
+    an override (old event logs carry it), is moved to the new key, layer by layer."""
+    ids: dict[str, str] = {}
+    for layer in layers:
+        for name, ref in (layer.data.get("settle") or {}).items():
+            if isinstance(ref, dict) and "id" in ref:
+                ids[name] = str(ref["id"])
+    for layer in layers:
+        settle = layer.data.get("settle")
+        if not isinstance(settle, dict):
+            continue
+        for name, ref in list(settle.items()):
+            if not isinstance(ref, dict) or "stake" not in ref or ids.get(name, name) != "hu":
+                continue
+            old: PathKey = ("settle", name, "stake")
+            if "stake" in layer.data:
+                where = layer.where(old) or layer.label
+                raise VariantError(
+                    [f"{where}: {_dotted(old)}: the stake is given twice: write only stake"]
+                )
+            # new mappings: the layer's data may be the caller's overrides, kept as given
+            settle = {**settle, name: {k: v for k, v in ref.items() if k != "stake"}}
+            layer.data = {**layer.data, "settle": settle, "stake": ref["stake"]}
+            if old in layer.lines:
+                layer.lines[("stake",)] = layer.lines[old]
+            layer.written[("stake",)] = old
 
 
 # ---------------------------------------------------------------------------------------
@@ -392,7 +427,7 @@ def _pydantic_problems(exc: ValidationError, layers: list[Layer]) -> list[str]:
 
 
 def build(layers: list[Layer], overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    data = _merge_layers(layers)
+    data = merge_layers(layers)
     problems = check(data, layers)
     if problems:
         raise VariantError(problems)

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from zhuoji import deadkeys
 from zhuoji.errors import VariantError
 from zhuoji.schema import variant_schema
 from zhuoji.variant import Ruleset, load_variant
@@ -140,15 +141,19 @@ def run(args: argparse.Namespace) -> int:
         for f in args.files:
             try:
                 load_variant(Path(f))
-                results.append({"file": f, "ok": True, "problems": []})
+                # keys with no effect under the variant: warnings, the exit status stays 0
+                warned = deadkeys.warnings(Path(f))
+                results.append({"file": f, "ok": True, "problems": [], "warnings": warned})
             except VariantError as exc:
-                results.append({"file": f, "ok": False, "problems": exc.problems})
+                results.append({"file": f, "ok": False, "problems": exc.problems, "warnings": []})
         if args.json:
             print(json.dumps(results, ensure_ascii=False, indent=2))
         else:
             for res in results:
                 if res["ok"]:
                     print(f"{res['file']}: ok")
+                    for w in res["warnings"]:
+                        print(f"  warning: {w}")
                 else:
                     print(f"{res['file']}: {len(res['problems'])} problem(s)")
                     for p in res["problems"]:

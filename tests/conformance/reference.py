@@ -193,6 +193,21 @@ def _shisanlan(c: Sequence[int], jokers: int) -> bool:
     return room >= jokers
 
 
+#: 十三幺: 1 and 9 of each suit and the seven honors (seed 002 天和 "当十三幺盘算推算")
+ORPHAN_KINDS = frozenset({0, 8, 9, 17, 18, 26, *range(27, 34)})
+
+
+def _shisanyao(c: Sequence[int], jokers: int) -> bool:
+    """Fourteen tiles: every orphan kind, one of them twice; jokers fill any place."""
+    if any(c[k] for k in range(NUM_KINDS) if k not in ORPHAN_KINDS):
+        return False
+    if any(c[k] > 2 for k in ORPHAN_KINDS) or sum(1 for k in ORPHAN_KINDS if c[k] == 2) > 1:
+        return False
+    missing = sum(1 for k in ORPHAN_KINDS if not c[k])
+    pair = any(c[k] == 2 for k in ORPHAN_KINDS)
+    return jokers == missing + (0 if pair else 1)
+
+
 class HandRef:
     """Winning forms of a variant (with its wild kind for the round)."""
 
@@ -238,13 +253,15 @@ class HandRef:
                 return True
             if n == 14 and "shisanlan" in self.forms and _shisanlan(base, jokers):
                 return True
+            if n == 14 and "shisanyao" in self.forms and _shisanyao(base, jokers):
+                return True
         return False
 
     def _winning_draws(self, c: Sequence[int]) -> Iterator[int]:
         """Kinds that complete the hand (a kind all four of which are held is no wait)."""
         cc = list(c)
         # without wild tiles and 十三烂 a winning tile pairs, pungs or chows with a held one
-        near = self.wild is None and "shisanlan" not in self.forms
+        near = self.wild is None and not self.forms & {"shisanlan", "shisanyao"}
         for t in self.kinds:
             if cc[t] >= 4:
                 continue
@@ -410,6 +427,7 @@ class Referee:
         self.window_info: tuple[int, int, str] = (-1, -1, "")  # (seat, tile, action word)
         self.responses: dict[int, str] = {}
         self.repao_window = False
+        self.kong_late = False  # the last kong made was late (憨包)
         self.wall_before = 0
         self.turn_want: tuple[int, set[str]] = (-1, set())
         self._read_log()
@@ -460,7 +478,9 @@ class Referee:
             return True
         if how == "discard" and repao and p.repao:  # type: ignore[attr-defined]
             return True
-        if p.dou and any(m.kind.is_kong for m in self.melds(seat)):  # type: ignore[attr-defined]
+        kongs = [m for m in self.melds(seat) if m.kind.is_kong]
+        # a late (憨包) kong is a pass unless may_win.pass.late_kong is off (seed 004 (6)(7))
+        if p.dou and any(not m.late or p.late_kong for m in kongs):  # type: ignore[attr-defined]
             return True
         if p.declared and self.declared(seat):  # type: ignore[attr-defined]
             return True
@@ -468,6 +488,15 @@ class Referee:
             return True
         fan = self.ref.base_fan(full, self.melds(seat), seat == self.r.dealer)
         return fan >= p.min_pattern_fan  # type: ignore[attr-defined, no-any-return]
+
+    def repao(self, seat: int) -> bool:
+        """Whether ``seat``'s discard now deals a 热炮 (variant ``repao``): his first discard
+        after his own kong (seeds 001/004), or any discard once he owns a kong (seed 000 15));
+        a late kong does not count where ``repao.late_kongs`` is off."""
+        rule = self.v.repao
+        if rule.scope == "after_kong":
+            return self.turn_after_kong and (rule.late_kongs or not self.kong_late)
+        return any(m.kind.is_kong and (rule.late_kongs or not m.late) for m in self.melds(seat))
 
     def locked(self, seat: int, tile: int) -> bool:
         return self.lock_all[seat] or tile in self.lock_tiles[seat]
@@ -550,6 +579,8 @@ class Referee:
             and self.may_pass(seat, full, "discard", discarder, repao, source_declared)
         ):
             out.add(act(seat, "hu", tile))
+            if repao and "repao" in v.claims.must_win:
+                return out  # 必胡 (seed 004 (3)): the win is the only answer
         frozen = self.declared(seat)
         b = v.baoting
         claimable = r.wild is None or tile != r.wild or (v.wild is not None and v.wild.claimable)
@@ -601,6 +632,8 @@ class Referee:
             and not self.locked(seat, tile)
             and self.may_pass(seat, full, "rob", konger, False, self.declared(konger))
         ):
+            if "rob_kong" in self.v.claims.must_win:
+                return {act(seat, "hu", tile)}  # 必胡 (seed 004 (3))
             return {act(seat, "hu", tile), act(seat, "pass")}
         return set()
 
@@ -688,7 +721,7 @@ class Referee:
         if word not in want:
             self.fail(f"{word} is not legal for the referee: {sorted(want)}")
         source_declared = self.declared(seat) or action.declare
-        repao = self.turn_after_kong
+        repao = self.repao(seat)
         window: dict[int, set[str]] = {}
         wkind = ""
         if kind is ActionKind.DISCARD:
@@ -812,6 +845,7 @@ class Referee:
             m.kind is MeldKind.GANG_ADDED and m.tile == tile for m in melds
         ):
             self.fail(f"seat {seat}'s added kong of {text(tile)} is not on the table: {melds}")
+        self.kong_late = any(m.late for m in melds if m.kind.is_kong and m.tile == tile)
         if self.wall_before == 0:
             if not r.is_terminal() or r.end is None or r.end.wins:
                 self.fail("a kong on the last tile must end the round drawn")
@@ -871,6 +905,7 @@ class Referee:
             self.lock_tiles[s].clear()  # a claim lifts the pass lock (seed 002 "有进活动牌")
             self.lock_all[s] = False
             self.turn_after_kong = False
+            self.kong_late = False  # a kong on a discard is never late
             self.turn_seat = s
             self._read_log()  # an exposed kong's replacement draw
             if want is MeldKind.GANG_EXPOSED and self.wall_before == 0:

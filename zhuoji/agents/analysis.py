@@ -86,6 +86,7 @@ class HandAnalyzer:
         self.standard = H.Form.STANDARD in forms
         self.pairs = H.Form.SEVEN_PAIRS in forms
         self.lan = H.Form.SHISANLAN in forms
+        self.yao = H.Form.SHISANYAO in forms  # 十三幺
         self.quads_as_two = rules.quads_as_two_pairs
         w = rules.wild
         self.wild = w.kind if w is not None else -1
@@ -93,7 +94,7 @@ class HandAnalyzer:
             w.stand_in if w is not None and w.stand_in is not None and w.stand_in != w.kind else -1
         )
         #: the incremental fast path applies (no wild tiles, no 十三烂)
-        self.plain = self.wild < 0 and not self.lan and self.standard
+        self.plain = self.wild < 0 and not self.lan and not self.yao and self.standard
 
     # --- single hands ----------------------------------------------------------------
 
@@ -114,6 +115,8 @@ class HandAnalyzer:
             best = min(best, H.seven_pairs_distance(list(c), quads_as_two_pairs=self.quads_as_two))
         if self.lan and n >= 13 and 14 - (T.NUM_KINDS - list(c).count(0)) < best:
             best = min(best, _lan_distance(c))
+        if self.yao and n >= 13:
+            best = min(best, H.shisanyao_distance(c))
         return best
 
     def _wild_distance(self, c: Sequence[int]) -> int:
@@ -140,6 +143,8 @@ class HandAnalyzer:
             best = min(best, d)
         if self.lan and n >= 13 and 14 - (34 - base.count(0)) - jokers < best:
             best = min(best, _lan_distance(base, jokers) - jokers)
+        if self.yao and n >= 13:
+            best = min(best, H.shisanyao_distance(base, jokers) - jokers)
         return best
 
     def shanten(self, c: Sequence[int]) -> int:
@@ -689,6 +694,7 @@ def may_win_on_discard(
         tile=tile,
         how=WinHow.DISCARD,
         has_kong=any(m.kind.is_kong for m in own),
+        has_timely_kong=any(m.kind.is_kong and not m.late for m in own),
         declared=decl,
         source_declared=source is not None and view.declared[source],
         repao=False,

@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 from zhuoji.tiles import YAOJI, name, next_in_cycle, parse_one, prev_in_cycle
 
@@ -165,7 +165,7 @@ def _flipped(reveal: int, mode: str, weekday: int) -> list[int]:
     return [rank, 9 + rank, 18 + rank]
 
 
-@register(Point.SETTLE, "chickens", ChickenParams, phase=40, title="捉鸡")
+@register(Point.SETTLE, "chickens", ChickenParams, phase=Phase.CHICKENS, title="捉鸡")
 def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     """Each collector earns each chicken's value from every other player; 冲锋鸡, 责任鸡 and
     包鸡 as configured.  Burnt players (烧) collect nothing but still owe penalties."""
@@ -210,7 +210,8 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
         owned.append(own)
 
     collects = [
-        (ctx.ready[s] or p.collectors == "all") and s not in ctx.burnt for s in range(ctx.players)
+        (ctx.ready[s] or p.collectors == "all") and not ctx.chickens_burnt(s)
+        for s in range(ctx.players)
     ]
     collectors = [s for s in range(ctx.players) if collects[s]]
     # 倒赔 / 包鸡 are owed by a player who is not ready (seed 001 二(5) "未叫嘴"); burning (烧)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.hu import BaotingPay, baoting_part
+from zhuoji.rules.needs import DECLARING
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
 
@@ -27,9 +29,27 @@ class ChajiaoParams(Params):
         title="查叫 连庄",
         description="the dealer's streak is paid on top (seed 004 连庄 3.)",
     )
+    baoting: BaotingPay = Field(
+        default_factory=BaotingPay,
+        title="报听 in 查叫",
+        description="what a declared (报听) ready player's hand adds to his 查叫 value, as in "
+        'settle.hu.baoting (seed 000 10) "番数按照十番来计算" with 17)③ "叫牌玩家可以根据自己所叫的番'
+        '数进行算番": {mode: floor, hard: 10, soft: 10}); mode none: his pattern alone',
+    )
 
 
-@register(Point.SETTLE, "chajiao", ChajiaoParams, phase=70, title="荒庄查叫")
+@register(
+    Point.SETTLE,
+    "chajiao",
+    ChajiaoParams,
+    phase=Phase.DRAW,
+    title="荒庄查叫",
+    labels={
+        "chajiao": ("查叫", "ready check after a draw"),
+        "lianzhuang": ("连庄", "dealer streak"),
+    },
+    needs={"baoting": DECLARING},
+)
 def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     """Each unready player pays each ready player that player's best waiting value."""
     end = ctx.end
@@ -44,14 +64,18 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
         value = ctx.ready_value(r)
         fan = (value.total if value else 0) + p.extra
         what = value.describe() if value else "ready"
+        declared = baoting_part(p.baoting, end.seats[r].declared, value.base if value else 0)
         for u in unready:
             ctx.pay(
                 u,
                 r,
-                fan * ctx.stake,
+                fan,
                 "chajiao",
                 f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""),
             )
+            if declared is not None:
+                item, detail, units = declared
+                ctx.pay(u, r, units, item, f"查叫 {detail}")
     if p.streak_extra and end.streak:
         dealer = end.dealer
         if ctx.ready[dealer]:
@@ -59,7 +83,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                 ctx.pay(
                     u,
                     dealer,
-                    end.streak * ctx.stake,
+                    end.streak,
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer ready",
                 )
@@ -68,7 +92,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                 ctx.pay(
                     dealer,
                     r,
-                    end.streak * ctx.stake,
+                    end.streak,
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer not ready",
                 )

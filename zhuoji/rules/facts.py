@@ -26,7 +26,10 @@ class Requires(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    form: Form | None = Field(None, description="winning form: standard, seven_pairs or shisanlan")
+    form: Form | None = Field(
+        None,
+        description="winning form: standard, seven_pairs, shisanlan (十三烂) or shisanyao (十三幺)",
+    )
     all_pungs: bool | None = Field(
         None, description="大对子: standard form, every set a pung or kong"
     )

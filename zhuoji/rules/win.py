@@ -14,6 +14,15 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from zhuoji.outcome import WinHow
+from zhuoji.rules.needs import (
+    DECLARING,
+    KONGS,
+    ROBBING,
+    WINS_ON_ANOTHERS_TILE,
+    WINS_ON_DISCARD,
+    Because,
+    Set,
+)
 from zhuoji.rules.registry import Params, Point, register
 
 
@@ -25,6 +34,7 @@ class WinCheck:
     tile: int
     how: WinHow
     has_kong: bool  # owns a kong (a late 憨包豆 included)
+    has_timely_kong: bool  # owns a kong made when it first became possible (not 憨包)
     declared: bool  # the seat declared 报听
     source_declared: bool  # the discarder (or robbed player) declared 报听
     repao: bool  # the discard follows the discarder's own kong
@@ -41,7 +51,13 @@ class PassParams(Params):
         "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class)",
     )
     dou: bool = Field(
-        True, title="dou is a pass", description="owning any kong allows winning on a discard"
+        True, title="dou is a pass", description="owning a kong allows winning on a discard"
+    )
+    late_kong: bool = Field(
+        True,
+        title="憨包 kong is a pass",
+        description='a late (憨包) kong counts as a dou for this (seed 001 憨包豆 "只有通行證"); '
+        'false: it is an ordinary replacement draw, no pass (seed 004 (6)(7) "算普通补张")',
     )
     declared: bool = Field(
         True, title="报听 is a pass", description="a declared player may win on a discard"
@@ -61,7 +77,18 @@ class PassParams(Params):
     )
 
 
-@register(Point.MAY_WIN, "pass", PassParams, title="通行证")
+NEEDS = {
+    "": WINS_ON_ANOTHERS_TILE,
+    "rob_kong": ROBBING,
+    "repao": WINS_ON_DISCARD,
+    "dou": KONGS,
+    "late_kong": Because(Set("may_win:pass.dou"), "a kong is no pass here (may_win.pass.dou)"),
+    "declared": DECLARING,
+    "from_declared": DECLARING,
+}
+
+
+@register(Point.MAY_WIN, "pass", PassParams, title="通行证", needs=NEEDS)
 def may_win_pass(check: WinCheck, p: PassParams) -> bool:
     """Self-draws always pass; a win on another's tile needs a pass (dou, 报听, a pattern above
     the threshold) unless an exemption applies."""
@@ -71,7 +98,9 @@ def may_win_pass(check: WinCheck, p: PassParams) -> bool:
         return True
     if check.repao and p.repao:
         return True
-    if (p.dou and check.has_kong) or (p.declared and check.declared):
+    if p.dou and (check.has_timely_kong or (p.late_kong and check.has_kong)):
+        return True
+    if p.declared and check.declared:
         return True
     if p.from_declared and check.source_declared:
         return True
