@@ -11,7 +11,7 @@ from zhuoji.engine import Round
 from zhuoji.explain import ITEM_RULES, chicken_rules, explain_entry, explain_settlement
 from zhuoji.outcome import RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.report import settlement_json
-from zhuoji.settle import ITEM_LABELS
+from zhuoji.rules.registry import labels
 from zhuoji.variant import load_variant
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
@@ -48,11 +48,11 @@ def test_the_flipped_chicken_in_words() -> None:
 
 
 def test_every_item_label_has_a_rule_sentence() -> None:
-    for item in ITEM_LABELS:
+    for item in labels():
         zh, en = explain_entry({"item": item, "detail": "d"}, [])
         assert zh.endswith("：d") and len(zh) > 3, item
         assert en.endswith(": d") and len(en) > 4, item
-    assert set(ITEM_LABELS) <= set(ITEM_RULES)
+    assert set(labels()) <= set(ITEM_RULES)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -18,6 +18,7 @@ from zhuoji import tiles as T
 from zhuoji.hints import _chicken_params, reveals_of
 from zhuoji.outcome import RoundEnd
 from zhuoji.rules.chickens import _flipped
+from zhuoji.settle import item_label
 from zhuoji.variant import Ruleset
 
 #: item code (or its head before the dot) → what the rule is, in Chinese and English
@@ -145,8 +146,8 @@ def explain_entry(entry: Mapping[str, Any], rules: list[ChickenRule]) -> tuple[s
         hit = next((r for r in rules if r.mark == mark and T.name(r.tile) in detail), None)
         if hit is not None:
             zh, en = hit.zh, hit.en
-    if not zh:
-        return detail, detail
+    if not zh:  # an item with no sentence here (a plug-in's): its label
+        zh, en = item_label(item)
     return f"{zh}：{detail}" if detail else zh, f"{en}: {detail}" if detail else en
 
 

@@ -39,7 +39,7 @@ const I18N = {
     how: { self_draw: "自摸", discard: "点炮", rob_kong: "抢杠" },
     chickensTitle: "鸡", hands: "摊牌", payments: "明细", totals: "得分",
     thisRound: "本局", match: "总分", nextDealer: "下局庄家：{who}（连庄 {n}）",
-    viewTable: "看牌桌", viewSettlement: "看结算", each: "每家 {n}", winTile: "胡的牌",
+    voided: "作废", viewTable: "看牌桌", viewSettlement: "看结算", each: "每家 {n}", winTile: "胡的牌",
     pays: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
     keys: "← → 选牌 · Enter 打出 · D 打摸到的牌 · 字母键 = 按钮 · Esc 过 · L 语言",
     meldFrom: "{kind}，来自{who}", rules: "规则", seat: "{n} 号位", handLabel: "你的手牌", tableLabel: "牌桌",
@@ -64,7 +64,7 @@ const I18N = {
     how: { self_draw: "self-draw (自摸)", discard: "on a discard (点炮)", rob_kong: "robbing a kong (抢杠)" },
     chickensTitle: "Chickens", hands: "Hands", payments: "Payments", totals: "Scores",
     thisRound: "round", match: "match", nextDealer: "Next dealer: {who} (streak {n})",
-    viewTable: "View table", viewSettlement: "Settlement", each: "{n} each", winTile: "winning tile",
+    voided: "void", viewTable: "View table", viewSettlement: "Settlement", each: "{n} each", winTile: "winning tile",
     pays: "{payers} pay {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
     keys: "← → choose · Enter discard · D discard the drawn tile · letters = buttons · Esc pass · L language",
     meldFrom: "{kind} from {who}", rules: "Rules", seat: "seat {n}", handLabel: "your hand", tableLabel: "table",
@@ -767,8 +767,10 @@ function ledgerEl(s) {
   const groups = new Map();
   (s.entries || []).forEach((e, i) => {
     const why = lang === "en" ? (e.why_en || `${e.label_en || e.label}: ${e.detail}`) : (e.why || `${e.label}: ${e.detail}`);
-    const k = `${e.payee}|${e.item}|${why}`;
-    if (!groups.has(k)) groups.set(k, { payee: e.payee, item: e.item, label: lang === "en" ? e.label_en || e.label : e.label, why, rows: [] });
+    const k = `${e.payee}|${e.item}|${why}|${e.void || ""}`;
+    if (!groups.has(k)) {
+      groups.set(k, { payee: e.payee, item: e.item, label: lang === "en" ? e.label_en || e.label : e.label, why, void: e.void || null, rows: [] });
+    }
     groups.get(k).rows.push({ ...e, index: i });
   });
   const body = el("tbody");
@@ -776,12 +778,13 @@ function ledgerEl(s) {
     const total = g.rows.reduce((a, r) => a + r.amount, 0);
     const same = g.rows.every((r) => r.amount === g.rows[0].amount);
     const payers = g.rows.map((r) => shortSeat(r.payer)).join(lang === "en" ? ", " : "、");
-    body.append(el("tr", { "data-item": g.item, "data-entries": g.rows.map((r) => r.index).join(",") },
+    // a void entry stays on record to explain the round but moves nothing: struck through
+    body.append(el("tr", { "data-item": g.item, "data-entries": g.rows.map((r) => r.index).join(","), class: g.void ? "void" : null },
       el("td", { class: "who" }, shortSeat(g.payee)),
-      el("td", { class: "num plus" }, "+" + total),
+      el("td", { class: "num plus" }, g.void ? el("s", {}, "+" + total) : "+" + total),
       el("td", { class: "from" }, t("pays", { payers, payee: shortSeat(g.payee) }), same && g.rows.length > 1 ? ` (${t("each", { n: g.rows[0].amount })})` : ""),
       el("td", { class: "item" }, el("b", {}, g.label)),
-      el("td", { class: "why" }, g.why)));
+      el("td", { class: "why" }, g.why, g.void ? el("span", { class: "void-why" }, ` — ${t("voided")}: ${g.void}`) : "")));
   }
   if (!groups.size) body.append(el("tr", {}, el("td", { colspan: "5" }, t("noPayments"))));
   return el("div", { class: "ledger-box" }, el("h3", {}, t("payments")), el("table", { id: "ledger", class: "ledger" }, body));
