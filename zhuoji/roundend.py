@@ -20,7 +20,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from zhuoji import tiles as T
 from zhuoji.errors import ScenarioError, TileParseError
-from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.outcome import (
+    Declaration,
+    Discard,
+    Meld,
+    MeldKind,
+    Reveal,
+    RevealAt,
+    RevealStatus,
+    RoundEnd,
+    SeatEnd,
+    Win,
+    WinHow,
+)
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.settle import Ledger, settle
 from zhuoji.variant import Ruleset, load_variant
@@ -89,6 +101,20 @@ class ResultIn(_Model):
     kong_tile: str | None = Field(None, pattern=TILE, description="the kong behind 杠开/热炮/抢杠")
 
 
+class RevealIn(_Model):
+    tile: str = Field(pattern=TILE, description="the revealed tile")
+    at: RevealAt = Field(
+        RevealAt.WIN,
+        description="start: at round start from the wall's end (前后鸡, 滚筒鸡, 开局翻鸡); kong: "
+        "at a kong (前后鸡, 滚筒鸡); win: after the win (翻鸡)",
+    )
+    status: RevealStatus = Field(
+        RevealStatus.OPEN,
+        description="open: face up at the end; closed: turned down when 前后鸡 moved on; drawn: "
+        "a player drew it",
+    )
+
+
 class RoundEndFile(_Model):
     """A finished round."""
 
@@ -104,6 +130,11 @@ class RoundEndFile(_Model):
     result: ResultIn = Field(default_factory=ResultIn)
     reveal: str | None = Field(
         None, pattern=TILE, description="翻鸡: the tile revealed after a win"
+    )
+    reveals: list[RevealIn] = Field(
+        default_factory=list,
+        description="every chicken reveal in order (前后鸡, 滚筒鸡, 开局翻鸡, and the after-win "
+        "翻鸡 unless `reveal` gives it)",
     )
     wild_indicator: str | None = Field(None, pattern=TILE, description="六安: the 宝牌 indicator")
     round_wind: int = Field(0, ge=0, le=3)
@@ -301,12 +332,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             f"{label}: result.wins: variant {ruleset.name} allows one winner only (no 一炮多响)"
         )
 
-    reveal = _tile(f.reveal, "reveal")
-    if reveal is not None and seen[reveal] >= T.COPIES:
-        raise ScenarioError(
-            f"{label}: reveal: {f.reveal} cannot be in the wall: "
-            "all four copies are already in hands, melds or discards"
-        )
+    reveals = _reveals(f, seen, label)
     if indicator is not None and seen[indicator] >= T.COPIES:
         raise ScenarioError(f"{label}: wild_indicator: {f.wild_indicator} cannot be in the wall")
     kong_tile = _tile(f.result.kong_tile, "result.kong_tile")
@@ -325,12 +351,43 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         dihu=f.result.dihu,
         renhu=f.result.renhu,
         kong_tile=kong_tile,
-        reveal=reveal,
+        reveals=reveals,
         wild=wild,
         wild_indicator=indicator,
         round_wind=f.round_wind,
         weekday=f.weekday,
     )
+
+
+def _reveals(f: RoundEndFile, seen: list[int], label: str) -> tuple[Reveal, ...]:
+    """The reveals in order; each tile still in the wall must have a copy left there."""
+    given = [(r, f"reveals[{i}]") for i, r in enumerate(f.reveals)]
+    if f.reveal is not None:
+        given.append((RevealIn(tile=f.reveal), "reveal"))
+    wins = [where for r, where in given if r.at is RevealAt.WIN]
+    if len(wins) > 1:
+        raise ScenarioError(f"{label}: {wins[-1]}: only one tile is revealed after the win")
+    in_wall = [0] * T.NUM_KINDS  # reveals made during play that are still in the wall
+    out = []
+    for r, where in given:
+        tile = _tile(r.tile, f"{where}.tile")
+        assert tile is not None
+        if r.at is RevealAt.WIN and r.status is not RevealStatus.OPEN:
+            raise ScenarioError(f"{label}: {where}.status: the tile revealed after the win is open")
+        if r.status is not RevealStatus.DRAWN:
+            # the after-win tile may be one already shown during play, so it is checked alone
+            used = seen[tile] + (1 if r.at is RevealAt.WIN else in_wall[tile] + 1)
+            if used > T.COPIES:
+                field = "reveal" if where == "reveal" else f"{where}.tile"
+                others = "" if r.at is RevealAt.WIN else " or earlier reveals"
+                raise ScenarioError(
+                    f"{label}: {field}: {r.tile} cannot be in the wall: all four copies are "
+                    f"already in hands, melds{',' if others else ' or'} discards{others}"
+                )
+            if r.at is not RevealAt.WIN:
+                in_wall[tile] += 1
+        out.append(Reveal(tile, r.at, r.status))
+    return tuple(out)
 
 
 def settle_file(

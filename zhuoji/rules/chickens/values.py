@@ -1,44 +1,117 @@
-"""Which tile kinds are chickens this round, and what each is worth."""
+"""Which tile kinds are chickens this round, and what one tile of each is worth.
+
+Sources: seed 000 2) (翻鸡 「顺位加一」, 金鸡), seed 001 一 (1 per chicken, 金鸡 ×2), and
+CITIES.md "Reveal and chicken mechanisms" (本鸡, 上下鸡/摇摆鸡, 星期鸡, 金鸡 on 乌骨鸡, 银鸡).
+A permanent chicken that a reveal also makes is counted once, at its own value (GA
+``process_ji_fen`` values 幺鸡/乌骨 before looking at reveal chickens); only a golden rule
+raises it.
+"""
 
 from __future__ import annotations
 
-from zhuoji.rules.chickens.params import ChickenParams
-from zhuoji.settle import SettleContext
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from zhuoji.outcome import Reveal, RevealAt
+from zhuoji.rules.chickens.params import ChickenParams, Direction
 from zhuoji.tiles import name, next_in_cycle, parse_one, prev_in_cycle
 
 
-def chicken_values(ctx: SettleContext, p: ChickenParams) -> dict[int, tuple[int, str, str, bool]]:
-    """kind → (value, item, label, is_permanent)."""
-    reveal = ctx.end.reveal
-    values: dict[int, tuple[int, str, str, bool]] = {}
+@dataclass(frozen=True)
+class Part:
+    """One ledger item a chicken tile earns: ``per_tile`` under ``item``."""
+
+    per_tile: int
+    item: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Chicken:
+    """A chicken kind of this round."""
+
+    kind: int
+    parts: tuple[Part, ...]
+    base: int  # the tile's own value: what 冲锋/横鸡/责任 multiply
+    fixed: bool  # known during play: permanent, 星期鸡, or made by a reveal during play
+    permanent: bool  # listed as a permanent chicken (常鸡)
+    golden: bool = False
+    fanbei: int = 1  # 翻倍鸡: every item on the tile × this
+
+    @property
+    def value(self) -> int:
+        return sum(p.per_tile for p in self.parts)
+
+    @property
+    def label(self) -> str:
+        return "+".join(p.label for p in self.parts)
+
+
+def _made(tile: int, makes: Iterable[Direction]) -> list[int]:
+    out = []
+    for d in makes:
+        k = next_in_cycle(tile) if d == "next" else prev_in_cycle(tile) if d == "prev" else tile
+        if k not in out:
+            out.append(k)
+    return out
+
+
+def weekday_kinds(weekday: int) -> list[int]:
+    """星期鸡: the day's rank in each suit (Monday 1 … Sunday 7, FW ``GetWeekChikens``)."""
+    rank = (weekday - 1) % 7
+    return [rank, 9 + rank, 18 + rank]
+
+
+def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> dict[int, Chicken]:
+    """Kind → :class:`Chicken` for a round with these (counting) reveals on this weekday."""
+    reveals = list(reveals)
+    table: dict[int, Chicken] = {}
     for pc in p.permanent:
         k = parse_one(pc.tile)
-        values[k] = (pc.value, pc.item, pc.label, True)
-    golden_tiles: set[int] = set()
-    for g in p.golden:
-        if reveal is not None and reveal == parse_one(g.flip):
-            k = parse_one(g.tile)
-            base, _item, label, perm = values.get(k, (p.flip.value, "ji.fanji", name(k), False))
-            values[k] = (base * g.multiplier, "ji.jinji", f"金鸡 {label}", perm)
-            golden_tiles.add(k)
-    if reveal is not None and p.flip.mode != "none":
-        for k in _flipped(reveal, p.flip.mode, ctx.end.weekday):
-            if k in golden_tiles:
+        v = pc.value * pc.fanbei
+        table[k] = Chicken(k, (Part(v, pc.item, pc.label),), v, True, True, fanbei=pc.fanbei)
+    own = {parse_one(i.tile): i for i in p.flip.own_items}
+    for r in reveals:
+        in_play = r.at is not RevealAt.WIN
+        makes = p.flip.makes
+        if in_play and p.flip.in_play_makes is not None:
+            makes = p.flip.in_play_makes
+        for k in _made(r.tile, makes):
+            known = table.get(k)
+            if known is not None:
+                if in_play and not known.fixed:
+                    table[k] = Chicken(k, known.parts, known.base, True, known.permanent)
                 continue
-            if k in values:
-                v, item, label, perm = values[k]
-                values[k] = (v + p.flip.value, item, f"{label}+翻鸡", perm)
+            if k in own:
+                part = Part(own[k].value, own[k].item, own[k].label)
             else:
-                values[k] = (p.flip.value, "ji.fanji", f"翻鸡 {name(k)}", False)
-    return values
-
-
-def _flipped(reveal: int, mode: str, weekday: int) -> list[int]:
-    if mode == "next":
-        return [next_in_cycle(reveal)]
-    if mode == "same":
-        return [reveal]
-    if mode == "updown":
-        return sorted({prev_in_cycle(reveal), next_in_cycle(reveal)})
-    rank = (weekday - 1) % 9
-    return [rank, 9 + rank, 18 + rank]
+                part = Part(p.flip.value, "ji.fanji", f"翻鸡 {name(k)}")
+            table[k] = Chicken(k, (part,), part.per_tile, in_play, False)
+    revealed = {r.tile for r in reveals}
+    for g in p.golden:
+        k = parse_one(g.tile)
+        if parse_one(g.flip) not in revealed:
+            continue
+        c = table.get(k) or Chicken(k, (), p.flip.value, False, False)
+        head = c.parts[0].label if c.parts else name(k)
+        part = Part(c.base * g.multiplier, "ji.jinji", f"金鸡 {head}")
+        table[k] = Chicken(k, (part,), c.base, c.fixed, c.permanent, True, c.fanbei)
+    if p.weekday is not None and p.weekday.value:
+        wd = p.weekday
+        for k in weekday_kinds(weekday):
+            held = table.get(k)
+            if held is None:
+                part = Part(wd.value, "ji.xingqi", f"星期鸡 {name(k)}")
+                table[k] = Chicken(k, (part,), wd.value, True, False)
+            elif wd.on_top:
+                part = Part(wd.value, "ji.xingqi", "星期鸡")
+                table[k] = Chicken(
+                    k,
+                    (*held.parts, part),
+                    held.base,
+                    True,
+                    held.permanent,
+                    held.golden,
+                    held.fanbei,
+                )
+    return table
