@@ -132,6 +132,8 @@ class Round:
                 dealer = 0
         if not 0 <= dealer < n:
             raise ZhuojiError(f"dealer {dealer} is out of range 0-{n - 1}")
+        if not 1 <= weekday <= 7:
+            raise ZhuojiError(f"weekday {weekday} is out of range 1-7 (Monday 1 … Sunday 7)")
         self.dealer = dealer
         if not stacked and v.deal.wall_break == "dice":
             a, b = self._roll()

@@ -13,3 +13,6 @@ everyone) earn each chicken's value from every other player.  No chickens on a d
 """
 
 from zhuoji.rules.chickens import stage  # noqa: F401  (registers the stage)
+from zhuoji.rules.chickens.marks import chicken_marks
+
+__all__ = ["chicken_marks"]
