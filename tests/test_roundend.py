@@ -85,15 +85,45 @@ def test_single_reveal_of_older_files() -> None:
             "in hands, melds, discards or earlier reveals",
         ),
         (
+            {"reveals": [{"tile": "5p", "at": "kong"}], "variant": "guiyang"},
+            "round-end: reveals[0].at: variant guiyang reveals no tile during play "
+            "(deal.start_reveal)",
+        ),
+        (
             {"reveals": [{"tile": "0p"}]},
             "round-end: reveals[0].tile: '0p' is not a tile (write it like 5m, 1s, 9p or 7z)",
         ),
     ],
 )
 def test_bad_reveals(top: dict[str, Any], message: str) -> None:
+    rs = GUIYANG if top.get("variant") == "guiyang" else QIANHOU
     with pytest.raises(ScenarioError) as err:
-        _build(_with(**top))
+        _build(_with(**top), rs)
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize(
+    ("on_kong", "reveal", "message"),
+    [
+        (
+            "stay",
+            {"tile": "5p", "at": "kong"},
+            "reveals[0].at: variant guiyang reveals nothing at a kong (deal.start_reveal.on_kong: stay)",
+        ),
+        (
+            "add",
+            {"tile": "5p", "at": "start", "status": "closed"},
+            "reveals[0].status: only 前后鸡 closes a reveal (deal.start_reveal.on_kong: move)",
+        ),
+    ],
+)
+def test_reveals_the_variant_does_not_make(
+    on_kong: str, reveal: dict[str, str], message: str
+) -> None:
+    rs = load_variant("guiyang", {"deal.start_reveal": {"stack": 1, "on_kong": on_kong}})
+    with pytest.raises(ScenarioError) as err:
+        _build(_with(reveals=[reveal]), rs)
+    assert str(err.value) == f"round-end: {message}"
 
 
 def test_drawn_reveal_needs_no_copy_in_the_wall() -> None:

@@ -332,7 +332,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             f"{label}: result.wins: variant {ruleset.name} allows one winner only (no 一炮多响)"
         )
 
-    reveals = _reveals(f, seen, label)
+    reveals = _reveals(f, seen, label, ruleset)
     if indicator is not None and seen[indicator] >= T.COPIES:
         raise ScenarioError(f"{label}: wild_indicator: {f.wild_indicator} cannot be in the wall")
     kong_tile = _tile(f.result.kong_tile, "result.kong_tile")
@@ -359,8 +359,10 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
     )
 
 
-def _reveals(f: RoundEndFile, seen: list[int], label: str) -> tuple[Reveal, ...]:
-    """The reveals in order; each tile still in the wall must have a copy left there."""
+def _reveals(f: RoundEndFile, seen: list[int], label: str, ruleset: Ruleset) -> tuple[Reveal, ...]:
+    """The reveals in order, as the variant makes them; each tile still in the wall must
+    have a copy left there."""
+    rule = ruleset.variant.deal.start_reveal
     given = [(r, f"reveals[{i}]") for i, r in enumerate(f.reveals)]
     if f.reveal is not None:
         given.append((RevealIn(tile=f.reveal), "reveal"))
@@ -374,6 +376,21 @@ def _reveals(f: RoundEndFile, seen: list[int], label: str) -> tuple[Reveal, ...]
         assert tile is not None
         if r.at is RevealAt.WIN and r.status is not RevealStatus.OPEN:
             raise ScenarioError(f"{label}: {where}.status: the tile revealed after the win is open")
+        if r.at is not RevealAt.WIN and rule is None:
+            raise ScenarioError(
+                f"{label}: {where}.at: variant {ruleset.name} reveals no tile during play "
+                "(deal.start_reveal)"
+            )
+        if rule is not None and rule.on_kong == "stay" and r.at is RevealAt.KONG:
+            raise ScenarioError(
+                f"{label}: {where}.at: variant {ruleset.name} reveals nothing at a kong "
+                "(deal.start_reveal.on_kong: stay)"
+            )
+        if r.status is RevealStatus.CLOSED and (rule is None or rule.on_kong != "move"):
+            raise ScenarioError(
+                f"{label}: {where}.status: only 前后鸡 closes a reveal "
+                "(deal.start_reveal.on_kong: move)"
+            )
         if r.status is not RevealStatus.DRAWN:
             # the after-win tile may be one already shown during play, so it is checked alone
             used = seen[tile] + (1 if r.at is RevealAt.WIN else in_wall[tile] + 1)

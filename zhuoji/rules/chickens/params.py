@@ -17,8 +17,8 @@ from zhuoji.rules.registry import Params
 
 TILE = "^([1-9][msp]|[1-7]z)$"
 Tile = Annotated[str, Field(pattern=TILE)]
-#: a list of tiles, or ``any``: every chicken known during play (permanent, 星期鸡, and
-#: those of reveals made during play)
+#: a list of tiles, or ``any``: every chicken known during play (the permanent ones and those
+#: of reveals made during play)
 TileChoice = list[Tile] | Literal["any"]
 Direction = Literal["next", "prev", "same"]
 ITEM = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"

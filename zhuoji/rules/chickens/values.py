@@ -33,7 +33,7 @@ class Chicken:
     kind: int
     parts: tuple[Part, ...]
     base: int  # the tile's own value: what 冲锋/横鸡/责任 multiply
-    fixed: bool  # known during play: permanent, 星期鸡, or made by a reveal during play
+    fixed: bool  # permanent, or made by a reveal during play (not after the win; not 星期鸡)
     permanent: bool  # listed as a permanent chicken (常鸡)
     golden: bool = False
     fanbei: int = 1  # 翻倍鸡: every item on the tile × this
@@ -100,9 +100,9 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
         wd = p.weekday
         for k in weekday_kinds(weekday):
             held = table.get(k)
-            if held is None:
+            if held is None:  # not "fixed": 包鸡 and ``any`` rules do not take it (GA)
                 part = Part(wd.value, "ji.xingqi", f"星期鸡 {name(k)}")
-                table[k] = Chicken(k, (part,), wd.value, True, False)
+                table[k] = Chicken(k, (part,), wd.value, False, False)
             elif wd.on_top:
                 part = Part(wd.value, "ji.xingqi", "星期鸡")
                 table[k] = Chicken(
