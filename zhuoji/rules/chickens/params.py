@@ -9,9 +9,9 @@ Sources: the seeds (000, 001, 004) and ``CITIES.md`` ("Reveal and chicken mechan
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from zhuoji.rules.registry import Params
 
@@ -91,26 +91,6 @@ class FlipRule(Params):
         "item」, FW QX/JS/RH): these tiles, when a reveal makes them chickens, are worth "
         "their own value under their own item",
     )
-    mode: Literal["next", "same", "updown", "weekday", "none"] | None = Field(
-        None,
-        title="翻鸡 mode (older spelling)",
-        description="the older spelling of `makes`, still read: next, same, updown (= [prev, "
-        "next]), none (= []), weekday (= no reveal chicken and `weekday: {value: <flip "
-        "value>, on_top: false}`); give `makes` or `mode`, not both",
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _older_mode(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("mode") is not None:
-            if "makes" in data:
-                raise ValueError("give flip.makes or the older flip.mode, not both")
-            data = dict(data)
-            data["makes"] = _MODES.get(data["mode"], [])
-        return data
-
-
-_MODES: dict[str, list[str]] = {"next": ["next"], "same": ["same"], "updown": ["prev", "next"]}
 
 
 class GoldenRule(Params):
@@ -395,16 +375,3 @@ class ChickenParams(Params):
         description="GA reading: a round whose after-win reveal is one of these tiles scores no "
         "chickens (win and dou still paid); null: off",
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _older_weekday_mode(cls, data: Any) -> Any:
-        """``flip: {mode: weekday}`` (the older spelling) becomes the ``weekday`` rule."""
-        if isinstance(data, dict):
-            flip = data.get("flip")
-            if isinstance(flip, dict) and flip.get("mode") == "weekday":
-                if data.get("weekday") is not None:
-                    raise ValueError("give weekday, or the older flip.mode: weekday, not both")
-                data = dict(data)
-                data["weekday"] = {"value": flip.get("value", 1), "on_top": False}
-        return data
