@@ -66,6 +66,15 @@ def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
     return WonTile(min(winners, key=lambda s: (s - src) % end.players), None)
 
 
+def discarded_chickens(end: RoundEnd, table: dict[int, Chicken]) -> list[list[int]]:
+    """Per seat, the indexes of his discards that are chickens and that nobody took."""
+    out: list[list[int]] = [[] for _ in end.seats]
+    for i, d in enumerate(end.discards):
+        if d.claimed_by is None and d.tile in table:
+            out[d.seat].append(i)
+    return out
+
+
 def _plain(c: Chicken, n: int) -> list[Earning]:
     return [
         Earning(n * part.per_tile, part.item, f"{part.label} ×{n} ({part.per_tile} each)")
@@ -78,9 +87,11 @@ def holdings(
     end: RoundEnd,
     table: dict[int, Chicken],
     status: dict[int, Status],
+    discarded: list[list[int]],
     p: ChickenParams,
 ) -> list[list[Earning]]:
-    """Per seat, what his chickens earn from each payer (before who collects is decided)."""
+    """Per seat, what his chickens earn from each payer (before who collects is decided);
+    ``discarded`` is :func:`discarded_chickens`."""
     won = won_tile(end, p)
     out: list[list[Earning]] = []
     for s, seat in enumerate(end.seats):
@@ -114,10 +125,9 @@ def holdings(
                 ):
                     standing[k] += n
         if p.scope != "hand":
-            for i, d in enumerate(end.discards):
-                c = table.get(d.tile)
-                if d.seat != s or d.claimed_by is not None or c is None:
-                    continue
+            for i in discarded[s]:
+                d = end.discards[i]
+                c = table[d.tile]
                 if p.scope == "permanent" and not c.fixed:
                     continue
                 st = status.get(i, Status.PLAIN)

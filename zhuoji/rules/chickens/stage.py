@@ -6,7 +6,7 @@ from collections import Counter
 
 from zhuoji.reveals import counting
 from zhuoji.rules.chickens.discards import Status, chongfeng, classify, status_value, zeren
-from zhuoji.rules.chickens.ownership import Earning, holdings
+from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.payment import (
     Shown,
@@ -45,43 +45,51 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     status = classify(end, table, p)
     st = Standing.of(ctx, p)
     cf = chongfeng(end, table, status, st.ready, p)
-    earnings = holdings(end, table, status, p)
+    discarded = discarded_chickens(end, table)
+    earnings = holdings(end, table, status, discarded, p)
     for c in cf:
         earnings[c.seat].append(Earning(c.amount, c.item, c.detail, chongfeng=True))
     pay_holdings(ctx, p, st, earnings)
     pay_zeren(ctx, p, st, zeren(end, table, status, p))
-    pay_unready(ctx, p, st, _shown(ctx, p, table, status), cf)
+    if p.unready_pays is not None:
+        pay_unready(ctx, p, st, _shown(ctx, p, table, status, discarded), cf)
 
 
 def _shown(
-    ctx: SettleContext, p: ChickenParams, table: dict[int, Chicken], status: dict[int, Status]
+    ctx: SettleContext,
+    p: ChickenParams,
+    table: dict[int, Chicken],
+    status: dict[int, Status],
+    discards: list[list[int]],
 ) -> list[Shown]:
     """Per seat, the chickens he discarded (nobody took) and melded, for 包鸡."""
     up = p.unready_pays
+    assert up is not None
     out = []
     for s, seat in enumerate(ctx.end.seats):
         discarded: Counter[int] = Counter()
         melded: Counter[int] = Counter()
         extra: list[Earning] = []
-        if up is not None:
-            for i, d in enumerate(ctx.end.discards):
-                c = table.get(d.tile)
-                if d.seat != s or d.claimed_by is not None or c is None:
+        if ctx.ready[s]:
+            out.append(Shown([], []))  # only an unready player shows what he pays for
+            continue
+        for i in discards[s]:
+            d = ctx.end.discards[i]
+            c = table[d.tile]
+            if up.tiles == "permanent" and not c.fixed:
+                continue
+            st = status.get(i, Status.PLAIN)
+            if st is Status.HENGJI:
+                v = status_value(st, c, p)
+                extra.append(Earning(v, "ji.baoji", f"横鸡 {name(d.tile)} {v}"))
+            elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
+                discarded[d.tile] += 1
+        for m in seat.melds:
+            for k in set(m.tiles):
+                held = table.get(k)
+                if held is None or (up.tiles == "permanent" and not held.fixed):
                     continue
-                if up.tiles == "permanent" and not c.fixed:
-                    continue
-                st = status.get(i, Status.PLAIN)
-                if st is Status.HENGJI:
-                    v = status_value(st, c, p)
-                    extra.append(Earning(v, "ji.baoji", f"横鸡 {name(d.tile)} {v}"))
-                elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
-                    discarded[d.tile] += 1
-            for m in seat.melds:
-                for k in set(m.tiles):
-                    c = table.get(k)
-                    if c is None or (up.tiles == "permanent" and not c.fixed):
-                        continue
-                    melded[k] += p.kong_counts if m.is_kong else m.tiles.count(k)
+                melded[k] += p.kong_counts if m.is_kong else m.tiles.count(k)
         lines = [
             (table[k].value, table[k].label, discarded[k], melded[k])
             for k in sorted(set(discarded) | set(melded))
