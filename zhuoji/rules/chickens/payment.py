@@ -23,12 +23,13 @@ class Standing:
     """Each seat's standing for chickens at the end."""
 
     ready: list[bool]
+    burnt: frozenset[int]  # 烧: collect nothing, still owe penalties
     collects: list[bool]  # ready (or everyone collects) and not burnt
     owes: list[bool]  # not ready and does not collect: owes 包鸡 where the variant has it
 
     @classmethod
     def of(cls, ctx: SettleContext, p: ChickenParams) -> Standing:
-        burnt = ctx.burnt  # 烧: a burnt player collects nothing but still owes penalties
+        burnt = frozenset(ctx.burnt)  # the one place the chickens stage reads burning
         ready = list(ctx.ready)
         collects = [
             (ready[s] or p.collectors == "all") and s not in burnt for s in range(ctx.players)
@@ -36,7 +37,7 @@ class Standing:
         # 倒赔 / 包鸡 are owed by a player who is not ready (seed 001 二(5) "未叫嘴"); burning
         # turns nothing into a debt (seed 001 (四)(1): only what was owed anyway stays)
         owes = [not collects[s] and not ready[s] for s in range(ctx.players)]
-        return cls(ready, collects, owes)
+        return cls(ready, burnt, collects, owes)
 
 
 def pay_holdings(
@@ -110,7 +111,7 @@ def pay_unready(
     def payees(s: int) -> list[int]:
         if up.payees == "ready":
             return [c for c in range(ctx.players) if st.collects[c]]
-        return [c for c in ctx.others(s) if c not in ctx.burnt]
+        return [c for c in ctx.others(s) if c not in st.burnt]
 
     for s in owing:
         if "chongfeng" in up.of:
