@@ -161,3 +161,16 @@ def test_every_winner_on_one_discard_is_recorded() -> None:
     assert [w.seat for w in end.wins] == [0, 1, 3]
     assert {w.source for w in end.wins} == {2}
     assert end.discards[0].claimed_by == 0
+
+
+def test_a_won_on_discard_names_a_winner() -> None:
+    data = copy.deepcopy(THREE_WINNERS)
+    data["discards"][0]["claimed_by"] = 2  # the discarder itself did not win
+    with pytest.raises(ScenarioError) as err:
+        roundend.build(roundend.parse(data), GUIYANG)
+    assert str(err.value) == (
+        "round-end: discards[0].claimed_by: a discard taken without a meld was won on, but seat 2 "
+        "did not win on seat 2's 6p (give the meld as claim, or list the win in result.wins)"
+    )
+    data["discards"][0]["claimed_by"] = 3  # any winner may be named as the one who takes it
+    assert roundend.build(roundend.parse(data), GUIYANG).discards[0].claimed_by == 3

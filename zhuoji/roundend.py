@@ -319,6 +319,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
                 f"plus {f.result.tile} does not win under {ruleset.name}"
             )
         wins.append(Win(w.seat, w.how, w.source, w.passed_win))
+    _won_on(f, discards, win_tile, label)
     if len(winners) != len(f.result.wins):
         raise ScenarioError(f"{label}: result.wins: a seat is listed twice")
     if len(wins) > 1 and (
@@ -357,6 +358,21 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         round_wind=f.round_wind,
         weekday=f.weekday,
     )
+
+
+def _won_on(f: RoundEndFile, discards: list[Discard], win_tile: int | None, label: str) -> None:
+    """A discard taken with no meld was won on: it is the winning tile, from the winners'
+    discarder, and ``claimed_by`` names the winner who takes it (one of them, 一炮多响)."""
+    on_discard = {(w.seat, w.source) for w in f.result.wins if w.how is WinHow.DISCARD}
+    for j, d in enumerate(discards):
+        if d.claimed_by is None or d.claim is not None:
+            continue
+        if (d.claimed_by, d.seat) not in on_discard or d.tile != win_tile:
+            raise ScenarioError(
+                f"{label}: discards[{j}].claimed_by: a discard taken without a meld was won on, "
+                f"but seat {d.claimed_by} did not win on seat {d.seat}'s {T.format([d.tile])} "
+                "(give the meld as claim, or list the win in result.wins)"
+            )
 
 
 def _reveals(f: RoundEndFile, seen: list[int], label: str, ruleset: Ruleset) -> tuple[Reveal, ...]:
