@@ -315,7 +315,11 @@ class ChickenParams(Params):
         title="kong counts as",
         description="tiles a kong of a chicken counts as (4; ZA 5, 「满鸡加1」); a pung counts 3",
     )
-    standing: Standing | None = Field(None, title="站鸡", description="null: off")
+    standing: Standing | None = Field(
+        None,
+        title="站鸡",
+        description="chickens still standing in the hand earn extra (FW idx 12, RL); null: off",
+    )
     scope: Literal["hand", "permanent", "all"] = Field(
         "all",
         title="scope",
@@ -328,7 +332,8 @@ class ChickenParams(Params):
         title="won tile",
         description="whether the winning tile counts as the winner's chicken: on every win, on "
         "self-draws only (「点炮的鸡不算」), never. A discard (or robbed kong tile) won by "
-        "several players is one tile: it counts for the first winner after its discarder",
+        "several players (一炮多响) is one tile: it counts once, for the winner its discard "
+        "names as claimed_by (the engine: the first winner after the discarder)",
     )
     zhuopao: bool = Field(
         False,
@@ -339,7 +344,12 @@ class ChickenParams(Params):
     chongfeng: Chongfeng | None = Field(
         None, title="冲锋鸡 / 英雄鸡", description="a first discarded chicken pays extra; null: off"
     )
-    hengji: Hengji | None = Field(None, title="横鸡", description="DS §7.3; null: off")
+    hengji: Hengji | None = Field(
+        None,
+        title="横鸡",
+        description="the first discard of each chicken kind, and follow-ups in its round, pay "
+        "extra (DS §7.3); null: off",
+    )
     zeren: Zeren | None = Field(
         None,
         title="责任鸡",
