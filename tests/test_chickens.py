@@ -226,3 +226,17 @@ def test_test_variants_play(path: Path) -> None:
     assert sum(result.totals) == 0
     for r in result.rounds:
         assert r.ledger is not None and sum(r.ledger.totals()) == 0
+
+
+def test_in_play_reveals_may_make_other_chickens() -> None:
+    """DS §14.2 sets 开局翻鸡 and 结算翻鸡 apart: flip.in_play_makes for reveals made during play."""
+    rs = load_variant(
+        VARIANTS / "ds-dushan.yaml",
+        {
+            "deal.start_reveal": {"stack": 1, "on_kong": "stay"},
+            "settle.chickens.flip.in_play_makes": ["next"],
+        },
+    )
+    assert _marks(rs, "4p") == {"1s": "chicken", "5p": "chicken"}
+    assert _marks(rs, win="4p") == {"1s": "chicken", "3p": "chicken", "5p": "chicken"}
+    assert _marks(rs, win="2s") == {"1s": "golden", "3s": "chicken"}  # 下鸡 on 二条: 金鸡
