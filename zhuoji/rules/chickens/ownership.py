@@ -5,8 +5,9 @@ A player holds the chickens in his concealed hand, in his melds (a pung counts 3
 by ``scope`` — his discards that nobody took (seed 000 ③ 手上鸡 「捉鸡只捉场上玩家没有打出的牌」,
 ④ 内外鸡 「玩家打出和未打出的牌都会进行捉鸡」).  A discard taken for a meld is the claimer's.
 The winning tile is one tile: when several players win on one discard (一炮多响) or one
-robbed kong, it counts for the first of them after the discarder (the one a round-end file
-lists as ``claimed_by``), never for each (issue 11 item 4).  站鸡 and 捉炮鸡 follow CITIES.md.
+robbed kong, it counts for the winner the discard names as ``claimed_by`` (the engine: the
+first after the discarder), never for each (issue 11 item 4).  站鸡 and 捉炮鸡 follow
+CITIES.md.  What an unready player showed (his discards and melds) is what he pays 包鸡 for.
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ class Earning:
     item: str
     detail: str
     chongfeng: bool = False  # 冲锋鸡: paid by every other player whatever ``payers`` says
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an unready player showed (包鸡): per kind, discarded and melded counts, and the
+    amounts his discards are worth beyond a plain tile (横鸡)."""
+
+    lines: list[tuple[int, str, int, int]]  # (value, label, discarded, melded)
+    extra: list[Earning]  # 横鸡 discards, paid as they are worth
 
 
 @dataclass(frozen=True)
@@ -161,4 +171,49 @@ def _standing(table: dict[int, Chicken], standing: Counter[int], p: ChickenParam
         if per and standing[k]:
             n = standing[k]
             out.append(Earning(n * per, "ji.zhanji", f"站鸡 {name(k)} ×{n} ({per} each)"))
+    return out
+
+
+def shown(
+    end: RoundEnd,
+    ready: list[bool],
+    table: dict[int, Chicken],
+    status: dict[int, Status],
+    discards: list[list[int]],
+    p: ChickenParams,
+) -> list[Shown]:
+    """Per unready seat, the chickens he showed — discarded (nobody took) and melded — for
+    包鸡 (``unready_pays``); ``discards`` is :func:`discarded_chickens`."""
+    up = p.unready_pays
+    assert up is not None
+    out = []
+    for s, seat in enumerate(end.seats):
+        discarded: Counter[int] = Counter()
+        melded: Counter[int] = Counter()
+        extra: list[Earning] = []
+        if ready[s]:
+            out.append(Shown([], []))  # only an unready player shows what he pays for
+            continue
+        for i in discards[s]:
+            d = end.discards[i]
+            c = table[d.tile]
+            if up.tiles == "permanent" and not c.fixed:
+                continue
+            st = status.get(i, Status.PLAIN)
+            if st is Status.HENGJI:
+                v = status_value(st, c, p)
+                extra.append(Earning(v, "ji.baoji", f"横鸡 {name(d.tile)} {v}"))
+            elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
+                discarded[d.tile] += 1
+        for m in seat.melds:
+            for k in set(m.tiles):
+                held = table.get(k)
+                if held is None or (up.tiles == "permanent" and not held.fixed):
+                    continue
+                melded[k] += p.kong_counts if m.is_kong else m.tiles.count(k)
+        lines = [
+            (table[k].value, table[k].label, discarded[k], melded[k])
+            for k in sorted(set(discarded) | set(melded))
+        ]
+        out.append(Shown(lines, extra))
     return out

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from zhuoji.rules.chickens.discards import Special
-from zhuoji.rules.chickens.ownership import Earning
+from zhuoji.rules.chickens.ownership import Earning, Shown
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.settle import SettleContext
 
@@ -83,15 +83,6 @@ def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[S
             ctx.pay(
                 claimer, discarder, z.amount, z.item, z.detail + " (reversed: claimer not ready)"
             )
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What an unready player showed (包鸡): per kind, discarded and melded counts, and the
-    amounts his discards are worth beyond a plain tile (横鸡)."""
-
-    lines: list[tuple[int, str, int, int]]  # (value, label, discarded, melded)
-    extra: list[Earning]  # 横鸡 discards, paid as they are worth
 
 
 def pay_unready(

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from zhuoji.reveals import counting
-from zhuoji.rules.chickens.discards import Status, chongfeng, classify, status_value, zeren
-from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings
+from zhuoji.rules.chickens.discards import chongfeng, classify, zeren
+from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings, shown
 from zhuoji.rules.chickens.params import ChickenParams
-from zhuoji.rules.chickens.payment import (
-    Shown,
-    Standing,
-    pay_holdings,
-    pay_unready,
-    pay_zeren,
-)
+from zhuoji.rules.chickens.payment import Standing, pay_holdings, pay_unready, pay_zeren
 from zhuoji.rules.chickens.values import Chicken, chicken_table
 from zhuoji.rules.registry import Point, register
 from zhuoji.settle import SettleContext
@@ -52,47 +44,4 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     pay_holdings(ctx, p, st, earnings)
     pay_zeren(ctx, p, st, zeren(end, table, status, p))
     if p.unready_pays is not None:
-        pay_unready(ctx, p, st, _shown(ctx, p, table, status, discarded), cf)
-
-
-def _shown(
-    ctx: SettleContext,
-    p: ChickenParams,
-    table: dict[int, Chicken],
-    status: dict[int, Status],
-    discards: list[list[int]],
-) -> list[Shown]:
-    """Per seat, the chickens he discarded (nobody took) and melded, for 包鸡."""
-    up = p.unready_pays
-    assert up is not None
-    out = []
-    for s, seat in enumerate(ctx.end.seats):
-        discarded: Counter[int] = Counter()
-        melded: Counter[int] = Counter()
-        extra: list[Earning] = []
-        if ctx.ready[s]:
-            out.append(Shown([], []))  # only an unready player shows what he pays for
-            continue
-        for i in discards[s]:
-            d = ctx.end.discards[i]
-            c = table[d.tile]
-            if up.tiles == "permanent" and not c.fixed:
-                continue
-            st = status.get(i, Status.PLAIN)
-            if st is Status.HENGJI:
-                v = status_value(st, c, p)
-                extra.append(Earning(v, "ji.baoji", f"横鸡 {name(d.tile)} {v}"))
-            elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
-                discarded[d.tile] += 1
-        for m in seat.melds:
-            for k in set(m.tiles):
-                held = table.get(k)
-                if held is None or (up.tiles == "permanent" and not held.fixed):
-                    continue
-                melded[k] += p.kong_counts if m.is_kong else m.tiles.count(k)
-        lines = [
-            (table[k].value, table[k].label, discarded[k], melded[k])
-            for k in sorted(set(discarded) | set(melded))
-        ]
-        out.append(Shown(lines, extra))
-    return out
+        pay_unready(ctx, p, st, shown(end, st.ready, table, status, discarded, p), cf)
