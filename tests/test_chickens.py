@@ -240,3 +240,24 @@ def test_in_play_reveals_may_make_other_chickens() -> None:
     assert _marks(rs, "4p") == {"1s": "chicken", "5p": "chicken"}
     assert _marks(rs, win="4p") == {"1s": "chicken", "3p": "chicken", "5p": "chicken"}
     assert _marks(rs, win="2s") == {"1s": "golden", "3s": "chicken"}  # 下鸡 on 二条: 金鸡
+
+
+def test_marks_from_a_round_end() -> None:
+    """A client may pass ``RoundEnd.reveals`` as they are: closed and lost reveals make none."""
+    rs = load_variant(VARIANTS / "fw-qianhou.yaml")
+    end = roundend.build(
+        roundend.parse(
+            {
+                "dealer": 0,
+                "seats": TWO_WINNERS["seats"],
+                "reveals": [
+                    {"tile": "2p", "at": "start", "status": "closed"},
+                    {"tile": "5m", "at": "kong"},
+                    {"tile": "8s"},
+                ],
+            }
+        ),
+        rs,
+    )
+    got = {T.TILE_TEXT[k]: v for k, v in chicken_marks(rs, end.reveals, 1).items()}
+    assert got == {"1s": "chicken", "6m": "chicken", "9s": "chicken"}
