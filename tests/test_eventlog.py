@@ -109,7 +109,7 @@ def test_logs_with_overrides_replay_under_them() -> None:
 def test_every_event_type_is_documented_with_examples_that_replay() -> None:
     doc = DOC.read_text(encoding="utf-8")
     examples = re.findall(r"```jsonl\n(.*?)```", doc, re.S)
-    assert len(examples) == 2
+    assert len(examples) == 3
     seen = set()
     for n, text in enumerate(examples):
         r = replay_text(text, f"docs example {n + 1}")

@@ -347,7 +347,7 @@ def _allowed_keys() -> set[str]:
         "can_ready", "rules", "phase", "to_act", "dealer", "streak", "hand", "drawn", "melds",
         "discards", "declared", "concealed_counts", "wall", "wild", "wild_indicator", "claim_tile",
         "claim_from",
-        "legal_actions", "reveal", "result", "hand_names", "drawn_name", "legal", "settlement",
+        "legal_actions", "reveal", "reveals", "result", "hand_names", "drawn_name", "legal", "settlement",
     }  # fmt: skip
 
 

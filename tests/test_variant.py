@@ -141,7 +141,7 @@ BAD_FILES = [
     (
         "bad enum",
         HEAD + "settle:\n  chickens:\n    scope: everywhere\n",
-        ["{f}:7: settle.chickens.scope: 'everywhere' is not one of: 'hand', 'all'"],
+        ["{f}:7: settle.chickens.scope: 'everywhere' is not one of: 'hand', 'permanent', 'all'"],
     ),
     (
         "negative payout",

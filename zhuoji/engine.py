@@ -28,7 +28,19 @@ from zhuoji.actions import Action, ActionKind, make
 from zhuoji.errors import IllegalActionError, ZhuojiError
 from zhuoji.events import DRAW, EventLog
 from zhuoji.observation import Observation
-from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.outcome import (
+    Declaration,
+    Discard,
+    Meld,
+    MeldKind,
+    Reveal,
+    RevealAt,
+    RoundEnd,
+    SeatEnd,
+    Win,
+    WinHow,
+)
+from zhuoji.reveals import RevealTracker, counting
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import evaluate
 from zhuoji.rules.win import WinCheck
@@ -120,6 +132,8 @@ class Round:
                 dealer = 0
         if not 0 <= dealer < n:
             raise ZhuojiError(f"dealer {dealer} is out of range 0-{n - 1}")
+        if not 1 <= weekday <= 7:
+            raise ZhuojiError(f"weekday {weekday} is out of range 1-7 (Monday 1 … Sunday 7)")
         self.dealer = dealer
         if not stacked and v.deal.wall_break == "dice":
             a, b = self._roll()
@@ -165,6 +179,10 @@ class Round:
             self._update_waits(st)
         dealt = [tuple(st.hand) for st in self.seats]
         self.log.add(lambda: {"type": "deal", "hands": [T.format_counts(h) for h in dealt]})
+        self._reveals: RevealTracker | None = None
+        if v.deal.start_reveal is not None:
+            self._reveals = RevealTracker(v.deal.start_reveal, self.wall)
+            self._log_reveal(RevealAt.START, self._reveals.start())
 
         self.phase = Phase.TURN
         self.current = dealer
@@ -289,8 +307,17 @@ class Round:
             "reveal": T.format([self.end.reveal])
             if self.end and self.end.reveal is not None
             else None,
+            "reveals": [T.TILE_TEXT[t] for t in self.open_reveals()],
             "result": self.result_summary() if self.end else None,
         }
+
+    def open_reveals(self) -> list[int]:
+        """Revealed tiles that make chickens now, in reveal order (前后鸡, 滚筒鸡, 开局翻鸡
+        during play; with the after-win 翻鸡 once the round is over)."""
+        if self.end is not None:
+            rule = self.ruleset.variant.deal.start_reveal
+            return [r.tile for r in counting(self.end.reveals, rule)]
+        return self._reveals.counting() if self._reveals is not None else []
 
     def result_summary(self) -> dict[str, Any]:
         assert self.end is not None and self.ledger is not None
@@ -362,6 +389,21 @@ class Round:
 
     def _log(self, event: dict[str, Any]) -> None:
         self.log.add(event)
+
+    def _log_reveal(self, at: RevealAt, tile: int | None) -> None:
+        """A reveal during play; ``tile`` None: its position was already drawn."""
+        self._log(
+            {
+                "type": "reveal",
+                "at": at.value,
+                "tile": T.format([tile]) if tile is not None else None,
+            }
+        )
+
+    def _kong_reveal(self) -> None:
+        """前后鸡 / 滚筒鸡: a completed kong moves or adds a reveal."""
+        if self._reveals is not None and self._reveals.moves_at_kong:
+            self._log_reveal(RevealAt.KONG, self._reveals.on_kong())
 
     # ------------------------------------------------------------------------------
     # turns
@@ -540,6 +582,7 @@ class Round:
             st.pungs.remove(tile)
         self.kong_tile = tile
         self.kong_late = any(m.late for m in st.melds if m.tile == tile and m.kind is kind)
+        self._kong_reveal()
         if self.wall.live() == 0:
             self._finish([], None)  # no replacement left: the round is drawn
             return
@@ -763,6 +806,7 @@ class Round:
             st.shanten_floor = 0  # the replacement is an extra draw this turn
             self.kong_tile = d.tile
             self.kong_late = False
+            self._kong_reveal()
             if self.wall.live() == 0:
                 self._finish(
                     [], None
@@ -806,6 +850,8 @@ class Round:
             reveal = self.wall.peek_head()
         elif wins and v.deal.reveal == "tail":
             reveal = self.wall.peek_tail()
+        in_play = self._reveals.final() if self._reveals is not None else ()
+        reveals = in_play + ((Reveal(reveal),) if reveal is not None else ())
         seats = []
         for s, st in enumerate(self.seats):
             concealed = T.to_tiles(st.hand)
@@ -837,7 +883,7 @@ class Round:
             kong_tile=self.kong_tile
             if (f.get("gangkai") or f.get("repao") or any(w.how is WinHow.ROB_KONG for w in wins))
             else None,
-            reveal=reveal,
+            reveals=reveals,
             wild=self.wild,
             wild_indicator=self.wild_indicator,
             round_wind=self.round_wind,
@@ -846,17 +892,21 @@ class Round:
             ready=known_ready,
         )
         self.ledger = settle(self.ruleset, self.end)
-        self._log(
-            {
-                "type": "end",
-                "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in wins],
-                "tile": T.format([tile]) if tile is not None else None,
-                "reveal": T.format([reveal]) if reveal is not None else None,
-                "totals": self.ledger.totals(),
-                "next_dealer": self.ledger.next_dealer,
-                "next_streak": self.ledger.next_streak,
-            }
-        )
+        end_event: dict[str, Any] = {
+            "type": "end",
+            "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in wins],
+            "tile": T.format([tile]) if tile is not None else None,
+            "reveal": T.format([reveal]) if reveal is not None else None,
+        }
+        if self._reveals is not None:  # only then, so logs without these reveals still replay
+            end_event["reveals"] = [
+                {"tile": T.format([r.tile]), "at": r.at.value, "status": r.status.value}
+                for r in in_play
+            ]
+        end_event["totals"] = self.ledger.totals()
+        end_event["next_dealer"] = self.ledger.next_dealer
+        end_event["next_streak"] = self.ledger.next_streak
+        self._log(end_event)
 
 
 _NO_WAITS: frozenset[int] = frozenset()

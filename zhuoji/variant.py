@@ -99,6 +99,34 @@ class WildSection(Strict):
         return T.parse_one(self.tile) if self.indicator == "fixed" and self.tile else None
 
 
+class StartReveal(Strict):
+    """A chicken reveal made at round start from the wall's end, optionally moved or added to
+    at each kong (CITIES.md "Reveal and chicken mechanisms": 前后鸡 / 滚筒鸡, FW
+    ``chiken/chikenFB.go`` and ``chikenTumbling.go``; 独山 开局翻鸡, DS §3)."""
+
+    stack: int = Field(
+        ge=1,
+        le=20,
+        title="reveal stack",
+        description="the top tile of this stack, counted from the wall's end, is revealed at "
+        "round start (FW 前后鸡/滚筒鸡: 3, 「倒数第三墩上面那个」, index len−6; DS 开局翻鸡: the wall "
+        "tail)",
+    )
+    on_kong: Literal["stay", "move", "add"] = Field(
+        title="at each kong",
+        description="stay: the one reveal stays (DS 开局翻鸡); move: 前后鸡, a completed kong turns "
+        "the tile one stack further toward the live end face up and closes the old one; add: "
+        "滚筒鸡, the same, but earlier reveals stay open so chickens accumulate",
+    )
+    lost_when_drawn: bool = Field(
+        True,
+        title="lost when drawn",
+        description="a revealed tile a player draws makes no chicken any more (FW "
+        "``GetChikenFB``: 「!tileWall.IsDrawn」); false: it still counts (DS §13: 「不移出」, "
+        "the reveal stays in the wall and may be drawn)",
+    )
+
+
 class DealSection(Strict):
     """Dealer choice, wall break, replacement draws and the chicken reveal."""
 
@@ -118,6 +146,12 @@ class DealSection(Strict):
         "head",
         title="chicken reveal",
         description="翻鸡: which undrawn tile is revealed after a win",
+    )
+    start_reveal: StartReveal | None = Field(
+        None,
+        title="round-start reveal",
+        description="前后鸡 / 滚筒鸡 / 开局翻鸡: a reveal at round start from the wall's end, "
+        "moved or added to at each kong; null: none",
     )
 
 
