@@ -203,6 +203,7 @@ OPTIONS = {
         },
     ),
     "jinyou+options": ("jinyou", {"claims.pass_lock": "any_tile", "claims.kongs.exposed": False}),
+    "luan+strict": ("luan", {"forms.shisanlan": "strict"}),
 }
 
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from zhuoji import tiles as T
-from zhuoji.hand import Form, HandRules, Wild
+from zhuoji.hand import Form, HandRules, LanRule, Wild
 from zhuoji.rules.facts import COUNT_FACTS, Requires
 from zhuoji.rules.registry import Hook, Params, Point, hooks
 
@@ -188,6 +188,14 @@ class FormsSection(Strict):
         True,
         title="quad as two pairs",
         description="a four-of-a-kind counts as two pairs in seven pairs (龙七对)",
+    )
+    shisanlan: LanRule = Field(
+        LanRule.THREE_APART,
+        title="十三烂 strictness",
+        description="how a 十三烂 hand's suits may lie (honors always all different): "
+        "three_apart — each suit's tiles pairwise at least three ranks apart (1-4-8 allowed); "
+        "strict — literally within 147, 258 and 369, a different one per suit (seed 003 "
+        '"1、4、7+2、5、8+3、6、9+不重复的风牌" read word for word; CITIES.md common mechanisms)',
     )
 
 
@@ -357,7 +365,10 @@ class Ruleset:
         if wild is None:
             return self._plain_rules
         stand_in = self.stand_in if self.stand_in is not None and wild < 27 else None
-        return HandRules(self._forms, self.variant.forms.quads_as_two_pairs, Wild(wild, stand_in))
+        forms = self.variant.forms
+        return HandRules(
+            self._forms, forms.quads_as_two_pairs, Wild(wild, stand_in), forms.shisanlan
+        )
 
     @cached_property
     def _forms(self) -> frozenset[Form]:
@@ -365,7 +376,8 @@ class Ruleset:
 
     @cached_property
     def _plain_rules(self) -> HandRules:
-        return HandRules(self._forms, self.variant.forms.quads_as_two_pairs)
+        forms = self.variant.forms
+        return HandRules(self._forms, forms.quads_as_two_pairs, shisanlan=forms.shisanlan)
 
     def __repr__(self) -> str:
         return f"Ruleset({self.variant.name!r})"

@@ -178,11 +178,21 @@ def _lan_parts() -> list[frozenset[int]]:
 _LAN_PARTS = _lan_parts()
 
 
-def _shisanlan(c: Sequence[int], jokers: int) -> bool:
-    """十三烂: fourteen distinct tiles; each suit's ranks pairwise three or more apart;
-    honors distinct (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌")."""
+_TRIPLES = (frozenset({0, 3, 6}), frozenset({1, 4, 7}), frozenset({2, 5, 8}))
+
+
+def _shisanlan(c: Sequence[int], jokers: int, strict: bool = False) -> bool:
+    """十三烂: fourteen distinct tiles; honors distinct; each suit's ranks pairwise three or
+    more apart, or (``strict``) each suit within one of 147 / 258 / 369, no triple twice
+    (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌")."""
     if sum(c) + jokers != 14 or max(c) > 1:
         return False
+    if strict:  # 9 suited places and 7 honors hold any 14 tiles: only the placing matters
+        present = [frozenset(r for r in range(9) if c[b + r]) for b in (0, 9, 18)]
+        return any(
+            all(p <= _TRIPLES[t] for p, t in zip(present, order, strict=True))
+            for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+        )
     room = 7 - sum(c[27:34])
     for b in (0, 9, 18):
         present = frozenset(r for r in range(9) if c[b + r])
@@ -200,6 +210,7 @@ class HandRef:
         v = ruleset.variant
         self.forms = {f.value for f in v.forms.allowed}
         self.quads_as_two_pairs = v.forms.quads_as_two_pairs
+        self.strict_lan = v.forms.shisanlan.value == "strict"
         self.kinds = list(KINDS_BY_SET[v.tiles.set.value])
         self.wild = wild
         stand = v.wild.stand_in if v.wild is not None else None
@@ -236,7 +247,7 @@ class HandRef:
                 and _seven_pairs(base, jokers, self.quads_as_two_pairs)
             ):
                 return True
-            if n == 14 and "shisanlan" in self.forms and _shisanlan(base, jokers):
+            if n == 14 and "shisanlan" in self.forms and _shisanlan(base, jokers, self.strict_lan):
                 return True
         return False
 

@@ -86,6 +86,7 @@ class HandAnalyzer:
         self.standard = H.Form.STANDARD in forms
         self.pairs = H.Form.SEVEN_PAIRS in forms
         self.lan = H.Form.SHISANLAN in forms
+        self.strict_lan = rules.strict_lan
         self.quads_as_two = rules.quads_as_two_pairs
         w = rules.wild
         self.wild = w.kind if w is not None else -1
@@ -113,7 +114,7 @@ class HandAnalyzer:
         if self.pairs and n >= 13:
             best = min(best, H.seven_pairs_distance(list(c), quads_as_two_pairs=self.quads_as_two))
         if self.lan and n >= 13 and 14 - (T.NUM_KINDS - list(c).count(0)) < best:
-            best = min(best, _lan_distance(c))
+            best = min(best, _lan_distance(c, 0, self.strict_lan))
         return best
 
     def _wild_distance(self, c: Sequence[int]) -> int:
@@ -139,7 +140,7 @@ class HandAnalyzer:
             d = H.seven_pairs_distance(base, jokers, quads_as_two_pairs=self.quads_as_two) - jokers
             best = min(best, d)
         if self.lan and n >= 13 and 14 - (34 - base.count(0)) - jokers < best:
-            best = min(best, _lan_distance(base, jokers) - jokers)
+            best = min(best, _lan_distance(base, jokers, self.strict_lan) - jokers)
         return best
 
     def shanten(self, c: Sequence[int]) -> int:
@@ -590,7 +591,7 @@ class PatternScreen:
             and not melds
             and all(x % 2 == 0 if rules.quads_as_two_pairs else x in (0, 2) for x in c)
         )
-        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c)
+        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c, rules.strict_lan)
         if not (std or pairs or lan):
             return 0
         kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
