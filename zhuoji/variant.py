@@ -58,13 +58,24 @@ class WildSection(Strict):
         "fixed: no indicator, the wild is `tile` (红中癞子)",
     )
     tile: str | None = Field(
-        None, title="fixed wild tile", description="the wild tile when indicator is fixed (e.g. 5z)"
+        None,
+        pattern=T.TILE_PATTERN,
+        title="fixed wild tile",
+        description="the wild tile when indicator is fixed (e.g. 5z)",
     )
     stand_in: str | None = Field(
         None,
-        title="红中配 stand-in",
-        description="a tile that may stand for the wild's own face when the wild is a suit "
-        "tile (红中配: 5z); null for none",
+        pattern=T.TILE_PATTERN,
+        title="stand-in tile (红中配)",
+        description="a tile that may stand for the wild's own face (红中配: 5z, seed 003; "
+        "白板配: 7z); null for none",
+    )
+    stand_in_when: Literal["suit_wild", "always"] = Field(
+        "suit_wild",
+        title="stand-in applies",
+        description="suit_wild: only while the wild is a suit tile (seed 003 红中配 "
+        '"在宝牌不是东、南、西、北、中、发、白的时候"); always: whatever the wild (白板配 standing '
+        "for a 红中 wild; a reading, no seed states it)",
     )
     claimable: bool = Field(
         False, title="wild claimable", description="whether a discarded wild may be punged/konged"
@@ -80,18 +91,20 @@ class WildSection(Strict):
         description="the round is drawn when drawing reaches the indicator (seed 003 荒庄)",
     )
 
-    @field_validator("stand_in", "tile")
-    @classmethod
-    def _tile(cls, v: str | None) -> str | None:
-        if v is not None:
-            T.parse_one(v)
-        return v
-
     @model_validator(mode="after")
     def _fixed_needs_tile(self) -> WildSection:
         if (self.indicator == "fixed") != (self.tile is not None):
             raise ValueError("give wild.tile exactly when wild.indicator is fixed")
+        if self.stand_in is not None and self.stand_in == self.tile:
+            raise ValueError(f"the stand-in {self.stand_in} is the fixed wild tile itself")
         return self
+
+    def stand_in_for(self, wild: int) -> int | None:
+        """The stand-in kind in a round whose wild kind is ``wild``, if it applies."""
+        if self.stand_in is None or (self.stand_in_when == "suit_wild" and T.is_honor(wild)):
+            return None
+        kind = T.parse_one(self.stand_in)
+        return None if kind == wild else kind
 
     @property
     def fixed_kind(self) -> int | None:
@@ -211,6 +224,12 @@ class PatternRow(Strict):
         description="ledger item code for this row's payment",
     )
     requires: Requires = Field(default_factory=Requires, description="facts that must hold")
+    tile: str | None = Field(
+        None,
+        pattern=T.TILE_PATTERN,
+        description="the tile the row's `tile_copies` fact counts (红中 嘴: 5z, seed 003 23); "
+        "only for rows that use tile_copies",
+    )
     per: Literal[COUNT_FACTS] | None = Field(  # type: ignore[valid-type]
         None, description="multiply fan by this count fact (e.g. kan: 1 嘴 per 坎)"
     )
@@ -225,6 +244,21 @@ class PatternRow(Strict):
     excludes: list[str] = Field(
         default_factory=list, description="pattern ids this one replaces when both match"
     )
+    exclusive: bool = Field(
+        False,
+        description="when it matches, it is the hand's only pattern: every other row that is "
+        "not additive is dropped, whatever it is worth (杠上开花 as a stand-alone pattern, "
+        'FW server EnableKongAfterDraw "杠上开花时，不计其他牌型", CITIES.md 遵义/仁怀)',
+    )
+
+    @model_validator(mode="after")
+    def _tile_for_tile_copies(self) -> PatternRow:
+        uses = self.requires.tile_copies is not None or self.per == "tile_copies"
+        if uses and self.tile is None:
+            raise ValueError("a row that counts tile_copies names the tile it counts (tile: 5z)")
+        if self.tile is not None and not uses:
+            raise ValueError("tile is read only by tile_copies (in requires or per)")
+        return self
 
 
 class PatternsSection(Strict):
@@ -336,9 +370,6 @@ class Ruleset:
         self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
         stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]
         self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase, b.name)))
-        self.stand_in = (
-            T.parse_one(variant.wild.stand_in) if variant.wild and variant.wild.stand_in else None
-        )
 
     @staticmethod
     def _bind(point: Point, name: str, ref: Mapping[str, Any]) -> BoundHook:
@@ -364,7 +395,7 @@ class Ruleset:
         """The hand analyser for a round whose wild kind is ``wild``."""
         if wild is None:
             return self._plain_rules
-        stand_in = self.stand_in if self.stand_in is not None and wild < 27 else None
+        stand_in = self.variant.wild.stand_in_for(wild) if self.variant.wild else None
         forms = self.variant.forms
         return HandRules(
             self._forms, forms.quads_as_two_pairs, Wild(wild, stand_in), forms.shisanlan

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from zhuoji.errors import VariantError
 from zhuoji.rules.registry import generation
+from zhuoji.tiles import TILE_PATTERN
 from zhuoji.variant import VARIANTS_DIR, Ruleset, Variant
 
 PathKey = tuple[str | int, ...]
@@ -289,7 +290,6 @@ def _merge_null(data: dict[str, Any], parts: PathKey) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------
 
 
-TILE_PATTERN = "^([1-9][msp]|[1-7]z)$"
 
 
 def _validator() -> jsonschema.protocols.Validator:

@@ -214,8 +214,9 @@ class HandRef:
         self.kinds = list(KINDS_BY_SET[v.tiles.set.value])
         self.wild = wild
         stand = v.wild.stand_in if v.wild is not None else None
-        # 红中配 only when the wild is not an honor (seed 003)
-        self.stand_in = kind_of(stand) if stand and wild is not None and wild < 27 else None
+        # 红中配 only when the wild is not an honor (seed 003), unless stand_in_when: always
+        applies = wild is not None and (wild < 27 or v.wild.stand_in_when == "always")  # type: ignore[union-attr]
+        self.stand_in = kind_of(stand) if stand and applies and kind_of(stand) != wild else None
         self.patterns = v.patterns
 
     def readings(self, c: Sequence[int]) -> Iterator[tuple[list[int], int]]:

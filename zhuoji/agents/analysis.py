@@ -565,7 +565,8 @@ class PatternScreen:
             if row.additive:
                 continue
             req = {k: v for k, v in row.requires if v is not None}
-            if row.per is not None or row.excludes or not set(req) <= _CHEAP_FACTS:
+            cheap = set(req) <= _CHEAP_FACTS and not row.exclusive
+            if row.per is not None or row.excludes or not cheap:
                 return None
             if req.get("all_pungs") is False:
                 return None
