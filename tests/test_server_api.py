@@ -346,7 +346,7 @@ def _allowed_keys() -> set[str]:
         "table", "table_name", "seat", "round", "seq", "names", "kinds", "scores", "match", "ready",
         "can_ready", "rules", "phase", "to_act", "dealer", "streak", "hand", "drawn", "melds",
         "discards", "declared", "concealed_counts", "wall", "wild", "wild_indicator", "claim_tile",
-        "claim_from",
+        "claim_from", "void_suits", "exchange",
         "legal_actions", "reveal", "result", "hand_names", "drawn_name", "legal", "settlement",
     }  # fmt: skip
 

@@ -110,7 +110,8 @@ BAD_FILES = [
         HEAD + "colour: red\n",
         [
             "{f}:5: colour: unknown key 'colour' (known: name, title, title_en, source, description, "
-            "extends, tiles, wild, deal, claims, baoting, forms, patterns, may_win, dealer, settle, match)"
+            "extends, tiles, wild, deal, claims, baoting, exchange, dingque, forms, patterns, may_win, "
+            "dealer, settle, match)"
         ],
     ),
     (
@@ -133,8 +134,8 @@ BAD_FILES = [
         HEAD + "settle:\n  chikens: {scope: hand}\n",
         [
             "{f}:6: settle.chikens: 'chikens' is not a hook id, so the entry needs an id (one of: "
-            "baopai, burn, chajiao, chickens, dou, hu, kong_feeder, peng_sets, reng_bao, shabao, "
-            "twelve_down, xianggong)"
+            "baopai, burn, chajiao, chickens, dajiao, dou, hu, huazhu, kong_feeder, peng_sets, "
+            "reng_bao, shabao, twelve_down, xianggong)"
         ],
     ),
     (

@@ -17,6 +17,7 @@ from zhuoji.hand import HandRules
 from zhuoji.outcome import RoundEnd, Win, WinHow
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import HandValue, evaluate, waiting_value
+from zhuoji.tiles import suit_of
 from zhuoji.variant import Ruleset
 
 #: item code → (Chinese, English) labels
@@ -44,6 +45,8 @@ ITEM_LABELS: dict[str, tuple[str, str]] = {
     "dou.zhuanwan": ("转弯豆", "added kong"),
     "dou.hanbao": ("憨包豆", "late kong"),
     "chajiao": ("查叫", "ready check after a draw"),
+    "huazhu": ("查花猪", "void suit still held after a draw"),
+    "dajiao": ("查大叫", "ready check after a draw (定缺)"),
     "baopai": ("包牌", "liability after passing a win"),
     "xianggong": ("相公", "wrong tile count"),
     "liability": ("包付", "liability"),
@@ -144,18 +147,22 @@ class SettleContext:
 
     @cached_property
     def ready(self) -> list[bool]:
-        """Winners, and players whose concealed hand waits (叫嘴)."""
+        """Winners, and players whose concealed hand waits (叫嘴); under 定缺 a hand holding
+        its void suit cannot win, so it is not ready (花猪), and only waits outside the void
+        suit count."""
         out = []
         known = self.end.ready
         for s, seat in enumerate(self.end.seats):
             if s in self.winners:
                 out.append(True)
-            elif seat.xianggong:
+            elif seat.xianggong or seat.void_tiles():
                 out.append(False)
             elif known is not None and known[s] is not None:
                 out.append(bool(known[s]))
             else:
-                out.append(self.rules.is_ready(seat.concealed_counts()))
+                waits = self.rules.waits(seat.concealed_counts())
+                void = seat.void_suit
+                out.append(any(void is None or suit_of(t) != void for t in waits))
         return out
 
     def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
@@ -202,7 +209,12 @@ class SettleContext:
             round_wind=self.end.round_wind,
         )
         return waiting_value(
-            self.ruleset.variant.patterns, self.rules, s.concealed_counts(), s.melds, ctx
+            self.ruleset.variant.patterns,
+            self.rules,
+            s.concealed_counts(),
+            s.melds,
+            ctx,
+            skip_suit=s.void_suit,
         )
 
     def others(self, seat: int) -> Iterable[int]:

@@ -207,6 +207,11 @@ def name(kind: int) -> str:
     return _RANK_CN[kind % 9] + _SUIT_CN[suit_of(kind)]
 
 
+def suit_name(suit: int) -> str:
+    """万, 条 or 筒 for suit 0, 1, 2 (:func:`suit_of`)."""
+    return _SUIT_CN[suit]
+
+
 def name_en(kind: int) -> str:
     if is_honor(kind):
         return _HONOR_EN[kind - 27]

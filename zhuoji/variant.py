@@ -212,6 +212,52 @@ class FormsSection(Strict):
     )
 
 
+class ExchangeSection(Strict):
+    """换三张 / 换四张: at the start every seat passes tiles to another, all at once, before
+    定缺 (CITIES.md 捉鸡 with 定缺: FW setting idx 27–28, ZA; the order, the one-suit rule and
+    the random direction as a public server's ``HuansanzhangState`` plays them: three tiles,
+    "花色不一致" refused, direction clockwise/opposite/anticlockwise at random)."""
+
+    tiles: Literal[3, 4] = Field(
+        3, title="tiles exchanged", description="3: 换三张; 4: 换四张 (FW setting idx 27–28)"
+    )
+    same_suit: bool = Field(
+        True,
+        title="one suit",
+        description="the tiles a seat passes are all of one suit (honors count as one group)",
+    )
+    direction: Literal["next", "previous", "opposite", "random"] = Field(
+        "random",
+        title="exchange direction",
+        description="to whom each seat passes: the next seat to play (下家), the previous one "
+        "(上家), the one opposite (对家, four players only), or random: chosen after every seat "
+        "has chosen, by a roll of two dice (the sum modulo the number of directions the table "
+        "has, in the order next, opposite, previous; the roll is a reading, the source draws "
+        "at random)",
+    )
+
+
+class DingqueSection(Strict):
+    """定缺: at the start every seat declares a suit void, all at once and unseen until all
+    have chosen; a player may not win while holding a tile of it (CITIES.md 捉鸡 with 定缺,
+    三丁拐: GA ``Table_GY_TWO`` "cannot claim or win holding the void suit"; the FW server
+    skips every wait that leaves a void tile in the hand).  查花猪 / 查大叫 after a draw are
+    the settlement stages ``huazhu`` and ``dajiao``."""
+
+    meld_void: bool = Field(
+        False,
+        title="meld the void suit",
+        description="whether a player may pung or kong tiles of his void suit (GA "
+        "Table_GY_TWO: no claim on the void suit; concealed kongs follow the same rule, a reading)",
+    )
+    discard_void_first: bool = Field(
+        False,
+        title="discard the void suit first",
+        description="while a player holds tiles of his void suit he may discard only those "
+        "(a common 血战 table rule; off in every Guizhou source read)",
+    )
+
+
 class PatternRow(Strict):
     """One scoring pattern: its fan and the facts it requires."""
 
@@ -311,6 +357,12 @@ class Variant(Strict):
         default_factory=ClaimsSection, description="which claims exist and how they are resolved"
     )
     baoting: BaotingSection | None = Field(None, description="报听 declarations; null for none")
+    exchange: ExchangeSection | None = Field(
+        None, description="换三张: tiles passed on at the start of the round; null for none"
+    )
+    dingque: DingqueSection | None = Field(
+        None, description="定缺: each seat declares a void suit at the start; null for none"
+    )
     forms: FormsSection = Field(default_factory=FormsSection, description="the winning forms")
     patterns: PatternsSection = Field(
         default_factory=PatternsSection,
@@ -330,6 +382,27 @@ class Variant(Strict):
     match: MatchSection = Field(
         default_factory=MatchSection, description="how many rounds a match has"
     )
+
+    @model_validator(mode="after")
+    def _table_shape(self) -> Variant:
+        """Start-of-round choices the table can make (CITIES.md mechanism 10)."""
+        tiles = self.tiles
+        if self.dingque is not None and tiles.set is T.TileSet.TWO_SUIT:
+            raise ValueError("定缺 needs three suits; the two-suit (72) set has only 条 and 筒")
+        x = self.exchange
+        if x is not None:
+            if x.direction == "opposite" and tiles.players != 4:
+                raise ValueError(
+                    f"exchange.direction opposite needs four players, not {tiles.players}"
+                )
+            groups = len({T.suit_of(k) for k in T.kinds_in(tiles.set)})
+            # pigeonhole: a hand of this size always holds `tiles` of one group
+            if x.same_suit and tiles.hand_size < groups * (x.tiles - 1) + 1:
+                raise ValueError(
+                    f"exchange of {x.tiles} tiles of one suit needs a hand of at least "
+                    f"{groups * (x.tiles - 1) + 1} tiles, not {tiles.hand_size}"
+                )
+        return self
 
 
 # ---------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import evaluate
-from zhuoji.rules.win import WinCheck
+from zhuoji.rules.win import WinCheck, void_suit_clear
 
 if TYPE_CHECKING:
     from zhuoji.observation import Observation
@@ -695,8 +695,12 @@ def may_win_on_discard(
         source_declared=source is not None and view.declared[source],
         repao=False,
         base_fan=base_fan,
+        counts=tuple(full),
+        melds=own,
+        void_suit=view.obs.void_suit(view.seat),
+        first_turn=not own and all(d[0] != view.seat for d in view.obs.discards),
     )
-    return all(h(check) for h in rs.may_win)
+    return void_suit_clear(check) and all(h(check) for h in rs.may_win)
 
 
 @lru_cache(maxsize=64)

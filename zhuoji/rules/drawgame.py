@@ -40,18 +40,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     if not ready or not unready:
         ctx.note("荒庄: " + ("nobody ready" if not ready else "everyone ready") + ", no payment")
         return
-    for r in ready:
-        value = ctx.ready_value(r)
-        fan = (value.total if value else 0) + p.extra
-        what = value.describe() if value else "ready"
-        for u in unready:
-            ctx.pay(
-                u,
-                r,
-                fan * ctx.stake,
-                "chajiao",
-                f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""),
-            )
+    pay_waiting_values(ctx, unready, p.extra, "chajiao", "查叫")
     if p.streak_extra and end.streak:
         dealer = end.dealer
         if ctx.ready[dealer]:
@@ -72,3 +61,18 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer not ready",
                 )
+
+
+def pay_waiting_values(
+    ctx: SettleContext, payers: list[int], extra: int, item: str, label: str
+) -> None:
+    """Each of ``payers`` pays each ready player the best value that player waits on, plus
+    ``extra`` (查叫 and, under 定缺, 查大叫)."""
+    for r in (s for s in range(ctx.players) if ctx.ready[s]):
+        value = ctx.ready_value(r)
+        fan = (value.total if value else 0) + extra
+        what = value.describe() if value else "ready"
+        for u in payers:
+            ctx.pay(
+                u, r, fan * ctx.stake, item, f"{label} {what}" + (f" + {extra}" if extra else "")
+            )

@@ -19,7 +19,7 @@ from typing import cast
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld
 from zhuoji.rules.facts import WinContext, hand_facts, matches, with_tile
-from zhuoji.tiles import parse_one
+from zhuoji.tiles import parse_one, suit_of
 from zhuoji.variant import PatternRow, PatternsSection
 
 
@@ -170,10 +170,11 @@ def waiting_value(
     concealed: Sequence[int],
     melds: tuple[Meld, ...],
     ctx: WinContext,
+    skip_suit: int | None = None,
 ) -> HandValue | None:
-    """Best value among the hand's waits (荒庄查叫: "叫牌玩家手中牌的番值"), or None when
-    the hand is not ready."""
-    ws = rules.waits(concealed)
+    """Best value among the hand's waits (荒庄查叫: "叫牌玩家手中牌的番值"; 查大叫: the largest
+    wait), or None when the hand is not ready; waits of ``skip_suit`` (定缺) do not count."""
+    ws = [t for t in rules.waits(concealed) if skip_suit is None or suit_of(t) != skip_suit]
     best: HandValue | None = None
     full = list(concealed)
     for t in ws:
