@@ -383,27 +383,6 @@ class Variant(Strict):
         default_factory=MatchSection, description="how many rounds a match has"
     )
 
-    @model_validator(mode="after")
-    def _table_shape(self) -> Variant:
-        """Start-of-round choices the table can make (CITIES.md mechanism 10)."""
-        tiles = self.tiles
-        if self.dingque is not None and tiles.set is T.TileSet.TWO_SUIT:
-            raise ValueError("定缺 needs three suits; the two-suit (72) set has only 条 and 筒")
-        x = self.exchange
-        if x is not None:
-            if x.direction == "opposite" and tiles.players != 4:
-                raise ValueError(
-                    f"exchange.direction opposite needs four players, not {tiles.players}"
-                )
-            groups = len({T.suit_of(k) for k in T.kinds_in(tiles.set)})
-            # pigeonhole: a hand of this size always holds `tiles` of one group
-            if x.same_suit and tiles.hand_size < groups * (x.tiles - 1) + 1:
-                raise ValueError(
-                    f"exchange of {x.tiles} tiles of one suit needs a hand of at least "
-                    f"{groups * (x.tiles - 1) + 1} tiles, not {tiles.hand_size}"
-                )
-        return self
-
 
 # ---------------------------------------------------------------------------------------
 # resolved rules
