@@ -224,6 +224,12 @@ OPTIONS = {
             "may_win.pass.first_turn": True,
         },
     ),
+    # CITIES.md mechanism 10: table shapes no shipped variant has yet
+    "guiyang+2p-72": ("guiyang", {"tiles.players": 2, "tiles.set": "two-suit"}),
+    "guiyang+3p-112-dingque": (
+        "guiyang",
+        {"tiles.players": 3, "tiles.set": "suits+red", "dingque": {}, "exchange": {}},
+    ),
     "dingque-3p+exchange4": (
         str(Path(__file__).parent / "variants" / "dingque-3p.yaml"),
         {"exchange": {"tiles": 4, "same_suit": False, "direction": "previous"}},
