@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from zhuoji.tiles import NUM_KINDS
+from zhuoji.tiles import NUM_KINDS, suit_of
 
 
 class MeldKind(StrEnum):
@@ -89,12 +89,20 @@ class SeatEnd:
     declared: Declaration | None = None
     ever_ready: bool = False  # was ready at some point of the round
     xianggong: bool = False  # 相公: wrong tile count (only from round-end files)
+    void_suit: int | None = None  # 定缺: the suit declared void (0 万, 1 条, 2 筒)
 
     def concealed_counts(self) -> list[int]:
         c = [0] * NUM_KINDS
         for t in self.concealed:
             c[t] += 1
         return c
+
+    def void_tiles(self) -> int:
+        """Tiles of the declared void suit still held, melds included (花猪 when any)."""
+        if self.void_suit is None:
+            return 0
+        held = [*self.concealed, *(t for m in self.melds for t in m.tiles)]
+        return sum(1 for t in held if suit_of(t) == self.void_suit)
 
 
 class RevealAt(StrEnum):

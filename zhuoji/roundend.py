@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -67,6 +67,9 @@ class SeatIn(_Model):
     declared: Declaration | None = Field(None, description="报听: hard (dealer) or soft")
     ever_ready: bool = Field(False, description="was ready at some point (for dou that need it)")
     xianggong: bool = Field(False, description="相公: holds a wrong number of tiles")
+    void_suit: Literal["m", "s", "p"] | None = Field(
+        None, description="定缺: the suit this seat declared void (variants with dingque only)"
+    )
 
 
 class DiscardIn(_Model):
@@ -272,7 +275,10 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
                 f"{label}: {where}: {len(concealed)} concealed tiles and {len(melds)} melds make {size}; "
                 f"a hand holds {expected} (not counting a winning tile); mark xianggong for a wrong count"
             )
-        seats.append(SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong))
+        void = _void_suit(s.void_suit, ruleset, f"{label}: {where}.void_suit")
+        seats.append(
+            SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong, void)
+        )
 
     discards = []
     for j, d in enumerate(f.discards):
@@ -317,6 +323,12 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         full = seats[w.seat].concealed_counts()
         assert win_tile is not None
         full[win_tile] += 1
+        void = seats[w.seat].void_suit
+        if seats[w.seat].void_tiles() or (void is not None and T.suit_of(win_tile) == void):
+            raise ScenarioError(
+                f"{label}: {ww}.seat: seat {w.seat} holds its void suit "
+                f"({f.seats[w.seat].void_suit}) and cannot win (定缺)"
+            )
         if not rules.is_win(full):
             raise ScenarioError(
                 f"{label}: {ww}: seat {w.seat}'s hand {T.format_counts(seats[w.seat].concealed_counts())} "
@@ -475,6 +487,19 @@ def _reveals(f: RoundEndFile, seen: list[int], label: str, ruleset: Ruleset) -> 
                 in_wall[tile] += 1
         out.append(Reveal(tile, r.at, r.status))
     return tuple(out)
+
+
+def _void_suit(given: str | None, ruleset: Ruleset, where: str) -> int | None:
+    """定缺: a seat's void suit is given exactly when the variant plays 定缺."""
+    if ruleset.variant.dingque is None:
+        if given is not None:
+            raise ScenarioError(f"{where}: variant {ruleset.name} has no 定缺 (dingque)")
+        return None
+    if given is None:
+        raise ScenarioError(
+            f"{where}: variant {ruleset.name} plays 定缺: give each seat's void suit"
+        )
+    return T.SUIT_LETTERS.index(given)
 
 
 def settle_file(

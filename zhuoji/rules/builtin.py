@@ -7,6 +7,7 @@ from zhuoji.rules import (  # noqa: F401  (imported for registration)
     burn,
     chickens,
     dealer,
+    dingque,
     dou,
     drawgame,
     hu,
