@@ -109,7 +109,7 @@ def test_logs_with_overrides_replay_under_them() -> None:
 def test_every_event_type_is_documented_with_examples_that_replay() -> None:
     doc = DOC.read_text(encoding="utf-8")
     examples = re.findall(r"```jsonl\n(.*?)```", doc, re.S)
-    assert len(examples) == 2
+    assert len(examples) == 4
     seen = set()
     for n, text in enumerate(examples):
         r = replay_text(text, f"docs example {n + 1}")
@@ -139,7 +139,8 @@ def test_schema_violations_are_rejected_at_their_line() -> None:
 
     assert rejected(tampered(bad_tile)) == (
         "log:5: action: '1 discard 5x' does not match "
-        "'^[0-3] (discard|declare|chi|peng|gang|angang|bugang|hu|pass)( ([1-9][msp]|[1-7]z))?$'"
+        "'^[0-3] ((discard|declare|chi|peng|gang|angang|bugang|hu|pass|exchange)"
+        "( ([1-9][msp]|[1-7]z))?|que [msp])$'"
     )
 
     def no_replacement_flag(lines: list[str]) -> None:

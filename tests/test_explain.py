@@ -9,7 +9,7 @@ from zhuoji import tiles as T
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.engine import Round
 from zhuoji.explain import ITEM_RULES, chicken_rules, explain_entry, explain_settlement
-from zhuoji.outcome import RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.outcome import Reveal, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.report import settlement_json
 from zhuoji.rules.registry import labels
 from zhuoji.variant import load_variant
@@ -26,7 +26,7 @@ def _end(reveal: str | None) -> RoundEnd:
         seats=(SeatEnd(hand), SeatEnd(()), SeatEnd(()), SeatEnd(())),
         wins=(Win(0, WinHow.SELF_DRAW),),
         win_tile=T.parse_one("5p"),
-        reveal=T.parse_one(reveal) if reveal else None,
+        reveals=(Reveal(T.parse_one(reveal)),) if reveal else (),
     )
 
 
@@ -41,7 +41,7 @@ def test_the_flipped_chicken_in_words() -> None:
         (T.text(r.tile), r.mark, r.zh) for r in golden
     ]
     updown = chicken_rules(
-        load_variant("guiyang", ["settle.chickens.flip.mode=updown"]), _end("5p")
+        load_variant("guiyang", ["settle.chickens.flip.makes=[prev, next]"]), _end("5p")
     )
     assert any(r.zh == "翻出五筒，四筒、六筒为鸡（上下鸡）" for r in updown)
     assert chicken_rules(load_variant("jinyou"), _end("5p")) == []

@@ -3,7 +3,6 @@ from one seat's observation, never from what it may not see."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +11,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import ActionKind
 from zhuoji.agents.base import make_agent
 from zhuoji.engine import Round
-from zhuoji.hints import chicken_marks, discard_waits, reveals_of, unseen, waits_left
+from zhuoji.hints import discard_waits, marks_now, unseen, waits_left
 from zhuoji.observation import Observation
 from zhuoji.outcome import MeldKind
 from zhuoji.variant import load_variant
@@ -108,41 +107,23 @@ def test_waits_and_discard_hints_match_the_hand_analyser() -> None:
     assert ready > 5 and hinted > 5
 
 
-def test_chicken_marks_follow_the_variant_parameters() -> None:
-    """seed 000 特殊玩法规则 2): 幺鸡 always; the revealed tile's next rank is a chicken;
-    "翻开九条则一条为鸡,此时这张一条为金鸡"."""
-    guiyang = load_variant("guiyang")
-    assert chicken_marks(guiyang, []) == {T.YAOJI: "chicken"}
-    assert chicken_marks(guiyang, [T.parse_one("5p")]) == {
-        T.YAOJI: "chicken",
-        T.parse_one("6p"): "chicken",
-    }
-    assert chicken_marks(guiyang, [T.parse_one("9s")]) == {T.YAOJI: "golden"}
-    assert chicken_marks(guiyang, [T.parse_one("9m")]) == {
-        T.YAOJI: "chicken",
-        T.parse_one("1m"): "chicken",
-    }
-    updown = load_variant("guiyang", ["settle.chickens.flip.mode=updown"])
-    assert set(chicken_marks(updown, [T.parse_one("5p")])) == {
-        T.YAOJI,
-        T.parse_one("4p"),
-        T.parse_one("6p"),
-    }
-    assert chicken_marks(load_variant("jinyou"), [T.parse_one("5p")]) == {}  # no chickens stage
-
-
-def test_reveals_of_reads_one_or_several() -> None:
-    r = Round(load_variant("guiyang"), seed=3)
-    bots = [make_agent("greedy", s) for s in range(4)]
-    while not r.is_terminal():
-        s = r.to_act()[0]
-        r.apply(bots[s].act(Observation(r, s)))
-    assert r.end is not None
-    one = [] if r.end.reveal is None else [r.end.reveal]
-    assert reveals_of(r.end) == one
-
-    @dataclasses.dataclass
-    class Several:
-        reveals: tuple[int, ...]
-
-    assert reveals_of(Several((3, 4))) == [3, 4]
+def test_marks_during_play_and_at_the_end() -> None:
+    """seed 000 特殊玩法规则 2): 幺鸡 always; the revealed tile's next rank is a chicken once
+    it is revealed after the win (``zhuoji.rules.chickens.chicken_marks``)."""
+    ruleset = load_variant("guiyang")
+    ended = 0
+    for seed in range(6):
+        r = Round(ruleset, seed=seed)
+        bots = [make_agent("greedy", seed * 4 + s) for s in range(4)]
+        while not r.is_terminal():
+            assert marks_now(Observation(r, 0)) == {T.YAOJI: "chicken"}
+            s = r.to_act()[0]
+            r.apply(bots[s].act(Observation(r, s)))
+        assert r.end is not None
+        marks = marks_now(Observation(r, 0))
+        if r.end.reveal is not None and not r.end.is_draw:
+            made = T.next_in_cycle(r.end.reveal)
+            golden = r.end.reveal == T.parse_one("9s")
+            assert marks.get(made) == ("golden" if golden else "chicken")
+            ended += 1
+    assert ended > 0

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ from zhuoji.variant import load_variant
 pexpect = pytest.importorskip("pexpect")
 
 #: the question; it offers typing a tile exactly when a plain discard is a choice
-PROMPT = r"choose \[1-(\d+)\]( or type a tile like 5m to discard it)?: "
+PROMPT = r"choose \[1-(\d+)\]( or type a tile like 5m to (?:discard it|pass it on))?: "
 HAND = re.compile(r"your hand 手牌: ([^\n]*?)(?:  \+ drew 摸 (\d[mspz]))?\s*\n")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MENU = re.compile(r"^\s+(\d+)\. (.*?)\s*$", re.M)
@@ -114,6 +115,33 @@ def test_play_a_round_typing_tiles_to_the_settlement() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_exchange_and_void_suit_at_the_start() -> None:
+    """换三张 picks are typed as tiles too (the prompt says "pass it on"); after 定缺 every
+    seat's void suit is printed and shown in the table; three seats have three winds."""
+    variant = str(Path(__file__).parent / "variants" / "dingque-3p.yaml")
+    child = spawn("--variant", variant, "--seed", "3", "--seat", "0")
+    for _ in range(3):
+        child.expect(PROMPT)
+        assert "to pass it on" in child.match.group(0)
+        screen = plain(child.before)
+        assert "换三张: pick the tiles to pass on" in screen
+        assert re.search(r"seat 0 \(西, you\)", screen)  # 3 players: 东 南 西
+        child.sendline(hand_tiles(screen)[0])
+        child.expect("→ 换牌")
+    child.expect("换三张 done, passed to the")
+    child.expect(PROMPT)
+    assert child.match.group(2) is None  # 定缺 is a menu choice, no tile to type
+    menu = MENU.findall(plain(child.before))
+    assert [label for _, label in menu][:2] == ["定缺 万", "定缺 条"]
+    child.sendline("1")
+    child.expect("定缺 void suits: ")
+    child.expect(PROMPT)
+    assert "seat 0 (西, you) 缺万" in plain(child.before)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
 
 
 def test_colour_in_a_terminal_and_none_with_no_color() -> None:

@@ -188,6 +188,34 @@ def test_rules_change_only_between_rounds_and_are_recorded(client: TestClient) -
     ]
 
 
+def test_a_dingque_table_over_http(client: TestClient) -> None:
+    """换三张 and 定缺 (issue 12 §3) through the API: the human seat is offered one button per
+    pick and per suit; the others' choices stay hidden until all have chosen."""
+    t = make_table(client, overrides={"exchange": {"direction": "next"}, "dingque": {}})
+    tid, token = t["id"], t["tokens"]["0"]
+    assert client.post(f"/api/tables/{tid}/rounds", headers=OPH).status_code == 201
+    v = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+    assert v["phase"] == "exchange" and v["to_act"] == [0]
+    assert all(a["action"].startswith("0 exchange ") for a in v["legal"])
+    for _ in range(3):
+        v = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+        r = client.post(
+            f"/api/tables/{tid}/actions",
+            json={"action": v["legal"][0]["action"], "seq": v["seq"]},
+            headers=bearer(token),
+        )
+        assert r.status_code == 200, r.text
+    v = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+    assert v["phase"] == "dingque" and v["exchange"]["direction"] == "next"
+    assert [a["label"] for a in v["legal"]] == ["定缺 万", "定缺 条", "定缺 筒"]
+    assert v["void_suits"] == [None, None, None, None]  # the bots chose; nobody sees it yet
+    play_http(client, t)
+    end = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+    assert end["phase"] == "end" and None not in end["void_suits"]
+    replayed = eventlog.replay(eventlog.parse(eventlog.dumps(round_log(client, tid, 1))))
+    assert replayed.end is not None and replayed.end.seats[0].void_suit is not None
+
+
 def test_match_scores_and_settlement(client: TestClient) -> None:
     t = make_table(client, rounds=2)
     tid = t["id"]
@@ -346,8 +374,8 @@ def _allowed_keys() -> set[str]:
         "table", "table_name", "seat", "round", "seq", "names", "kinds", "scores", "match", "ready",
         "can_ready", "rules", "phase", "to_act", "dealer", "streak", "hand", "drawn", "melds",
         "discards", "declared", "concealed_counts", "wall", "wild", "wild_indicator", "claim_tile",
-        "claim_from",
-        "legal_actions", "reveal", "result", "hand_names", "drawn_name", "legal", "settlement",
+        "claim_from", "void_suits", "exchange",
+        "legal_actions", "reveal", "reveals", "result", "hand_names", "drawn_name", "legal", "settlement",
         # zhuoji.server.client_view: computed from the seat's own observation
         "seat_winds", "round_wind", "marks", "waits", "discard_waits", "turn_seconds", "deadline_ms",
     }  # fmt: skip

@@ -570,14 +570,34 @@ def test_declaring_and_other_actions_are_buttons_with_keys(browser: Any, tmp_pat
         sent = page.evaluate("() => window.sent.filter(m => m.type === 'action')")
         assert sent[-1]["action"] == "0 declare 1p" and sent[-1]["seq"] == 40
         que = turn | {
-            "phase": "que", "seq": 41, "drawn": None, "discard_waits": {},
+            "phase": "dingque", "seq": 41, "drawn": None, "discard_waits": {},
             "legal": [{"action": f"0 que {s}", "label": f"定缺 {n}"} for s, n in zip("msp", "万条筒", strict=True)],
         }  # fmt: skip
         page.evaluate("(v) => window.zhuoji.show(v)", que)
         buttons = page.locator("#actions button[data-action]")
         assert buttons.all_inner_texts() == ["Q 定缺 万", "1 定缺 条", "2 定缺 筒"]
-        assert page.inner_text("#status") == "请选择"
+        assert page.inner_text("#status").startswith("定缺")
         page.keyboard.press("1")
         sent = page.evaluate("() => window.sent.filter(m => m.type === 'action')")
         assert sent[-1]["action"] == "0 que s" and sent[-1]["seq"] == 41
+        # 换三张: tiles are picked by clicking them, one at a time
+        swap = que | {
+            "phase": "exchange", "seq": 42, "exchange": {"given": "1m", "received": "", "direction": None},
+            "legal": [{"action": f"0 exchange {t}", "label": f"换牌 {t}"} for t in ("2m", "3m", "4m")],
+        }  # fmt: skip
+        page.evaluate("(v) => window.zhuoji.show(v)", swap)
+        assert page.locator("#actions button[data-action]").count() == 0
+        assert "换三张" in page.inner_text("#status") and "一万" in page.inner_text("#status")
+        page.locator('#hand .tile[data-tile="3m"]').click()
+        sent = page.evaluate("() => window.sent.filter(m => m.type === 'action')")
+        assert sent[-1]["action"] == "0 exchange 3m"
+        # afterwards: what was passed and received, and every seat's void suit
+        after = turn | {
+            "seq": 43, "legal": [], "to_act": [1], "void_suits": ["s", "m", None, "p"],
+            "exchange": {"given": "123m", "received": "789p", "direction": "opposite"},
+        }  # fmt: skip
+        page.evaluate("(v) => window.zhuoji.show(v)", after)
+        assert "换给对家" in page.inner_text("#exchanged")
+        assert page.locator("#seat-bottom .badge.void").inner_text() == "缺条"
+        assert page.locator(".badge.void").count() == 3
         assert page.errors == []

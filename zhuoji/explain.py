@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from zhuoji import tiles as T
-from zhuoji.hints import _chicken_params, reveals_of
-from zhuoji.outcome import RoundEnd
-from zhuoji.rules.chickens import _flipped
+from zhuoji.outcome import RevealAt, RoundEnd
+from zhuoji.reveals import counting
+from zhuoji.rules.chickens.params import ChickenParams
+from zhuoji.rules.chickens.values import _made, weekday_kinds
 from zhuoji.settle import item_label
 from zhuoji.variant import Ruleset
 
@@ -50,6 +51,28 @@ ITEM_RULES: dict[str, tuple[str, str]] = {
         "包鸡：没叫嘴（没听牌）的玩家打出或碰出的鸡要赔",
         "a player who was not ready pays for the chickens he discarded or melded",
     ),
+    "ji": ("捉鸡", "chickens"),
+    "ji.changji": ("常鸡：每局都算鸡的牌", "a permanent chicken: a chicken in every round"),
+    "ji.xingqi": (
+        "星期鸡：当天星期几，各门的那张为鸡",
+        "weekday chicken: the day's rank in each suit",
+    ),
+    "ji.hengji": ("横鸡：一种鸡牌第一次被打出", "the first discarded copy of a chicken kind"),
+    "ji.net": ("鸡数两两相抵，按差额付", "chickens settled pairwise: the difference is paid"),
+    "ji.shouquan": ("首圈鸡：第一圈内打出的冲锋鸡或责任鸡", "冲锋/责任 made in the first go-round"),
+    "ji.zhanji": (
+        "站鸡：一直留在手里的鸡另外算分",
+        "chickens still standing in the hand score extra",
+    ),
+    "ji.zhuopao": ("捉炮鸡：胡了别人打出的鸡牌", "a discarded chicken was won on"),
+    "huazhu": (
+        "查花猪：荒庄时手里还有定缺那门牌的玩家要赔",
+        "after a draw, a hand still holding its void suit pays",
+    ),
+    "dajiao": (
+        "查大叫：荒庄时没听牌的玩家按听牌玩家的最大番赔",
+        "after a draw, players not ready pay ready ones their largest value",
+    ),
     "dou.men": ("闷豆：暗杠，自己摸齐四张", "concealed kong: all four tiles drawn by the owner"),
     "dou.dian": ("点豆：杠别人打出的牌", "exposed kong on another player's discard"),
     "dou.zhuanwan": (
@@ -68,8 +91,10 @@ ITEM_RULES: dict[str, tuple[str, str]] = {
     "zui": ("按牌型算嘴", "a 嘴 the hand scores (六安 counting)"),
 }
 
-_FLIP_ZH = {"same": "本鸡", "updown": "上下鸡", "weekday": "星期鸡"}
-_FLIP_EN = {"same": "the revealed tile itself", "updown": "one below and one above"}
+#: what a reveal makes, by the set of directions (``flip.makes``), when it has a name
+_MAKES_ZH = {("same",): "本鸡", ("next", "prev"): "上下鸡"}
+_MAKES_EN = {("same",): "the revealed tile itself", ("next", "prev"): "one below and one above"}
+_DAYS = "一二三四五六日"
 
 
 @dataclass(frozen=True)
@@ -85,10 +110,16 @@ class ChickenRule:
         return {"tile": T.text(self.tile), "mark": self.mark, "zh": self.zh, "en": self.en}
 
 
+def _names(kinds: list[int]) -> tuple[str, str]:
+    return "、".join(T.name(k) for k in kinds), " and ".join(T.name_en(k) for k in kinds)
+
+
 def chicken_rules(ruleset: Ruleset, end: RoundEnd) -> list[ChickenRule]:
-    """The round's chickens and why: permanent ones, then per revealed tile the chickens it
-    makes (翻鸡, by the variant's flip mode) and the golden ones (金鸡)."""
-    p = _chicken_params(ruleset)
+    """The round's chickens and why, from the variant's ``settle.chickens`` parameters
+    (:mod:`zhuoji.rules.chickens`) and the round's reveals: permanent ones (常鸡), per
+    counting reveal the chickens it makes (翻鸡, by ``flip.makes``), golden ones (金鸡), the
+    day's (星期鸡) — or, after a 吹风鸡 reveal, that nothing is a chicken."""
+    p = next((b.params for b in ruleset.stages if isinstance(b.params, ChickenParams)), None)
     if p is None:
         return []
     out: list[ChickenRule] = []
@@ -99,33 +130,48 @@ def chicken_rules(ruleset: Ruleset, end: RoundEnd) -> list[ChickenRule]:
         )
     if end.is_draw:
         return out
-    for reveal in reveals_of(end):
-        shown, shown_en = T.name(reveal), T.name_en(reveal)
-        if p.flip.mode != "none":
-            made = _flipped(reveal, p.flip.mode, end.weekday)
-            names = "、".join(T.name(k) for k in made)
-            names_en = " and ".join(T.name_en(k) for k in made)
-            how = f"（{_FLIP_ZH[p.flip.mode]}）" if p.flip.mode in _FLIP_ZH else ""
-            how_en = f" ({_FLIP_EN[p.flip.mode]})" if p.flip.mode in _FLIP_EN else ""
-            if p.flip.mode == "weekday":
-                zh = f"今天星期{'一二三四五六日'[(end.weekday - 1) % 7]}，{names}为鸡{how}"
-                en = f"weekday {end.weekday}: {names_en} are chickens"
-            else:
-                zh = f"翻出{shown}，{names}为鸡{how}"
-                verb = "is a chicken" if len(made) == 1 else "are chickens"
-                en = f"{shown_en} was revealed, so {names_en} {verb}{how_en}"
-            out.extend(ChickenRule(k, "chicken", zh, en) for k in made)
-        for g in p.golden:
-            if reveal == T.parse_one(g.flip):
-                k = T.parse_one(g.tile)
-                out.append(
-                    ChickenRule(
-                        k,
-                        "golden",
-                        f"翻出{shown}，{T.name(k)}为金鸡（×{g.multiplier}）",
-                        f"{shown_en} was revealed, so {T.name_en(k)} is a golden chicken (×{g.multiplier})",
-                    )
+    reveals = counting(end.reveals, ruleset.variant.deal.start_reveal)
+    if p.chuifeng is not None:
+        blowers = {T.parse_one(t) for t in p.chuifeng.tiles}
+        blown = [r.tile for r in reveals if r.at is RevealAt.WIN and r.tile in blowers]
+        if blown:
+            k = blown[0]
+            return [
+                ChickenRule(
+                    k,
+                    "none",
+                    f"翻出{T.name(k)}（吹风鸡），本局不算鸡",
+                    f"{T.name_en(k)} was revealed (吹风鸡): no chickens this round",
                 )
+            ]
+    for r in reveals:
+        makes = p.flip.makes
+        if r.at is not RevealAt.WIN and p.flip.in_play_makes is not None:
+            makes = p.flip.in_play_makes
+        made = _made(r.tile, makes)
+        if not made:
+            continue
+        names, names_en = _names(made)
+        key = tuple(sorted(set(makes)))
+        how = f"（{_MAKES_ZH[key]}）" if key in _MAKES_ZH else ""
+        how_en = f" ({_MAKES_EN[key]})" if key in _MAKES_EN else ""
+        verb = "is a chicken" if len(made) == 1 else "are chickens"
+        zh = f"翻出{T.name(r.tile)}，{names}为鸡{how}"
+        en = f"{T.name_en(r.tile)} was revealed, so {names_en} {verb}{how_en}"
+        out.extend(ChickenRule(k, "chicken", zh, en) for k in made)
+    shown = {r.tile for r in reveals}
+    for g in p.golden:
+        flip, k = T.parse_one(g.flip), T.parse_one(g.tile)
+        if flip in shown:
+            zh = f"翻出{T.name(flip)}，{T.name(k)}为金鸡（×{g.multiplier}）"
+            en = f"{T.name_en(flip)} was revealed, so {T.name_en(k)} is a golden chicken (×{g.multiplier})"
+            out.append(ChickenRule(k, "golden", zh, en))
+    if p.weekday is not None and p.weekday.value:
+        made = weekday_kinds(end.weekday)
+        names, names_en = _names(made)
+        zh = f"今天星期{_DAYS[(end.weekday - 1) % 7]}，{names}为鸡（星期鸡）"
+        en = f"weekday {end.weekday}: {names_en} are chickens (星期鸡)"
+        out.extend(ChickenRule(k, "chicken", zh, en) for k in made)
     return out
 
 
@@ -141,9 +187,22 @@ def explain_entry(entry: Mapping[str, Any], rules: list[ChickenRule]) -> tuple[s
     item = str(entry.get("item", ""))
     detail = str(entry.get("detail", ""))
     zh, en = _rule_words(item)
-    if item in ("ji.fanji", "ji.jinji"):
-        mark = "golden" if item == "ji.jinji" else "chicken"
-        hit = next((r for r in rules if r.mark == mark and T.name(r.tile) in detail), None)
+    # a chicken made this round: the sentence of the rule that made its tile one
+    made_by = {
+        "ji.fanji": ("chicken", "翻出"),
+        "ji.jinji": ("golden", "翻出"),
+        "ji.xingqi": ("chicken", "今天"),
+    }
+    if item in made_by:
+        mark, opening = made_by[item]
+        hit = next(
+            (
+                r
+                for r in rules
+                if r.mark == mark and r.zh.startswith(opening) and T.name(r.tile) in detail
+            ),
+            None,
+        )
         if hit is not None:
             zh, en = hit.zh, hit.en
     if not zh:  # an item with no sentence here (a plug-in's): its label

@@ -9,8 +9,10 @@ Winning forms (RULES.md, glossary and 六安 specifics):
 * **seven pairs** — fourteen tiles in pairs; a four-of-a-kind counts as two pairs unless
   ``quads_as_two_pairs`` is off (riichi convention), and the number of such quads decides
   龙七对 / 双龙七对;
-* **十三烂** (shisanlan) — fourteen distinct tiles, each suit's tiles pairwise at least three
-  ranks apart, honors all different (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌");
+* **十三烂** (shisanlan) — fourteen distinct tiles, honors all different; how the suits'
+  tiles may lie is :class:`LanRule` (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌"): each
+  suit's tiles pairwise at least three ranks apart (``three_apart``, 1-4-8 allowed), or
+  literally within 147, 258 and 369, one of them per suit (``strict``).
 * **十三幺** (shisanyao) — one of each terminal and honor (1 and 9 of each suit, the seven
   honors) and a second of one of them (seed 002 天和 "当十三幺盘算推算,9番").
 
@@ -31,7 +33,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -56,6 +58,13 @@ class Form(StrEnum):
     SEVEN_PAIRS = "seven_pairs"
     SHISANLAN = "shisanlan"
     SHISANYAO = "shisanyao"
+
+
+class LanRule(StrEnum):
+    """How strictly the suits of a 十三烂 hand are read (``forms.shisanlan``)."""
+
+    THREE_APART = "three_apart"  # each suit's ranks pairwise three or more apart
+    STRICT = "strict"  # each suit within one of 147 / 258 / 369, a different one per suit
 
 
 class GroupKind(StrEnum):
@@ -288,6 +297,12 @@ def _lan_table() -> tuple[tuple[int, int, int, int], ...]:
 
 
 _LAN = _lan_table()
+#: the literal 十三烂 triples 147, 258 and 369 as rank masks
+_LAN_TRIPLES = tuple(sum(1 << r for r in range(i, 9, 3)) for i in range(3))
+#: for each rank mask, how many of its ranks lie in each literal triple
+_LAN_STRICT = tuple(tuple((mask & t).bit_count() for t in _LAN_TRIPLES) for mask in range(512))
+#: the ways to give the three suits three different triples
+_LAN_PERMS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 #: (suit parts' sizes, room left for honors) for every split of fourteen tiles
 _LAN_SPLITS = tuple(
     (a, b, c, 14 - a - b - c)
@@ -298,15 +313,20 @@ _LAN_SPLITS = tuple(
 )
 
 
-def shisanlan_distance(c: Sequence[int], jokers: int = 0) -> int:
-    """Fewest tiles to add for 十三烂 (fourteen tiles, no melds)."""
+def shisanlan_distance(c: Sequence[int], jokers: int = 0, strict: bool = False) -> int:
+    """Fewest tiles to add for 十三烂 (fourteen tiles, no melds); ``strict`` reads the suits
+    as :attr:`LanRule.STRICT`."""
     if sum(c) + jokers < 13:
         return FAR
     m = [0, 0, 0]
     for k in compress(range(27), c):
         m[k // 9] |= 1 << (k % 9)
-    o0, o1, o2 = _LAN[m[0]], _LAN[m[1]], _LAN[m[2]]
     honors = 7 - c[27:34].count(0)
+    if strict:  # nine suited places at most, seven honors: any 14 of the 16 will do
+        s0, s1, s2 = _LAN_STRICT[m[0]], _LAN_STRICT[m[1]], _LAN_STRICT[m[2]]
+        suited = max(s0[a] + s1[b] + s2[d] for a, b, d in _LAN_PERMS)
+        return 14 - min(suited + honors, 14)
+    o0, o1, o2 = _LAN[m[0]], _LAN[m[1]], _LAN[m[2]]
     best = 0
     for a, b, d, room in _LAN_SPLITS:
         hit = o0[a] + o1[b] + o2[d] + (honors if honors < room else room)
@@ -347,8 +367,8 @@ def is_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> bool
     return not c.count(1) and not c.count(3) and not c.count(4)
 
 
-def is_shisanlan(c: Sequence[int]) -> bool:
-    return sum(c) == 14 and max(c) == 1 and shisanlan_distance(c) == 0
+def is_shisanlan(c: Sequence[int], strict: bool = False) -> bool:
+    return sum(c) == 14 and max(c) == 1 and shisanlan_distance(c, 0, strict) == 0
 
 
 def quads(c: Sequence[int]) -> int:
@@ -420,9 +440,9 @@ def _seven_pairs_waits(c: Sequence[int], quads_as_two_pairs: bool) -> list[int]:
     return [odd]
 
 
-def _lan_complete_with(c: list[int], t: int) -> bool:
+def _lan_complete_with(c: list[int], t: int, strict: bool) -> bool:
     c[t] += 1
-    done = shisanlan_distance(c) == 0
+    done = shisanlan_distance(c, 0, strict) == 0
     c[t] -= 1
     return done
 
@@ -481,6 +501,11 @@ class HandRules:
     forms: frozenset[Form] = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
     quads_as_two_pairs: bool = True
     wild: Wild | None = None
+    shisanlan: LanRule = LanRule.THREE_APART
+
+    @property
+    def strict_lan(self) -> bool:
+        return self.shisanlan is LanRule.STRICT
 
     # --- splitting jokers off ---------------------------------------------------------
 
@@ -509,7 +534,7 @@ class HandRules:
         wild = self.wild is not None  # a drawn joker may stand for a fifth copy
         for base, jokers in self._variants(c):
             for f in forms:
-                d = _FORM_DISTANCE[f](base, jokers, self.quads_as_two_pairs, wild) - jokers
+                d = _FORM_DISTANCE[f](base, jokers, self, wild) - jokers
                 if d < best:
                     best = d
         return best
@@ -542,7 +567,7 @@ class HandRules:
                 return True
             if Form.SHISANYAO in self.forms and is_shisanyao(c):
                 return True
-            return Form.SHISANLAN in self.forms and is_shisanlan(c)
+            return Form.SHISANLAN in self.forms and is_shisanlan(c, self.strict_lan)
         if sum(c) % 3 != 2:
             return False
         return self.distance(c) == 0
@@ -559,7 +584,10 @@ class HandRules:
             if sum(cc) == 13 and Form.SEVEN_PAIRS in self.forms:
                 found.update(_seven_pairs_waits(cc, self.quads_as_two_pairs))
             if sum(cc) == 13 and Form.SHISANLAN in self.forms and max(cc) == 1:
-                found.update(t for t in range(NUM_KINDS) if not cc[t] and _lan_complete_with(cc, t))
+                strict = self.strict_lan
+                found.update(
+                    t for t in range(NUM_KINDS) if not cc[t] and _lan_complete_with(cc, t, strict)
+                )
             if sum(cc) == 13 and Form.SHISANYAO in self.forms and shisanyao_distance(cc) == 1:
                 found.update(t for t in ORPHANS if cc[t] < 4 and _yao_complete_with(cc, t))
             return sorted(found)
@@ -590,7 +618,7 @@ class HandRules:
                 for groups in _pair_realizations(base, jokers, joker_face, self.quads_as_two_pairs):
                     seen.add(Decomposition(Form.SEVEN_PAIRS, groups))
             if Form.SHISANLAN in self.forms and sum(base) + jokers == 14:
-                for groups in _lan_realizations(base, jokers, joker_face):
+                for groups in _lan_realizations(base, jokers, joker_face, self.strict_lan):
                     seen.add(Decomposition(Form.SHISANLAN, groups))
             if Form.SHISANYAO in self.forms and sum(base) + jokers == 14:
                 for groups in _yao_realizations(base, jokers):
@@ -599,11 +627,13 @@ class HandRules:
 
 
 _PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
-_FORM_DISTANCE = {
-    Form.STANDARD: lambda c, j, q, w: standard_distance(c, j, wild_in_play=w),
-    Form.SEVEN_PAIRS: lambda c, j, q, w: seven_pairs_distance(c, j, quads_as_two_pairs=q),
-    Form.SHISANLAN: lambda c, j, q, w: shisanlan_distance(c, j),
-    Form.SHISANYAO: lambda c, j, q, w: shisanyao_distance(c, j),
+_FORM_DISTANCE: dict[Form, Callable[[Sequence[int], int, HandRules, bool], int]] = {
+    Form.STANDARD: lambda c, j, r, w: standard_distance(c, j, wild_in_play=w),
+    Form.SEVEN_PAIRS: lambda c, j, r, w: seven_pairs_distance(
+        c, j, quads_as_two_pairs=r.quads_as_two_pairs
+    ),
+    Form.SHISANLAN: lambda c, j, r, w: shisanlan_distance(c, j, r.strict_lan),
+    Form.SHISANYAO: lambda c, j, r, w: shisanyao_distance(c, j),
 }
 
 PLAIN = HandRules()
@@ -707,11 +737,13 @@ def _pair_realizations(
     return iter([tuple(sorted(groups))])
 
 
-def _lan_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:
+def _lan_realizations(
+    c: list[int], jokers: int, joker_face: int, strict: bool
+) -> Iterator[tuple[Group, ...]]:
     """Real tiles as singles; each joker is a single marked wild, standing for a free place
     (which place does not change any 十三烂 pattern: 七风全 needs its honors real, seed 003
     "宝牌不可以当某张风牌")."""
-    if max(c) > 1 or shisanlan_distance(c, jokers) != jokers:
+    if max(c) > 1 or shisanlan_distance(c, jokers, strict) != jokers:
         return iter(())
     groups = [Group(GroupKind.SINGLE, k) for k in range(NUM_KINDS) if c[k]]
     groups += [Group(GroupKind.SINGLE, joker_face, 1) for _ in range(jokers)]

@@ -9,18 +9,17 @@ the table server's views both call these functions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal
+from collections.abc import Mapping, Sequence
 
 from zhuoji import tiles as T
 from zhuoji.actions import ActionKind
 from zhuoji.observation import Observation
 from zhuoji.outcome import MeldKind
-from zhuoji.rules.chickens import ChickenParams, _flipped
-from zhuoji.tiles import parse_one
+from zhuoji.rules.chickens import chicken_marks
+from zhuoji.rules.chickens.marks import Mark
 from zhuoji.variant import Ruleset
 
-Mark = Literal["chicken", "golden"]
+__all__ = ["Mark", "discard_waits", "marks_now", "marks_text", "unseen", "waits_left"]
 
 
 def unseen(obs: Observation) -> list[int]:
@@ -80,40 +79,14 @@ def discard_waits(obs: Observation) -> dict[int, list[tuple[int, int]]]:
 # -------------------------------------------------------------------------------------------
 
 
-def _chicken_params(ruleset: Ruleset) -> ChickenParams | None:
-    return next((s.params for s in ruleset.stages if isinstance(s.params, ChickenParams)), None)
-
-
-def chicken_marks(ruleset: Ruleset, reveals: Iterable[int], weekday: int = 1) -> dict[int, Mark]:
-    """Tile kind → "chicken" or "golden" (金鸡), as the variant's ``settle.chickens`` stage
-    values them (``zhuoji.rules.chickens``, seeds 000/001/004): its permanent chickens always,
-    the chickens a revealed tile makes (翻鸡, by ``flip.mode``) once it is revealed, and the
-    golden chickens of ``golden`` when their tile is revealed.  No chickens stage, no marks.
-
-    FOR THE INTEGRATOR: the chickens branch adds ``chicken_marks`` to
-    ``zhuoji.rules.chickens``; when it is on main, this function should call it (or go)."""
-    p = _chicken_params(ruleset)
-    if p is None:
-        return {}
-    marks: dict[int, Mark] = {parse_one(pc.tile): "chicken" for pc in p.permanent}
-    for reveal in reveals:
-        if p.flip.mode != "none":
-            for k in _flipped(reveal, p.flip.mode, weekday):
-                marks.setdefault(k, "chicken")
-        for g in p.golden:
-            if reveal == parse_one(g.flip):
-                marks[parse_one(g.tile)] = "golden"
-    return marks
-
-
-def reveals_of(end: object) -> list[int]:
-    """The tiles revealed for 翻鸡 at a round's end: ``RoundEnd.reveals`` where the round end
-    has several, else its one ``reveal``."""
-    many = getattr(end, "reveals", None)
-    if many is not None:
-        return [int(k) for k in many]
-    one = getattr(end, "reveal", None)
-    return [] if one is None else [int(one)]
+def marks_now(obs: Observation) -> dict[int, Mark]:
+    """The chickens this seat knows of now: the variant's permanent ones and those the tiles
+    revealed during play make (开局翻鸡, 前后鸡, 滚筒鸡); the after-win 翻鸡 once the round is
+    over (:func:`zhuoji.rules.chickens.chicken_marks`)."""
+    end = obs.round_end
+    if end is not None:
+        return chicken_marks(obs.ruleset, end.reveals, end.weekday)
+    return chicken_marks(obs.ruleset, obs.reveals, obs.weekday)
 
 
 def marks_text(marks: Mapping[int, Mark]) -> dict[str, Mark]:

@@ -20,10 +20,12 @@ a legal action is chosen.  When only one action is legal (a declared, frozen han
 discarding its draw) it is played without asking unless ``--ask-always`` is given.
 
 Bots' actions are printed as they happen (their passes are not: a pass would tell which
-claims they could have made).  At the end of each round the result, the revealed 翻鸡
-tile with the chickens it made, in words (:mod:`zhuoji.explain`), and the itemized
-settlement (:func:`zhuoji.report.render_ledger`) are printed; a match adds the running
-totals.
+claims they could have made; nor are their 换三张 picks and 定缺 choices, which stay hidden
+until every seat has chosen: then the exchange's direction and the tiles received, and
+every seat's void suit, are printed; the table shows each seat's void suit, 缺万).  At the
+end of each round the result, the revealed 翻鸡 tile with the chickens it made, in words
+(:mod:`zhuoji.explain`), and the itemized settlement (:func:`zhuoji.report.render_ledger`)
+are printed; a match adds the running totals.
 
 Input may come from a pipe: each answer is echoed, and when the input ends before the game
 does the game stops with a message on stderr and exit status 1 (``q`` likewise stops it,
@@ -45,11 +47,12 @@ from zhuoji.agents.base import Agent, agent_names, make_agent
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.explain import chicken_rules
-from zhuoji.hints import Mark, chicken_marks, discard_waits, reveals_of, waits_left
+from zhuoji.hints import Mark, discard_waits, marks_now, waits_left
 from zhuoji.match import Match
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.report import SEAT_NAMES, describe_end, render_ledger
+from zhuoji.rules.chickens import chicken_marks
 from zhuoji.variant import Ruleset, load_variant
 
 if TYPE_CHECKING:  # rich is imported when a game starts, so `zhuoji --help` stays fast
@@ -66,7 +69,7 @@ marks: 鸡 a chicken, 金鸡 a golden chicken; * a discard another seat claimed;
 
 #: the question, with the tile answer offered when a plain discard is among the choices
 PROMPT = "choose [1-{n}]: "
-PROMPT_TILE = "choose [1-{n}] or type a tile like 5m to discard it: "
+PROMPT_TILE = "choose [1-{n}] or type a tile like 5m to {what}: "
 
 #: suit letter → colour of its tiles (万 red, 条 green, 筒 blue, honours magenta)
 SUIT_STYLE = {"m": "red", "s": "green", "p": "blue", "z": "magenta"}
@@ -152,7 +155,7 @@ class TerminalGame:
         }
         self.round_no = 0
         self.rounds = 0
-        self.marks: dict[int, Mark] = chicken_marks(ruleset, [])
+        self.marks: dict[int, Mark] = chicken_marks(ruleset)
 
     def say(self, text: str | Text = "", style: str | None = None) -> None:
         self.console.print(text, style=style, markup=False)
@@ -195,7 +198,7 @@ class TerminalGame:
 
     def play_round(self, r: Round, index: int, rounds: int) -> None:
         self.round_no, self.rounds = index, rounds
-        self.marks = chicken_marks(r.ruleset, [])
+        self.marks = chicken_marks(r.ruleset)
         self.say("")
         self.console.rule(
             f"round {index}/{rounds}: dealer {self.name(r.dealer, r.dealer)}, streak 连庄 {r.streak}",
@@ -213,9 +216,35 @@ class TerminalGame:
                     break
                 obs = Observation(r, s)
                 action = self.choose(obs) if s == self.seat else self.bots[s].act(obs)
+                phase = r.phase
                 r.apply(action)
-                if s != self.seat and action.kind is not ActionKind.PASS:
+                if s != self.seat and action.kind not in _UNSHOWN:
                     self.say(f"  {self.name(s, r.dealer)}: {action.label()}", style="dim")
+                if phase is not r.phase and phase.value in ("exchange", "dingque"):
+                    self.start_phase_done(Observation(r, self.seat), phase.value)
+
+    def start_phase_done(self, obs: Observation, closed: str) -> None:
+        """换三张 / 定缺 closed: what every seat may now know."""
+        if closed == "exchange":
+            given, got = obs.exchange_given, obs.exchange_received
+            line = self._text(
+                f"换三张 done, passed to the {obs.exchange_direction} seat: you passed "
+            )
+            line.append_text(self.tiles_text(given))
+            line.append(", received ")
+            line.append_text(self.tiles_text(got))
+            self.say(line)
+        else:
+            voids = [obs.void_suit(s) for s in range(obs.players)]
+            if any(v is not None for v in voids):
+                self.say(
+                    "定缺 void suits: "
+                    + "  ".join(
+                        f"{self.name(s, obs.dealer)} 缺{T.suit_name(v)}"
+                        for s, v in enumerate(voids)
+                        if v is not None
+                    )
+                )
 
     def settlement(self, r: Round) -> None:
         assert r.end is not None and r.ledger is not None
@@ -225,7 +254,7 @@ class TerminalGame:
         self.say("\n".join(describe_end(end)))
         rules = chicken_rules(r.ruleset, end)
         if rules:
-            marks = chicken_marks(r.ruleset, reveals_of(end), end.weekday)
+            marks = chicken_marks(r.ruleset, end.reveals, end.weekday)
             line = self._text("chickens 鸡: ")
             for i, rule in enumerate(rules):
                 if i:
@@ -252,8 +281,10 @@ class TerminalGame:
         self.show(obs)
         self.menu(legal)
         while True:
-            can_type = any(a.kind is ActionKind.DISCARD and not a.declare for a in legal)
-            answer = self.ask((PROMPT_TILE if can_type else PROMPT).format(n=len(legal))).strip()
+            can_type = any(_typed(a) for a in legal)
+            what = "pass it on" if obs.phase == "exchange" else "discard it"
+            prompt = PROMPT_TILE if can_type else PROMPT
+            answer = self.ask(prompt.format(n=len(legal), what=what)).strip()
             action, problem = parse_answer(answer, legal)
             if action is not None:
                 self.say(f"→ {action.label()}", style="bold")
@@ -288,7 +319,7 @@ class TerminalGame:
     def name(self, seat: int, dealer: int) -> str:
         """``seat 1 (南, you)``, ``seat 0 (东庄)``: the seat number, its wind (庄 for the
         dealer) and, for the player's own seat, "you" — the same everywhere."""
-        wind = SEAT_NAMES[(seat - dealer) % len(SEAT_NAMES)]
+        wind = SEAT_NAMES[(seat - dealer) % self.ruleset.players]  # 门风: the dealer sits East
         tags = [wind + ("庄" if seat == dealer else "")]
         if seat == self.seat:
             tags.append("you")
@@ -330,6 +361,7 @@ class TerminalGame:
 
         n = obs.players
         claim = obs.claim_tile
+        self.marks = marks_now(obs)  # reveals during play (前后鸡 …) may make chickens
         self.say("")
         self.console.rule(
             f"round {self.round_no}/{self.rounds} · {obs.ruleset.variant.title} · "
@@ -356,6 +388,9 @@ class TerminalGame:
             who = self._text(self.name(s, obs.dealer), "bold" if s == self.seat else "")
             if obs.declared(s):
                 who.append(" 报听", style="magenta")
+            void = obs.void_suit(s)
+            if void is not None:
+                who.append(f" 缺{T.suit_name(void)}", style="cyan")
             melds = self._text()
             for m in obs.melds(s):
                 if melds.plain:
@@ -364,6 +399,18 @@ class TerminalGame:
             table.add_row(who, str(obs.concealed_count(s)), melds or "-", discards[s] or "-")
         self.console.print(table)
         self.show_hand(obs)
+        if obs.phase == "exchange":
+            given = obs.exchange_given
+            line = self._text("换三张: pick the tiles to pass on, one at a time", "bold")
+            if given:
+                line.append(" (so far ")
+                line.append_text(self.tiles_text(given))
+                line.append(")")
+            self.say(line)
+        elif obs.phase == "dingque":
+            self.say(
+                "定缺: choose the suit you will void; you cannot win while holding it", style="bold"
+            )
         if claim >= 0:
             src = obs.claim_source if obs.claim_source >= 0 else None
             what = "discarded" if obs.phase == "claim" else "adds a kong with"
@@ -430,6 +477,10 @@ class TerminalGame:
         )
 
 
+#: bots' actions not printed: a pass tells which claims were possible; 换三张 and 定缺
+#: choices are hidden until every seat has chosen
+_UNSHOWN = (ActionKind.PASS, ActionKind.EXCHANGE, ActionKind.QUE)
+
 _MELD_CN = {
     MeldKind.CHI: "吃",
     MeldKind.PENG: "碰",
@@ -437,6 +488,11 @@ _MELD_CN = {
     MeldKind.GANG_CONCEALED: "暗杠",
     MeldKind.GANG_ADDED: "补杠",
 }
+
+
+def _typed(a: Action) -> bool:
+    """An action a typed tile chooses: a plain discard, or a 换三张 pick."""
+    return (a.kind is ActionKind.DISCARD and not a.declare) or a.kind is ActionKind.EXCHANGE
 
 
 def parse_answer(answer: str, legal: Sequence[Action]) -> tuple[Action | None, str]:
@@ -460,7 +516,7 @@ def parse_answer(answer: str, legal: Sequence[Action]) -> tuple[Action | None, s
             f"not a choice: {answer!r}; enter a number from 1 to {len(legal)} "
             "or a tile like 5m (h for help)"
         )
-    plain = [a for a in legal if a.kind is ActionKind.DISCARD and a.tile == tile and not a.declare]
+    plain = [a for a in legal if a.tile == tile and _typed(a)]
     if plain:
         return plain[0], ""
     return None, f"you cannot discard {_tile(tile)} now; enter a number from 1 to {len(legal)}"

@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from zhuoji import tiles as T
-from zhuoji.outcome import RoundEnd
+from zhuoji.outcome import RevealAt, RoundEnd
 from zhuoji.settle import Ledger, item_label
 
 SEAT_NAMES = ("东", "南", "西", "北")
@@ -37,6 +37,11 @@ def describe_end(end: RoundEnd) -> list[str]:
     flags = [n for n in ("gangkai", "repao", "haidi", "tianhu", "dihu", "renhu") if getattr(end, n)]
     if flags:
         lines.append("facts: " + ", ".join(flags))
+    for r in end.reveals:
+        if r.at is not RevealAt.WIN:
+            lines.append(
+                f"鸡 revealed at {r.at.value} ({r.status.value}): {T.name(r.tile)} ({T.format([r.tile])})"
+            )
     if end.reveal is not None:
         lines.append(f"翻鸡 revealed: {T.name(end.reveal)} ({T.format([end.reveal])})")
     if end.wild is not None:
@@ -104,6 +109,10 @@ def settlement_json(ledger: Ledger, end: RoundEnd) -> dict[str, Any]:
             "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in end.wins],
             "tile": T.format([end.win_tile]) if end.win_tile is not None else None,
             "reveal": T.format([end.reveal]) if end.reveal is not None else None,
+            "reveals": [
+                {"tile": T.format([r.tile]), "at": r.at.value, "status": r.status.value}
+                for r in end.reveals
+            ],
             "draw": end.is_draw,
         },
         **ledger.as_dict(),

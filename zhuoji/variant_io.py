@@ -11,6 +11,7 @@ is named as ``--set key`` instead of a file and line.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,8 +22,10 @@ import jsonschema
 import yaml
 from pydantic import ValidationError
 
+from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.rules.registry import generation
+from zhuoji.tiles import TILE_PATTERN
 from zhuoji.variant import VARIANTS_DIR, Ruleset, Variant
 
 PathKey = tuple[str | int, ...]
@@ -324,9 +327,6 @@ def _merge_null(data: dict[str, Any], parts: PathKey) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------
 
 
-TILE_PATTERN = "^([1-9][msp]|[1-7]z)$"
-
-
 def _validator() -> jsonschema.protocols.Validator:
     return _validator_for(generation())
 
@@ -437,9 +437,83 @@ def build(layers: list[Layer], overrides: Mapping[str, Any] | None = None) -> Ru
         raise VariantError(_pydantic_problems(exc, layers)) from exc
     try:
         origin = next((la.label for la in reversed(layers) if not la.is_override), "")
-        return Ruleset(variant, origin=origin, overrides=overrides)
+        ruleset = Ruleset(variant, origin=origin, overrides=overrides)
     except ValidationError as exc:  # hook params (the schema should have caught them)
         raise VariantError(_pydantic_problems(exc, layers)) from exc
+    problems = [
+        f"{_locate_path(path, layers)}: {_dotted(path)}: {msg}"
+        for path, msg in consistency(ruleset)
+    ]
+    if problems:
+        raise VariantError(problems)
+    return ruleset
+
+
+# ---------------------------------------------------------------------------------------
+# consistency: what each part may say given the others (issue 12 §5)
+# ---------------------------------------------------------------------------------------
+
+_TILE_RE = re.compile(TILE_PATTERN)
+_SET_WORDS = {
+    T.TileSet.SUITS: "万条筒, 108 tiles",
+    T.TileSet.FULL: "万条筒, winds and dragons, 136 tiles",
+    T.TileSet.TWO_SUIT: "条筒, 72 tiles",
+    T.TileSet.SUITS_RED: "万条筒 and 红中, 112 tiles",
+}
+
+
+def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
+    """Problems no single field shows: every tile the variant names (chickens, golden flips,
+    wilds, stand-ins, pattern rows, any hook parameter, defaults included) must be in its
+    tile set, and the start-of-round choices must fit the table (CITIES.md mechanism 10)."""
+    v = ruleset.variant
+    tile_set = v.tiles.set
+    kinds = set(T.kinds_in(tile_set))
+    named: list[tuple[PathKey, str]] = []
+    _tiles_in(v.model_dump(mode="json", exclude={"may_win", "dealer", "settle"}), (), named)
+    for point, bound in [("may_win", b) for b in ruleset.may_win] + [
+        ("settle", b) for b in ruleset.stages
+    ]:
+        _tiles_in(bound.params.model_dump(mode="json"), (point, bound.name), named)
+    _tiles_in(ruleset.dealer.params.model_dump(mode="json"), ("dealer",), named)
+    out = [
+        (path, f"{tile} ({T.name(T.parse_one(tile))}) is not in the {tile_set.value} tile set "
+         f"({_SET_WORDS[tile_set]})")
+        for path, tile in named
+        if T.parse_one(tile) not in kinds
+    ]  # fmt: skip
+    if v.dingque is not None and tile_set is T.TileSet.TWO_SUIT:
+        out.append((("dingque",), "定缺 needs three suits; the two-suit set has only 条 and 筒"))
+    x = v.exchange
+    if x is not None:
+        players = v.tiles.players
+        if x.direction == "opposite" and players != 4:
+            out.append(
+                (("exchange", "direction"), f"opposite needs four players; the table has {players}")
+            )
+        groups = len({T.suit_of(k) for k in kinds})
+        least = groups * (x.tiles - 1) + 1  # pigeonhole: then some group always holds enough
+        if x.same_suit and v.tiles.hand_size < least:
+            out.append(
+                (
+                    ("exchange", "tiles"),
+                    f"{x.tiles} tiles of one suit need a hand of at least {least} tiles "
+                    f"(tiles.hand_size is {v.tiles.hand_size})",
+                )
+            )
+    return out
+
+
+def _tiles_in(value: Any, path: PathKey, out: list[tuple[PathKey, str]]) -> None:
+    """Every string in ``value`` written as one tile (``5z``), with its path."""
+    if isinstance(value, dict):
+        for k, x in value.items():
+            _tiles_in(x, (*path, k), out)
+    elif isinstance(value, list):
+        for i, x in enumerate(value):
+            _tiles_in(x, (*path, i), out)
+    elif isinstance(value, str) and _TILE_RE.match(value):
+        out.append((path, value))
 
 
 def load_ruleset(

@@ -7,7 +7,8 @@ its promise of hiding other seats' tiles:
 
 * ``seat_winds`` — each seat's wind (0 东 … 3 北; the dealer sits East), ``round_wind``;
 * ``marks`` — tile → ``chicken`` / ``golden`` (金鸡) for the chickens known now: permanent
-  ones during play, and those the revealed tile made once the round is over;
+  ones and those made by tiles revealed during play, and the after-win 翻鸡's once the
+  round is over (:func:`zhuoji.rules.chickens.chicken_marks`);
 * ``waits`` — ``[{"tile", "left"}]``: the seat's waits (听) between its turns and the copies of
   each it has not seen; ``discard_waits`` — in its turn, for each discard that leaves the
   hand ready, the waits it would leave (听牌提示);
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from zhuoji import tiles as T
 from zhuoji.explain import explain_settlement
-from zhuoji.hints import chicken_marks, discard_waits, marks_text, reveals_of, waits_left
+from zhuoji.hints import discard_waits, marks_now, marks_text, waits_left
 from zhuoji.observation import Observation
 
 if TYPE_CHECKING:
@@ -44,13 +45,11 @@ def client_extras(table: Table, seat: int, view: dict[str, Any]) -> dict[str, An
     n = r.players
     out["seat_winds"] = [(s - r.dealer) % n for s in range(n)]
     out["round_wind"] = table.rounds[-1].round_wind if table.rounds else 0
-    reveals = reveals_of(r.end) if r.end is not None else []
-    weekday = r.end.weekday if r.end is not None else 1
-    out["marks"] = marks_text(chicken_marks(r.ruleset, reveals, weekday))
+    obs = Observation(r, seat)
+    out["marks"] = marks_text(marks_now(obs))
     deadline = table.clock.shown_to(seat, r)
     out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
-        obs = Observation(r, seat)
         out["waits"] = _left(waits_left(obs))
         hints = discard_waits(obs) if obs.legal else {}
         out["discard_waits"] = {T.text(t): _left(ws) for t, ws in hints.items()}

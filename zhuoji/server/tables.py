@@ -41,7 +41,7 @@ from zhuoji.actions import Action
 from zhuoji.agents.base import agent_names, make_agent
 from zhuoji.engine import Phase, Round
 from zhuoji.errors import IllegalActionError, VariantError, ZhuojiError
-from zhuoji.match import round_seed
+from zhuoji.match import round_seed, today_weekday
 from zhuoji.observation import Observation
 from zhuoji.report import describe_end, settlement_json
 from zhuoji.server import store as S
@@ -665,7 +665,7 @@ class TableManager:
         )
         wind = (changes // table.players) % 4
         seed = round_seed(table.seed, number - 1)
-        r = new_round(ruleset, seed, dealer, streak, wind)
+        r = new_round(ruleset, seed, dealer, streak, wind, weekday=today_weekday())
         row = S.RoundRow(
             number, "live", rule.variant, rule.overrides, seed, r.dealer, streak, wind, now()
         )

@@ -33,7 +33,10 @@ const I18N = {
     claimOn: "{who} 打出 {tile}", robOn: "{who} 补杠 {tile}", waitOthers: "等待其他玩家…",
     roundOver: "本局结束", matchOver: "比赛结束",
     waitsNow: "听牌", left: "剩 {n}", ifDiscard: "打 {tile} 听", tingHint: "打出带「听」的牌就听牌",
-    yourChoice: "请选择", declareOn: "报听：点要打出的牌", cannotDiscard: "现在不能打这张牌",
+    yourChoice: "请选择", exchangeOn: "换三张：点一张要换出去的牌", exchangeSoFar: "（已选 {tiles}）",
+    dingqueOn: "定缺：选一门不要的牌（手里还有这门就不能胡）", voidSuit: "缺{suit}",
+    exchanged: "换三张：换给{dir}{given}，收到{got}", dirs: { next: "下家", previous: "上家", opposite: "对家" },
+    declareOn: "报听：点要打出的牌", cannotDiscard: "现在不能打这张牌",
     chicken: "鸡", golden: "金", chickenTitle: "鸡牌", goldenTitle: "金鸡",
     settlement: "本局结算", draw: "荒庄：没有人胡牌", winLine: "{who} 胡牌 · {how}", fromWho: "{who} 放炮",
     how: { self_draw: "自摸", discard: "点炮", rob_kong: "抢杠" },
@@ -58,7 +61,10 @@ const I18N = {
     claimOn: "{who} discarded {tile}", robOn: "{who} adds a kong with {tile}", waitOthers: "Waiting for the others…",
     roundOver: "Round over", matchOver: "Match over",
     waitsNow: "Waiting on", left: "{n} left", ifDiscard: "discard {tile} → wait on", tingHint: "Tiles marked 听 leave you ready",
-    yourChoice: "Your choice", declareOn: "报听: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
+    yourChoice: "Your choice", exchangeOn: "换三张: click a tile to pass on", exchangeSoFar: " (so far {tiles})",
+    dingqueOn: "定缺: choose the suit to void (you cannot win holding it)", voidSuit: "void: {suit}",
+    exchanged: "换三张: passed {given} to the {dir} seat, received {got}", dirs: { next: "next", previous: "previous", opposite: "opposite" },
+    declareOn: "报听: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
     chicken: "鸡", golden: "金", chickenTitle: "chicken", goldenTitle: "golden chicken",
     settlement: "Settlement", draw: "Drawn round (荒庄): nobody won", winLine: "{who} wins · {how}", fromWho: "from {who}",
     how: { self_draw: "self-draw (自摸)", discard: "on a discard (点炮)", rob_kong: "robbing a kong (抢杠)" },
@@ -385,6 +391,10 @@ function plateEl(v, s) {
   plate.append(el("span", { class: "score", title: t("match") }, signed((v.scores || [])[s] || 0)));
   if (v.kinds && v.kinds[s] === "bot") plate.append(el("span", { class: "badge soft" }, t("bot")));
   if (v.declared && v.declared[s]) plate.append(el("span", { class: "badge ting" }, t("declared")));
+  if (v.void_suits && v.void_suits[s]) {
+    const suit = lang === "en" ? SUIT_EN[v.void_suits[s]] : SUIT_ZH[v.void_suits[s]];
+    plate.append(el("span", { class: "badge void" }, t("voidSuit", { suit })));
+  }
   if (v.phase === "waiting" || v.phase === "end") {
     if (v.ready && v.ready[s]) plate.append(el("span", { class: "badge soft" }, t("ready")));
   }
@@ -464,8 +474,7 @@ function renderCenter(v) {
   const specials = el("div", { class: "specials" });
   if (v.wild) specials.append(el("span", { class: "special" }, el("small", {}, t("wild")), tileEl(v.wild, { cls: "wild" })));
   if (v.wild_indicator) specials.append(el("span", { class: "special" }, el("small", {}, t("indicator")), tileEl(v.wild_indicator)));
-  const reveals = v.settlement && v.settlement.result && v.settlement.result.reveals
-    ? v.settlement.result.reveals : (v.reveal ? [v.reveal] : []);
+  const reveals = v.reveals && v.reveals.length ? v.reveals : (v.reveal ? [v.reveal] : []);
   for (const r of reveals) specials.append(el("span", { class: "special", id: "reveal" }, el("small", {}, t("reveal")), tileEl(r, { cls: "revealed", mark: false })));
   if (specials.childNodes.length) parts.push(specials);
   c.replaceChildren(...parts);
@@ -488,7 +497,7 @@ function discardActions(v) {
   const out = {};
   for (const a of v.legal || []) {
     const [, word, tile] = a.action.split(" ");
-    if (word !== "discard" && word !== "declare") continue;
+    if (word !== "discard" && word !== "declare" && word !== "exchange") continue;
     out[tile] = out[tile] || {};
     out[tile][word === "declare" ? "declare" : "plain"] = a.action;
   }
@@ -591,6 +600,13 @@ function renderActions(v) {
     status.append(v.match && v.match.over ? t("matchOver") : t("roundOver"));
   } else if (v.phase === "waiting") {
     status.append(v.can_ready ? t("pressReady") : (v.match && v.match.next_round === "ready" ? t("waitStart") : t("waitOperator")));
+  } else if (mine && v.phase === "exchange") {
+    status.classList.add("mine");
+    const given = v.exchange && v.exchange.given ? splitTiles(v.exchange.given).map(tileName).join(" ") : "";
+    status.append(t("exchangeOn"), given ? t("exchangeSoFar", { tiles: given }) : "");
+  } else if (mine && v.phase === "dingque") {
+    status.classList.add("mine");
+    status.append(t("dingqueOn"));
   } else if (mine && v.phase === "turn") {
     status.classList.add("mine");
     status.append(declareMode ? t("declareOn") : v.drawn ? t("yourTurnDrawn", { tile: tileName(v.drawn) }) : t("yourTurn"));
@@ -618,7 +634,7 @@ function renderActions(v) {
   const declares = (v.legal || []).filter((a) => a.action.split(" ")[1] === "declare");
   for (const a of v.legal || []) {
     const word = a.action.split(" ")[1];
-    if (word === "discard" || word === "declare") continue;  // tiles are clicked
+    if (word === "discard" || word === "declare" || word === "exchange") continue;  // tiles are clicked
     const w = ACTION_WORDS[word];
     const k = key(w ? w[2] : null);
     const b = el("button", { type: "button", class: "act act-" + word, "data-action": a.action, "data-key": k,
@@ -654,11 +670,17 @@ function renderWaits(v) {
   if (!v) return;
   const hints = v.discard_waits || {};
   const parts = [];
+  const ex = v.exchange;
+  if (ex && ex.direction && v.phase !== "end" && !(v.discards || []).some((d) => d.seat === v.seat)) {
+    const names = (x) => splitTiles(x).map(tileName).join(" ");
+    parts.push(el("span", { class: "label hint", id: "exchanged" },
+      t("exchanged", { dir: t("dirs")[ex.direction] || ex.direction, given: names(ex.given), got: names(ex.received) })));
+  }
   if (v.phase !== "end" && v.waits && v.waits.length) {
     parts.push(el("span", { class: "label" }, t("waitsNow")), ...waitChips(v.waits));
   } else if (hoverTile && hints[hoverTile]) {
     parts.push(el("span", { class: "label" }, t("ifDiscard", { tile: tileName(hoverTile) })), ...waitChips(hints[hoverTile]));
-  } else if (Object.keys(hints).length && myTurn()) {
+  } else if (Object.keys(hints).length && myTurn() && !parts.length) {
     parts.push(el("span", { class: "label hint" }, t("tingHint")));
   }
   box.replaceChildren(...parts);
@@ -707,9 +729,13 @@ function renderSettlement(v) {
   card.append(result);
   if ((s.chickens || []).length || res.reveal) {
     const ch = el("div", { class: "chickens", id: "chickens" }, el("h3", {}, t("chickensTitle")));
-    const reveals = res.reveals || (res.reveal ? [res.reveal] : []);
+    const reveals = (res.reveals && res.reveals.length ? res.reveals : (res.reveal ? [res.reveal] : []))
+      .map((r) => (typeof r === "string" ? { tile: r, status: "open" } : r));
     const row = el("div", { class: "chicken-rules" });
-    for (const r of reveals) row.append(el("span", { class: "reveal-chip" }, el("small", {}, t("reveal")), tileEl(r, { cls: "revealed", mark: false })));
+    for (const r of reveals) {
+      row.append(el("span", { class: "reveal-chip" + (r.status && r.status !== "open" ? " gone" : "") },
+        el("small", {}, t("reveal")), tileEl(r.tile, { cls: "revealed", mark: false })));
+    }
     const seen = new Set();
     for (const c of s.chickens || []) {
       const text = lang === "en" ? c.en : c.zh;
