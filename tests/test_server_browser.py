@@ -300,7 +300,7 @@ def test_a_human_plays_a_round_with_the_mouse_claims_and_reaches_the_settlement(
         assert page.locator('#showdown .tile[data-tile="8m"]:not(.chicken)').count() == 0
         totals = page.locator("#totals tbody tr").first.inner_text()
         for t in row["totals"]:
-            assert (f"+{t}" if t > 0 else f"−{-t}" if t < 0 else "±0") in totals
+            assert f"{t:+d}" in totals
         page.click("#toggle-settlement")  # the table behind it, every hand face up
         assert settlement.is_hidden()
         assert page.locator("#seat-top .backs.open .tile").count() > 0
@@ -557,7 +557,9 @@ def test_declaring_and_other_actions_are_buttons_with_keys(browser: Any, tmp_pat
             ] + [{"action": "0 angang 5p", "label": "暗杠 五筒 (5p)"}],
             "discard_waits": {"1p": [{"tile": "5p", "left": 1}]},
         }  # fmt: skip
+        turn["rules"] = base["rules"] | {"house_rules": ["冲锋鸡 multiplier 2 → 3"]}
         page.evaluate("(v) => window.zhuoji.show(v)", turn)
+        assert page.inner_text("#house-rules") == "本桌规则 冲锋鸡 multiplier 2 → 3"  # in words
         keys = page.locator("#actions button").evaluate_all(
             "bs => bs.map(b => [b.dataset.key, b.dataset.action || b.className])"
         )

@@ -45,7 +45,7 @@ const I18N = {
     voided: "作废", viewTable: "看牌桌", viewSettlement: "看结算", each: "每家 {n}", winTile: "胡的牌",
     pays: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
     keys: "← → 选牌 · Enter 打出 · D 打摸到的牌 · 字母键 = 按钮 · Esc 过 · L 语言",
-    meldFrom: "{kind}，来自{who}", rules: "规则", seat: "{n} 号位", handLabel: "你的手牌", tableLabel: "牌桌",
+    meldFrom: "{kind}，来自{who}", rules: "规则", houseRules: "本桌规则", seat: "{n} 号位", handLabel: "你的手牌", tableLabel: "牌桌",
   },
   en: {
     title: "Zhuoji mahjong", tokenLabel: "Seat token", join: "Join", noToken: "Enter your seat token",
@@ -73,7 +73,7 @@ const I18N = {
     voided: "void", viewTable: "View table", viewSettlement: "Settlement", each: "{n} each", winTile: "winning tile",
     pays: "{payers} pay {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
     keys: "← → choose · Enter discard · D discard the drawn tile · letters = buttons · Esc pass · L language",
-    meldFrom: "{kind} from {who}", rules: "Rules", seat: "seat {n}", handLabel: "your hand", tableLabel: "table",
+    meldFrom: "{kind} from {who}", rules: "Rules", houseRules: "House rules", seat: "seat {n}", handLabel: "your hand", tableLabel: "table",
   },
 };
 const WINDS = { zh: ["东", "南", "西", "北"], en: ["E", "S", "W", "N"] };
@@ -223,7 +223,7 @@ function shortSeat(seat) {
   if (seat === view.seat) return t("you");
   return lang === "en" ? `${view.names[seat]}` : `${windChar(seat) ? windChar(seat) + "家" : view.names[seat]}`;
 }
-function signed(n) { return (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n); }
+function signed(n) { return (n < 0 ? "-" : "+") + Math.abs(n); }  // as Python's {:+d}
 
 function showError(text) {
   const box = document.getElementById("error");
@@ -688,14 +688,14 @@ function renderWaits(v) {
 }
 
 function renderHouseRules(v) {
-  // house rules in words, when the server sends them (a list of lines or {label: text})
+  // the table's house rules in words (the server's `rules.house_rules`, as
+  // `zhuoji variants diff` says them), beside the rules' title
   const box = document.getElementById("house-rules");
-  const rules = v.house_rules || (v.rules && v.rules.house_rules);
-  if (!rules || (Array.isArray(rules) && !rules.length)) { box.hidden = true; return; }
-  const lines = Array.isArray(rules) ? rules : Object.entries(rules).map(([k, x]) => `${k}: ${x}`);
-  box.replaceChildren(el("details", {}, el("summary", {}, t("rules")),
-    el("ul", {}, lines.map((x) => el("li", {}, typeof x === "string" ? x : (x[lang] || x.zh || x.text || JSON.stringify(x)))))));
-  box.hidden = false;
+  const rules = (v.rules && v.rules.house_rules) || v.house_rules || [];
+  const lines = (Array.isArray(rules) ? rules : Object.entries(rules).map(([k, x]) => `${k}: ${x}`))
+    .map((x) => (typeof x === "string" ? x : x[lang] || x.zh || x.text || JSON.stringify(x)));
+  box.hidden = !lines.length;
+  box.replaceChildren(...(lines.length ? [el("b", {}, t("houseRules")), " ", lines.join(" · ")] : []));
 }
 
 // ------------------------------------------------------------------------------------------
