@@ -319,7 +319,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """List the runs in a results file, or report one of them."""
-    from zhuoji.sim.report import render_summary, table
+    from zhuoji.columns import table
+    from zhuoji.sim.report import render_summary
     from zhuoji.sim.storage import ResultStore, load_result
 
     if not Path(args.file).exists():

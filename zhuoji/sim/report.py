@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import html
 import math
-import unicodedata
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from zhuoji.columns import table
 from zhuoji.settle import item_label
 from zhuoji.sim.records import KINDS
 from zhuoji.sim.runner import SimResult
@@ -30,31 +29,6 @@ from zhuoji.sim.stats import KIND_LABELS, PERCENTILES, Comparison, Row, swing_hi
 # ------------------------------------------------------------------------------------
 # text
 # ------------------------------------------------------------------------------------
-
-
-def width(text: str) -> int:
-    """Terminal columns of ``text`` (CJK characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def pad(text: str, cols: int, right: bool = False) -> str:
-    fill = " " * max(0, cols - width(text))
-    return fill + text if right else text + fill
-
-
-def table(
-    rows: Sequence[Sequence[str]], right: Sequence[bool] = (), indent: str = "  "
-) -> list[str]:
-    """Rows of cells aligned in columns (display width aware)."""
-    if not rows:
-        return []
-    ncols = max(len(r) for r in rows)
-    widths = [max(width(r[i]) for r in rows if i < len(r)) for i in range(ncols)]
-    out = []
-    for r in rows:
-        cells = [pad(c, widths[i], right[i] if i < len(right) else False) for i, c in enumerate(r)]
-        out.append((indent + "  ".join(cells)).rstrip())
-    return out
 
 
 def pct(x: float | None, digits: int = 1) -> str:
