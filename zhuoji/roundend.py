@@ -23,6 +23,7 @@ from zhuoji.errors import ScenarioError, TileParseError
 from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.settle import Ledger, settle
+from zhuoji.textfile import UnreadableFile, read_text
 from zhuoji.variant import Ruleset, load_variant
 
 ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
@@ -145,15 +146,21 @@ def parse(data: Any, label: str = "round-end") -> RoundEndFile:
 def read(path: str | Path) -> RoundEndFile:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+        text = read_text(p)
+    except UnreadableFile as exc:
+        raise ScenarioError(f"{p}{f':{exc.line}' if exc.line else ''}: {exc.message}") from exc
+    kind = "JSON" if p.suffix == ".json" else "YAML"
     try:
         data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ScenarioError(
-            f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {exc}"
-        ) from exc
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"{p}{line}: not valid YAML: {what}") from exc
+    except RecursionError as exc:
+        raise ScenarioError(f"{p}: not valid {kind}: nested too deeply") from exc
     return parse(data, str(p))
 
 
