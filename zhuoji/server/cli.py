@@ -45,7 +45,10 @@ def configure(subparsers: Any) -> None:
         help=f"operator credential, 16+ characters (default: ${ENV_TOKEN}, else generated and printed)",
     )
     p.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log detail (default info)",
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log every HTTP request")
     p.add_argument(

@@ -133,7 +133,7 @@ def configure(subparsers: Any) -> None:
     )
     p.add_argument("file", help="SQLite results file")
     p.add_argument("--run", metavar="ID", help="a run id or name (default: list the stored runs)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(handler=cmd_stats)
 
 
