@@ -151,7 +151,7 @@ def read(path: str | Path) -> RoundEndFile:
         raise ScenarioError(f"{p}{f':{exc.line}' if exc.line else ''}: {exc.message}") from exc
     kind = "JSON" if p.suffix == ".json" else "YAML"
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+        data = json.loads(text) if p.suffix == ".json" else _load_yaml(text, p)
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
     except yaml.YAMLError as exc:
@@ -162,6 +162,22 @@ def read(path: str | Path) -> RoundEndFile:
     except RecursionError as exc:
         raise ScenarioError(f"{p}: not valid {kind}: nested too deeply") from exc
     return parse(data, str(p))
+
+
+def _load_yaml(text: str, p: Path) -> Any:
+    """The YAML document, refused when its aliases expand past :data:`MAX_NODES` values."""
+    from zhuoji.variant_io import MAX_NODES, YamlLoader, expanded_size
+
+    loader = YamlLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_size(node) > MAX_NODES:
+            raise ScenarioError(f"{p}: more than {MAX_NODES} values once aliases are expanded")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _tiles(text: str, where: str) -> list[int]:

@@ -110,14 +110,18 @@ def read_yaml(path: Path, label: str | None = None) -> Layer:
 
 #: libyaml's loader where PyYAML was built with it (18× faster to compose a variant file;
 #: the same nodes, marks and errors), else the pure-Python one
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+YamlLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_yaml(text: str, label: str) -> Layer:
     loader: yaml.SafeLoader | None = None
     try:
-        loader = _Loader(text)  # the reader rejects NUL and other control characters
+        loader = YamlLoader(text)  # the reader rejects NUL and other control characters
         node = loader.get_single_node()
+        if node is not None and expanded_size(node) > MAX_NODES:
+            raise VariantError(
+                [Problem(f"more than {MAX_NODES} values once aliases are expanded", label, 1)]
+            )
         lines: dict[PathKey, int] = {}
         data = _construct(loader, node, (), lines, label) if node is not None else {}
     except yaml.YAMLError as exc:
@@ -152,6 +156,27 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
             else str(exc.reason)
         )
     return str(getattr(exc, "problem", None) or exc).splitlines()[0]
+
+
+#: the most values a YAML input file may hold with its aliases expanded (a variant file has
+#: about a thousand): refuses "billion laughs" alias bombs and alias cycles before they are
+#: walked
+MAX_NODES = 100_000
+
+
+def expanded_size(node: yaml.Node, limit: int = MAX_NODES) -> int:
+    """Nodes under ``node`` counting every alias use again, stopping just past ``limit``."""
+    count = 0
+    stack = [node]
+    while stack and count <= limit:
+        n = stack.pop()
+        count += 1
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                stack += (k, v)
+        elif isinstance(n, yaml.SequenceNode):
+            stack += n.value
+    return count
 
 
 def _construct(
@@ -330,8 +355,8 @@ def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer
                 raise VariantError([Problem("expected KEY=VALUE", f"--set {entry}")])
             key, raw = entry.split("=", 1)
             try:
-                value = yaml.safe_load(raw) if raw.strip() else ""
-            except yaml.YAMLError as exc:
+                value = _override_value(raw) if raw.strip() else ""
+            except (yaml.YAMLError, ValueError) as exc:
                 raise VariantError(
                     [Problem(f"value {raw!r} is not valid YAML", f"--set {key}")]
                 ) from exc
@@ -351,6 +376,21 @@ def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer
         for sub in _paths(value, parts):
             lines[sub] = 0
     return Layer("override", data, lines, is_override=True)
+
+
+def _override_value(raw: str) -> Any:
+    """A ``--set`` value read as YAML; aliases that expand past :data:`MAX_NODES` values (or
+    refer to themselves) are refused (ValueError)."""
+    loader = YamlLoader(raw)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_size(node) > MAX_NODES:
+            raise ValueError("too many values once aliases are expanded")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _paths(value: Any, prefix: PathKey) -> list[PathKey]:
