@@ -344,9 +344,9 @@ def test_settle_command_bad_yaml(tmp_path: Path) -> None:
     proc = _run(str(path))
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == (
-        f"zhuoji settle: error: {path}:2: not valid YAML: expected ',' or ']', but got '<stream end>'\n"
-    )
+    # the wording after the line number is the YAML library's (libyaml's or PyYAML's)
+    assert proc.stderr.startswith(f"zhuoji settle: error: {path}:2: not valid YAML: ")
+    assert proc.stderr.count("\n") == 1
 
 
 def test_settle_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

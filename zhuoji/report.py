@@ -86,7 +86,9 @@ def describe_end(end: RoundEnd, ledger: Ledger | None = None) -> list[str]:
     for s, seat in enumerate(end.seats):
         melds = " ".join(f"[{T.format(m.tiles)}]" for m in seat.melds)
         dec = f" 报听({seat.declared.value})" if seat.declared else ""
-        lines.append(f"  {seat_label(s, end)}: {T.format(sorted(seat.concealed))} {melds}{dec}")
+        lines.append(
+            f"  {seat_label(s, end)}: {T.format(sorted(seat.concealed))} {melds}{dec}".rstrip()
+        )
     return lines
 
 
