@@ -53,7 +53,7 @@ REPRODUCERS: list[tuple[list[str], dict[str, bytes], str]] = [
     (
         ["variants", "show", "nul.yaml"],
         {"nul.yaml": b"name: x\x00\n"},
-        "zhuoji variants: error: nul.yaml:1: not valid YAML: unprintable character #x0000 (position 7)",
+        "zhuoji variants show: error: nul.yaml:1: not valid YAML: unprintable character #x0000 (position 7)",
     ),
     (
         ["settle", "round.yaml", "--variant", "bel.yaml"],
@@ -145,6 +145,11 @@ REPRODUCERS: list[tuple[list[str], dict[str, bytes], str]] = [
         {},
         "zhuoji settle: error: --set settle.hu: settle.hu: 'hu' runs the required stage 'hu' "
         "(the win payment); it cannot be removed (change its parameters instead)",
+    ),
+    (
+        ["serve", "--port", "99999"],
+        {},
+        "zhuoji serve: error: --port: must be 0-65535, not 99999 (see zhuoji serve --help)",
     ),
     (["nonsense"], {}, "zhuoji: error: COMMAND: invalid choice: 'nonsense' (choose from 'demo'"),
 ]

@@ -247,6 +247,14 @@ def _chosen(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _command_words(argv: Sequence[str], chosen: str | None) -> list[str]:
+    """The command and, for ``variants``, its subcommand: how errors name the command."""
+    if chosen is None:
+        return []
+    words = [w for w in argv if not w.startswith("-")]
+    return words[:2] if chosen == "variants" else words[:1]
+
+
 # ---------------------------------------------------------------------------------------
 # errors
 # ---------------------------------------------------------------------------------------
@@ -283,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         build_parser(only="").print_help()
         return 0
     chosen = _chosen(argv)
-    prog = f"zhuoji {chosen}" if chosen else "zhuoji"
+    prog = " ".join(["zhuoji", *_command_words(argv, chosen)])
     try:
         args = build_parser(only=chosen or "").parse_args(argv)
     except UsageError as exc:
