@@ -71,7 +71,7 @@ class Layer:
     is_override: bool = False
     shipped: bool = False  # a file of the package's variants/ (checked by the test suite)
 
-    def where(self, path: PathKey) -> tuple[str, int | None] | None:
+    def locate(self, path: PathKey) -> tuple[str, int | None] | None:
         """(file, line) of the deepest known part of ``path`` in this layer; an override is
         (``--set KEY``, None)."""
         for cut in range(len(path), -1, -1):
@@ -81,6 +81,14 @@ class Layer:
                     return (f"--set {_dotted(path[:cut])}" if cut else "override", None)
                 return (self.label, line)
         return None
+
+    def where(self, path: PathKey) -> str | None:
+        """``file:line`` (or ``--set KEY``) of the deepest known part of ``path``."""
+        found = self.locate(path)
+        if found is None:
+            return None
+        file, line = found
+        return f"{file}:{line}" if line is not None else file
 
 
 def _dotted(path: Iterable[str | int]) -> str:
@@ -518,7 +526,7 @@ def _locate_path(path: PathKey, layers: list[Layer]) -> tuple[str, int | None]:
     for layer in reversed(layers):
         for cut in range(len(path), -1, -1):
             if path[:cut] in layer.lines:
-                where = layer.where(path[:cut]) or (layer.label, None)
+                where = layer.locate(path[:cut]) or (layer.label, None)
                 if best is None or cut > best[0]:
                     best = (cut, where)
                 break
@@ -552,7 +560,7 @@ def _required_problems(layers: list[Layer]) -> list[str]:
         present = {_stage_hook(n, e): n for n, e in settle.items()}
         for hook, stage in had.items():
             if hook not in present:
-                file, line = layer.where(("settle", stage)) or (layer.label, None)
+                file, line = layer.locate(("settle", stage)) or (layer.label, None)
                 problems.append(
                     Problem(
                         f"{stage!r} runs the required stage {hook!r} (the win payment); it "
@@ -566,7 +574,7 @@ def _required_problems(layers: list[Layer]) -> list[str]:
     missing = sorted(REQUIRED_SETTLE_HOOKS - set(had))
     if missing and not problems:
         last = next((la for la in reversed(layers) if not la.is_override), layers[-1])
-        file, line = last.where(("settle",)) or (last.label, 1)
+        file, line = last.locate(("settle",)) or (last.label, 1)
         problems.append(
             Problem(
                 f"no stage runs {', '.join(map(repr, missing))} (the win payment): every "

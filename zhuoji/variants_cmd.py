@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -348,6 +349,25 @@ def name_warnings(path: Path, label: str) -> list[dict[str, Any]]:
     return []
 
 
+_WARNING_LINE = re.compile(
+    r"^(?P<file>.+?)(?::(?P<line>\d+))?: (?P<path>[^\s:]+): (?P<message>.+)$"
+)
+
+
+def warning_dict(warning: Any) -> dict[str, Any]:
+    """A warning as ``{file, line, path, message}``: a dict as it is, a :class:`Problem` by
+    its parts, a ``FILE:LINE: path: message`` line split into them."""
+    if isinstance(warning, dict):
+        return warning
+    if hasattr(warning, "as_dict"):
+        return dict(warning.as_dict())
+    m = _WARNING_LINE.match(str(warning))
+    if m is None:
+        return {"file": None, "line": None, "path": "", "message": str(warning)}
+    line = m.group("line")
+    return {**m.groupdict(), "line": int(line) if line else None}
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from zhuoji.errors import VariantError
     from zhuoji.variant import load_variant
@@ -370,6 +390,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         try:
             warnings = name_warnings(path, label)
             load_variant(path)
+            # more warnings join here, as dicts or as "FILE:LINE: path: message" lines
+            warnings = sorted(map(warning_dict, warnings), key=lambda w: w["line"] or 0)
             results.append({"file": label, "ok": True, "problems": [], "warnings": warnings})
         except VariantError as exc:
             problems = [
