@@ -334,7 +334,7 @@ def test_replay_command_rejects_a_tampered_log(tmp_path: Path) -> None:
     out = zhuoji("replay", str(log), "--json")
     assert out.returncode == 2
     assert out.stdout == ""
-    assert (
-        out.stderr
-        == f"zhuoji replay: error: {log}:7: draw event where the replay expects an action (to act: [2])\n"
-    )
+    assert json.loads(out.stderr) == {
+        "error": f"{log}:7: draw event where the replay expects an action (to act: [2])",
+        "where": f"{log}:7",
+    }
