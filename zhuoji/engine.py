@@ -91,6 +91,7 @@ class Round:
         self.log = EventLog()
         self._record = self.log.recorder()
         self.actions = 0  # actions applied so far
+        self.answers = 0  # window answers not public (see public_seq)
         self.seed = seed
         self._dice_queue = list(dice or [])
         self.dice_rolled: list[tuple[int, int]] = []
@@ -235,13 +236,31 @@ class Round:
             else:
                 self._apply_turn(action)
             return
-        self.responses[seat] = action
+        answered = self.responses
+        answered[seat] = action
+        self.answers += 1
         self._note_response(action)
-        if len(self.responses) == len(self.pending):
+        if len(answered) == len(self.pending):
             if phase is Phase.CLAIM:
                 self._resolve_claims()
             else:
                 self._resolve_rob()
+            self.answers -= self._answers_taken(phase, answered)
+
+    def public_seq(self) -> int:
+        """Events everyone may count: the log's length less the answers of claim and rob
+        windows, except the answers that took effect (a claim, a win).  A seat that had no
+        option in a window sees the count it would see had there been no window."""
+        return len(self.log) - self.answers
+
+    def _answers_taken(self, phase: Phase, answered: dict[int, Action]) -> int:
+        """How many of a resolved window's answers became public (claimed or won)."""
+        if self.end is not None:
+            winners = {w.seat for w in self.end.wins}
+            return sum(1 for s in answered if s in winners)
+        if phase is Phase.CLAIM and self.discards[-1].claimed_by is not None:
+            return 1
+        return 0
 
     def observe(self, seat: int) -> Observation:
         return Observation(self, seat)
