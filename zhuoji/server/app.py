@@ -528,19 +528,25 @@ class Guard:
             await _refuse(send, 413, f"the request body may hold at most {limit} bytes")
             return
         received = 0
-        started = False
+        started = too_large = False
 
         async def limited() -> Message:
-            nonlocal received
+            nonlocal received, too_large
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
+                    too_large = True
                     raise _TooLarge
             return message
 
         async def watch(message: Message) -> None:
             nonlocal started
+            if too_large:  # the app answered the cut-off body (400): say what happened
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await _refuse(send, 413, f"the request body may hold at most {limit} bytes")
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 

@@ -169,7 +169,7 @@ def split_schema(url: str) -> tuple[str, str | None]:
     namespace one server process owns in a shared PostgreSQL database)."""
     try:
         parsed = sa.make_url(url)
-    except sa.exc.ArgumentError as exc:
+    except Exception as exc:  # ArgumentError, or ValueError for a port that is not a number
         raise StoreError(f"bad database URL {display_url(url)!r}: {exc}") from exc
     schema = parsed.query.get("schema")
     if schema is None:
