@@ -46,7 +46,7 @@ settle:
 
 
 @pytest.fixture()
-def client(db_url: str) -> Iterator[TestClient]:
+def client(db_url: str) -> Iterator[TestClient]:  # noqa: F811
     with TestClient(create_app(db_url, OP)) as c:
         yield c
 
@@ -104,7 +104,7 @@ def test_a_table_keeps_its_version(client: TestClient) -> None:
     assert t2["variant"] == "anshun@2"
 
 
-def test_stored_variants_survive_a_restart(db_url: str) -> None:
+def test_stored_variants_survive_a_restart(db_url: str) -> None:  # noqa: F811
     with TestClient(create_app(db_url, OP)) as c:
         assert upload(c, ANSHUN).status_code == 201
         t = c.post(
