@@ -77,7 +77,9 @@ def postgres() -> Iterator[str]:
                    "-E", "UTF8", "--no-sync"]),
         check=True, capture_output=True, cwd=root,
     )  # fmt: skip
-    options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+    options = (
+        f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+    )
     subprocess.run(
         _as_owner([str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l",
                    str(root / "log"), "-w", "-t", "60", "start"]),

@@ -17,12 +17,12 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from zhuoji.actions import make  # noqa: E402
-from zhuoji.server.app import MAX_BODY, create_app  # noqa: E402
-from zhuoji.server.process import ServerProcess  # noqa: E402
-from zhuoji.server.store import Store, StoreError  # noqa: E402
+from zhuoji.actions import make
+from zhuoji.server.app import MAX_BODY, create_app
+from zhuoji.server.process import ServerProcess
+from zhuoji.server.store import Store, StoreError
 
 OP = "limits-operator-token-0123456789"
 OPH = {"Authorization": f"Bearer {OP}"}

@@ -18,16 +18,16 @@ pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server_support import backend, db_url, postgres  # noqa: E402, F401
+from server_support import backend, db_url, postgres  # noqa: F401
 
-from zhuoji.rules import registry  # noqa: E402
-from zhuoji.server.app import create_app  # noqa: E402
-from zhuoji.server.variants import VariantLibrary  # noqa: E402
-from zhuoji.variant import load_variant  # noqa: E402
-from zhuoji.variants_cmd import diff  # noqa: E402
+from zhuoji.rules import registry
+from zhuoji.server.app import create_app
+from zhuoji.server.variants import VariantLibrary
+from zhuoji.variant import load_variant
+from zhuoji.variants_cmd import diff
 
 OP = "variants-operator-token-0123456789"
 OPH = {"Authorization": f"Bearer {OP}"}
