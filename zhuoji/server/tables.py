@@ -841,7 +841,7 @@ class TableManager:
             except IllegalActionError as exc:
                 raise TableError(409, str(exc)) from exc
             self.actions += 1
-            if opens and table.claim_window_ms > 0 and not r.is_terminal():
+            if opens and table.claim_window_ms > 0:  # even the last discard: it may not tell
                 self._open_fixed(table, index)
             self._run_bots_inline(table)
             await self._commit(table)
@@ -937,12 +937,7 @@ class TableManager:
                 action = r.legal_actions(s)[0]
                 r.apply(action)
             self.actions += 1
-            if (
-                opens
-                and action.kind in _OPENERS
-                and table.claim_window_ms > 0
-                and not r.is_terminal()
-            ):
+            if opens and action.kind in _OPENERS and table.claim_window_ms > 0:
                 self._open_fixed(table, index)
                 return True
         return bool(bots)
