@@ -1096,6 +1096,10 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
     async def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html")
 
+    @app.get("/operator", include_in_schema=False)
+    async def operator_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "operator.html")
+
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "table.html")
