@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -92,6 +93,7 @@ class Round:
         self._record = self.log.recorder()
         self.actions = 0  # actions applied so far
         self.answers = 0  # window answers not public (see public_seq)
+        self._public_cache: tuple[tuple[int, int], dict[str, Any]] | None = None
         self.seed = seed
         self._dice_queue = list(dice or [])
         self.dice_rolled: list[tuple[int, int]] = []
@@ -269,6 +271,9 @@ class Round:
         """What ``seat`` may see: its own hand, every meld and discard, counts; never another
         seat's concealed tiles or the wall order."""
         me = self.seats[seat]
+        text = T.TILE_TEXT
+        window = self.phase in (Phase.CLAIM, Phase.ROB)
+        public = self._public_view()
         return {
             "seat": seat,
             "phase": self.phase.value,
@@ -279,34 +284,47 @@ class Round:
             "dealer": self.dealer,
             "streak": self.streak,
             "hand": T.format_counts(me.hand),
-            "drawn": T.format([me.drawn]) if me.drawn >= 0 else None,
+            "drawn": text[me.drawn] if me.drawn >= 0 else None,
             "melds": [
-                [_meld_text(m, hidden=i != seat and not self.end) for m in st.melds]
-                for i, st in enumerate(self.seats)
+                public["own_melds"][i] if i == seat else shown
+                for i, shown in enumerate(public["melds"])
             ],
+            "discards": public["discards"],
+            "declared": public["declared"],
+            "concealed_counts": public["concealed_counts"],
+            "wall": self.wall.live(),
+            "wild": text[self.wild] if self.wild is not None else None,
+            "wild_indicator": text[self.wild_indicator]
+            if self.wild_indicator is not None
+            else None,
+            "claim_tile": text[self.claim_tile] if window else None,
+            "claim_from": self.observe(seat).claim_source if window else None,
+            "legal_actions": [str(a) for a in self.legal_actions(seat)],
+            "reveal": text[self.end.reveal] if self.end and self.end.reveal is not None else None,
+            "result": self.result_summary() if self.end else None,
+        }
+
+    def _public_view(self) -> dict[str, Any]:
+        """The parts of every seat's observation that are the same for all, built once per
+        state (a server sends every seat its view after each change).  Shared lists: read
+        them, never change them."""
+        key = (len(self.log), self.answers)
+        cached = self._public_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = T.TILE_TEXT
+        public = {
+            "melds": [[_meld_text(m, not self.end) for m in st.melds] for st in self.seats],
+            "own_melds": [[_meld_text(m, False) for m in st.melds] for st in self.seats],
             "discards": [
-                {"seat": d.seat, "tile": T.format([d.tile]), "claimed_by": d.claimed_by}
+                {"seat": d.seat, "tile": text[d.tile], "claimed_by": d.claimed_by}
                 for d in self.discards
             ],
             "declared": [s.declared.value if s.declared else None for s in self.seats],
             "concealed_counts": [sum(s.hand) for s in self.seats],
-            "wall": self.wall.live(),
-            "wild": T.format([self.wild]) if self.wild is not None else None,
-            "wild_indicator": T.format([self.wild_indicator])
-            if self.wild_indicator is not None
-            else None,
-            "claim_tile": T.format([self.claim_tile])
-            if self.phase in (Phase.CLAIM, Phase.ROB)
-            else None,
-            "claim_from": self.observe(seat).claim_source
-            if self.phase in (Phase.CLAIM, Phase.ROB)
-            else None,
-            "legal_actions": [str(a) for a in self.legal_actions(seat)],
-            "reveal": T.format([self.end.reveal])
-            if self.end and self.end.reveal is not None
-            else None,
-            "result": self.result_summary() if self.end else None,
         }
+        self._public_cache = (key, public)
+        return public
 
     def result_summary(self) -> dict[str, Any]:
         assert self.end is not None and self.ledger is not None
@@ -875,6 +893,7 @@ _CLAIM_MELD = {
 _DISCARDS = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
 
 
+@lru_cache(maxsize=4096)
 def _meld_text(m: Meld, hidden: bool = False) -> str:
     """A meld as text; another seat's concealed kong (闷豆, laid face down) hides its tile
     until the round ends (seed 003 "暗杠1嘴(不翻开)")."""

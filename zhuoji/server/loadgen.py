@@ -58,6 +58,8 @@ class LoadReport:
     rounds_per_table: int
     ws_seats: int
     seconds: float = 0.0
+    transport: str = "ws"
+    engine_actions: int = 0  # actions the server applied (clients' and bots') during the play
     rounds: int = 0
     actions: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -84,8 +86,13 @@ class LoadReport:
             "rounds": self.rounds,
             "seconds": round(self.seconds, 3),
             "rounds_per_s": round(self.rounds_per_s, 2),
-            "ws_actions": self.actions,
+            "transport": self.transport,
+            "client_actions": self.actions,
             "actions_per_s": round(self.actions / self.seconds, 1) if self.seconds else 0.0,
+            "engine_actions": self.engine_actions,
+            "engine_actions_per_s": round(self.engine_actions / self.seconds, 1)
+            if self.seconds
+            else 0.0,
             "latency_ms": {
                 "p50": round(self.percentile(50) * 1000, 2),
                 "p90": round(self.percentile(90) * 1000, 2),
@@ -102,9 +109,10 @@ class LoadReport:
         d = self.as_dict()
         lat = d["latency_ms"]
         lines = [
-            f"tables {self.tables} × {self.rounds_per_table} rounds, {self.ws_seats} WebSocket seats per table",
+            f"tables {self.tables} × {self.rounds_per_table} rounds, {self.ws_seats} {self.transport} seats per table",
             f"rounds {self.rounds} in {d['seconds']} s: {d['rounds_per_s']} rounds/s",
-            f"WebSocket actions {self.actions}: {d['actions_per_s']}/s; latency p50 {lat['p50']} ms, "
+            f"engine actions {self.engine_actions}: {d['engine_actions_per_s']}/s; "
+            f"client actions {self.actions}: {d['actions_per_s']}/s; latency p50 {lat['p50']} ms, "
             f"p90 {lat['p90']} ms, p99 {lat['p99']} ms, max {lat['max']} ms",
             f"errors {len(self.errors)}; event logs replayed {self.logs_replayed} ({self.events} events)",
             f"server: {self.server.get('actions', '?')} actions in {self.server.get('commits', '?')} commits "
@@ -194,6 +202,50 @@ async def _seat_client(
                 report.actions += 1
 
 
+async def _http_seat_client(
+    http: httpx.AsyncClient, tid: str, token: str, report: LoadReport, seen: _Seen, deadline: float
+) -> None:
+    """One seat over plain HTTP: poll the view, act when it may (latency: the POST)."""
+    h = {"Authorization": f"Bearer {token}"}
+    acted: tuple[int, int] | None = None
+    readied: int | None = -1
+    idle = 0.005
+    while time.monotonic() < deadline:
+        r = await http.get(f"/api/tables/{tid}/view", headers=h)
+        v = r.json()
+        rnd = v["round"]
+        if rnd is not None:
+            seen.last_seq[rnd] = max(seen.last_seq.get(rnd, -1), v["seq"])
+        if v["match"]["over"]:
+            return
+        if v["can_ready"] and readied != rnd:
+            readied = rnd
+            await http.post(f"/api/tables/{tid}/ready", headers=h)
+            continue
+        if v["legal"] and (rnd, v["seq"]) != acted:
+            acted = (rnd, v["seq"])
+            t0 = time.perf_counter()
+            r = await http.post(
+                f"/api/tables/{tid}/actions",
+                json={"action": choose(v), "seq": v["seq"]},
+                headers=h,
+            )
+            report.actions += 1
+            if r.status_code == 200:
+                report.latencies.append(time.perf_counter() - t0)
+                out = r.json()["view"]
+                seen.last_seq[rnd] = max(seen.last_seq.get(rnd, -1), out["seq"])
+            elif r.status_code == 409:
+                acted = None  # benign: the state moved on; look again
+            else:
+                report.errors.append(f"{tid}: {r.status_code} {r.text[:200]}")
+            idle = 0.005
+            continue
+        await asyncio.sleep(idle)
+        idle = min(0.1, idle * 1.5)
+    report.errors.append(f"{tid}: timed out")
+
+
 async def run_load(
     base_url: str,
     operator_token: str,
@@ -205,9 +257,12 @@ async def run_load(
     seed: int = 1,
     timeout: float = 120.0,
     verify: bool = True,
+    transport: str = "ws",
 ) -> LoadReport:
-    """Play the load and check it (see the module docstring)."""
+    """Play the load and check it (see the module docstring).  ``transport``: ``ws`` (one
+    WebSocket per seat) or ``http`` (each seat polls its view and posts its actions)."""
     report = LoadReport(tables, rounds, ws_seats)
+    report.transport = transport
     op = {"Authorization": f"Bearer {operator_token}"}
     ws_base = "ws" + base_url[len("http") :]
     async with httpx.AsyncClient(base_url=base_url, headers=op, timeout=60) as http:
@@ -235,13 +290,22 @@ async def run_load(
             created.append(r.json())
         seen: dict[tuple[str, int], _Seen] = {}
         clients = []
+        before = (await http.get("/api/health")).json()
+        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=1000)
+        seats_http = httpx.AsyncClient(base_url=base_url, timeout=60, limits=limits)
         for t in created:
             for seat, token in t["tokens"].items():
                 s = seen[(t["id"], int(seat))] = _Seen()
-                clients.append(
-                    _seat_client(f"{ws_base}/ws/tables/{t['id']}", token, report, s, deadline)
-                )
+                if transport == "http":
+                    clients.append(
+                        _http_seat_client(seats_http, t["id"], token, report, s, deadline)
+                    )
+                else:
+                    clients.append(
+                        _seat_client(f"{ws_base}/ws/tables/{t['id']}", token, report, s, deadline)
+                    )
         results = await asyncio.gather(*clients, return_exceptions=True)
+        await seats_http.aclose()
         for res in results:
             if isinstance(res, BaseException):
                 report.errors.append(f"client failed: {res!r}")
@@ -253,6 +317,7 @@ async def run_load(
             await asyncio.sleep(0.05)
         report.seconds = time.perf_counter() - t0
         report.server = (await http.get("/api/health")).json()
+        report.engine_actions = report.server["actions"] - before["actions"]
         rulesets: dict[str, Ruleset] = {}
         for t in created:
             state = (await http.get(f"/api/tables/{t['id']}")).json()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import re
@@ -229,11 +230,23 @@ def round_view(r: Round, seat: int) -> dict[str, Any]:
     if r.phase in (Phase.CLAIM, Phase.ROB):
         obs["to_act"] = [seat] if seat in obs["to_act"] else []
     obs["seq"] = r.public_seq()
-    own = T.parse(obs["hand"]) if obs["hand"] else []
-    obs["hand_names"] = T.names(own)
-    obs["drawn_name"] = T.name(T.parse_one(obs["drawn"])) if obs.get("drawn") else None
-    obs["legal"] = [{"action": str(a), "label": a.label()} for a in r.legal_actions(seat)]
+    obs["hand_names"] = _names(obs["hand"])
+    drawn = r.seats[seat].drawn
+    obs["drawn_name"] = T.name(drawn) if obs.get("drawn") else None
+    obs["legal"] = _menu(tuple(r.legal_actions(seat)))
     return obs
+
+
+@functools.lru_cache(maxsize=8192)
+def _names(hand: str) -> str:
+    return T.names(T.parse(hand)) if hand else ""
+
+
+@functools.lru_cache(maxsize=8192)
+def _menu(actions: tuple[Action, ...]) -> list[dict[str, str]]:
+    """Legal actions with their labels (cached: the engine interns actions).  Callers get a
+    shared list: views are serialized, never changed."""
+    return [{"action": str(a), "label": a.label()} for a in actions]
 
 
 def _quiet(view: dict[str, Any]) -> dict[str, Any]:
