@@ -429,6 +429,15 @@ def round_out(r: S.RoundRow) -> dict[str, Any]:
     return d
 
 
+def _json(content: Any) -> Response:
+    """A view as JSON, straight: views are built by the table (their documented model is
+    SeatView), so the hot play routes skip re-validating them."""
+    return Response(
+        json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8"),
+        media_type="application/json",
+    )
+
+
 class _BinaryFrame(ValueError):
     pass
 
@@ -946,31 +955,31 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
         tags=["tables"],
         responses=errors,
     )
-    async def operator_view(table_id: str, seat: int, _op: Operator) -> dict[str, Any]:
+    async def operator_view(table_id: str, seat: int, _op: Operator) -> Response:
         """Any seat's view, for the operator (support, disputes)."""
         t = manager.get(table_id)
         manager.seat_of(t, seat)
-        return await manager.view(table_id, seat)
+        return _json(await manager.view(table_id, seat))
 
     # -- seats (seat token) -------------------------------------------------------------
 
     @app.get(
         "/api/tables/{table_id}/view", response_model=SeatView, tags=["play"], responses=errors
     )
-    async def seat_view(table_id: str, p: SeatHolder) -> dict[str, Any]:
+    async def seat_view(table_id: str, p: SeatHolder) -> Response:
         """The calling seat's view (the same as the WebSocket's `state` messages)."""
         assert p.seat is not None
-        return await manager.view(table_id, p.seat)
+        return _json(await manager.view(table_id, p.seat))
 
     @app.post(
         "/api/tables/{table_id}/actions", response_model=ActionOut, tags=["play"], responses=errors
     )
-    async def act(table_id: str, body: ActionIn, p: SeatHolder) -> dict[str, Any]:
+    async def act(table_id: str, body: ActionIn, p: SeatHolder) -> Response:
         """Act for the calling seat.  The engine checks it: an illegal or out-of-turn action
         is refused (409) and changes nothing; an action for another seat is refused (403)."""
         assert p.seat is not None
         view = await manager.act(table_id, p.seat, body.action, body.seq)
-        return {"ok": True, "view": view}
+        return _json({"ok": True, "view": view})
 
     @app.post(
         "/api/tables/{table_id}/ready", response_model=SeatView, tags=["play"], responses=errors
