@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -28,6 +29,7 @@ from fastapi import (
     Depends,
     FastAPI,
     HTTPException,
+    Query,
     Request,
     Response,
     WebSocket,
@@ -429,13 +431,14 @@ def round_out(r: S.RoundRow) -> dict[str, Any]:
     return d
 
 
+def _encode(content: Any) -> bytes:
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def _json(content: Any) -> Response:
     """A view as JSON, straight: views are built by the table (their documented model is
     SeatView), so the hot play routes skip re-validating them."""
-    return Response(
-        json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8"),
-        media_type="application/json",
-    )
+    return Response(_encode(content), media_type="application/json")
 
 
 class _BinaryFrame(ValueError):
@@ -966,10 +969,28 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
     @app.get(
         "/api/tables/{table_id}/view", response_model=SeatView, tags=["play"], responses=errors
     )
-    async def seat_view(table_id: str, p: SeatHolder) -> Response:
-        """The calling seat's view (the same as the WebSocket's `state` messages)."""
+    async def seat_view(
+        table_id: str,
+        p: SeatHolder,
+        changed_from: Annotated[
+            str | None,
+            Query(max_length=64, description="long poll: the ETag of the view the client has"),
+        ] = None,
+        wait: Annotated[float, Query(ge=0, le=30, description="seconds to wait for a change")] = 0,
+    ) -> Response:
+        """The calling seat's view (the same as the WebSocket's `state` messages), with its
+        `ETag`.  Long poll: with `changed_from=ETAG&wait=S` the answer comes when the view
+        differs from that one, or after S seconds (the same view again)."""
         assert p.seat is not None
-        return _json(await manager.view(table_id, p.seat))
+        seat = p.seat
+
+        def etag(view: dict[str, Any]) -> str:
+            return hashlib.sha256(_encode(view)).hexdigest()[:32]
+
+        view = await manager.wait_view(table_id, seat, etag, changed_from, wait)
+        body = _encode(view)
+        tag = hashlib.sha256(body).hexdigest()[:32]
+        return Response(body, media_type="application/json", headers={"ETag": tag})
 
     @app.post(
         "/api/tables/{table_id}/actions", response_model=ActionOut, tags=["play"], responses=errors
@@ -1079,8 +1100,9 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
                         422,
                         "an action message needs 'action' (text) and optionally 'seq' (integer)",
                     )
-                view = await manager.act(table_id, seat, text, seq)
-                conn.push({"type": "ack", "id": rid, "seq": view["seq"]})
+                table = await manager.act_only(table_id, seat, text, seq)
+                shown = table.seats[seat].shown  # the view just sent to this seat
+                conn.push({"type": "ack", "id": rid, "seq": shown["seq"] if shown else None})
             elif kind == "ready":
                 await manager.ready(table_id, seat)
                 conn.push({"type": "ack", "id": rid})

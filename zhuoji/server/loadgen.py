@@ -205,13 +205,16 @@ async def _seat_client(
 async def _http_seat_client(
     http: httpx.AsyncClient, tid: str, token: str, report: LoadReport, seen: _Seen, deadline: float
 ) -> None:
-    """One seat over plain HTTP: poll the view, act when it may (latency: the POST)."""
+    """One seat over plain HTTP: long-poll the view (``changed_from``), act when it may
+    (latency: the POST)."""
     h = {"Authorization": f"Bearer {token}"}
     acted: tuple[int, int] | None = None
     readied: int | None = -1
-    idle = 0.005
+    tag: str | None = None
     while time.monotonic() < deadline:
-        r = await http.get(f"/api/tables/{tid}/view", headers=h)
+        params: dict[str, str | int] = {"changed_from": tag, "wait": 20} if tag else {}
+        r = await http.get(f"/api/tables/{tid}/view", headers=h, params=params)
+        tag = r.headers.get("etag")
         v = r.json()
         rnd = v["round"]
         if rnd is not None:
@@ -221,6 +224,7 @@ async def _http_seat_client(
         if v["can_ready"] and readied != rnd:
             readied = rnd
             await http.post(f"/api/tables/{tid}/ready", headers=h)
+            tag = None
             continue
         if v["legal"] and (rnd, v["seq"]) != acted:
             acted = (rnd, v["seq"])
@@ -239,10 +243,8 @@ async def _http_seat_client(
                 acted = None  # benign: the state moved on; look again
             else:
                 report.errors.append(f"{tid}: {r.status_code} {r.text[:200]}")
-            idle = 0.005
+            tag = None
             continue
-        await asyncio.sleep(idle)
-        idle = min(0.1, idle * 1.5)
     report.errors.append(f"{tid}: timed out")
 
 
@@ -291,21 +293,21 @@ async def run_load(
         seen: dict[tuple[str, int], _Seen] = {}
         clients = []
         before = (await http.get("/api/health")).json()
-        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=1000)
-        seats_http = httpx.AsyncClient(base_url=base_url, timeout=60, limits=limits)
+        seat_clients: list[httpx.AsyncClient] = []  # one each: a shared pool scans all
         for t in created:
             for seat, token in t["tokens"].items():
                 s = seen[(t["id"], int(seat))] = _Seen()
                 if transport == "http":
-                    clients.append(
-                        _http_seat_client(seats_http, t["id"], token, report, s, deadline)
-                    )
+                    one = httpx.AsyncClient(base_url=base_url, timeout=60, verify=False)
+                    seat_clients.append(one)
+                    clients.append(_http_seat_client(one, t["id"], token, report, s, deadline))
                 else:
                     clients.append(
                         _seat_client(f"{ws_base}/ws/tables/{t['id']}", token, report, s, deadline)
                     )
         results = await asyncio.gather(*clients, return_exceptions=True)
-        await seats_http.aclose()
+        for one in seat_clients:
+            await one.aclose()
         for res in results:
             if isinstance(res, BaseException):
                 report.errors.append(f"client failed: {res!r}")

@@ -31,7 +31,7 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -812,6 +812,14 @@ class TableManager:
     ) -> dict[str, Any]:
         """Apply a seat's action (``"discard 5m"`` or ``"2 discard 5m"``), let bots answer,
         commit, send every seat its view, and return the actor's view."""
+        table = await self.act_only(table_id, seat, text, expect_seq)
+        async with table.lock:
+            return table.view(seat, self)
+
+    async def act_only(
+        self, table_id: str, seat: int, text: str, expect_seq: int | None = None
+    ) -> Table:
+        """:meth:`act` without building the actor's view (a WebSocket is sent it anyway)."""
         table = self.get(table_id)
         action = parse_action(text, seat, table.players)
         async with table.lock:
@@ -846,7 +854,7 @@ class TableManager:
             if w is not None and w.deadline is not None:
                 w.held[seat] = action  # a fixed window: answers count at its end
                 self._broadcast(table)
-                return table.view(seat, self)
+                return table
             index = len(r.log)
             opens = r.phase is Phase.TURN and action.kind in _OPENERS
             try:
@@ -858,16 +866,49 @@ class TableManager:
                 self._open_fixed(table, index)
             self._run_bots_inline(table)
             await self._commit(table)
-            return table.view(seat, self)
+            return table
 
     # -- listeners ---------------------------------------------------------------------------
 
-    async def attach(self, table_id: str, listener: Listener) -> None:
-        """Register a client and send it the seat's current view."""
+    async def attach(self, table_id: str, listener: Listener, initial: bool = True) -> None:
+        """Register a client and send it the seat's current view (``initial``)."""
         table = self.get(table_id)
         async with table.lock:
-            table.seats[listener.seat].listeners.add(listener)
-            listener.push({"type": "state", "view": table.view(listener.seat, self)})
+            st = table.seats[listener.seat]
+            view = table.view(listener.seat, self)
+            if not st.listeners:
+                st.shown = view  # what every listener of the seat has from now on
+            st.listeners.add(listener)
+            if initial:
+                listener.push({"type": "state", "view": view})
+
+    async def wait_view(
+        self,
+        table_id: str,
+        seat: int,
+        etag: Callable[[dict[str, Any]], str],
+        changed_from: str | None,
+        wait: float,
+    ) -> dict[str, Any]:
+        """The seat's view; if its ``etag`` is ``changed_from``, the next one (a long poll),
+        or the same after ``wait`` seconds.  Checked and registered under the table's lock,
+        so no change can slip between the two."""
+        table = self.get(table_id)
+        waiter = _OnePush(seat)
+        async with table.lock:
+            view = table.view(seat, self)
+            if not changed_from or wait <= 0 or etag(view) != changed_from:
+                return view
+            st = table.seats[seat]
+            if not st.listeners:
+                st.shown = view
+            st.listeners.add(waiter)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter.arrived.wait(), wait)
+        finally:
+            self.detach(table_id, waiter)
+        return await self.view(table_id, seat)
 
     def detach(self, table_id: str, listener: Listener) -> None:
         table = self.tables.get(table_id)
@@ -1128,6 +1169,20 @@ class TableManager:
                     return
                 if not table.live:
                     return
+
+
+class _OnePush:
+    """A long-polling request waiting for its seat's next view."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.arrived = asyncio.Event()
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.arrived.set()
+
+    def close(self, code: int, reason: str) -> None:
+        self.arrived.set()
 
 
 class VariantRefused(TableError):

@@ -85,6 +85,7 @@ class VariantLibrary:
         self.stored: dict[str, list[StoredVariant]] = {}  # name → versions, oldest first
         self._layers: dict[str, list[Layer]] = {}
         self._rulesets: dict[tuple[str, str], Ruleset] = {}
+        self._titles: dict[str, str] = {}
 
     # -- references ----------------------------------------------------------------------
 
@@ -123,10 +124,14 @@ class VariantLibrary:
         return self.stored[name][int(version) - 1]
 
     def title(self, ref: str) -> str:
-        try:
-            return self.ruleset(ref).variant.title
-        except VariantError:
-            return ref
+        found = self._titles.get(ref)
+        if found is None:
+            try:
+                found = self.ruleset(ref).variant.title
+            except VariantError:
+                return ref
+            self._titles[ref] = found
+        return found
 
     # -- layers and rulesets ---------------------------------------------------------------
 
