@@ -665,3 +665,30 @@ def test_serve_command_is_registered() -> None:
 
     args = build_parser().parse_args(["serve", "--port", "0", "--db", "x.db"])
     assert args.port == 0 and args.db == "x.db" and callable(args.handler)
+
+
+def test_long_poll_answers_on_change(client: TestClient) -> None:
+    t = make_table(
+        client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+    )
+    tid, h = t["id"], bearer(t["tokens"]["0"])
+    r = client.get(f"/api/tables/{tid}/view", headers=h)
+    tag = r.headers["etag"]
+    assert client.get(f"/api/tables/{tid}/view", headers=h).headers["etag"] == tag
+    t0 = time.monotonic()
+    same = client.get(
+        f"/api/tables/{tid}/view", headers=h, params={"changed_from": tag, "wait": 0.3}
+    )
+    assert time.monotonic() - t0 >= 0.29 and same.headers["etag"] == tag
+    assert (
+        client.get(
+            f"/api/tables/{tid}/view", headers=h, params={"changed_from": "x", "wait": 5}
+        ).json()["phase"]
+        == "waiting"
+    )
+    client.post(f"/api/tables/{tid}/rounds", headers=OPH)
+    t0 = time.monotonic()
+    moved = client.get(
+        f"/api/tables/{tid}/view", headers=h, params={"changed_from": tag, "wait": 5}
+    )
+    assert time.monotonic() - t0 < 2 and moved.headers["etag"] != tag and moved.json()["round"] == 1
