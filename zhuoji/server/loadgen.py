@@ -268,6 +268,7 @@ async def run_load(
     op = {"Authorization": f"Bearer {operator_token}"}
     ws_base = "ws" + base_url[len("http") :]
     async with httpx.AsyncClient(base_url=base_url, headers=op, timeout=60) as http:
+        before = (await http.get("/api/health")).json()
         t0 = time.perf_counter()  # bot-only tables start playing as soon as they exist
         deadline = time.monotonic() + timeout
         created = []
@@ -292,7 +293,6 @@ async def run_load(
             created.append(r.json())
         seen: dict[tuple[str, int], _Seen] = {}
         clients = []
-        before = (await http.get("/api/health")).json()
         seat_clients: list[httpx.AsyncClient] = []  # one each: a shared pool scans all
         for t in created:
             for seat, token in t["tokens"].items():
