@@ -167,6 +167,19 @@ def test_operator_uploads_a_city_and_four_players_play_it(db_url: str, tmp_path:
             op.wait_for_selector(f'tr[data-table="{table_id}"]')
             assert "1 → 2" in op.inner_text(f'tr[data-table="{table_id}"]')
             shot(op, "operator-tables.png")
+            # a new invitation for seat 3 replaces the old link
+            op.once("dialog", lambda d: d.accept())
+            op.locator(f'tr[data-table="{table_id}"] .link-button').nth(3).click()
+            fresh = op.locator('[data-invite="3"]')
+            fresh.wait_for()
+            assert "#token=seat_" in fresh.input_value() and fresh.input_value() != links[3]
+            assert (
+                httpx.get(
+                    f"{srv.url}/api/whoami",
+                    headers={"Authorization": "Bearer " + links[3].split("#token=")[1]},
+                ).status_code
+                == 401
+            )
             lobby = browser.new_page()
             lobby.goto(srv.url + "/")
             lobby.wait_for_selector("#tables tbody tr td .hint")

@@ -95,14 +95,29 @@ async function loadTables() {
       el("td", {}, t.title, el("div", { class: "help" }, el("code", {}, t.variant)),
         t.house_rules.length ? el("ul", { class: "words" }, t.house_rules.map((w) => el("li", {}, w))) : null),
       el("td", {}, `${t.rounds_played} / ${t.rounds_total}`, t.phase ? el("div", { class: "help" }, t.phase) : null),
-      el("td", {}, t.seats.map((s) => el("div", {}, `${s.seat} · ${s.name}`, s.kind === "bot" ? el("span", { class: "tag" }, "bot") : null,
-        s.connected ? el("span", { class: "tag live" }, "online") : null))),
+      el("td", {}, t.seats.map((s) => el("div", { class: "seat-line" }, `${s.seat} · ${s.name}`,
+        s.kind === "bot" ? el("span", { class: "tag" }, "bot") : null,
+        s.connected ? el("span", { class: "tag live" }, "online") : null,
+        s.kind === "human" ? reinvite(t.id, s.seat) : null))),
       el("td", { class: "num" }, t.scores.map((x) => (x > 0 ? "+" : "") + x).join(" / ")),
-      el("td", {}, t.next_round === "operator" && !t.phase ? start : t.next_round === "operator" ? start : null)));
+      el("td", {}, t.next_round === "operator" ? start : null)));
   }
   if (!tables.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "help" }, "no tables yet — open one under New table 开桌")));
 }
 $("refresh-tables").addEventListener("click", loadTables);
+
+// a new invitation for a seat: a new token (the old link stops working)
+function reinvite(tableId, seat) {
+  const button = el("button", { class: "small link-button", title: "issue a new seat token; the old link stops working",
+    onclick: async () => {
+      if (!confirm(`New invitation for seat ${seat}? The old link stops working.`)) return;
+      const r = await api("POST", `/api/tables/${tableId}/seats/${seat}/token`);
+      const link = `${location.origin}/table/${tableId}#token=${encodeURIComponent(r.token)}`;
+      button.replaceWith(el("input", { readonly: true, value: link, class: "link-box", "data-invite": String(seat),
+        onclick: (ev) => ev.target.select() }));
+    } }, "new link 新邀请");
+  return button;
+}
 
 // -- variants -----------------------------------------------------------------------------
 
