@@ -146,7 +146,10 @@ def test_schema_violations_are_rejected_at_their_line() -> None:
     def no_replacement_flag(lines: list[str]) -> None:
         lines[5] = '{"type":"draw","seat":2,"tile":"9m"}'
 
-    assert rejected(tampered(no_replacement_flag)) == "log:6: draw: 'replacement' is a required property"
+    assert (
+        rejected(tampered(no_replacement_flag))
+        == "log:6: draw: 'replacement' is a required property"
+    )
 
 
 def test_a_log_must_start_with_the_round_and_not_be_empty() -> None:

@@ -156,8 +156,10 @@ function renderInfo(v) {
   if (v.reveal) parts.push(" · 翻鸡 revealed ", el("span", { id: "reveal" }, tileEl(v.reveal, "special")));
   const scores = el("div", { id: "scores" }, "match 总分: ",
     v.scores.map((s, i) => `${seatName(i)} ${s >= 0 ? "+" : ""}${s}`).join(" · "));
-  if (Object.keys(v.rules.overrides || {}).length) {
-    scores.append(el("div", { class: "hint" }, "overrides: " + JSON.stringify(v.rules.overrides)));
+  if ((v.rules.house_rules || []).length) {
+    // house rules in words, as `zhuoji variants diff` says them
+    scores.append(el("div", { class: "hint", id: "house-rules" }, "house rules 本桌规则: ",
+      v.rules.house_rules.join(" · ")));
   }
   info.replaceChildren(el("div", {}, ...parts), scores);
 }
