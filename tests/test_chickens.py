@@ -63,7 +63,7 @@ def test_defaults_name_no_tile_and_add_no_rule() -> None:
 def test_omitting_golden_means_no_jinji(tmp_path: Path) -> None:
     path = tmp_path / "nogold.yaml"
     path.write_text(
-        "name: nogold\ntitle: 无金鸡\nsource: test\nsettle:\n  chickens:\n"
+        "name: nogold\ntitle: 无金鸡\nsource: test\nsettle:\n  hu: {}\n  chickens:\n"
         "    permanent: [{tile: 1s, value: 1, item: ji.yaoji, label: 幺鸡}]\n",
         encoding="utf-8",
     )
@@ -74,13 +74,13 @@ def test_omitting_golden_means_no_jinji(tmp_path: Path) -> None:
 def test_chongfeng_needs_its_tiles(tmp_path: Path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(
-        "name: t\ntitle: 测试\nsource: test\nsettle:\n  chickens:\n    zeren: {extra: 1}\n",
+        "name: t\ntitle: 测试\nsource: test\nsettle:\n  hu: {}\n  chickens:\n    zeren: {extra: 1}\n",
         encoding="utf-8",
     )
     with pytest.raises(VariantError) as err:
         load_variant(path)
     assert err.value.problems == [
-        f"{path}:6: settle.chickens.zeren: 'tiles' is a required property"
+        f"{path}:7: settle.chickens.zeren: 'tiles' is a required property"
     ]
 
 

@@ -146,7 +146,10 @@ def test_schema_violations_are_rejected_at_their_line() -> None:
     def no_replacement_flag(lines: list[str]) -> None:
         lines[5] = '{"type":"draw","seat":2,"tile":"9m"}'
 
-    assert rejected(tampered(no_replacement_flag)) == "log:6: draw: 'replacement' is a required property"
+    assert (
+        rejected(tampered(no_replacement_flag))
+        == "log:6: draw: 'replacement' is a required property"
+    )
 
 
 def test_a_log_must_start_with_the_round_and_not_be_empty() -> None:
@@ -334,7 +337,7 @@ def test_replay_command_rejects_a_tampered_log(tmp_path: Path) -> None:
     out = zhuoji("replay", str(log), "--json")
     assert out.returncode == 2
     assert out.stdout == ""
-    assert (
-        out.stderr
-        == f"zhuoji replay: error: {log}:7: draw event where the replay expects an action (to act: [2])\n"
-    )
+    assert json.loads(out.stderr) == {
+        "error": f"{log}:7: draw event where the replay expects an action (to act: [2])",
+        "where": f"{log}:7",
+    }

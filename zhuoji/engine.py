@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -110,6 +111,8 @@ class Round:
         self.log = EventLog()
         self._record = self.log.recorder()
         self.actions = 0  # actions applied so far
+        self.answers = 0  # window answers not public (see public_seq)
+        self._public_cache: tuple[tuple[int, int], dict[str, Any]] | None = None
         self.seed = seed
         self._dice_queue = list(dice or [])
         self.dice_rolled: list[tuple[int, int]] = []
@@ -275,15 +278,33 @@ class Round:
         if phase is Phase.EXCHANGE:
             self._exchange_pick(action)
             return
-        self.responses[seat] = action
+        answered = self.responses
+        answered[seat] = action
+        self.answers += 1
         self._note_response(action)
-        if len(self.responses) == len(self.pending):
+        if len(answered) == len(self.pending):
             if phase is Phase.CLAIM:
                 self._resolve_claims()
             elif phase is Phase.ROB:
                 self._resolve_rob()
             else:
                 self._resolve_dingque()
+            self.answers -= self._answers_taken(phase, answered)
+
+    def public_seq(self) -> int:
+        """Events everyone may count: the log's length less the answers of claim and rob
+        windows, except the answers that took effect (a claim, a win).  A seat that had no
+        option in a window sees the count it would see had there been no window."""
+        return len(self.log) - self.answers
+
+    def _answers_taken(self, phase: Phase, answered: dict[int, Action]) -> int:
+        """How many of a resolved window's answers became public (claimed or won)."""
+        if self.end is not None:
+            winners = {w.seat for w in self.end.wins}
+            return sum(1 for s in answered if s in winners)
+        if phase is Phase.CLAIM and self.discards[-1].claimed_by is not None:
+            return 1
+        return 0
 
     def observe(self, seat: int) -> Observation:
         return Observation(self, seat)
@@ -292,6 +313,9 @@ class Round:
         """What ``seat`` may see: its own hand, every meld and discard, counts; never another
         seat's concealed tiles or the wall order."""
         me = self.seats[seat]
+        text = T.TILE_TEXT
+        window = self.phase in (Phase.CLAIM, Phase.ROB)
+        public = self._public_view()
         return {
             "seat": seat,
             "phase": self.phase.value,
@@ -302,16 +326,14 @@ class Round:
             "dealer": self.dealer,
             "streak": self.streak,
             "hand": T.format_counts(me.hand),
-            "drawn": T.format([me.drawn]) if me.drawn >= 0 else None,
+            "drawn": text[me.drawn] if me.drawn >= 0 else None,
             "melds": [
-                [_meld_text(m, hidden=i != seat and not self.end) for m in st.melds]
-                for i, st in enumerate(self.seats)
+                public["own_melds"][i] if i == seat else shown
+                for i, shown in enumerate(public["melds"])
             ],
-            "discards": [
-                {"seat": d.seat, "tile": T.format([d.tile]), "claimed_by": d.claimed_by}
-                for d in self.discards
-            ],
-            "declared": [s.declared.value if s.declared else None for s in self.seats],
+            "discards": public["discards"],
+            "declared": public["declared"],
+            # 定缺: another seat's void suit shows once every seat has chosen
             "void_suits": [
                 T.SUIT_LETTERS[v] if v is not None else None
                 for v in (self.observe(seat).void_suit(s) for s in range(self.players))
@@ -323,25 +345,41 @@ class Round:
             }
             if self.ruleset.variant.exchange is not None
             else None,
-            "concealed_counts": [sum(s.hand) for s in self.seats],
+            "concealed_counts": public["concealed_counts"],
             "wall": self.wall.live(),
-            "wild": T.format([self.wild]) if self.wild is not None else None,
-            "wild_indicator": T.format([self.wild_indicator])
+            "wild": text[self.wild] if self.wild is not None else None,
+            "wild_indicator": text[self.wild_indicator]
             if self.wild_indicator is not None
             else None,
-            "claim_tile": T.format([self.claim_tile])
-            if self.phase in (Phase.CLAIM, Phase.ROB)
-            else None,
-            "claim_from": self.observe(seat).claim_source
-            if self.phase in (Phase.CLAIM, Phase.ROB)
-            else None,
+            "claim_tile": text[self.claim_tile] if window else None,
+            "claim_from": self.observe(seat).claim_source if window else None,
             "legal_actions": [str(a) for a in self.legal_actions(seat)],
-            "reveal": T.format([self.end.reveal])
-            if self.end and self.end.reveal is not None
-            else None,
-            "reveals": [T.TILE_TEXT[t] for t in self.open_reveals()],
+            "reveal": text[self.end.reveal] if self.end and self.end.reveal is not None else None,
+            "reveals": [text[t] for t in self.open_reveals()],
             "result": self.result_summary() if self.end else None,
         }
+
+    def _public_view(self) -> dict[str, Any]:
+        """The parts of every seat's observation that are the same for all, built once per
+        state (a server sends every seat its view after each change).  Shared lists: read
+        them, never change them."""
+        key = (len(self.log), self.answers)
+        cached = self._public_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = T.TILE_TEXT
+        public = {
+            "melds": [[_meld_text(m, not self.end) for m in st.melds] for st in self.seats],
+            "own_melds": [[_meld_text(m, False) for m in st.melds] for st in self.seats],
+            "discards": [
+                {"seat": d.seat, "tile": text[d.tile], "claimed_by": d.claimed_by}
+                for d in self.discards
+            ],
+            "declared": [s.declared.value if s.declared else None for s in self.seats],
+            "concealed_counts": [sum(s.hand) for s in self.seats],
+        }
+        self._public_cache = (key, public)
+        return public
 
     def open_reveals(self) -> list[int]:
         """Revealed tiles that make chickens now, in reveal order (前后鸡, 滚筒鸡, 开局翻鸡
@@ -1081,6 +1119,7 @@ _CLAIM_MELD = {
 _DISCARDS = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
 
 
+@lru_cache(maxsize=4096)
 def _meld_text(m: Meld, hidden: bool = False) -> str:
     """A meld as text; another seat's concealed kong (闷豆, laid face down) hides its tile
     until the round ends (seed 003 "暗杠1嘴(不翻开)")."""

@@ -35,6 +35,7 @@ from zhuoji.outcome import (
 )
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.settle import Ledger, settle
+from zhuoji.textfile import UnreadableFile, read_text
 from zhuoji.variant import Ruleset, load_variant
 
 ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
@@ -183,16 +184,38 @@ def parse(data: Any, label: str = "round-end") -> RoundEndFile:
 def read(path: str | Path) -> RoundEndFile:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+        text = read_text(p)
+    except UnreadableFile as exc:
+        raise ScenarioError(f"{p}{f':{exc.line}' if exc.line else ''}: {exc.message}") from exc
+    kind = "JSON" if p.suffix == ".json" else "YAML"
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ScenarioError(
-            f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {exc}"
-        ) from exc
+        data = json.loads(text) if p.suffix == ".json" else _load_yaml(text, p)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"{p}{line}: not valid YAML: {what}") from exc
+    except RecursionError as exc:
+        raise ScenarioError(f"{p}: not valid {kind}: nested too deeply") from exc
     return parse(data, str(p))
+
+
+def _load_yaml(text: str, p: Path) -> Any:
+    """The YAML document, refused when its aliases expand past :data:`MAX_NODES` values."""
+    from zhuoji.variant_io import MAX_NODES, YamlLoader, expanded_size
+
+    loader = YamlLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_size(node) > MAX_NODES:
+            raise ScenarioError(f"{p}: more than {MAX_NODES} values once aliases are expanded")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _tiles(text: str, where: str) -> list[int]:

@@ -29,6 +29,7 @@ from zhuoji.hints import discard_waits, marks_now, marks_text, waits_left
 from zhuoji.observation import Observation
 
 if TYPE_CHECKING:
+    from zhuoji.engine import Round
     from zhuoji.server.tables import Table
 
 
@@ -36,10 +37,14 @@ def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
     return [{"tile": T.text(w), "left": n} for w, n in pairs]
 
 
-def client_extras(table: Table, seat: int, view: dict[str, Any]) -> dict[str, Any]:
-    """The extra view keys for ``seat`` (see the module docstring)."""
+def client_extras(
+    table: Table, seat: int, view: dict[str, Any], shown: Round | None = None
+) -> dict[str, Any]:
+    """The extra view keys for ``seat`` (see the module docstring), computed from the
+    round as this seat is shown it: ``shown`` when a claim window hides the latest action
+    from it (the round before that action), else the table's current round."""
     out: dict[str, Any] = {"turn_seconds": table.clock.seconds}
-    r = table.current
+    r = shown if shown is not None else table.current
     if r is None:
         return out
     n = r.players
@@ -47,11 +52,11 @@ def client_extras(table: Table, seat: int, view: dict[str, Any]) -> dict[str, An
     out["round_wind"] = table.rounds[-1].round_wind if table.rounds else 0
     obs = Observation(r, seat)
     out["marks"] = marks_text(marks_now(obs))
-    deadline = table.clock.shown_to(seat, r)
+    deadline = table.clock.shown_to(seat, table.current)
     out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
         out["waits"] = _left(waits_left(obs))
-        hints = discard_waits(obs) if obs.legal else {}
+        hints = discard_waits(obs) if view.get("legal") else {}
         out["discard_waits"] = {T.text(t): _left(ws) for t, ws in hints.items()}
     elif view.get("settlement"):
         out["settlement"] = explain_settlement(view["settlement"], r.ruleset, r.end)
