@@ -78,3 +78,20 @@ def test_who_sees_which_deadline() -> None:
     clock.note({turn.to_act()[0]: (0, ())}, set(range(4)))
     assert all(clock.shown_to(v, turn) is not None for v in range(4))
     assert TurnClock(None).shown_to(0, turn) is None
+
+
+def test_a_store_made_before_the_timer_is_upgraded(tmp_path: Path) -> None:
+    """A database whose zj_tables has no turn_seconds column gets it at start; its tables
+    load with no timer."""
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+    with TestClient(create_app(f"sqlite:///{db}", OP)) as c:
+        tid = c.post("/api/tables", json={"seats": seats}, headers=OPH).json()["id"]
+    with sqlite3.connect(db) as con:
+        con.execute("ALTER TABLE zj_tables DROP COLUMN turn_seconds")
+    with TestClient(create_app(f"sqlite:///{db}", OP)) as c:
+        assert c.get(f"/api/tables/{tid}").json()["turn_seconds"] is None
+        r = c.post("/api/tables", json={"seats": seats, "turn_seconds": 30}, headers=OPH)
+        assert r.status_code == 201 and r.json()["turn_seconds"] == 30
