@@ -1,0 +1,614 @@
+"""The count-array arithmetic behind :mod:`zhuoji.hand`: distances, win checks and waits.
+
+This module is the hot path of hand analysis and is compiled with mypyc when the package is
+installed (``docs/build.md``); :mod:`zhuoji.hand` runs the compiled build when it was compiled
+from this very file and the pure-Python one otherwise (:mod:`zhuoji.compiled`).  Both run the
+same source, so the code here keeps to what mypyc compiles well: typed locals, ``list[int]``
+inside (a caller's sequence is copied once at the boundary), ``i64`` locals (machine
+integers once compiled, plain ints in Python), one pass over the counts (:func:`_scan`),
+``Final`` tables, and no imports beyond the standard library and the table loader.  Counts
+are 0–4 (a pattern index has one base-5 digit a kind).
+
+Forms (RULES.md glossary): **standard** (sets and one pair), **seven pairs** (a
+four-of-a-kind as two pairs unless ``quads_as_two_pairs`` is off), **十三烂** (fourteen
+distinct tiles, each suit's ranks pairwise at least three apart, seed 003
+"1、4、7+2、5、8+3、6、9+不重复的风牌").  Distances are the fewest tiles to add; shanten is
+distance − 1.  The per-suit tables are :mod:`zhuoji.hand_tables`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from zhuoji import hand_tables
+
+if TYPE_CHECKING:  # mypyc's unboxed 64-bit int; plain int when the module runs as Python
+    from mypy_extensions import i64
+
+NUM_KINDS: Final[int] = 34  # tile kinds (zhuoji.tiles): 0–26 suited, 27–33 honors
+#: a distance no real hand reaches; used for forms that do not apply
+FAR: Final[int] = 99
+#: digit weights of the base-5 pattern index
+POW5: Final[tuple[int, ...]] = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
+
+_TABLES: Final = hand_tables.load()
+_SUIT_CLASS: Final[bytes] = _TABLES.suit_class
+_HONOR_CLASS: Final[bytes] = _TABLES.honor_class
+_VEC: Final[tuple[bytes, ...]] = _TABLES.vectors
+_PROD: Final[tuple[bytes, ...]] = _TABLES.product
+
+
+def _as_list(c: Sequence[int]) -> list[int]:
+    """The caller's counts as a list (the same object when it is one: nothing is written)."""
+    return c if isinstance(c, list) else list(c)
+
+
+# ---------------------------------------------------------------------------------------
+# per-suit table access
+# ---------------------------------------------------------------------------------------
+
+
+def _suit_index(c: list[int], b: int) -> int:
+    return (
+        c[b]
+        + 5 * c[b + 1]
+        + 25 * c[b + 2]
+        + 125 * c[b + 3]
+        + 625 * c[b + 4]
+        + 3125 * c[b + 5]
+        + 15625 * c[b + 6]
+        + 78125 * c[b + 7]
+        + 390625 * c[b + 8]
+    )
+
+
+def _honor_index(c: list[int]) -> int:
+    return c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33]
+
+
+def group_index(c: Sequence[int], group: int) -> int:
+    """Base-5 pattern index of one group (0 万, 1 条, 2 筒, 3 honors) into the class tables."""
+    cc = _as_list(c)
+    return _suit_index(cc, 9 * group) if group < 3 else _honor_index(cc)
+
+
+def _scan(c: list[int]) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64]:
+    """One read of the counts: the pattern index of 万, 条, 筒 and the honors, the tiles held
+    in each, and the histogram of counts packed six bits a count (bits ``6k``–``6k+5``: how
+    many kinds are held ``k`` times; see :func:`_held`)."""
+    i0: i64 = 0
+    i1: i64 = 0
+    i2: i64 = 0
+    i3: i64 = 0
+    n0: i64 = 0
+    n1: i64 = 0
+    n2: i64 = 0
+    n3: i64 = 0
+    hist: i64 = 0
+    weight: i64 = 1
+    for r in range(9):
+        a: i64 = c[r]
+        b: i64 = c[r + 9]
+        d: i64 = c[r + 18]
+        i0 += weight * a
+        i1 += weight * b
+        i2 += weight * d
+        n0 += a
+        n1 += b
+        n2 += d
+        hist += (1 << 6 * (a & 7)) + (1 << 6 * (b & 7)) + (1 << 6 * (d & 7))
+        if r < 7:
+            e: i64 = c[r + 27]
+            i3 += weight * e
+            n3 += e
+            hist += 1 << 6 * (e & 7)
+        weight *= 5
+    return i0, i1, i2, i3, n0, n1, n2, n3, hist
+
+
+def _held(hist: i64, times: int) -> int:
+    """How many kinds are held ``times`` times, from :func:`_scan`'s histogram."""
+    return int(hist >> 6 * times & 63)
+
+
+def _vector_of(i0: i64, i1: i64, i2: i64, i3: i64) -> bytes:
+    """The (m, h) distance vector of a whole hand from its four pattern indices: four class
+    lookups, three products."""
+    return _VEC[
+        _PROD[_PROD[_PROD[_SUIT_CLASS[i0]][_SUIT_CLASS[i1]]][_SUIT_CLASS[i2]]][_HONOR_CLASS[i3]]
+    ]
+
+
+def hand_vector(c: Sequence[int]) -> bytes:
+    """The (m, h) distance vector of the whole hand: four class lookups, three products."""
+    i0, i1, i2, i3, _n0, _n1, _n2, _n3, _hist = _scan(_as_list(c))
+    return _vector_of(i0, i1, i2, i3)
+
+
+def _total(c: list[int]) -> int:
+    n = 0
+    for k in range(NUM_KINDS):
+        n += c[k]
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# distances
+# ---------------------------------------------------------------------------------------
+
+
+def _check_sets(sets: int, n: int) -> None:
+    if sets > 4:
+        raise ValueError(f"a concealed hand holds at most 14 tiles, not {n}")
+
+
+def standard_distance(c: Sequence[int], jokers: int = 0, *, wild_in_play: bool = False) -> int:
+    """Fewest tiles to add for sets and a pair; the hand plus ``jokers`` sets the set count.
+
+    With no wild tiles in play no kind goes above four copies; with them (or with ``jokers``)
+    a fifth copy counts, since a joker may stand for it.
+    """
+    cc = _as_list(c)
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(cc)
+    n = int(n0 + n1 + n2 + n3)
+    sets = (n + jokers) // 3
+    _check_sets(sets, n)
+    if wild_in_play or jokers or not _held(hist, 4):
+        return _vector_of(i0, i1, i2, i3)[2 * sets + 1]
+    return _capped_standard_distance(cc, sets)
+
+
+def _capped_standard_distance(c: list[int], sets: int) -> int:
+    """The standard distance with no fifth copy: the tables count one (``1111m234p567p789s``
+    would be one tile from ``11111m``).  Only a suit or the honors holding a four-of-a-kind
+    can differ from its table vector (checked for every pattern of up to 14 tiles), so only
+    those are looked up again."""
+    _check_sets(sets, _total(c))
+    vecs: list[bytes] = []
+    classes: list[int] = []
+    for group in range(4):
+        base = 9 * group
+        size = 9 if group < 3 else 7
+        index = _suit_index(c, base) if group < 3 else _honor_index(c)
+        cls = _SUIT_CLASS[index] if group < 3 else _HONOR_CLASS[index]
+        quad = False
+        for k in range(base, base + size):
+            if c[k] == 4:
+                quad = True
+        if quad:
+            capped = _capped_class(group < 3, index)
+            if isinstance(capped, bytes):
+                cls = -1
+                vecs.append(capped)
+            else:
+                cls = capped
+                vecs.append(_VEC[cls])
+        else:
+            vecs.append(_VEC[cls])
+        classes.append(cls)
+    if min(classes) >= 0:
+        return _VEC[_PROD[_PROD[_PROD[classes[0]][classes[1]]][classes[2]]][classes[3]]][
+            2 * sets + 1
+        ]
+    vec = vecs[0]
+    for g in range(1, 4):
+        vec = hand_tables._product(vec, vecs[g])
+    return vec[2 * sets + 1]
+
+
+_CLASS_OF: Final[dict[bytes, int]] = {v: i for i, v in enumerate(_VEC)}
+#: capped classes found so far, by ``2 * index + suit`` (emptied when it grows past a bound)
+_CAPPED: Final[dict[int, int | bytes]] = {}
+_CAPPED_BOUND: Final = 65536
+
+
+def _capped_class(suit: bool, index: int) -> int | bytes:
+    """The class of a pattern's capped vector (its vector when no class has it)."""
+    key = 2 * index + suit
+    found = _CAPPED.get(key)
+    if found is not None:
+        return found
+    part = tuple(index // 5**i % 5 for i in range(9 if suit else 7))
+    vec = _capped_vector(part, suit)
+    result = _CLASS_OF.get(vec, vec)
+    if len(_CAPPED) >= _CAPPED_BOUND:
+        _CAPPED.clear()
+    _CAPPED[key] = result
+    return result
+
+
+def _capped_vector(part: tuple[int, ...], chows: bool) -> bytes:
+    """A suit's (or the honors') (m, h) distance vector as in the tables, with at most four
+    copies of each kind in the completed pattern: a left-to-right pass over the ranks whose
+    state is the chows started one and two ranks back."""
+    far = hand_tables.UNREACHABLE
+    width = hand_tables.WIDTH
+    states: dict[tuple[int, int], list[int]] = {(0, 0): [0] + [far] * (width - 1)}
+    n = len(part)
+    for i in range(n):
+        held = part[i]
+        nxt: dict[tuple[int, int], list[int]] = {}
+        for (back1, back2), vec in states.items():
+            carry = back1 + back2
+            for starts in range(5 - carry if chows and i + 2 < n else 1):
+                for pung in range(2):
+                    for pair in range(2):
+                        total = carry + starts + 3 * pung + 2 * pair
+                        if total > 4:
+                            continue
+                        cost = max(total - held, 0)
+                        out = nxt.setdefault((starts, back1), [far] * width)
+                        for m in range(5 - starts - pung):
+                            for h in range(2 - pair):
+                                v = vec[2 * m + h] + cost
+                                k = 2 * (m + starts + pung) + h + pair
+                                if v < out[k]:
+                                    out[k] = v
+        states = nxt
+    return bytes([min(v, far) for v in states[(0, 0)]])
+
+
+def pairs_distance(
+    ones: int, twos: int, threes: int, fours: int, quads_as_two_pairs: bool = True
+) -> int:
+    """Seven-pairs distance from the histogram of counts (how many kinds are held 1–4 times)."""
+    if quads_as_two_pairs:
+        need = 7 - min(twos + threes + 2 * fours, 7)  # a single needs one tile, a gap two
+        return need + max(need - ones - threes, 0)
+    pairs = min(twos + threes + fours, 7)
+    return (7 - pairs) + max(0, 7 - (ones + twos + threes + fours))  # riichi: seven kinds
+
+
+def _seven_pairs_distance(c: list[int], jokers: int, quads_as_two_pairs: bool) -> int:
+    _i0, _i1, _i2, _i3, n0, n1, n2, n3, hist = _scan(c)
+    if n0 + n1 + n2 + n3 + jokers < 13:
+        return FAR
+    return _pairs_from(hist, quads_as_two_pairs)
+
+
+def _pairs_from(hist: i64, quads_as_two_pairs: bool) -> int:
+    return pairs_distance(
+        _held(hist, 1), _held(hist, 2), _held(hist, 3), _held(hist, 4), quads_as_two_pairs
+    )
+
+
+def seven_pairs_distance(
+    c: Sequence[int], jokers: int = 0, *, quads_as_two_pairs: bool = True
+) -> int:
+    """Fewest tiles to add for seven pairs (only for 13 or 14 tiles with no melds)."""
+    return _seven_pairs_distance(_as_list(c), jokers, quads_as_two_pairs)
+
+
+def _lan_parts() -> list[tuple[int, ...]]:
+    """The 十三烂 parts of one suit: up to three ranks, pairwise at least three apart."""
+    parts: list[tuple[int, ...]] = [()]
+    for a in range(9):
+        parts.append((a,))
+        for b in range(a + 3, 9):
+            parts.append((a, b))
+            for c in range(b + 3, 9):
+                parts.append((a, b, c))
+    return parts
+
+
+def _lan_table() -> bytes:
+    """For each 9-bit mask of ranks held in a suit, the best overlap with a part of each size
+    0–3: four bytes a mask."""
+    parts = _lan_parts()
+    out = bytearray()
+    for mask in range(512):
+        best = [0, 0, 0, 0]
+        for part in parts:
+            hit = sum(1 for r in part if mask >> r & 1)
+            best[len(part)] = max(best[len(part)], hit)
+        out.extend(best)
+    return bytes(out)
+
+
+_LAN: Final[bytes] = _lan_table()
+#: every split of fourteen tiles into 十三烂 parts of the three suits (sizes 0–3) and room
+#: for honors (at most seven): four bytes a split (sizes, room)
+_LAN_SPLITS: Final[bytes] = bytes(
+    [
+        v
+        for a in range(4)
+        for b in range(4)
+        for c in range(4)
+        if 14 - a - b - c <= 7
+        for v in (a, b, c, 14 - a - b - c)
+    ]
+)
+
+
+def _shisanlan_distance(c: list[int], jokers: int) -> int:
+    if _total(c) + jokers < 13:
+        return FAR
+    m0 = _rank_mask(c, 0)
+    m1 = _rank_mask(c, 9)
+    m2 = _rank_mask(c, 18)
+    honors = 0
+    for k in range(27, NUM_KINDS):
+        if c[k]:
+            honors += 1
+    best = 0
+    for i in range(0, len(_LAN_SPLITS), 4):
+        room = _LAN_SPLITS[i + 3]
+        hit = (
+            _LAN[4 * m0 + _LAN_SPLITS[i]]
+            + _LAN[4 * m1 + _LAN_SPLITS[i + 1]]
+            + _LAN[4 * m2 + _LAN_SPLITS[i + 2]]
+            + (honors if honors < room else room)
+        )
+        if hit > best:
+            best = hit
+    return 14 - best
+
+
+def _rank_mask(c: list[int], b: int) -> int:
+    """The ranks held in the suit starting at kind ``b``, as nine bits."""
+    mask = 0
+    for r in range(9):
+        if c[b + r]:
+            mask |= 1 << r
+    return mask
+
+
+def shisanlan_distance(c: Sequence[int], jokers: int = 0) -> int:
+    """Fewest tiles to add for 十三烂 (fourteen tiles, no melds)."""
+    return _shisanlan_distance(_as_list(c), jokers)
+
+
+# ---------------------------------------------------------------------------------------
+# complete hands
+# ---------------------------------------------------------------------------------------
+
+
+def _is_standard_win(c: list[int]) -> bool:
+    i0, i1, i2, i3, n0, n1, n2, n3, _hist = _scan(c)
+    n = n0 + n1 + n2 + n3
+    return n % 3 == 2 and not _vector_of(i0, i1, i2, i3)[2 * (n // 3) + 1]
+
+
+def is_standard_win(c: Sequence[int]) -> bool:
+    """Sets and one pair, from the tables, without wild tiles (the product of the suits'
+    vectors is zero exactly when every suit completes with one pair among them)."""
+    return _is_standard_win(_as_list(c))
+
+
+def _is_seven_pairs(c: list[int], quads_as_two_pairs: bool) -> bool:
+    _i0, _i1, _i2, _i3, n0, n1, n2, n3, hist = _scan(c)
+    return n0 + n1 + n2 + n3 == 14 and _pairs_complete(hist, quads_as_two_pairs)
+
+
+def _pairs_complete(hist: i64, quads_as_two_pairs: bool) -> bool:
+    """Every kind held is held an even number of times (twice, unless quads count)."""
+    return not _held(hist, 1) and not _held(hist, 3) and (quads_as_two_pairs or not _held(hist, 4))
+
+
+def is_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> bool:
+    return _is_seven_pairs(_as_list(c), quads_as_two_pairs)
+
+
+def _is_shisanlan(c: list[int]) -> bool:
+    return _total(c) == 14 and max(c) == 1 and _shisanlan_distance(c, 0) == 0
+
+
+def is_shisanlan(c: Sequence[int]) -> bool:
+    return _is_shisanlan(_as_list(c))
+
+
+def quads(c: Sequence[int]) -> int:
+    """Four-of-a-kinds in a seven-pairs hand (1 → 龙七对, 2 → 双龙七对)."""
+    return _held(_scan(_as_list(c))[8], 4)
+
+
+def is_win(c: Sequence[int]) -> bool:
+    """The plain forms of DESIGN.md: standard or seven pairs (four of a kind as two pairs)."""
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(_as_list(c))
+    n = n0 + n1 + n2 + n3
+    if n % 3 == 2 and not _vector_of(i0, i1, i2, i3)[2 * (n // 3) + 1]:
+        return True
+    return n == 14 and _pairs_complete(hist, True)
+
+
+# ---------------------------------------------------------------------------------------
+# waits
+# ---------------------------------------------------------------------------------------
+
+
+def _standard_waits(
+    c: list[int], out: list[int], scan: tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64]
+) -> None:
+    """Append the tiles completing a standard hand, in increasing order, found suit by suit
+    from the tables: the tile goes to the one short suit (which then holds the pair), or to
+    one of two suits each holding a pair's worth of extra tiles; every other suit must
+    already be complete.  ``scan`` is :func:`_scan` of ``c``."""
+    i0, i1, i2, i3, n0, n1, n2, n3, _hist = scan
+    r0 = n0 % 3
+    r1 = n1 % 3
+    r2 = n2 % 3
+    r3 = n3 % 3
+    ones = (r0 == 1) + (r1 == 1) + (r2 == 1) + (r3 == 1)
+    twos = (r0 == 2) + (r1 == 2) + (r2 == 2) + (r3 == 2)
+    if ones == 1 and not twos:
+        pair_after = 1  # the tile goes to the short suit, which then holds the pair
+    elif twos == 2 and not ones:
+        pair_after = 0  # the tile goes to one of the two suits with a pair's worth extra
+    else:
+        return
+    # each group's distance to complete as it is (sets, and a pair when two over)
+    d0 = _VEC[_SUIT_CLASS[i0]][(n0 // 3) * 2 + (r0 == 2)] if n0 else 0
+    d1 = _VEC[_SUIT_CLASS[i1]][(n1 // 3) * 2 + (r1 == 2)] if n1 else 0
+    d2 = _VEC[_SUIT_CLASS[i2]][(n2 // 3) * 2 + (r2 == 2)] if n2 else 0
+    d3 = _VEC[_HONOR_CLASS[i3]][(n3 // 3) * 2 + (r3 == 2)] if n3 else 0
+    short = 1 if pair_after else 2  # the residue of a group the tile may go to
+    for target in range(4):
+        if target == 0:
+            n, r, base, others = n0, r0, i0, d1 + d2 + d3
+        elif target == 1:
+            n, r, base, others = n1, r1, i1, d0 + d2 + d3
+        elif target == 2:
+            n, r, base, others = n2, r2, i2, d0 + d1 + d3
+        else:
+            n, r, base, others = n3, r3, i3, d0 + d1 + d2
+        if r != short or others:
+            continue
+        cell = ((n + 1) // 3) * 2 + pair_after
+        classes = _SUIT_CLASS if target < 3 else _HONOR_CLASS
+        weight: i64 = 1
+        for k in range(9 * target, 9 * target + (9 if target < 3 else 7)):
+            if c[k] < 4 and not _VEC[classes[base + weight]][cell]:
+                out.append(k)
+            weight *= 5
+
+
+def _seven_pairs_wait(c: list[int], quads_as_two_pairs: bool) -> int:
+    """The one kind completing seven pairs from 13 tiles, or −1."""
+    odd = -1
+    high = 0
+    for k in range(NUM_KINDS):
+        x = c[k]
+        if x & 1:
+            if odd >= 0:
+                return -1
+            odd = k
+        if x > high:
+            high = x
+    if odd < 0:
+        return -1
+    if not quads_as_two_pairs and (c[odd] != 1 or high > 2):
+        return -1
+    return odd
+
+
+def _insert_sorted(out: list[int], t: int) -> None:
+    """Add ``t`` to the increasing list ``out`` unless it is there."""
+    i = 0
+    while i < len(out) and out[i] < t:
+        i += 1
+    if i == len(out) or out[i] != t:
+        out.insert(i, t)
+
+
+def _waits(
+    c: list[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
+) -> list[int]:
+    out: list[int] = []
+    scan = _scan(c)
+    if standard:
+        _standard_waits(c, out, scan)
+    _i0, _i1, _i2, _i3, n0, n1, n2, n3, hist = scan
+    if n0 + n1 + n2 + n3 != 13:
+        return out
+    if seven_pairs and _held(hist, 1) + _held(hist, 3) == 1:
+        t = _seven_pairs_wait(c, quads_as_two_pairs)
+        if t >= 0:
+            _insert_sorted(out, t)
+    if shisanlan and _held(hist, 1) == 13 and _shisanlan_distance(c, 0) == 1:
+        trial = list(c)  # the caller's list is never written
+        for t in range(NUM_KINDS):
+            if not trial[t]:
+                trial[t] = 1
+                done = _shisanlan_distance(trial, 0) == 0
+                trial[t] = 0
+                if done:
+                    _insert_sorted(out, t)
+    return out
+
+
+def waits(c: Sequence[int]) -> list[int]:
+    """Kinds that complete the hand in a plain form; a kind already held four times is not a
+    wait (there is no fifth copy)."""
+    return _waits(_as_list(c), True, True, False, True)
+
+
+def is_ready(c: Sequence[int]) -> bool:
+    return bool(_waits(_as_list(c), True, True, False, True))
+
+
+# ---------------------------------------------------------------------------------------
+# shanten
+# ---------------------------------------------------------------------------------------
+
+
+def shanten_standard(c: Sequence[int]) -> int:
+    return standard_distance(c) - 1
+
+
+def shanten_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> int:
+    return _seven_pairs_distance(_as_list(c), 0, quads_as_two_pairs) - 1
+
+
+def _distance(
+    c: list[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
+) -> int:
+    """Fewest tiles to add over the forms, without wild tiles (no kind above four copies)."""
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
+    n = int(n0 + n1 + n2 + n3)
+    best = FAR
+    if standard:
+        sets = n // 3
+        _check_sets(sets, n)
+        vector = _vector_of(i0, i1, i2, i3)
+        best = _capped_standard_distance(c, sets) if _held(hist, 4) else vector[2 * sets + 1]
+    if n >= 13:
+        if seven_pairs:
+            d = _pairs_from(hist, quads_as_two_pairs)
+            if d < best:
+                best = d
+        # 十三烂 uses distinct kinds only: at least 14 minus the kinds held
+        kinds = _held(hist, 1) + _held(hist, 2) + _held(hist, 3) + _held(hist, 4)
+        if shisanlan and 14 - kinds < best:
+            d = _shisanlan_distance(c, 0)
+            if d < best:
+                best = d
+    return best
+
+
+def shanten(c: Sequence[int]) -> int:
+    """Distance to ready over the plain forms; ``-1`` means complete."""
+    return _distance(_as_list(c), True, True, False, True) - 1
+
+
+# ---------------------------------------------------------------------------------------
+# a form set's checks, without wild tiles (zhuoji.hand.HandRules)
+# ---------------------------------------------------------------------------------------
+
+
+def forms_distance(
+    c: Sequence[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
+) -> int:
+    """Fewest tiles to add over the chosen forms (``FAR`` with none), no wild tiles."""
+    return _distance(_as_list(c), standard, seven_pairs, shisanlan, quads_as_two_pairs)
+
+
+def forms_shanten_floor(c: Sequence[int], quads_as_two_pairs: bool) -> int:
+    """A lower bound on the plain forms' shanten that may count a fifth copy."""
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(_as_list(c))
+    n = int(n0 + n1 + n2 + n3)
+    _check_sets(n // 3, n)
+    d = _vector_of(i0, i1, i2, i3)[2 * (n // 3) + 1]
+    if n >= 13:
+        sp = _pairs_from(hist, quads_as_two_pairs)
+        if sp < d:
+            d = sp
+    return d - 1
+
+
+def forms_is_win(
+    c: Sequence[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
+) -> bool:
+    cc = _as_list(c)
+    return (
+        (standard and _is_standard_win(cc))
+        or (seven_pairs and _is_seven_pairs(cc, quads_as_two_pairs))
+        or (shisanlan and _is_shisanlan(cc))
+    )
+
+
+def forms_waits(
+    c: Sequence[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
+) -> list[int]:
+    """Kinds completing the hand in one of the forms; a kind held four times is no wait."""
+    return _waits(_as_list(c), standard, seven_pairs, shisanlan, quads_as_two_pairs)
