@@ -80,13 +80,22 @@ def outcome(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> object:
         return (type(error).__name__, str(error))
 
 
-FLAGS = [
-    (s, p, lan, q)
-    for s in (False, True)
-    for p in (False, True)
-    for lan in (False, True)
-    for q in (False, True)
-    if s or p or lan
+FORMS = (
+    hand_kernel.STANDARD,
+    hand_kernel.SEVEN_PAIRS,
+    hand_kernel.SHISANLAN,
+    hand_kernel.SHISANYAO,
+)
+#: every form set (none included: FAR, nothing wins), with every way of reading the forms
+SWITCHES = [
+    sum(form for i, form in enumerate(FORMS) if chosen >> i & 1) | options
+    for chosen in range(1 << len(FORMS))
+    for options in (
+        0,
+        hand_kernel.STRICT_LAN,
+        hand_kernel.QUADS_AS_TWO_PAIRS,
+        hand_kernel.STRICT_LAN | hand_kernel.QUADS_AS_TWO_PAIRS,
+    )
 ]
 
 
@@ -106,6 +115,7 @@ def test_compiled_kernel_matches_pure_on_random_hands(
             "is_standard_win",
             "is_seven_pairs",
             "is_shisanlan",
+            "is_shisanyao",
             "quads",
             "is_ready",
         ):
@@ -120,12 +130,17 @@ def test_compiled_kernel_matches_pure_on_random_hands(
                 assert fast.seven_pairs_distance(
                     c, jokers, quads_as_two_pairs=q
                 ) == pure.seven_pairs_distance(c, jokers, quads_as_two_pairs=q)
-            assert fast.shisanlan_distance(c, jokers) == pure.shisanlan_distance(c, jokers)
-        for flags in FLAGS:
+            for strict in (False, True):
+                assert fast.shisanlan_distance(c, jokers, strict) == pure.shisanlan_distance(
+                    c, jokers, strict
+                )
+            assert fast.shisanyao_distance(c, jokers) == pure.shisanyao_distance(c, jokers)
+        assert fast.is_shisanlan(c, True) == pure.is_shisanlan(c, True)
+        for switches in SWITCHES:
             for name in ("forms_distance", "forms_is_win", "forms_waits"):
-                assert outcome(getattr(fast, name), c, *flags) == outcome(
-                    getattr(pure, name), c, *flags
-                ), (name, c, flags)
+                assert outcome(getattr(fast, name), c, switches) == outcome(
+                    getattr(pure, name), c, switches
+                ), (name, c, switches)
         for q in (False, True):
             assert outcome(fast.forms_shanten_floor, c, q) == outcome(
                 pure.forms_shanten_floor, c, q
@@ -138,17 +153,59 @@ def test_compiled_kernel_matches_pure_on_random_hands(
 
 
 def test_shisanlan_hands_match(kernels: tuple[ModuleType, ModuleType]) -> None:
-    """十三烂 needs fourteen distinct kinds, which random hands rarely hold."""
+    """十三烂 needs fourteen distinct kinds, which random hands rarely hold; half of these
+    are built from the literal triples 147/258/369 (strict hands and near misses)."""
     pure, fast = kernels
     rng = random.Random(7)
+    for i in range(2000):
+        c = [0] * 34
+        if i % 2:
+            kinds = rng.sample(range(34), rng.choice([13, 14]))
+        else:
+            triples = rng.sample(range(3), 3)
+            suited = [9 * s + r for s, t in enumerate(triples) for r in range(t, 9, 3)]
+            kinds = rng.sample(suited + list(range(27, 34)), rng.choice([13, 14]))
+            if rng.random() < 0.3:  # one tile off its triple
+                kinds[0] = rng.choice([k for k in range(34) if k not in kinds])
+        for k in kinds:
+            c[k] = 1
+        for switches in SWITCHES:
+            for name in ("forms_distance", "forms_is_win", "forms_waits"):
+                assert getattr(fast, name)(c, switches) == getattr(pure, name)(c, switches)
+        for strict in (False, True):
+            assert fast.shisanlan_distance(c, 0, strict) == pure.shisanlan_distance(c, 0, strict)
+            assert fast.is_shisanlan(c, strict) == pure.is_shisanlan(c, strict)
+
+
+def test_shisanyao_hands_match(kernels: tuple[ModuleType, ModuleType]) -> None:
+    """十三幺 needs the thirteen orphan kinds, which random hands rarely hold: the thirteen
+    less up to two, plus up to three tiles (orphans nine times in ten)."""
+    pure, fast = kernels
+    rng = random.Random(13)
     for _ in range(2000):
         c = [0] * 34
-        for k in rng.sample(range(34), rng.choice([13, 14])):
+        for k in rng.sample(hand_kernel.ORPHANS, 13 - rng.randrange(3)):
             c[k] = 1
-        for flags in FLAGS:
+        for _extra in range(rng.randrange(4)):
+            k = rng.choice(hand_kernel.ORPHANS) if rng.random() < 0.9 else rng.randrange(34)
+            c[k] = min(c[k] + 1, 4)
+        for switches in SWITCHES:
             for name in ("forms_distance", "forms_is_win", "forms_waits"):
-                assert getattr(fast, name)(c, *flags) == getattr(pure, name)(c, *flags)
-        assert fast.shisanlan_distance(c) == pure.shisanlan_distance(c)
+                assert outcome(getattr(fast, name), c, switches) == outcome(
+                    getattr(pure, name), c, switches
+                ), (name, c, switches)
+        for jokers in (0, 1, 2):
+            assert fast.shisanyao_distance(c, jokers) == pure.shisanyao_distance(c, jokers)
+        assert fast.is_shisanyao(c) == pure.is_shisanyao(c)
+
+
+def test_lan_table_is_the_generated_one() -> None:
+    """The 十三烂 table ships precomputed (building it cost ~50 ms of every import as
+    Python); it is what its generator makes, in both builds."""
+    assert hand_kernel._lan_table() == hand_kernel._LAN
+    module = compiled.compiled_module("hand_kernel")
+    if module is not None:
+        assert module._LAN == module._lan_table() == hand_kernel._LAN
 
 
 def test_hand_runs_the_selected_kernel() -> None:

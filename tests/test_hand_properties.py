@@ -129,6 +129,24 @@ def ref_is_shisanlan(c: Sequence[int]) -> bool:
     return all(_lan_suit_ok(r for r in range(9) if c[9 * s + r]) for s in range(3))
 
 
+#: 十三幺 kinds: 1 and 9 of each suit, the seven honors
+ORPHAN_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def ref_is_shisanyao(c: Sequence[int]) -> bool:
+    """十三幺: every orphan kind once, one of them twice, nothing else."""
+    return sorted(c[k] for k in ORPHAN_KINDS) == [1] * 12 + [2] and sum(c) == 14
+
+
+def ref_shisanyao_distance(c: Sequence[int]) -> int:
+    """Fewest tiles to add: 14 less the most tiles kept toward one 十三幺 target."""
+    if sum(c) < 13:
+        return 99
+    return 14 - max(
+        sum(min(c[k], 2 if k == pair else 1) for k in ORPHAN_KINDS) for pair in ORPHAN_KINDS
+    )
+
+
 def ref_is_win(
     c: Sequence[int], forms: frozenset[Form] = PLAIN_FORMS, quads_as_two_pairs: bool = True
 ) -> bool:
@@ -136,6 +154,7 @@ def ref_is_win(
         (Form.STANDARD in forms and ref_is_standard(c))
         or (Form.SEVEN_PAIRS in forms and ref_is_seven_pairs(c, quads_as_two_pairs))
         or (Form.SHISANLAN in forms and ref_is_shisanlan(c))
+        or (Form.SHISANYAO in forms and ref_is_shisanyao(c))
     )
 
 
@@ -151,6 +170,9 @@ def ref_decompositions(
         out.add(("seven_pairs", pairs))
     if Form.SHISANLAN in forms and ref_is_shisanlan(c):
         out.add(("shisanlan", tuple(("single", k) for k in range(NUM_KINDS) if c[k])))
+    if Form.SHISANYAO in forms and ref_is_shisanyao(c):
+        blocks = [("pair" if c[k] == 2 else "single", k) for k in ORPHAN_KINDS]
+        out.add(("shisanyao", tuple(sorted(blocks))))
     return out
 
 
@@ -259,6 +281,7 @@ def ref_wild_win_forms(c: Sequence[int], rules: HandRules) -> set[Form]:
         Form.STANDARD: ref_is_standard,
         Form.SEVEN_PAIRS: lambda h: ref_is_seven_pairs(h, rules.quads_as_two_pairs),
         Form.SHISANLAN: ref_is_shisanlan,
+        Form.SHISANYAO: ref_is_shisanyao,
     }
     size = sum(c)
     # forms that a hand of this size can take at all (the rest never win)
@@ -621,7 +644,9 @@ def test_shanten_matches_brute_force(winning_hand: Compose) -> None:
             riichi_pairs = ref_seven_pairs_distance(c, quads_as_two_pairs=False)
             assert zh.shanten_seven_pairs(c, quads_as_two_pairs=False) == riichi_pairs - 1, text
             assert zh.shisanlan_distance(c) == lan, text
-            assert HandRules(forms=ALL_FORMS).shanten(c) == min(standard, pairs, lan) - 1, text
+            yao = ref_shisanyao_distance(c)
+            assert zh.shisanyao_distance(c) == yao, text
+            assert HandRules(forms=ALL_FORMS).shanten(c) == min(standard, pairs, lan, yao) - 1, text
     assert quads >= 180  # the fifth-copy cases are exercised
 
 

@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from zhuoji.errors import VariantError
+from zhuoji.errors import VariantError, ZhuojiError
 from zhuoji.outcome import RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.report import render_ledger
 from zhuoji.rules import registry
+from zhuoji.rules.registry import Phase, Point
+from zhuoji.schema import variant_schema
 from zhuoji.settle import settle
 from zhuoji.tiles import parse
 from zhuoji.variant import load_variant
@@ -22,19 +25,26 @@ from zhuoji.variant import load_variant
 PLUGIN = '''
 """Example plug-in: 乌骨鸡 bonus — each ready player earns `value` per 八筒 held."""
 from pydantic import Field
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, register
 
 class WuguParams(Params):
     value: int = Field(2, ge=0, description="earned per 八筒 from each other player")
 
-@register(Point.SETTLE, "wugu_bonus", WuguParams, phase=45, title="乌骨鸡 bonus")
+@register(
+    Point.SETTLE,
+    "wugu_bonus",
+    WuguParams,
+    phase=Phase.CHICKENS,
+    title="乌骨鸡 bonus",
+    labels={"ji.wugu_bonus": ("乌骨鸡奖励", "8-dots bonus")},
+)
 def wugu_bonus(ctx, p):
     """Each ready player earns `value` per 八筒 held from every other player."""
     for s, seat in enumerate(ctx.end.seats):
         n = seat.concealed.count(25)
         if n and ctx.ready[s]:
             for o in ctx.others(s):
-                ctx.pay(o, s, n * p.value, "ji.wugu", f"乌骨鸡 ×{n}")
+                ctx.pay(o, s, n * p.value, "ji.wugu_bonus", f"乌骨鸡 ×{n}")
 '''
 
 
@@ -82,5 +92,81 @@ def test_plugin_hook_validates_and_runs(plugin: None) -> None:
     seats = tuple(SeatEnd(tuple(parse(h))) for h in hands)
     end = RoundEnd(4, dealer=1, streak=0, seats=seats, wins=(Win(0, WinHow.SELF_DRAW),), win_tile=9)
     ledger = settle(r, end)
-    wugu = [(e.payer, e.payee, e.amount) for e in ledger.entries if e.item == "ji.wugu"]
+    wugu = [(e.payer, e.payee, e.amount) for e in ledger.entries if e.item == "ji.wugu_bonus"]
     assert wugu == [(1, 0, 6), (2, 0, 6), (3, 0, 6)]
+    # the plug-in's ledger item carries its own labels, in text and JSON alike
+    entry = next(e for e in ledger.as_dict()["entries"] if e["item"] == "ji.wugu_bonus")  # type: ignore[attr-defined]
+    assert (entry["label"], entry["label_en"]) == ("乌骨鸡奖励", "8-dots bonus")
+    assert "乌骨鸡奖励 8-dots bonus" in render_ledger(ledger, end)
+    # and pays at the table's stake like every built-in item
+    staked = settle(load_variant("guiyang", {"settle.wugu_bonus": {"value": 3}, "stake": 5}), end)
+    assert [e.amount for e in staked.entries if e.item == "ji.wugu_bonus"] == [30, 30, 30]
+
+
+def test_plugin_in_the_hook_catalog_and_schema(plugin: None) -> None:
+    """What ``zhuoji variants hooks`` and ``zhuoji variants schema`` read: a plug-in is
+    described exactly like a built-in hook — id, point, phase by name, title, doc, labels,
+    the JSON Schema of its parameters — and its parameters are in the variant schema."""
+    found = {(h["point"], h["id"]): h for h in registry.catalog()}
+    hook = found[("settle", "wugu_bonus")]
+    assert hook["phase"] == "chickens" and hook["builtin"] is False
+    assert hook["title"] == "乌骨鸡 bonus"
+    assert hook["doc"].startswith("Each ready player earns")
+    assert hook["labels"] == {"ji.wugu_bonus": ["乌骨鸡奖励", "8-dots bonus"]}
+    assert hook["params"]["properties"]["value"]["minimum"] == 0
+    builtin = found[("settle", "dou")]
+    assert builtin["phase"] == "dou" and builtin["builtin"] is True
+    assert "dou.men" in builtin["labels"]
+    assert ("settle", "wugu_bonus") not in {
+        (h["point"], h["id"]) for h in registry.catalog(builtin_only=True)
+    }
+    schema = variant_schema()
+    entry = schema["$defs"]["settle.wugu_bonus"]
+    assert entry["title"] == "乌骨鸡 bonus"
+    assert entry["properties"]["value"]["description"] == "earned per 八筒 from each other player"
+    assert "wugu_bonus" in schema["properties"]["settle"]["properties"]
+    assert "settle.wugu_bonus" not in variant_schema(builtin_only=True)["$defs"]
+
+
+def test_phases_are_named_and_ordered() -> None:
+    """Stages run by named phase (docs/variants.md lists the order); a bare number is refused."""
+    assert [p.name for p in sorted(Phase)] == [
+        "PENALTY",
+        "WIN",
+        "WIN_EXTRA",
+        "BURN",
+        "CHICKENS",
+        "DOU",
+        "LIABILITY",
+        "SIDE",
+        "DRAW",
+    ]
+    r = load_variant("guiyang-weile")
+    phases = [s.hook.phase for s in r.stages]
+    assert phases == sorted(phases)
+    doc = (Path(__file__).parents[1] / "docs" / "variants.md").read_text(encoding="utf-8")
+    for p in Phase:
+        assert f"`{p.label}`" in doc
+    with pytest.raises(TypeError, match=r"phase must be a zhuoji\.rules\.registry\.Phase"):
+        registry.register(Point.SETTLE, "numbered", registry.Params, phase=45)  # type: ignore[arg-type]
+
+
+def test_a_broken_plugin_is_named(tmp_path: Path) -> None:
+    """A plug-in that fails to import is one clear error naming it, not a traceback."""
+    site = tmp_path / "site"
+    (site / "zhuoji_broken").mkdir(parents=True)
+    (site / "zhuoji_broken" / "__init__.py").write_text("raise ImportError('no numpy here')\n")
+    info = site / "zhuoji_broken-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zhuoji-broken\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[zhuoji.rules]\nbroken = zhuoji_broken\n")
+    saved = registry.snapshot()
+    sys.path.insert(0, str(site))
+    try:
+        with pytest.raises(ZhuojiError, match=r"plug-in .broken. .*zhuoji_broken.*no numpy here"):
+            registry.reload_plugins()
+    finally:
+        sys.path.remove(str(site))
+        sys.modules.pop("zhuoji_broken", None)
+        registry.restore(saved)
+        registry.reload_plugins()

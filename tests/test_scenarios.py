@@ -381,7 +381,7 @@ def test_repao_burns_the_discarder() -> None:
     assert paid(r, "hu.repao") == [(1, 2, 1)]  # +1 fan paid by the discarder
     # seat 1 is ready with a 幺鸡 and a 闷豆, but burnt: neither scores
     assert r.ledger is not None and all(e.payee != 1 for e in r.ledger.entries)
-    unburnt = load_variant("guiyang", {"settle.burn.on_repao": False})
+    unburnt = load_variant("guiyang", {"settle.burn.repao": None})
     r = repao_round(unburnt, DADUIZI_9P)
     do(r, "2 hu 9p")
     assert sorted(paid(r, "dou.men")) == [(0, 1, 2), (2, 1, 2), (3, 1, 2)]

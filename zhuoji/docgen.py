@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from zhuoji.rules.registry import Point, hooks
 from zhuoji.schema import variant_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
@@ -85,6 +86,7 @@ def reference() -> str:
         if "." in name:
             continue
         out += _table(name, defs[name])
+    settle_hooks = hooks(Point.SETTLE, builtin_only=True)
     for point, heading in (
         ("settle", "Settlement stages (`settle.<name>`)"),
         ("may_win", "Win conditions (`may_win.<name>`)"),
@@ -93,9 +95,10 @@ def reference() -> str:
         out += [f"### {heading}", ""]
         for name in sorted(defs):
             if name.startswith(point + ".") and name != f"{point}.entry":
-                out += _table(
-                    f"`{name.split('.', 1)[1]}` — {defs[name].get('title', '')}", defs[name]
-                )
+                hid = name.split(".", 1)[1]
+                hook = settle_hooks.get(hid) if point == "settle" else None
+                phase = f" (phase `{hook.phase.label}`)" if hook and hook.phase else ""
+                out += _table(f"`{hid}` — {defs[name].get('title', '')}{phase}", defs[name])
     return "\n".join(out).rstrip() + "\n"
 
 

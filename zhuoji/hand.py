@@ -9,8 +9,12 @@ Winning forms (RULES.md, glossary and 六安 specifics):
 * **seven pairs** — fourteen tiles in pairs; a four-of-a-kind counts as two pairs unless
   ``quads_as_two_pairs`` is off (riichi convention), and the number of such quads decides
   龙七对 / 双龙七对;
-* **十三烂** (shisanlan) — fourteen distinct tiles, each suit's tiles pairwise at least three
-  ranks apart, honors all different (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌").
+* **十三烂** (shisanlan) — fourteen distinct tiles, honors all different; how the suits'
+  tiles may lie is :class:`LanRule` (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌"): each
+  suit's tiles pairwise at least three ranks apart (``three_apart``, 1-4-8 allowed), or
+  literally within 147, 258 and 369, one of them per suit (``strict``).
+* **十三幺** (shisanyao) — one of each terminal and honor (1 and 9 of each suit, the seven
+  honors) and a second of one of them (seed 002 天和 "当十三幺盘算推算,9番").
 
 Wild tiles (六安 宝牌, seed 003): every copy of the wild kind is a joker that may stand for
 any kind; a *stand-in* kind (红中配) may stand for the wild's own face instead of itself.
@@ -32,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -53,13 +57,21 @@ class Form(StrEnum):
     STANDARD = "standard"
     SEVEN_PAIRS = "seven_pairs"
     SHISANLAN = "shisanlan"
+    SHISANYAO = "shisanyao"
+
+
+class LanRule(StrEnum):
+    """How strictly the suits of a 十三烂 hand are read (``forms.shisanlan``)."""
+
+    THREE_APART = "three_apart"  # each suit's ranks pairwise three or more apart
+    STRICT = "strict"  # each suit within one of 147 / 258 / 369, a different one per suit
 
 
 class GroupKind(StrEnum):
     PAIR = "pair"
     PUNG = "pung"
     CHOW = "chow"
-    SINGLE = "single"  # one tile of a 十三烂 hand
+    SINGLE = "single"  # one tile of a 十三烂 or 十三幺 hand
 
 
 @dataclass(frozen=True, order=True)
@@ -106,15 +118,18 @@ class Decomposition:
 
 FAR = _kernel.FAR
 POW5 = _kernel.POW5
+ORPHANS = _kernel.ORPHANS
 group_index = _kernel.group_index
 hand_vector = _kernel.hand_vector
 standard_distance = _kernel.standard_distance
 pairs_distance = _kernel.pairs_distance
 seven_pairs_distance = _kernel.seven_pairs_distance
 shisanlan_distance = _kernel.shisanlan_distance
+shisanyao_distance = _kernel.shisanyao_distance
 is_standard_win = _kernel.is_standard_win
 is_seven_pairs = _kernel.is_seven_pairs
 is_shisanlan = _kernel.is_shisanlan
+is_shisanyao = _kernel.is_shisanyao
 quads = _kernel.quads
 is_win = _kernel.is_win
 waits = _kernel.waits
@@ -144,11 +159,17 @@ class HandRules:
     forms: frozenset[Form] = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
     quads_as_two_pairs: bool = True
     wild: Wild | None = None
-    #: the kernel's form switches, (standard, seven pairs, 十三烂, quads as two pairs)
-    _flags: tuple[bool, bool, bool, bool] = field(init=False, repr=False, compare=False)
+    shisanlan: LanRule = LanRule.THREE_APART
+    #: the kernel's form switches (zhuoji.hand_kernel.STANDARD …), from the fields above
+    _switches: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_flags", _form_flags(self.forms, self.quads_as_two_pairs))
+        switches = _form_switches(self.forms, self.quads_as_two_pairs, self.shisanlan)
+        object.__setattr__(self, "_switches", switches)
+
+    @property
+    def strict_lan(self) -> bool:
+        return self.shisanlan is LanRule.STRICT
 
     # --- splitting jokers off ---------------------------------------------------------
 
@@ -173,20 +194,22 @@ class HandRules:
     def distance(self, c: Sequence[int], form: Form | None = None) -> int:
         """Fewest tiles to add (jokers count as added tiles already held) over the forms."""
         if self.wild is None:
-            flags = self._flags if form is None else _form_flags({form}, self.quads_as_two_pairs)
-            return _kernel.forms_distance(c, *flags)
+            switches = self._switches
+            if form is not None:
+                switches = _FORM_SWITCH[form] | switches & _OPTION_SWITCHES
+            return _kernel.forms_distance(c, switches)
         forms = self.forms if form is None else (form,)
         best = FAR
         for base, jokers in self._variants(c):
             for f in forms:
-                d = _FORM_DISTANCE[f](base, jokers, self.quads_as_two_pairs) - jokers
+                d = _FORM_DISTANCE[f](base, jokers, self) - jokers
                 if d < best:
                     best = d
         return best
 
     def shanten(self, c: Sequence[int]) -> int:
         if self.wild is None:
-            return _kernel.forms_distance(c, *self._flags) - 1
+            return _kernel.forms_distance(c, self._switches) - 1
         return self.distance(c) - 1
 
     def shanten_floor(self, c: Sequence[int]) -> int:
@@ -198,7 +221,7 @@ class HandRules:
 
     def is_win(self, c: Sequence[int]) -> bool:
         if self.wild is None:
-            return _kernel.forms_is_win(c, *self._flags)
+            return _kernel.forms_is_win(c, self._switches)
         if sum(c) % 3 != 2:
             return False
         return self.distance(c) == 0
@@ -208,7 +231,7 @@ class HandRules:
 
     def waits(self, c: Sequence[int]) -> list[int]:
         if self.wild is None:
-            return _kernel.forms_waits(c, *self._flags)
+            return _kernel.forms_waits(c, self._switches)
         cc = list(c)
         out = []
         for t in range(NUM_KINDS):
@@ -237,26 +260,46 @@ class HandRules:
                 for groups in _pair_realizations(base, jokers, joker_face, self.quads_as_two_pairs):
                     seen.add(Decomposition(Form.SEVEN_PAIRS, groups))
             if Form.SHISANLAN in self.forms and sum(base) + jokers == 14:
-                for groups in _lan_realizations(base, jokers, joker_face):
+                for groups in _lan_realizations(base, jokers, joker_face, self.strict_lan):
                     seen.add(Decomposition(Form.SHISANLAN, groups))
+            if Form.SHISANYAO in self.forms and sum(base) + jokers == 14:
+                for groups in _yao_realizations(base, jokers):
+                    seen.add(Decomposition(Form.SHISANYAO, groups))
         return sorted(seen, key=lambda d: (d.form.value, d.groups))
 
 
-def _form_flags(forms: Collection[Form], quads_as_two_pairs: bool) -> tuple[bool, bool, bool, bool]:
-    return (
-        Form.STANDARD in forms,
-        Form.SEVEN_PAIRS in forms,
-        Form.SHISANLAN in forms,
-        quads_as_two_pairs,
-    )
+#: each form's switch in the kernel's ``forms_*`` entry points
+_FORM_SWITCH = {
+    Form.STANDARD: _kernel.STANDARD,
+    Form.SEVEN_PAIRS: _kernel.SEVEN_PAIRS,
+    Form.SHISANLAN: _kernel.SHISANLAN,
+    Form.SHISANYAO: _kernel.SHISANYAO,
+}
+#: the switches that are not forms: how the forms are read
+_OPTION_SWITCHES = _kernel.STRICT_LAN | _kernel.QUADS_AS_TWO_PAIRS
+
+
+def _form_switches(forms: Collection[Form], quads_as_two_pairs: bool, lan: LanRule) -> int:
+    """The kernel's switches for a form set and how its forms are read."""
+    switches = 0
+    for form in forms:
+        switches |= _FORM_SWITCH[form]
+    if lan is LanRule.STRICT:
+        switches |= _kernel.STRICT_LAN
+    if quads_as_two_pairs:
+        switches |= _kernel.QUADS_AS_TWO_PAIRS
+    return switches
 
 
 _PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
 #: each form's distance with jokers (a drawn joker may stand for a fifth copy)
-_FORM_DISTANCE = {
-    Form.STANDARD: lambda c, j, q: standard_distance(c, j, wild_in_play=True),
-    Form.SEVEN_PAIRS: lambda c, j, q: seven_pairs_distance(c, j, quads_as_two_pairs=q),
-    Form.SHISANLAN: lambda c, j, q: shisanlan_distance(c, j),
+_FORM_DISTANCE: dict[Form, Callable[[Sequence[int], int, HandRules], int]] = {
+    Form.STANDARD: lambda c, j, r: standard_distance(c, j, wild_in_play=True),
+    Form.SEVEN_PAIRS: lambda c, j, r: seven_pairs_distance(
+        c, j, quads_as_two_pairs=r.quads_as_two_pairs
+    ),
+    Form.SHISANLAN: lambda c, j, r: shisanlan_distance(c, j, r.strict_lan),
+    Form.SHISANYAO: lambda c, j, r: shisanyao_distance(c, j),
 }
 
 PLAIN = HandRules()
@@ -360,14 +403,36 @@ def _pair_realizations(
     return iter([tuple(sorted(groups))])
 
 
-def _lan_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:
+def _lan_realizations(
+    c: list[int], jokers: int, joker_face: int, strict: bool
+) -> Iterator[tuple[Group, ...]]:
     """Real tiles as singles; each joker is a single marked wild, standing for a free place
     (which place does not change any 十三烂 pattern: 七风全 needs its honors real, seed 003
     "宝牌不可以当某张风牌")."""
-    if max(c) > 1 or shisanlan_distance(c, jokers) != jokers:
+    if max(c) > 1 or shisanlan_distance(c, jokers, strict) != jokers:
         return iter(())
     groups = [Group(GroupKind.SINGLE, k) for k in range(NUM_KINDS) if c[k]]
     groups += [Group(GroupKind.SINGLE, joker_face, 1) for _ in range(jokers)]
+    return iter([tuple(sorted(groups))])
+
+
+def _yao_realizations(c: list[int], jokers: int) -> Iterator[tuple[Group, ...]]:
+    """Each orphan kind a single, one of them a pair; jokers stand for the missing kinds and,
+    when no kind is held twice, for the pair's second tile (on the lowest kind held)."""
+    if shisanyao_distance(c, jokers) != jokers or any(
+        c[k] for k in range(NUM_KINDS) if k not in ORPHANS
+    ):
+        return iter(())
+    pairs = [k for k in ORPHANS if c[k] == 2]
+    missing = [k for k in ORPHANS if not c[k]]
+    groups = [Group(GroupKind.SINGLE, k) for k in ORPHANS if c[k] == 1]
+    groups += [Group(GroupKind.SINGLE, k, 1) for k in missing]
+    if pairs:
+        groups.append(Group(GroupKind.PAIR, pairs[0]))
+    else:
+        low = min((k for k in ORPHANS if c[k]), default=ORPHANS[0])
+        groups = [g for g in groups if g.first != low or g.kind is not GroupKind.SINGLE]
+        groups.append(Group(GroupKind.PAIR, low, 0b10 if c[low] else 0b11))
     return iter([tuple(sorted(groups))])
 
 

@@ -11,13 +11,20 @@ are 0–4 (a pattern index has one base-5 digit a kind).
 
 Forms (RULES.md glossary): **standard** (sets and one pair), **seven pairs** (a
 four-of-a-kind as two pairs unless ``quads_as_two_pairs`` is off), **十三烂** (fourteen
-distinct tiles, each suit's ranks pairwise at least three apart, seed 003
-"1、4、7+2、5、8+3、6、9+不重复的风牌").  Distances are the fewest tiles to add; shanten is
-distance − 1.  The per-suit tables are :mod:`zhuoji.hand_tables`.
+distinct tiles, honors all different, seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌": each
+suit's ranks pairwise at least three apart, or with ``strict`` literally within 147, 258 and
+369, a different triple per suit), **十三幺** (one of each terminal and honor and a second of
+one of them, seed 002 天和 "当十三幺盘算推算,9番").  Distances are the fewest tiles to add;
+shanten is distance − 1.  The per-suit tables are :mod:`zhuoji.hand_tables`.
+
+A form set reaches the ``forms_*`` entry points as one int of or-ed switches
+(:data:`STANDARD` … :data:`QUADS_AS_TWO_PAIRS`), which :class:`zhuoji.hand.HandRules`
+computes once.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -37,6 +44,18 @@ _SUIT_CLASS: Final[bytes] = _TABLES.suit_class
 _HONOR_CLASS: Final[bytes] = _TABLES.honor_class
 _VEC: Final[tuple[bytes, ...]] = _TABLES.vectors
 _PROD: Final[tuple[bytes, ...]] = _TABLES.product
+
+#: form switches of the ``forms_*`` entry points, or-ed together
+STANDARD: Final = 1
+SEVEN_PAIRS: Final = 2
+SHISANLAN: Final = 4
+SHISANYAO: Final = 8
+#: 十三烂 read literally: 147, 258 and 369, a different triple per suit (LanRule.STRICT)
+STRICT_LAN: Final = 16
+#: a four-of-a-kind counts as two pairs in seven pairs (off: the riichi convention)
+QUADS_AS_TWO_PAIRS: Final = 32
+#: the plain forms of DESIGN.md: standard and seven pairs, a four-of-a-kind as two pairs
+PLAIN: Final = STANDARD | SEVEN_PAIRS | QUADS_AS_TWO_PAIRS
 
 
 def _as_list(c: Sequence[int]) -> list[int]:
@@ -310,7 +329,21 @@ def _lan_table() -> bytes:
     return bytes(out)
 
 
-_LAN: Final[bytes] = _lan_table()
+#: :func:`_lan_table`, stored compressed: building it costs ~50 ms as Python at every import
+#: (tests/test_hand_kernel.py checks the two agree)
+_LAN: Final[bytes] = zlib.decompress(
+    bytes.fromhex(
+        "78da63600002464646fc988989300dc394f2d131dde471d120cc8c9bc6301f9b7da4e8671a60fd24ba1f"
+        "4e3393c7a7d4fd54b77fa4fb9fcef663f099e92b3feaff51ff8f5cff0300103f0ab8"
+    )
+)
+#: the literal 十三烂 triples 147, 258 and 369 as rank masks
+_LAN_TRIPLES: Final[tuple[int, int, int]] = (0b001001001, 0b010010010, 0b100100100)
+#: for each 9-bit rank mask, how many of its ranks lie in each literal triple: three bytes a
+#: mask
+_LAN_STRICT: Final[bytes] = bytes(
+    [(mask & triple).bit_count() for mask in range(512) for triple in _LAN_TRIPLES]
+)
 #: every split of fourteen tiles into 十三烂 parts of the three suits (sizes 0–3) and room
 #: for honors (at most seven): four bytes a split (sizes, room)
 _LAN_SPLITS: Final[bytes] = bytes(
@@ -325,7 +358,7 @@ _LAN_SPLITS: Final[bytes] = bytes(
 )
 
 
-def _shisanlan_distance(c: list[int], jokers: int) -> int:
+def _shisanlan_distance(c: list[int], jokers: int, strict: bool) -> int:
     if _total(c) + jokers < 13:
         return FAR
     m0 = _rank_mask(c, 0)
@@ -335,6 +368,9 @@ def _shisanlan_distance(c: list[int], jokers: int) -> int:
     for k in range(27, NUM_KINDS):
         if c[k]:
             honors += 1
+    if strict:  # nine suited places at most, seven honors: any 14 of the 16 will do
+        kept = _lan_strict_suited(m0, m1, m2) + honors
+        return 14 - (kept if kept < 14 else 14)
     best = 0
     for i in range(0, len(_LAN_SPLITS), 4):
         room = _LAN_SPLITS[i + 3]
@@ -349,6 +385,21 @@ def _shisanlan_distance(c: list[int], jokers: int) -> int:
     return 14 - best
 
 
+def _lan_strict_suited(m0: int, m1: int, m2: int) -> int:
+    """The most suited tiles kept when the three suits take 147, 258 and 369, one each, in
+    the best of the six orders."""
+    a0 = _LAN_STRICT[3 * m0]
+    a1 = _LAN_STRICT[3 * m0 + 1]
+    a2 = _LAN_STRICT[3 * m0 + 2]
+    b0 = _LAN_STRICT[3 * m1]
+    b1 = _LAN_STRICT[3 * m1 + 1]
+    b2 = _LAN_STRICT[3 * m1 + 2]
+    d0 = _LAN_STRICT[3 * m2]
+    d1 = _LAN_STRICT[3 * m2 + 1]
+    d2 = _LAN_STRICT[3 * m2 + 2]
+    return max(a0 + b1 + d2, a0 + b2 + d1, a1 + b0 + d2, a1 + b2 + d0, a2 + b0 + d1, a2 + b1 + d0)
+
+
 def _rank_mask(c: list[int], b: int) -> int:
     """The ranks held in the suit starting at kind ``b``, as nine bits."""
     mask = 0
@@ -358,9 +409,36 @@ def _rank_mask(c: list[int], b: int) -> int:
     return mask
 
 
-def shisanlan_distance(c: Sequence[int], jokers: int = 0) -> int:
-    """Fewest tiles to add for 十三烂 (fourteen tiles, no melds)."""
-    return _shisanlan_distance(_as_list(c), jokers)
+def shisanlan_distance(c: Sequence[int], jokers: int = 0, strict: bool = False) -> int:
+    """Fewest tiles to add for 十三烂 (fourteen tiles, no melds); ``strict`` reads the suits
+    as ``LanRule.STRICT`` (147, 258 and 369, a different triple per suit)."""
+    return _shisanlan_distance(_as_list(c), jokers, strict)
+
+
+#: the thirteen kinds of 十三幺: 1 and 9 of each suit and the seven honors
+ORPHANS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def _shisanyao_from(c: list[int], n: int) -> int:
+    """十三幺 distance of ``n`` tiles (jokers included) from the orphan counts: 14 less the
+    orphan kinds held, less one more when one of them is held twice."""
+    if n < 13:
+        return FAR
+    kinds = 0
+    pair = 0
+    for k in ORPHANS:
+        x = c[k]
+        if x:
+            kinds += 1
+            if x >= 2:
+                pair = 1
+    return 14 - kinds - pair
+
+
+def shisanyao_distance(c: Sequence[int], jokers: int = 0) -> int:
+    """Fewest tiles to add for 十三幺 (fourteen tiles, no melds)."""
+    cc = _as_list(c)
+    return _shisanyao_from(cc, _total(cc) + jokers)
 
 
 # ---------------------------------------------------------------------------------------
@@ -394,12 +472,21 @@ def is_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> bool
     return _is_seven_pairs(_as_list(c), quads_as_two_pairs)
 
 
-def _is_shisanlan(c: list[int]) -> bool:
-    return _total(c) == 14 and max(c) == 1 and _shisanlan_distance(c, 0) == 0
+def _is_shisanlan(c: list[int], strict: bool) -> bool:
+    return _total(c) == 14 and max(c) == 1 and _shisanlan_distance(c, 0, strict) == 0
 
 
-def is_shisanlan(c: Sequence[int]) -> bool:
-    return _is_shisanlan(_as_list(c))
+def is_shisanlan(c: Sequence[int], strict: bool = False) -> bool:
+    return _is_shisanlan(_as_list(c), strict)
+
+
+def _is_shisanyao(c: list[int]) -> bool:
+    n = _total(c)
+    return n == 14 and _shisanyao_from(c, n) == 0
+
+
+def is_shisanyao(c: Sequence[int]) -> bool:
+    return _is_shisanyao(_as_list(c))
 
 
 def quads(c: Sequence[int]) -> int:
@@ -495,40 +582,47 @@ def _insert_sorted(out: list[int], t: int) -> None:
         out.insert(i, t)
 
 
-def _waits(
-    c: list[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
-) -> list[int]:
+def _waits(c: list[int], switches: int) -> list[int]:
+    """The waits over the forms switched on (see :data:`STANDARD`)."""
     out: list[int] = []
     scan = _scan(c)
-    if standard:
+    if switches & STANDARD:
         _standard_waits(c, out, scan)
     _i0, _i1, _i2, _i3, n0, n1, n2, n3, hist = scan
     if n0 + n1 + n2 + n3 != 13:
         return out
-    if seven_pairs and _held(hist, 1) + _held(hist, 3) == 1:
-        t = _seven_pairs_wait(c, quads_as_two_pairs)
+    if switches & SEVEN_PAIRS and _held(hist, 1) + _held(hist, 3) == 1:
+        t = _seven_pairs_wait(c, (switches & QUADS_AS_TWO_PAIRS) != 0)
         if t >= 0:
             _insert_sorted(out, t)
-    if shisanlan and _held(hist, 1) == 13 and _shisanlan_distance(c, 0) == 1:
+    strict = (switches & STRICT_LAN) != 0
+    if switches & SHISANLAN and _held(hist, 1) == 13 and _shisanlan_distance(c, 0, strict) == 1:
         trial = list(c)  # the caller's list is never written
         for t in range(NUM_KINDS):
             if not trial[t]:
                 trial[t] = 1
-                done = _shisanlan_distance(trial, 0) == 0
+                done = _shisanlan_distance(trial, 0, strict) == 0
                 trial[t] = 0
                 if done:
                     _insert_sorted(out, t)
+    if switches & SHISANYAO and _shisanyao_from(c, 13) == 1:
+        # thirteen orphans one tile short: all thirteen kinds (any of them makes the pair),
+        # or twelve and a pair (the missing kind)
+        pair = _held(hist, 2) > 0
+        for t in ORPHANS:
+            if not c[t] or not pair:
+                _insert_sorted(out, t)
     return out
 
 
 def waits(c: Sequence[int]) -> list[int]:
     """Kinds that complete the hand in a plain form; a kind already held four times is not a
     wait (there is no fifth copy)."""
-    return _waits(_as_list(c), True, True, False, True)
+    return _waits(_as_list(c), PLAIN)
 
 
 def is_ready(c: Sequence[int]) -> bool:
-    return bool(_waits(_as_list(c), True, True, False, True))
+    return bool(_waits(_as_list(c), PLAIN))
 
 
 # ---------------------------------------------------------------------------------------
@@ -544,27 +638,30 @@ def shanten_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) ->
     return _seven_pairs_distance(_as_list(c), 0, quads_as_two_pairs) - 1
 
 
-def _distance(
-    c: list[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
-) -> int:
-    """Fewest tiles to add over the forms, without wild tiles (no kind above four copies)."""
+def _distance(c: list[int], switches: int) -> int:
+    """Fewest tiles to add over the forms switched on (see :data:`STANDARD`), without wild
+    tiles (no kind above four copies)."""
     i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
     n = int(n0 + n1 + n2 + n3)
     best = FAR
-    if standard:
+    if switches & STANDARD:
         sets = n // 3
         _check_sets(sets, n)
         vector = _vector_of(i0, i1, i2, i3)
         best = _capped_standard_distance(c, sets) if _held(hist, 4) else vector[2 * sets + 1]
     if n >= 13:
-        if seven_pairs:
-            d = _pairs_from(hist, quads_as_two_pairs)
+        if switches & SEVEN_PAIRS:
+            d = _pairs_from(hist, (switches & QUADS_AS_TWO_PAIRS) != 0)
+            if d < best:
+                best = d
+        if switches & SHISANYAO:
+            d = _shisanyao_from(c, n)
             if d < best:
                 best = d
         # 十三烂 uses distinct kinds only: at least 14 minus the kinds held
         kinds = _held(hist, 1) + _held(hist, 2) + _held(hist, 3) + _held(hist, 4)
-        if shisanlan and 14 - kinds < best:
-            d = _shisanlan_distance(c, 0)
+        if switches & SHISANLAN and 14 - kinds < best:
+            d = _shisanlan_distance(c, 0, (switches & STRICT_LAN) != 0)
             if d < best:
                 best = d
     return best
@@ -572,7 +669,7 @@ def _distance(
 
 def shanten(c: Sequence[int]) -> int:
     """Distance to ready over the plain forms; ``-1`` means complete."""
-    return _distance(_as_list(c), True, True, False, True) - 1
+    return _distance(_as_list(c), PLAIN) - 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -580,11 +677,9 @@ def shanten(c: Sequence[int]) -> int:
 # ---------------------------------------------------------------------------------------
 
 
-def forms_distance(
-    c: Sequence[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
-) -> int:
-    """Fewest tiles to add over the chosen forms (``FAR`` with none), no wild tiles."""
-    return _distance(_as_list(c), standard, seven_pairs, shisanlan, quads_as_two_pairs)
+def forms_distance(c: Sequence[int], switches: int) -> int:
+    """Fewest tiles to add over the forms switched on (``FAR`` with none), no wild tiles."""
+    return _distance(_as_list(c), switches)
 
 
 def forms_shanten_floor(c: Sequence[int], quads_as_two_pairs: bool) -> int:
@@ -600,19 +695,21 @@ def forms_shanten_floor(c: Sequence[int], quads_as_two_pairs: bool) -> int:
     return d - 1
 
 
-def forms_is_win(
-    c: Sequence[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
-) -> bool:
+def forms_is_win(c: Sequence[int], switches: int) -> bool:
+    """Whether the hand is complete in one of the forms switched on, no wild tiles."""
     cc = _as_list(c)
     return (
-        (standard and _is_standard_win(cc))
-        or (seven_pairs and _is_seven_pairs(cc, quads_as_two_pairs))
-        or (shisanlan and _is_shisanlan(cc))
+        (switches & STANDARD != 0 and _is_standard_win(cc))
+        or (
+            switches & SEVEN_PAIRS != 0
+            and _is_seven_pairs(cc, (switches & QUADS_AS_TWO_PAIRS) != 0)
+        )
+        or (switches & SHISANYAO != 0 and _is_shisanyao(cc))
+        or (switches & SHISANLAN != 0 and _is_shisanlan(cc, (switches & STRICT_LAN) != 0))
     )
 
 
-def forms_waits(
-    c: Sequence[int], standard: bool, seven_pairs: bool, shisanlan: bool, quads_as_two_pairs: bool
-) -> list[int]:
-    """Kinds completing the hand in one of the forms; a kind held four times is no wait."""
-    return _waits(_as_list(c), standard, seven_pairs, shisanlan, quads_as_two_pairs)
+def forms_waits(c: Sequence[int], switches: int) -> list[int]:
+    """Kinds completing the hand in one of the forms switched on; a kind held four times is
+    no wait."""
+    return _waits(_as_list(c), switches)

@@ -15,7 +15,9 @@ action is chosen.  When only one action is legal (a declared, frozen hand discar
 draw) it is played without asking unless ``--ask-always`` is given.
 
 Bots' actions are printed as they happen (their passes are not: a pass would tell which
-claims they could have made).  At the end of each round the result, the revealed 翻鸡
+claims they could have made; nor are their 换三张 picks and 定缺 choices, which stay hidden
+until every seat has chosen: then the exchange's direction and the tiles received, and
+every seat's void suit, are printed).  At the end of each round the result, the revealed 翻鸡
 tile and the itemized settlement (:func:`zhuoji.report.render_ledger`) are printed; a
 match adds the running totals.
 
@@ -183,9 +185,30 @@ class TerminalGame:
                     break
                 obs = Observation(r, s)
                 action = self.choose(obs) if s == self.seat else self.bots[s].act(obs)
+                phase = r.phase
                 r.apply(action)
-                if s != self.seat and action.kind is not ActionKind.PASS:
+                if s != self.seat and action.kind not in _UNSHOWN:
                     self.say(f"  {self.name(s, r.dealer)}: {action.label()}")
+                if phase is not r.phase and phase.value in ("exchange", "dingque"):
+                    self.start_phase_done(Observation(r, self.seat), phase.value)
+
+    def start_phase_done(self, obs: Observation, closed: str) -> None:
+        """换三张 / 定缺 closed: what every seat may now know."""
+        if closed == "exchange":
+            given, got = obs.exchange_given, obs.exchange_received
+            self.say(
+                f"换三张 done, passed to the {obs.exchange_direction} seat: you passed "
+                f"{T.format(given)} ({T.names(given)}), received {T.format(got)} ({T.names(got)})"
+            )
+        else:
+            voids = [obs.void_suit(s) for s in range(obs.players)]
+            if any(v is not None for v in voids):
+                self.say(
+                    "定缺 void suits: "
+                    + "  ".join(
+                        f"seat {s} {T.suit_name(v)}" for s, v in enumerate(voids) if v is not None
+                    )
+                )
 
     def settlement(self, r: Round) -> None:
         assert r.end is not None and r.ledger is not None
@@ -254,6 +277,8 @@ class TerminalGame:
             discards[by].append(T.text(tile) + ("*" if claimed is not None else ""))
         for s in range(n):
             flags = " 报听" if obs.declared(s) else ""
+            void = obs.void_suit(s)
+            flags += f" 缺{T.suit_name(void)}" if void is not None else ""
             melds = " ".join(_meld(m) for m in obs.melds(s)) or "-"
             self.say(
                 f"{self.name(s, obs.dealer)}{flags}  hand {obs.concealed_count(s)}  melds 副露: {melds}"
@@ -272,11 +297,24 @@ class TerminalGame:
         self.say(
             f"               {T.names(tiles)}" + (f"  + {T.name(drawn)}" if drawn >= 0 else "")
         )
+        if obs.phase == "exchange":
+            given = obs.exchange_given
+            self.say(
+                "换三张: pick the tiles to pass on, one at a time"
+                + (f" (so far {T.format(given)})" if given else "")
+            )
+        elif obs.phase == "dingque":
+            self.say("定缺: choose the suit you will void; you cannot win while holding it")
         if claim >= 0:
             src = obs.discards[-1][0] if obs.phase == "claim" and obs.discards else None
             what = "discarded" if obs.phase == "claim" else "adds a kong with"
             who = f"seat {src}" if src is not None else "a player"
             self.say(f"{who} {what} {_tile(claim)}: your answer?")
+
+
+#: bots' actions not printed: a pass tells which claims were possible; 换三张 and 定缺
+#: choices are hidden until every seat has chosen
+_UNSHOWN = (ActionKind.PASS, ActionKind.EXCHANGE, ActionKind.QUE)
 
 
 def parse_answer(answer: str, legal: Sequence[Action]) -> tuple[Action | None, str]:
@@ -297,7 +335,12 @@ def parse_answer(answer: str, legal: Sequence[Action]) -> tuple[Action | None, s
         tile = T.parse_one(answer)
     except ZhuojiError:
         return None, f"not a choice: {answer!r}; enter a number from 1 to {len(legal)} (h for help)"
-    plain = [a for a in legal if a.kind is ActionKind.DISCARD and a.tile == tile and not a.declare]
+    plain = [
+        a
+        for a in legal
+        if a.tile == tile
+        and ((a.kind is ActionKind.DISCARD and not a.declare) or a.kind is ActionKind.EXCHANGE)
+    ]
     if plain:
         return plain[0], ""
     return None, f"you cannot discard {_tile(tile)} now; enter a number from 1 to {len(legal)}"

@@ -2,73 +2,49 @@
 
 Every payment is a :class:`LedgerEntry` ``{payer, payee, amount, item, detail}`` (DESIGN.md,
 "Ledger"); per-seat totals are derived, and the ledger sums to zero by construction.  The
-stages come from the variant (``settle:``), run by phase: win payment, 杀报, burning,
-chickens, dou, liability, 查叫 …  The engine and ``zhuoji settle FILE`` both call
-:func:`settle`.
+stages come from the variant (``settle:``), run by :class:`~zhuoji.rules.registry.Phase`:
+penalties, win payment, 杀报, burning, chickens, dou, liability, side payments, 查叫.  The
+engine and ``zhuoji settle FILE`` both call :func:`settle`.
+
+Stages pay in units (番, 分, 鸡, 嘴); the table's stake (the variant's top-level ``stake``,
+a per-table override) is applied by the :class:`Ledger` alone, so every item scales with it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import cached_property
 
 from zhuoji.hand import HandRules
-from zhuoji.outcome import RoundEnd, Win, WinHow
+from zhuoji.outcome import Meld, RoundEnd, Win, WinHow
+from zhuoji.rules import registry
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import HandValue, evaluate, waiting_value
+from zhuoji.tiles import suit_of
 from zhuoji.variant import Ruleset
-
-#: item code → (Chinese, English) labels
-ITEM_LABELS: dict[str, tuple[str, str]] = {
-    "hu.pattern": ("胡牌", "win"),
-    "hu.zimo": ("自摸", "self-draw"),
-    "hu.gangkai": ("杠开", "win on kong replacement"),
-    "hu.repao": ("热炮", "discard after kong"),
-    "hu.qianggang": ("抢杠", "robbing a kong"),
-    "hu.haidi": ("海底捞月", "last-tile win"),
-    "hu.base": ("底分", "base"),
-    "hu.bonus": ("加番", "bonus"),
-    "lianzhuang": ("连庄", "dealer streak"),
-    "baoting": ("报听", "declared ready"),
-    "shabao": ("杀报", "beating a declared player"),
-    "ji.yaoji": ("幺鸡", "permanent chicken"),
-    "ji.wugu": ("乌骨鸡", "8-dots chicken"),
-    "ji.fanji": ("翻鸡", "flipped chicken"),
-    "ji.jinji": ("金鸡", "golden chicken"),
-    "ji.chongfeng": ("冲锋鸡/英雄鸡", "first 1-bamboo discarded"),
-    "ji.zeren": ("责任鸡", "first 1-bamboo claimed"),
-    "ji.baoji": ("包鸡", "unready player's chickens"),
-    "dou.men": ("闷豆", "concealed kong"),
-    "dou.dian": ("点豆", "kong on a discard"),
-    "dou.zhuanwan": ("转弯豆", "added kong"),
-    "dou.hanbao": ("憨包豆", "late kong"),
-    "chajiao": ("查叫", "ready check after a draw"),
-    "baopai": ("包牌", "liability after passing a win"),
-    "xianggong": ("相公", "wrong tile count"),
-    "liability": ("包付", "liability"),
-    "zui.rengbao": ("扔宝", "first discard a wild"),
-    "zui": (
-        "嘴",
-        "zui item",
-    ),  # 六安 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the detail
-}
 
 
 def item_label(item: str) -> tuple[str, str]:
-    if item in ITEM_LABELS:
-        return ITEM_LABELS[item]
-    head = item.split(".")[0]
-    return ITEM_LABELS.get(head, (item, item))
+    """(Chinese, English) label of a ledger item code (registered by the hook that pays it:
+    :func:`zhuoji.rules.registry.register_labels`)."""
+    return registry.item_label(item)
 
 
 @dataclass(frozen=True)
 class LedgerEntry:
+    """One payment: ``units`` of the rule's own unit (番, 分, 鸡 or 嘴) times the table's stake
+    make ``amount``.  A ``void`` entry (its reason given) stays on record to explain the
+    round but moves no money."""
+
     payer: int
     payee: int
     amount: int
     item: str
     detail: str
+    units: int
+    void: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         zh, en = item_label(self.item)
@@ -76,33 +52,61 @@ class LedgerEntry:
             "payer": self.payer,
             "payee": self.payee,
             "amount": self.amount,
+            "units": self.units,
             "item": self.item,
             "label": zh,
             "label_en": en,
             "detail": self.detail,
+            "void": self.void,
         }
 
 
 @dataclass
 class Ledger:
+    """The itemized settlement of one round.  The stake lives here and only here: stages pay
+    in units (:meth:`pay`), the ledger multiplies (STYLE.md "A cross-cutting quantity lives
+    in one place")."""
+
     players: int
-    entries: list[LedgerEntry] = field(default_factory=list)
+    stake: int = 1
+    record: list[LedgerEntry] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     next_dealer: int = 0
     next_streak: int = 0
 
-    def pay(self, payer: int, payee: int, amount: int, item: str, detail: str) -> None:
-        if amount < 0:
-            payer, payee, amount = payee, payer, -amount
-        if amount == 0 or payer == payee:
-            return
-        self.entries.append(LedgerEntry(payer, payee, amount, item, detail))
+    def pay(self, payer: int, payee: int, units: int, item: str, detail: str) -> int | None:
+        """Record ``payer`` paying ``payee`` ``units`` × stake; a negative amount is paid the
+        other way, nothing is recorded for zero or a seat paying itself.  Returns the new
+        entry's index in :attr:`record` (None when nothing was recorded)."""
+        if units < 0:
+            payer, payee, units = payee, payer, -units
+        if units == 0 or payer == payee:
+            return None
+        self.record.append(LedgerEntry(payer, payee, units * self.stake, item, detail, units))
+        return len(self.record) - 1
+
+    def void(self, indices: Iterable[int], why: str) -> list[LedgerEntry]:
+        """Mark the live entries at ``indices`` void (reason ``why``): they stay on record to
+        explain the round, excluded from totals.  Returns the entries voided."""
+        voided = []
+        for i in indices:
+            e = self.record[i]
+            if e.void is None:
+                self.record[i] = replace(e, void=why)
+                voided.append(e)
+        return voided
+
+    @property
+    def entries(self) -> list[LedgerEntry]:
+        """The entries that move money (void ones left out)."""
+        return [e for e in self.record if e.void is None]
 
     def totals(self) -> list[int]:
         out = [0] * self.players
-        for e in self.entries:
-            out[e.payer] -= e.amount
-            out[e.payee] += e.amount
+        for e in self.record:
+            if e.void is None:
+                out[e.payer] -= e.amount
+                out[e.payee] += e.amount
         return out
 
     def by_item(self) -> dict[str, int]:
@@ -113,12 +117,28 @@ class Ledger:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "entries": [e.as_dict() for e in self.entries],
+            "stake": self.stake,
+            "entries": [e.as_dict() for e in self.record],
             "totals": self.totals(),
             "notes": list(self.notes),
             "next_dealer": self.next_dealer,
             "next_streak": self.next_streak,
         }
+
+
+class DouBurn(StrEnum):
+    """What burning (烧) does to a player's kongs."""
+
+    NONE = "none"  # kongs keep their score
+    KONG = "kong"  # only the kong behind the 热炮 / 抢杠 is cancelled
+    ALL = "all"  # every kong of his scores nothing (烧光, 一烧全烧)
+
+
+@dataclass
+class _Burn:
+    chickens: bool = False
+    dou: DouBurn = DouBurn.NONE
+    kong_tiles: set[int] = field(default_factory=set)
 
 
 class SettleContext:
@@ -128,13 +148,59 @@ class SettleContext:
         self.ruleset = ruleset
         self.end = end
         self.players = end.players
-        self.ledger = Ledger(end.players)
+        self.ledger = Ledger(end.players, ruleset.stake)
         self.rules: HandRules = ruleset.hand_rules(end.wild)
-        self.burnt: set[int] = set()  # 烧: chickens and dou void, penalties stay
         self.void_wins: set[int] = set()  # wins paid the other way round (包牌)
-        self.stake = 1  # multiplier every stage applies (set by the win stage)
-        self.hu_items: set[str] = set()  # items the win stage used (liability transfers)
+        #: per winner, the record indices of what the win stage paid him (liability voids them)
+        self.win_entries: dict[int, list[int]] = {}
+        self._burns: dict[int, _Burn] = {}
         self._values: dict[tuple[int, bool], HandValue] = {}
+
+    # --- burning (烧) -----------------------------------------------------------------
+
+    def burn(
+        self,
+        seat: int,
+        *,
+        chickens: bool,
+        dou: DouBurn,
+        kong_tile: int | None = None,
+        why: str,
+    ) -> None:
+        """Burn (烧) ``seat``: his chickens collect nothing (``chickens``), and his kongs score
+        nothing — all of them, or only the one of ``kong_tile`` (``dou``).  What he owes as a
+        penalty stays owed (seed 001 (四)(1) "需倒賠的英雄雞、責任雞仍然生效")."""
+        b = self._burns.setdefault(seat, _Burn())
+        b.chickens = b.chickens or chickens
+        if dou is DouBurn.ALL:
+            b.dou = DouBurn.ALL
+        elif dou is DouBurn.KONG and kong_tile is not None:
+            if b.dou is DouBurn.NONE:
+                b.dou = DouBurn.KONG
+            b.kong_tiles.add(kong_tile)
+        parts = [
+            *(["chickens"] if chickens else []),
+            *({DouBurn.ALL: ["every dou"], DouBurn.KONG: ["that kong"]}.get(dou, [])),
+        ]
+        if parts:
+            self.note(f"seat {seat} burnt (烧, {why}): {' and '.join(parts)} void, penalties stay")
+
+    @property
+    def burnt(self) -> frozenset[int]:
+        """Seats whose chickens are burnt (the older spelling of :meth:`chickens_burnt`)."""
+        return frozenset(s for s, b in self._burns.items() if b.chickens)
+
+    def chickens_burnt(self, seat: int) -> bool:
+        """Whether ``seat``'s chickens are burnt: he collects none (he still pays)."""
+        b = self._burns.get(seat)
+        return b is not None and b.chickens
+
+    def kong_burnt(self, seat: int, meld: Meld) -> bool:
+        """Whether ``seat``'s kong ``meld`` is burnt: it scores nothing."""
+        b = self._burns.get(seat)
+        if b is None:
+            return False
+        return b.dou is DouBurn.ALL or (b.dou is DouBurn.KONG and meld.tile in b.kong_tiles)
 
     # --- facts -----------------------------------------------------------------------
 
@@ -144,18 +210,22 @@ class SettleContext:
 
     @cached_property
     def ready(self) -> list[bool]:
-        """Winners, and players whose concealed hand waits (叫嘴)."""
+        """Winners, and players whose concealed hand waits (叫嘴); under 定缺 a hand holding
+        its void suit cannot win, so it is not ready (花猪), and only waits outside the void
+        suit count."""
         out = []
         known = self.end.ready
         for s, seat in enumerate(self.end.seats):
             if s in self.winners:
                 out.append(True)
-            elif seat.xianggong:
+            elif seat.xianggong or seat.void_tiles():
                 out.append(False)
             elif known is not None and known[s] is not None:
                 out.append(bool(known[s]))
             else:
-                out.append(self.rules.is_ready(seat.concealed_counts()))
+                waits = self.rules.waits(seat.concealed_counts())
+                void = seat.void_suit
+                out.append(any(void is None or suit_of(t) != void for t in waits))
         return out
 
     def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
@@ -192,8 +262,9 @@ class SettleContext:
             self._values[key] = value
         return self._values[key]
 
-    def ready_value(self, seat: int) -> HandValue | None:
-        """The best pattern value a ready (non-winning) seat waits on."""
+    def ready_value(self, seat: int, concealed: list[int] | None = None) -> HandValue | None:
+        """The best pattern value a ready (non-winning) seat waits on (of ``concealed`` in
+        place of his concealed tiles, when given); None when he is not ready."""
         s = self.end.seats[seat]
         ctx = WinContext(
             declared=s.declared is not None,
@@ -201,15 +272,18 @@ class SettleContext:
             seat_wind=self.end.seat_wind(seat),
             round_wind=self.end.round_wind,
         )
+        tiles = s.concealed_counts() if concealed is None else concealed
         return waiting_value(
-            self.ruleset.variant.patterns, self.rules, s.concealed_counts(), s.melds, ctx
+            self.ruleset.variant.patterns, self.rules, tiles, s.melds, ctx, skip_suit=s.void_suit
         )
 
     def others(self, seat: int) -> Iterable[int]:
         return (s for s in range(self.players) if s != seat)
 
-    def pay(self, payer: int, payee: int, amount: int, item: str, detail: str) -> None:
-        self.ledger.pay(payer, payee, amount, item, detail)
+    def pay(self, payer: int, payee: int, units: int, item: str, detail: str) -> int | None:
+        """Pay ``units`` (the rule's own unit); the ledger applies the table's stake.  Returns
+        the entry's index in the ledger's record (None when nothing was paid)."""
+        return self.ledger.pay(payer, payee, units, item, detail)
 
     def note(self, text: str) -> None:
         self.ledger.notes.append(text)

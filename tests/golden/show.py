@@ -23,6 +23,12 @@ from goldenlib import entries_of, entry_diff, expected_yaml, load_case, settle_c
 from zhuoji.settle import item_label
 
 
+def _line(mark: str, entry: tuple[object, ...]) -> str:
+    p, q, a, i = entry[:4]
+    void = "  (void)" if len(entry) == 5 else ""
+    return f"   {mark} {f'{p} → {q}':>12} {a:>6}  {i!s:<16} {item_label(str(i))[0]}{void}"
+
+
 def show(path: Path) -> bool:
     case = load_case(path)
     ruleset, ledger = settle_case(case)
@@ -34,15 +40,14 @@ def show(path: Path) -> bool:
     )
     print(f"   {'':2}{'payer→payee':>12} {'amount':>6}  item")
     matched = Counter(exp.entries) - missing
-    for p, q, a, i in exp.entries:
-        key = (p, q, a, i)
+    for key in exp.entries:
         mark = "=" if matched[key] > 0 else "-"
         if mark == "=":
             matched[key] -= 1
-        print(f"   {mark} {f'{p} → {q}':>12} {a:>6}  {i:<16} {item_label(i)[0]}")
-    for (p, q, a, i), n in sorted(extra.items()):
+        print(_line(mark, key))
+    for key, n in sorted(extra.items()):
         for _ in range(n):
-            print(f"   + {f'{p} → {q}':>12} {a:>6}  {i:<16} {item_label(i)[0]}")
+            print(_line("+", key))
     ok_entries = not missing and not extra
     totals = ledger.totals()
     ok_totals = list(exp.totals) == totals

@@ -41,7 +41,7 @@ from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import evaluate
-from zhuoji.rules.win import WinCheck
+from zhuoji.rules.win import WinCheck, void_suit_clear
 
 if TYPE_CHECKING:
     from zhuoji.observation import Observation
@@ -86,6 +86,8 @@ class HandAnalyzer:
         self.standard = H.Form.STANDARD in forms
         self.pairs = H.Form.SEVEN_PAIRS in forms
         self.lan = H.Form.SHISANLAN in forms
+        self.yao = H.Form.SHISANYAO in forms  # 十三幺
+        self.strict_lan = rules.strict_lan
         self.quads_as_two = rules.quads_as_two_pairs
         w = rules.wild
         self.wild = w.kind if w is not None else -1
@@ -93,7 +95,7 @@ class HandAnalyzer:
             w.stand_in if w is not None and w.stand_in is not None and w.stand_in != w.kind else -1
         )
         #: the incremental fast path applies (no wild tiles, no 十三烂)
-        self.plain = self.wild < 0 and not self.lan and self.standard
+        self.plain = self.wild < 0 and not self.lan and not self.yao and self.standard
 
     # --- single hands ----------------------------------------------------------------
 
@@ -113,7 +115,9 @@ class HandAnalyzer:
         if self.pairs and n >= 13:
             best = min(best, H.seven_pairs_distance(list(c), quads_as_two_pairs=self.quads_as_two))
         if self.lan and n >= 13 and 14 - (T.NUM_KINDS - list(c).count(0)) < best:
-            best = min(best, _lan_distance(c))
+            best = min(best, _lan_distance(c, 0, self.strict_lan))
+        if self.yao and n >= 13:
+            best = min(best, H.shisanyao_distance(c))
         return best
 
     def _wild_distance(self, c: Sequence[int]) -> int:
@@ -139,7 +143,9 @@ class HandAnalyzer:
             d = H.seven_pairs_distance(base, jokers, quads_as_two_pairs=self.quads_as_two) - jokers
             best = min(best, d)
         if self.lan and n >= 13 and 14 - (34 - base.count(0)) - jokers < best:
-            best = min(best, _lan_distance(base, jokers) - jokers)
+            best = min(best, _lan_distance(base, jokers, self.strict_lan) - jokers)
+        if self.yao and n >= 13:
+            best = min(best, H.shisanyao_distance(base, jokers) - jokers)
         return best
 
     def shanten(self, c: Sequence[int]) -> int:
@@ -564,7 +570,8 @@ class PatternScreen:
             if row.additive:
                 continue
             req = {k: v for k, v in row.requires if v is not None}
-            if row.per is not None or row.excludes or not set(req) <= _CHEAP_FACTS:
+            cheap = set(req) <= _CHEAP_FACTS and not row.exclusive
+            if row.per is not None or row.excludes or not cheap:
                 return None
             if req.get("all_pungs") is False:
                 return None
@@ -590,7 +597,7 @@ class PatternScreen:
             and not melds
             and all(x % 2 == 0 if rules.quads_as_two_pairs else x in (0, 2) for x in c)
         )
-        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c)
+        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c, rules.strict_lan)
         if not (std or pairs or lan):
             return 0
         kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
@@ -693,8 +700,12 @@ def may_win_on_discard(
         source_declared=source is not None and view.declared[source],
         repao=False,
         base_fan=base_fan,
+        counts=tuple(full),
+        melds=own,
+        void_suit=view.obs.void_suit(view.seat),
+        first_turn=not own and all(d[0] != view.seat for d in view.obs.discards),
     )
-    return all(h(check) for h in rs.may_win)
+    return void_suit_clear(check) and all(h(check) for h in rs.may_win)
 
 
 @lru_cache(maxsize=64)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.outcome import WinHow
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.needs import DECLARING, WINS_ON_ANOTHERS_TILE
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
 
@@ -32,7 +33,15 @@ class ShabaoParams(Params):
     )
 
 
-@register(Point.SETTLE, "shabao", ShabaoParams, phase=20, title="杀报")
+@register(
+    Point.SETTLE,
+    "shabao",
+    ShabaoParams,
+    phase=Phase.WIN_EXTRA,
+    title="杀报",
+    labels={"shabao": ("杀报", "beating a declared player")},
+    needs={"": DECLARING, "on_discard": WINS_ON_ANOTHERS_TILE},
+)
 def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
     """Each declared loser pays each winner ``value`` (once per win)."""
     end = ctx.end
@@ -48,7 +57,7 @@ def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
                 ctx.pay(
                     s,
                     win.seat,
-                    p.value * ctx.stake,
+                    p.value,
                     "shabao",
                     f"杀报 {p.value}: declared seat {s}, {how}",
                 )

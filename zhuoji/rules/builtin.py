@@ -1,4 +1,4 @@
-"""Imports every built-in hook module, which registers its hooks."""
+"""Imports every built-in hook module, which registers its hooks (and their ledger labels)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from zhuoji.rules import (  # noqa: F401  (imported for registration)
     burn,
     chickens,
     dealer,
+    dingque,
     dou,
     drawgame,
     hu,

@@ -1,40 +1,91 @@
-"""烧 / 烧光 (``settle.burn``): the 热炮 discarder's or robbed player's chickens and dou are void.
+"""烧 (``settle.burn``): the 热炮 discarder's or the robbed player's chickens and dou are void.
 
 Sources: seed 001 (四)(1)(2) ("手中的雞和豆全部燒掉,需倒賠的英雄雞、責任雞仍然生效"); seed 004
-(4) ("烧光:热炮或抢杠和时,点热炮或被抢杠玩家的鸡和豆都不计分(即一烧全烧)").  The burnt player
-still owes penalties: the chickens and dou stages read :attr:`SettleContext.burnt`.
+(4) ("烧光:热炮或抢杠和时,点热炮或被抢杠玩家的鸡和豆都不计分(即一烧全烧)"); CITIES.md 贵阳
+common, 热炮 ("QQ: that kong void …", i.e. only the kong cancelled) and 独山 burn ("热炮
+discarder and robbed player: chickens and kongs void, still pay").
+
+Who is burnt (the 热炮 discarder, the robbed player) and what he loses (his chickens; his
+kongs: none, only the kong behind the 热炮, or all) are parameters; the chickens and dou
+stages ask :meth:`SettleContext.chickens_burnt` and :meth:`SettleContext.kong_burnt`.  A
+burnt player still owes his penalties.
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
-from zhuoji.outcome import WinHow
-from zhuoji.rules.registry import Params, Point, register
-from zhuoji.settle import SettleContext
+from zhuoji.outcome import Win, WinHow
+from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD
+from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.settle import DouBurn, SettleContext
+
+
+class BurnParts(Params):
+    """What a burnt player loses."""
+
+    chickens: bool = Field(
+        True, title="chickens burnt", description="his chickens collect nothing (he still pays)"
+    )
+    dou: Literal["none", "kong", "all"] = Field(
+        "all",
+        title="dou burnt",
+        description="none: his kongs still score; kong: only the kong behind the 热炮 is "
+        "cancelled (QQ reading, CITIES.md 贵阳 common); all: none of his kongs scores (烧光)",
+    )
 
 
 class BurnParams(Params):
-    on_repao: bool = Field(
-        True, title="burn on 热炮", description="the discarder who dealt in right after his kong"
+    repao: BurnParts | None = Field(
+        None,
+        title="burn on 热炮",
+        description="what the player who dealt a 热炮 loses (一烧全烧: chickens and all dou); "
+        "null (the default): he is not burnt",
     )
-    on_rob_kong: bool = Field(
-        True, title="burn on 抢杠", description="the player whose kong was robbed"
+    rob_kong: BurnParts | None = Field(
+        None,
+        title="burn on 抢杠",
+        description="what the player whose kong was robbed loses; null (the default): he is "
+        "not burnt",
     )
 
 
-@register(Point.SETTLE, "burn", BurnParams, phase=30, title="烧")
+@register(
+    Point.SETTLE,
+    "burn",
+    BurnParams,
+    phase=Phase.BURN,
+    title="烧",
+    needs={"repao": WINS_ON_DISCARD, "rob_kong": ROBBING},
+)
 def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
-    """Mark burnt seats (no ledger entries of its own)."""
+    """Mark what burnt players lose (no ledger entries of its own)."""
     for win in ctx.end.wins:
         if win.source is None:
             continue
-        burns = (win.how is WinHow.DISCARD and ctx.end.repao and p.on_repao) or (
-            win.how is WinHow.ROB_KONG and p.on_rob_kong
-        )
-        if burns and win.source not in ctx.burnt:
-            ctx.burnt.add(win.source)
-            why = "热炮" if win.how is WinHow.DISCARD else "抢杠"
-            ctx.note(
-                f"seat {win.source} burnt (烧光, {why}): chickens and dou void, penalties stay"
+        if win.how is WinHow.DISCARD and ctx.end.repao:
+            parts, why = p.repao, "热炮"
+        elif win.how is WinHow.ROB_KONG:
+            parts, why = p.rob_kong, "抢杠"
+        else:
+            continue
+        if parts is not None:
+            ctx.burn(
+                win.source,
+                chickens=parts.chickens,
+                dou=DouBurn(parts.dou),
+                kong_tile=_kong_behind(ctx, win),
+                why=why,
             )
+
+
+def _kong_behind(ctx: SettleContext, win: Win) -> int | None:
+    """The kong that made the 热炮 (or was robbed): the round's kong tile when it is the
+    burnt player's, else his latest kong."""
+    assert win.source is not None
+    kongs = [m.tile for m in ctx.end.seats[win.source].melds if m.is_kong]
+    if ctx.end.kong_tile is not None and (ctx.end.kong_tile in kongs or win.how is WinHow.ROB_KONG):
+        return ctx.end.kong_tile
+    return kongs[-1] if kongs else None

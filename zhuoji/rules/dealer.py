@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import RoundEnd
+from zhuoji.rules.needs import STREAK_PAID
 from zhuoji.rules.registry import Params, Point, register
 
 
@@ -64,7 +65,13 @@ class WinnerDealsParams(Params):
     )
 
 
-@register(Point.DEALER, "winner_deals", WinnerDealsParams, title="胡牌者接庄")
+@register(
+    Point.DEALER,
+    "winner_deals",
+    WinnerDealsParams,
+    title="胡牌者接庄",
+    needs={"draw_none_ready_streak": STREAK_PAID, "draw_all_ready_streak": STREAK_PAID},
+)
 def winner_deals(end: RoundEnd, ready: list[bool], p: WinnerDealsParams) -> tuple[int, int]:
     """The winner deals; rules for several winners and for draws as configured."""
     n = end.players
@@ -96,7 +103,7 @@ class RotateParams(Params):
     )
 
 
-@register(Point.DEALER, "rotate", RotateParams, title="轮庄")
+@register(Point.DEALER, "rotate", RotateParams, title="轮庄", needs={"streak_on_draw": STREAK_PAID})
 def rotate(end: RoundEnd, ready: list[bool], p: RotateParams) -> tuple[int, int]:
     """The dealer stays on his own win (and on a draw if configured); else the next seat."""
     if any(w.seat == end.dealer for w in end.wins):

@@ -13,7 +13,8 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.needs import KONGS, Because, IsNot, Set, all_of
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
 
@@ -57,8 +58,15 @@ class DouParams(Params):
     )
     unready_pays: bool = Field(
         False,
-        title="unready konger pays",
-        description="a kong that does not score is paid the other way",
+        title="unready konger pays (包杠)",
+        description="a kong that does not score (its owner not ready) is paid the other way: "
+        "the konger pays those who would have paid him (包杠, CITIES.md 独山 / 黔西)",
+    )
+    unready_pays_to: Literal["all", "ready"] = Field(
+        "all",
+        title="包杠 payees",
+        description="with unready_pays: all — every player who would have paid him, ready or "
+        "not (CITIES.md 黔西/金沙 BaoKongNeedTing=false); ready — only those who are ready",
     )
     late_value: int = Field(
         0,
@@ -79,7 +87,39 @@ _ITEMS = {
 }
 
 
-@register(Point.SETTLE, "dou", DouParams, phase=50, title="豆")
+LABELS = {
+    "dou.men": ("闷豆", "concealed kong"),
+    "dou.dian": ("点豆", "kong on a discard"),
+    "dou.zhuanwan": ("转弯豆", "added kong"),
+    "dou.hanbao": ("憨包豆", "late kong"),
+}
+
+
+_NOT_JIANDOUSAN = Because(
+    IsNot("settle:dou.jiandousan", True), "见豆三 sets every value (settle.dou.jiandousan)"
+)
+_EXPOSED = Because(Set("claims.kongs.exposed"), "no kong on a discard (claims.kongs.exposed)")
+NEEDS = {
+    "": KONGS,
+    "values.concealed": all_of(
+        Because(Set("claims.kongs.concealed"), "no concealed kong (claims.kongs.concealed)"),
+        _NOT_JIANDOUSAN,
+    ),
+    "values.exposed": all_of(_EXPOSED, _NOT_JIANDOUSAN),
+    "values.added": all_of(
+        Because(Set("claims.kongs.added"), "no added kong (claims.kongs.added)"), _NOT_JIANDOUSAN
+    ),
+    "exposed_paid_by": _EXPOSED,
+    "jiandousan_value": Because(Set("settle:dou.jiandousan"), "settle.dou.jiandousan is off"),
+    "unready_pays": Because(
+        IsNot("settle:dou.requires_ready", "none"),
+        "every kong scores, ready or not (settle.dou.requires_ready: none)",
+    ),
+    "unready_pays_to": Because(Set("settle:dou.unready_pays"), "settle.dou.unready_pays is off"),
+}
+
+
+@register(Point.SETTLE, "dou", DouParams, phase=Phase.DOU, title="豆", labels=LABELS, needs=NEEDS)
 def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void."""
     end = ctx.end
@@ -89,7 +129,7 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
         for meld in seat.melds:
             if not meld.is_kong:
                 continue
-            if s in ctx.burnt:
+            if ctx.kong_burnt(s, meld):
                 continue
             scores = {
                 "none": True,
@@ -121,6 +161,6 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
             )
             for payer, payee in pairs:
                 if scores:
-                    ctx.pay(payer, payee, value * ctx.stake, item, detail)
-                else:
-                    ctx.pay(payee, payer, value * ctx.stake, item, detail)
+                    ctx.pay(payer, payee, value, item, detail)
+                elif p.unready_pays_to == "all" or ctx.ready[payer]:
+                    ctx.pay(payee, payer, value, item, detail)

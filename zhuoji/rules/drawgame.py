@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.hu import BaotingPay, baoting_part
+from zhuoji.rules.needs import DECLARING
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
 
@@ -27,9 +29,27 @@ class ChajiaoParams(Params):
         title="查叫 连庄",
         description="the dealer's streak is paid on top (seed 004 连庄 3.)",
     )
+    baoting: BaotingPay = Field(
+        default_factory=BaotingPay,
+        title="报听 in 查叫",
+        description="what a declared (报听) ready player's hand adds to his 查叫 value, as in "
+        'settle.hu.baoting (seed 000 10) "番数按照十番来计算" with 17)③ "叫牌玩家可以根据自己所叫的番'
+        '数进行算番": {mode: floor, hard: 10, soft: 10}); mode none: his pattern alone',
+    )
 
 
-@register(Point.SETTLE, "chajiao", ChajiaoParams, phase=70, title="荒庄查叫")
+@register(
+    Point.SETTLE,
+    "chajiao",
+    ChajiaoParams,
+    phase=Phase.DRAW,
+    title="荒庄查叫",
+    labels={
+        "chajiao": ("查叫", "ready check after a draw"),
+        "lianzhuang": ("连庄", "dealer streak"),
+    },
+    needs={"baoting": DECLARING},
+)
 def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     """Each unready player pays each ready player that player's best waiting value."""
     end = ctx.end
@@ -40,18 +60,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     if not ready or not unready:
         ctx.note("荒庄: " + ("nobody ready" if not ready else "everyone ready") + ", no payment")
         return
-    for r in ready:
-        value = ctx.ready_value(r)
-        fan = (value.total if value else 0) + p.extra
-        what = value.describe() if value else "ready"
-        for u in unready:
-            ctx.pay(
-                u,
-                r,
-                fan * ctx.stake,
-                "chajiao",
-                f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""),
-            )
+    pay_waiting_values(ctx, unready, p.extra, "chajiao", "查叫", baoting=p.baoting)
     if p.streak_extra and end.streak:
         dealer = end.dealer
         if ctx.ready[dealer]:
@@ -59,7 +68,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                 ctx.pay(
                     u,
                     dealer,
-                    end.streak * ctx.stake,
+                    end.streak,
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer ready",
                 )
@@ -68,7 +77,35 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                 ctx.pay(
                     dealer,
                     r,
-                    end.streak * ctx.stake,
+                    end.streak,
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer not ready",
                 )
+
+
+def pay_waiting_values(
+    ctx: SettleContext,
+    payers: list[int],
+    extra: int,
+    item: str,
+    label: str,
+    *,
+    baoting: BaotingPay | None = None,
+) -> None:
+    """Each of ``payers`` pays each ready player the best value that player waits on, plus
+    ``extra`` (查叫 and, under 定缺, 查大叫); with ``baoting``, a declared (报听) ready
+    player's hand adds what it says (``settle.chajiao.baoting``)."""
+    for r in (s for s in range(ctx.players) if ctx.ready[s]):
+        value = ctx.ready_value(r)
+        fan = (value.total if value else 0) + extra
+        what = value.describe() if value else "ready"
+        declared = (
+            baoting_part(baoting, ctx.end.seats[r].declared, value.base if value else 0)
+            if baoting is not None
+            else None
+        )
+        for u in payers:
+            ctx.pay(u, r, fan, item, f"{label} {what}" + (f" + {extra}" if extra else ""))
+            if declared is not None:
+                d_item, detail, units = declared
+                ctx.pay(u, r, units, d_item, f"{label} {detail}")

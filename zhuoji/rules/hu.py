@@ -6,7 +6,8 @@ seed 004 连庄记分 ("庄两番起算"), seed 003 结算规则 ("(底番+牌�
 
 Each payer's share is the hand's components (pattern rows, bonuses) plus, where the dealer
 pays or wins, ``dealer_bonus`` + streak × ``streak_bonus`` (else ``other_bonus``), all
-multiplied by ``stake``.  One ledger entry per component and payer keeps it explainable.
+paid in units (the ledger applies the table's stake).  One ledger entry per component and
+payer keeps it explainable.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from zhuoji.outcome import Win, WinHow
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.outcome import Declaration, Win, WinHow
+from zhuoji.rules.needs import DECLARING, ROBBING, WINS_ON_DISCARD, Because, Set
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
 
@@ -60,17 +62,35 @@ class Multipliers(Params):
     rob_kong: int = Field(
         1, ge=1, le=100, title="抢杠 multiplier", description="factor for robbing a kong"
     )
+    dealer_wins: int = Field(
+        1,
+        ge=1,
+        le=100,
+        title="庄家翻倍 (dealer wins)",
+        description="factor when the dealer wins (庄家翻倍, CITIES.md 凯里: the dealer's win items ×2)",
+    )
+    dealer_pays: int = Field(
+        1,
+        ge=1,
+        le=100,
+        title="庄家翻倍 (dealer pays)",
+        description="factor on the share the dealer pays when another player wins",
+    )
 
 
 class HuParams(Params):
     discard_paid_by: Literal["discarder", "all"] = Field(
         "discarder", title="discard win paid by", description="who pays a win on a discard"
     )
-    rob_kong_paid_by: Literal["robbed_for_all", "robbed_triple_and_others"] = Field(
+    rob_kong_paid_by: Literal["robbed_for_all", "robbed_triple_and_others", "robbed_once"] = Field(
         "robbed_for_all",
         title="抢杠 paid by",
-        description="robbed_for_all: the robbed player pays all three shares; "
-        "robbed_triple_and_others: he pays three times his share and the others pay theirs",
+        description="robbed_for_all: the robbed player pays every other player's share (seed "
+        '000 16) "被抢杠的玩家需要赔付三家的牌"); robbed_triple_and_others: he pays his share with '
+        "the hand's pattern parts (players − 1) times — three times at four players — and the "
+        'others pay their own shares (seed 003 24 "被抢杠玩家要支付3倍抢杠玩家的牌形嘴数,其它两位玩家'
+        '也要赔付"); robbed_once: he alone pays one share, like a discard (CITIES.md 贵阳 club '
+        "table: 抢杠 +9 paid by the robbed player only)",
     )
     rob_kong_as_self_draw: bool = Field(
         True,
@@ -103,9 +123,6 @@ class HuParams(Params):
         title="non-dealer base",
         description="added to a share where the dealer is not involved",
     )
-    stake: int = Field(
-        1, ge=1, le=100000, title="stake", description="every amount is multiplied by this"
-    )
     multipliers: Multipliers = Field(
         default_factory=Multipliers,
         title="multipliers",
@@ -118,12 +135,42 @@ class HuParams(Params):
     )
 
 
-@register(Point.SETTLE, "hu", HuParams, phase=10, title="胡牌结算")
+LABELS = {
+    "hu.pattern": ("胡牌", "win"),
+    "hu.zimo": ("自摸", "self-draw"),
+    "hu.gangkai": ("杠开", "win on kong replacement"),
+    "hu.repao": ("热炮", "discard after kong"),
+    "hu.qianggang": ("抢杠", "robbing a kong"),
+    "hu.haidi": ("海底捞月", "last-tile win"),
+    "hu.base": ("底分", "base"),
+    "hu.bonus": ("加番", "bonus"),
+    "lianzhuang": ("连庄", "dealer streak"),
+    "baoting": ("报听", "declared ready"),
+    # 六安 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the detail
+    "zui": ("嘴", "zui item"),
+}
+
+
+NEEDS = {
+    "discard_paid_by": WINS_ON_DISCARD,
+    "multipliers.repao": WINS_ON_DISCARD,
+    "rob_kong_paid_by": ROBBING,
+    "rob_kong_as_self_draw": ROBBING,
+    "multipliers.rob_kong": ROBBING,
+    "baoting": DECLARING,
+    "dealer_bonus_max_pattern": Because(
+        Set("settle:hu.dealer_bonus"), "there is no dealer part (settle.hu.dealer_bonus is 0)"
+    ),
+}
+
+
+@register(
+    Point.SETTLE, "hu", HuParams, phase=Phase.WIN, title="胡牌结算", labels=LABELS, needs=NEEDS
+)
 def settle_wins(ctx: SettleContext, p: HuParams) -> None:
     """Pay each winner: every share-bearer pays the hand's components, 报听 and the dealer part.
 
     Several winners on one discard are each paid separately (seed 001 一炮多响)."""
-    ctx.stake = p.stake
     for win in ctx.end.wins:
         if win.seat in ctx.void_wins:
             continue
@@ -137,22 +184,40 @@ def share_bearers(ctx: SettleContext, win: Win, discard_paid_by: str) -> list[in
     return list(ctx.others(win.seat))
 
 
+Part = tuple[str, str, int]  # (item, detail, units)
+
+
+def baoting_part(pay: BaotingPay, declared: Declaration | None, base: int) -> Part | None:
+    """What a declared (报听) hand adds to its pattern value ``base``: ``hard``/``soft`` more
+    (add), or up to ``hard``/``soft`` (floor); None when nothing."""
+    if declared is None or pay.mode == "none":
+        return None
+    hard = declared is Declaration.HARD
+    target = pay.hard if hard else pay.soft
+    label = "硬报 (hard declaration)" if hard else "软报 (soft declaration)"
+    extra = target if pay.mode == "add" else max(0, target - base)
+    if not extra:
+        return None
+    how = "+" if pay.mode == "add" else "counts as"
+    return ("baoting", f"{label} {how} {target}", extra)
+
+
+def _times(parts: list[Part], factor: int, why: str) -> list[Part]:
+    if factor == 1:
+        return parts
+    return [(item, f"{detail} ×{factor} ({why})", units * factor) for item, detail, units in parts]
+
+
 def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
     end = ctx.end
     value = ctx.win_value(win, rob_kong_as_self_draw=p.rob_kong_as_self_draw)
     tile = name(end.win_tile) if end.win_tile is not None else ""
     parts = [(c.item, f"{c.label} {c.fan} · {tile}", c.fan) for c in value.components]
-    declared = end.seats[win.seat].declared
-    if declared is not None and p.baoting.mode != "none":
-        target = p.baoting.hard if declared.value == "hard" else p.baoting.soft
-        label = "硬报 (hard declaration)" if declared.value == "hard" else "软报 (soft declaration)"
-        extra = target if p.baoting.mode == "add" else max(0, target - value.base)
-        if extra:
-            how = "+" if p.baoting.mode == "add" else "counts as"
-            parts.append(("baoting", f"{label} {how} {target}", extra))
+    declared = baoting_part(p.baoting, end.seats[win.seat].declared, value.base)
+    if declared is not None:
+        parts.append(declared)
     factor, why = _factor(ctx, win, p.multipliers)
-    if factor > 1:
-        parts = [(item, f"{detail} ×{factor} ({why})", fan * factor) for item, detail, fan in parts]
+    parts = _times(parts, factor, why)
     for bearer in share_bearers(ctx, win, p.discard_paid_by):
         dealer_in = end.dealer in (bearer, win.seat)
         bonus_parts = []
@@ -169,18 +234,24 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
                 )
         elif p.other_bonus:
             bonus_parts.append(("hu.base", f"闲家 base {p.other_bonus}", p.other_bonus))
-        payers = [bearer]
+        share = parts
+        if bearer == end.dealer != win.seat:
+            share = _times(share, p.multipliers.dealer_pays, "庄家翻倍")
+        payer, suffix = bearer, ""
         if win.how is WinHow.ROB_KONG:
             assert win.source is not None
+            robbed = bearer == win.source
+            if p.rob_kong_paid_by == "robbed_once" and not robbed:
+                continue
             if p.rob_kong_paid_by == "robbed_for_all":
-                payers = [win.source]
-            elif bearer == win.source:
-                payers = [win.source] * 3
-        for payer in payers:
-            for item, detail, fan in parts + bonus_parts:
-                suffix = "" if payer == bearer else f" (for seat {bearer}, 抢杠 robbed pays)"
-                ctx.pay(payer, win.seat, fan * p.stake, item, detail + suffix)
-                ctx.hu_items.add(item)
+                payer = win.source
+                suffix = "" if robbed else f" (for seat {bearer}, 抢杠 robbed pays)"
+            elif p.rob_kong_paid_by == "robbed_triple_and_others" and robbed:
+                share = _times(share, ctx.players - 1, "抢杠 robbed pays the pattern")
+        for item, detail, units in share + bonus_parts:
+            at = ctx.pay(payer, win.seat, units, item, detail + suffix)
+            if at is not None:
+                ctx.win_entries.setdefault(win.seat, []).append(at)
 
 
 def _factor(ctx: SettleContext, win: Win, m: Multipliers) -> tuple[int, str]:
@@ -190,6 +261,7 @@ def _factor(ctx: SettleContext, win: Win, m: Multipliers) -> tuple[int, str]:
         (ctx.end.gangkai, m.gangkai, "杠开"),
         (win.how is WinHow.DISCARD and ctx.end.repao, m.repao, "热炮"),
         (win.how is WinHow.ROB_KONG, m.rob_kong, "抢杠"),
+        (win.seat == ctx.end.dealer, m.dealer_wins, "庄家翻倍"),
     ):
         if applies and value > 1:
             factor *= value

@@ -3,7 +3,8 @@
 * ``baopai`` — seed 000 胡牌算番规则 18), seed 001 特殊規則 1: a ready player who passed a win
   on a discard and wins on another discard before drawing again pays each other player his
   hand's value instead of collecting it.
-* ``xianggong`` — seed 001 特殊規則 1 (相公包牌, wrong tile count): pays each other player.
+* ``xianggong`` — seed 001 特殊規則 1 (相公包牌, wrong tile count: "大家沒有聽牌情況下付給3家
+  2倍的錢,如果聽牌則按聽牌倍數付"): pays each other player ``value``, or a ready value.
 * ``peng_sets`` — seed 003 碰3对/碰4对: when another player wins, a player with three (four)
   pungs or exposed kongs pays what the others lose.
 * ``twelve_down`` — seed 002 十二张落地包自摸: the player who fed the fourth meld of a hand that
@@ -14,26 +15,33 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from zhuoji.outcome import MeldKind, Win, WinHow
-from zhuoji.rules.registry import Params, Point, register
-from zhuoji.settle import SettleContext
+from zhuoji.rules.needs import WINS_ON_DISCARD, Because, Set
+from zhuoji.rules.patterns import HandValue
+from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.settle import DouBurn, SettleContext
 
 
 def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str) -> None:
-    """``liable`` repays every other payer what that payer paid ``win``'s winner."""
+    """``liable`` pays ``win``'s winner every other payer's share of the win: their entries
+    stay on record, void ("seat N pays it"), and one entry per former payer moves the same
+    units from ``liable`` to the winner."""
+    record = ctx.ledger.record
+    mine = [i for i in ctx.win_entries.get(win.seat, []) if record[i].payer != liable]
     owed: dict[int, int] = {}
-    for e in ctx.ledger.entries:
-        if e.payee == win.seat and e.item in ctx.hu_items and e.payer != liable:
-            owed[e.payer] = owed.get(e.payer, 0) + e.amount
-    for payer, amount in sorted(owed.items()):
+    for e in ctx.ledger.void(mine, f"{why}: seat {liable} pays it instead"):
+        owed[e.payer] = owed.get(e.payer, 0) + e.units
+    for payer, units in sorted(owed.items()):
         ctx.pay(
             liable,
-            payer,
-            amount,
+            win.seat,
+            units,
             item,
-            f"{why}: pays seat {payer}'s share of seat {win.seat}'s win",
+            f"{why}: seat {liable} pays seat {payer}'s share of seat {win.seat}'s win",
         )
 
 
@@ -47,7 +55,15 @@ class BaopaiParams(Params):
     )
 
 
-@register(Point.SETTLE, "baopai", BaopaiParams, phase=5, title="包牌")
+@register(
+    Point.SETTLE,
+    "baopai",
+    BaopaiParams,
+    phase=Phase.PENALTY,
+    title="包牌",
+    labels={"baopai": ("包牌", "liability after passing a win")},
+    needs={"": WINS_ON_DISCARD},
+)
 def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
     """A winner who passed a win since his last draw pays each other player his value."""
     for win in ctx.end.wins:
@@ -71,20 +87,61 @@ class XianggongParams(Params):
         ge=0,
         le=1000,
         title="相公 value",
-        description="paid to each other player (seed 001: 2倍)",
+        description="paid to each other player when nobody is ready (seed 001: 2倍)",
+    )
+    when_ready: Literal["value", "own", "others"] = Field(
+        "value",
+        title="相公 when ready",
+        description='seed 001 "如果聽牌則按聽牌倍數付": value — always pay value; own — when the '
+        "相公 hand is ready (one tile too many, and some discard leaves it ready) he pays each "
+        "other player that hand's best ready value instead; others — each other player who is "
+        "ready is paid his own ready value (as in 查叫), the rest value",
     )
 
 
-@register(Point.SETTLE, "xianggong", XianggongParams, phase=6, title="相公")
+@register(
+    Point.SETTLE,
+    "xianggong",
+    XianggongParams,
+    phase=Phase.PENALTY,
+    title="相公",
+    labels={"xianggong": ("相公", "wrong tile count")},
+)
 def settle_xianggong(ctx: SettleContext, p: XianggongParams) -> None:
-    """A 相公 (wrong tile count) player pays each other player ``value``; he cannot collect."""
+    """A 相公 (wrong tile count) player pays each other player ``value``, or a ready value as
+    ``when_ready`` says; he cannot collect."""
     for s, seat in enumerate(ctx.end.seats):
-        if seat.xianggong:
-            ctx.burnt.add(s)
-            for other in ctx.others(s):
-                ctx.pay(
-                    s, other, p.value * ctx.stake, "xianggong", f"相公 seat {s}: wrong tile count"
-                )
+        if not seat.xianggong:
+            continue
+        ctx.burn(s, chickens=True, dou=DouBurn.ALL, why="相公")
+        own = _xianggong_ready_value(ctx, s) if p.when_ready == "own" else None
+        for other in ctx.others(s):
+            value = own
+            if p.when_ready == "others" and ctx.ready[other]:
+                value = ctx.ready_value(other)
+            if value is not None:
+                whose = "his" if value is own else f"seat {other}'s"
+                detail = f"相公 seat {s}: {whose} ready value {value.describe()}"
+                ctx.pay(s, other, value.total, "xianggong", detail)
+            else:
+                ctx.pay(s, other, p.value, "xianggong", f"相公 seat {s}: wrong tile count")
+
+
+def _xianggong_ready_value(ctx: SettleContext, seat: int) -> HandValue | None:
+    """The best ready value of a 相公 hand holding one tile too many, over the tiles he might
+    discard; None when no discard leaves it ready (a short hand is never ready)."""
+    s = ctx.end.seats[seat]
+    if len(s.concealed) + 3 * len(s.melds) != ctx.ruleset.variant.tiles.hand_size + 1:
+        return None
+    counts = s.concealed_counts()
+    best: HandValue | None = None
+    for k in sorted(set(s.concealed)):
+        counts[k] -= 1
+        value = ctx.ready_value(seat, counts)
+        counts[k] += 1
+        if value is not None and (best is None or value.total > best.total):
+            best = value
+    return best
 
 
 class PengSetsParams(Params):
@@ -97,7 +154,18 @@ class PengSetsParams(Params):
     )
 
 
-@register(Point.SETTLE, "peng_sets", PengSetsParams, phase=60, title="碰三对包付")
+LIABILITY_LABELS = {"liability": ("包付", "liability")}
+
+
+@register(
+    Point.SETTLE,
+    "peng_sets",
+    PengSetsParams,
+    phase=Phase.LIABILITY,
+    title="碰三对包付",
+    labels=LIABILITY_LABELS,
+    needs={"": Because(Set("claims.peng"), "nobody can pung (claims.peng is off)")},
+)
 def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
     """The non-winner with the most claimed sets (at least ``min_sets``) pays the others' loss."""
     for win in ctx.end.wins:
@@ -112,14 +180,21 @@ def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
             if n >= p.min_sets and (best is None or n > best[1]):
                 best = (s, n)
         if best is not None:
-            transfer_win(ctx, win, best[0], "liability", f"碰{best[1]}对 包付 seat {best[0]}")
+            transfer_win(ctx, win, best[0], "liability", f"碰{best[1]}对 包付")
 
 
 class TwelveDownParams(Params):
     """No parameters: the rule is on or off."""
 
 
-@register(Point.SETTLE, "twelve_down", TwelveDownParams, phase=60, title="十二张落地包自摸")
+@register(
+    Point.SETTLE,
+    "twelve_down",
+    TwelveDownParams,
+    phase=Phase.LIABILITY,
+    title="十二张落地包自摸",
+    labels=LIABILITY_LABELS,
+)
 def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
     """The feeder of a self-drawing winner's fourth meld pays the other shares."""
     for win in ctx.end.wins:
@@ -128,16 +203,22 @@ def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
             continue
         fourth = melds[3]
         if fourth.kind.claimed and fourth.source is not None and fourth.source != win.seat:
-            transfer_win(
-                ctx, win, fourth.source, "liability", f"十二张落地 包自摸 seat {fourth.source}"
-            )
+            transfer_win(ctx, win, fourth.source, "liability", "十二张落地 包自摸")
 
 
 class KongFeederParams(Params):
     """No parameters: the rule is on or off."""
 
 
-@register(Point.SETTLE, "kong_feeder", KongFeederParams, phase=60, title="杠开包牌")
+@register(
+    Point.SETTLE,
+    "kong_feeder",
+    KongFeederParams,
+    phase=Phase.LIABILITY,
+    title="杠开包牌",
+    labels=LIABILITY_LABELS,
+    needs={"": Because(Set("claims.kongs.exposed"), "no kong on a discard (claims.kongs.exposed)")},
+)
 def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     """杠开 on a kong made on a discard: that discard's player pays all shares."""
     end = ctx.end
@@ -146,6 +227,4 @@ def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     for win in end.wins:
         for m in end.seats[win.seat].melds:
             if m.kind is MeldKind.GANG_EXPOSED and m.tile == end.kong_tile and m.source is not None:
-                transfer_win(
-                    ctx, win, m.source, "liability", f"杠开 包牌: seat {m.source} fed the kong"
-                )
+                transfer_win(ctx, win, m.source, "liability", "杠开 包牌 (he fed the kong)")

@@ -8,20 +8,27 @@ module registers its hooks.
 
 Points:
 
-* ``settle`` — a settlement stage; stages run by ascending ``phase``;
+* ``settle`` — a settlement stage; stages run in :class:`Phase` order (by stage name within
+  a phase);
 * ``may_win`` — decides whether a seat may win on a tile now (all must agree);
 * ``dealer`` — decides the next dealer and streak after a round.
+
+A hook may register the ledger items it pays (``labels={"ji.wugu": ("乌骨鸡", "8-dots
+chicken")}``) so reports show them like the built-in ones; :func:`catalog` describes every
+hook (built-in or plug-in) for listings and editors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
 from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+
+from zhuoji.rules.needs import Needs
 
 ENTRY_POINT_GROUP = "zhuoji.rules"
 
@@ -30,6 +37,37 @@ class Point(StrEnum):
     SETTLE = "settle"
     MAY_WIN = "may_win"
     DEALER = "dealer"
+
+
+class Phase(IntEnum):
+    """When a settlement stage runs: stages run phase by phase, in this order (and by stage
+    name within one phase).  ``docs/variants.md`` ("Hooks and their parameters") lists it.
+
+    * ``PENALTY`` — decide which wins are reversed or which seats may not collect before
+      anything is paid (包牌, 相公);
+    * ``WIN`` — the win payment (patterns, 报听, dealer part, 连庄);
+    * ``WIN_EXTRA`` — extra payments tied to the win (杀报);
+    * ``BURN`` — mark burnt (烧) chickens and kongs;
+    * ``CHICKENS`` — chickens (鸡);
+    * ``DOU`` — kongs (豆);
+    * ``LIABILITY`` — one player takes over others' payments (包付: 碰三对, 十二张落地, 杠开包牌);
+    * ``SIDE`` — side payments settled after the rest (扔宝);
+    * ``DRAW`` — payments after a drawn round (荒庄查叫).
+    """
+
+    PENALTY = 1
+    WIN = 2
+    WIN_EXTRA = 3
+    BURN = 4
+    CHICKENS = 5
+    DOU = 6
+    LIABILITY = 7
+    SIDE = 8
+    DRAW = 9
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
 
 
 class Params(BaseModel):
@@ -42,40 +80,116 @@ P = TypeVar("P", bound=Params)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: ledger item code → (Chinese, English) label
+Labels = Mapping[str, tuple[str, str]]
+
+
 @dataclass(frozen=True)
 class Hook:
     point: Point
     id: str
     params: type[Params]
     fn: Callable[..., Any]
-    phase: int = 0
+    phase: Phase | None = None  # settle hooks only
     title: str = ""
+    labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: param path ("" for the whole entry) → what it needs to have an effect (rules/needs.py)
+    needs: Needs = field(default_factory=dict)
 
     @property
     def doc(self) -> str:
         return (self.fn.__doc__ or "").strip()
 
+    @property
+    def builtin(self) -> bool:
+        return self.fn.__module__.startswith("zhuoji.")
+
+    def describe(self) -> dict[str, Any]:
+        """What listings and editors show: id, point, phase, title, doc, the ledger items it
+        labels, and the JSON Schema of its parameters."""
+        return {
+            "id": self.id,
+            "point": self.point.value,
+            "phase": self.phase.label if self.phase is not None else None,
+            "phase_order": int(self.phase) if self.phase is not None else None,
+            "title": self.title or self.id,
+            "doc": self.doc,
+            "module": self.fn.__module__,
+            "builtin": self.builtin,
+            "labels": {item: list(zh_en) for item, zh_en in sorted(self.labels.items())},
+            "needs": {key: need.why() for key, need in sorted(self.needs.items())},
+            "params": self.params.model_json_schema(),
+        }
+
 
 _REGISTRY: dict[Point, dict[str, Hook]] = {p: {} for p in Point}
+_LABELS: dict[str, tuple[str, str]] = {}
 _plugins_loaded = False
 _generation = 0  # bumped by every registration, so cached schemas know they are stale
 
 
 def register(
-    point: Point, hook_id: str, params: type[Params], *, phase: int = 0, title: str = ""
+    point: Point,
+    hook_id: str,
+    params: type[Params],
+    *,
+    phase: Phase | None = None,
+    title: str = "",
+    labels: Labels | None = None,
+    needs: Needs | None = None,
 ) -> Callable[[F], F]:
-    """Decorator: register ``fn`` as hook ``hook_id`` at ``point``."""
+    """Decorator: register ``fn`` as hook ``hook_id`` at ``point``.  A settle hook names its
+    :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`);
+    ``needs`` says when a parameter (or, under ``""``, the whole entry) has any effect
+    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise)."""
+    if point is Point.SETTLE and not isinstance(phase, Phase):
+        raise TypeError(
+            f"settle hook {hook_id!r}: phase must be a zhuoji.rules.registry.Phase "
+            f"(one of {', '.join(p.name for p in Phase)}), not {phase!r}"
+        )
+    if point is not Point.SETTLE and phase is not None:
+        raise TypeError(f"{point.value} hook {hook_id!r}: only settle hooks have a phase")
 
     def deco(fn: F) -> F:
         known = _REGISTRY[point]
         if hook_id in known and known[hook_id].fn is not fn:
             raise ValueError(f"hook id {hook_id!r} is already registered at {point.value}")
         global _generation
-        known[hook_id] = Hook(point, hook_id, params, fn, phase, title)
+        own = dict(labels or {})
+        register_labels(own)
+        known[hook_id] = Hook(point, hook_id, params, fn, phase, title, own, dict(needs or {}))
         _generation += 1
         return fn
 
     return deco
+
+
+def register_labels(labels: Labels) -> None:
+    """Name ledger item codes in Chinese and English (``{"ji.wugu": ("乌骨鸡", "8-dots
+    chicken")}``).  An item code may be labelled once; labelling it again the same way is
+    harmless, differently an error."""
+    for item, pair in labels.items():
+        zh, en = pair
+        old = _LABELS.get(item)
+        if old is not None and old != (zh, en):
+            raise ValueError(f"ledger item {item!r} is already labelled {old}")
+        _LABELS[item] = (zh, en)
+
+
+def item_label(item: str) -> tuple[str, str]:
+    """(Chinese, English) label of a ledger item code; a code not labelled itself takes its
+    head's label (``zui.kaipai`` → ``zui``), else shows as itself."""
+    hooks(Point.SETTLE)  # built-ins and plug-ins have registered their labels
+    if item in _LABELS:
+        return _LABELS[item]
+    head = item.split(".")[0]
+    return _LABELS.get(head, (item, item))
+
+
+def labels() -> dict[str, tuple[str, str]]:
+    """Every labelled ledger item code."""
+    hooks(Point.SETTLE)
+    return dict(sorted(_LABELS.items()))
 
 
 def load_plugins() -> None:
@@ -85,19 +199,33 @@ def load_plugins() -> None:
         return
     _plugins_loaded = True
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        ep.load()
+        try:
+            ep.load()
+        except Exception as exc:
+            from zhuoji.errors import ZhuojiError
+
+            raise ZhuojiError(
+                f"plug-in {ep.name!r} ({ep.value}, entry point group {ENTRY_POINT_GROUP}) "
+                f"failed to load: {type(exc).__name__}: {exc}"
+            ) from exc
 
 
-def snapshot() -> dict[Point, dict[str, Hook]]:
+Snapshot = tuple[dict[Point, dict[str, Hook]], dict[str, tuple[str, str]]]
+
+
+def snapshot() -> Snapshot:
     """A copy of the registry (tests that install plug-ins restore it afterwards)."""
     hooks(Point.SETTLE, builtin_only=True)
-    return {p: dict(h) for p, h in _REGISTRY.items()}
+    return {p: dict(h) for p, h in _REGISTRY.items()}, dict(_LABELS)
 
 
-def restore(saved: dict[Point, dict[str, Hook]]) -> None:
+def restore(saved: Snapshot) -> None:
     global _generation
+    registry, labels_ = saved
     for p in Point:
-        _REGISTRY[p] = dict(saved[p])
+        _REGISTRY[p] = dict(registry[p])
+    _LABELS.clear()
+    _LABELS.update(labels_)
     _generation += 1
 
 
@@ -122,8 +250,19 @@ def hooks(point: Point, *, builtin_only: bool = False) -> dict[str, Hook]:
         load_plugins()
     found = _REGISTRY[point]
     if builtin_only:
-        found = {k: h for k, h in found.items() if h.fn.__module__.startswith("zhuoji.")}
+        found = {k: h for k, h in found.items() if h.builtin}
     return dict(sorted(found.items()))
+
+
+def catalog(*, builtin_only: bool = False) -> list[dict[str, Any]]:
+    """Every hook described (:meth:`Hook.describe`), by point, then phase, then id: what
+    ``zhuoji variants hooks`` lists."""
+    out = []
+    for point in Point:
+        found = hooks(point, builtin_only=builtin_only).values()
+        for hook in sorted(found, key=lambda h: (h.phase or 0, h.id)):
+            out.append(hook.describe())
+    return out
 
 
 def get(point: Point, hook_id: str) -> Hook:

@@ -4,17 +4,35 @@ Sources: seed 000 特殊玩法规则 1) ("玩家只有在有豆的情况下才�
 平胡以上的牌,也可以胡其他人的牌") and 16) (抢杠: "即便叫牌的玩家是无豆的平胡也可以胡牌"); seed 000
 10) (报听 "在没有的豆的情况下也可以胡牌"); seed 001 豆 (1)(2) and 聽牌 ("聽牌者可以胡報聽者點炮的牌");
 seed 004 (1) 热炮 ("如果胡牌者是无豆的平胡,依然可以胡") and (三) 杀报 ("其他家可平胡").
+CITIES.md "Common mechanisms" 6: which kong kinds count (安顺: FW ``EnableKongTXZ=false``, an
+exposed kong 点豆 is no pass), a win before one's first discard (ZA 丁拐 mode; the FW server's
+``isNotPiHu`` lets a player who has neither discarded nor melded win), 屁胡 allowed (FW
+``SetEnablePinghu``: ``min_pattern_fan: 0``).
+
+定缺 is not a hook: a variant's ``dingque`` section makes :func:`void_suit_clear` part of
+every win check (GA ``Table_GY_TWO`` "cannot claim or win holding the void suit").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import Field
 
-from zhuoji.outcome import WinHow
+from zhuoji.outcome import Meld, MeldKind, WinHow
+from zhuoji.rules.needs import (
+    DECLARING,
+    KONGS,
+    ROBBING,
+    WINS_ON_ANOTHERS_TILE,
+    WINS_ON_DISCARD,
+    Because,
+    Set,
+)
 from zhuoji.rules.registry import Params, Point, register
+from zhuoji.tiles import suit_of
 
 
 @dataclass(frozen=True)
@@ -29,6 +47,28 @@ class WinCheck:
     source_declared: bool  # the discarder (or robbed player) declared 报听
     repao: bool  # the discard follows the discarder's own kong
     base_fan: Callable[[], int]  # the hand's pattern value (lazy)
+    counts: tuple[int, ...] = ()  # the concealed hand with the winning tile, 34 counts
+    melds: tuple[Meld, ...] = ()  # the seat's melds
+    void_suit: int | None = None  # 定缺: the seat's void suit (0 万, 1 条, 2 筒), if any
+    first_turn: bool = False  # the seat has neither discarded nor melded yet
+
+
+def void_suit_clear(check: WinCheck) -> bool:
+    """定缺: no tile of the void suit in the hand or its melds (GA ``Table_GY_TWO``)."""
+    void = check.void_suit
+    if void is None:
+        return True
+    if any(check.counts[9 * void : 9 * void + 9]):
+        return False
+    return not any(suit_of(m.tile) == void for m in check.melds)
+
+
+KongKind = Literal["concealed", "exposed", "added"]
+_KONG_KIND: dict[MeldKind, KongKind] = {
+    MeldKind.GANG_CONCEALED: "concealed",
+    MeldKind.GANG_EXPOSED: "exposed",
+    MeldKind.GANG_ADDED: "added",
+}
 
 
 class PassParams(Params):
@@ -38,10 +78,29 @@ class PassParams(Params):
         le=1000,
         title="通行证 pattern threshold",
         description="a hand whose pattern is worth at least this wins on a discard without a dou "
-        "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class)",
+        "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class; 0: 屁胡 allowed, any hand "
+        "wins on a discard, FW SetEnablePinghu for 遵义/仁怀)",
     )
     dou: bool = Field(
-        True, title="dou is a pass", description="owning any kong allows winning on a discard"
+        True, title="dou is a pass", description="owning a kong allows winning on a discard"
+    )
+    late_kong: bool = Field(
+        True,
+        title="憨包 kong is a pass",
+        description='a late (憨包) kong counts as a dou for this (seed 001 憨包豆 "只有通行證"); '
+        'false: it is an ordinary replacement draw, no pass (seed 004 (6)(7) "算普通补张")',
+    )
+    dou_kinds: list[KongKind] = Field(
+        default_factory=lambda: list[KongKind](["concealed", "exposed", "added"]),
+        title="kongs that are a pass",
+        description="which kong kinds count for `dou` (安顺: [concealed, added], an exposed "
+        "kong 点豆 is no pass, FW EnableKongTXZ=false)",
+    )
+    first_turn: bool = Field(
+        False,
+        title="first turn needs no pass",
+        description="a player who has neither discarded nor melded may win on a discard "
+        "(ZA 丁拐 mode 'is on the first discard'; FW isNotPiHu canDihu)",
     )
     declared: bool = Field(
         True, title="报听 is a pass", description="a declared player may win on a discard"
@@ -61,7 +120,20 @@ class PassParams(Params):
     )
 
 
-@register(Point.MAY_WIN, "pass", PassParams, title="通行证")
+NEEDS = {
+    "": WINS_ON_ANOTHERS_TILE,
+    "rob_kong": ROBBING,
+    "repao": WINS_ON_DISCARD,
+    "dou": KONGS,
+    "dou_kinds": Because(Set("may_win:pass.dou"), "a kong is no pass here (may_win.pass.dou)"),
+    "first_turn": WINS_ON_ANOTHERS_TILE,
+    "late_kong": Because(Set("may_win:pass.dou"), "a kong is no pass here (may_win.pass.dou)"),
+    "declared": DECLARING,
+    "from_declared": DECLARING,
+}
+
+
+@register(Point.MAY_WIN, "pass", PassParams, title="通行证", needs=NEEDS)
 def may_win_pass(check: WinCheck, p: PassParams) -> bool:
     """Self-draws always pass; a win on another's tile needs a pass (dou, 报听, a pattern above
     the threshold) unless an exemption applies."""
@@ -71,8 +143,15 @@ def may_win_pass(check: WinCheck, p: PassParams) -> bool:
         return True
     if check.repao and p.repao:
         return True
-    if (p.dou and check.has_kong) or (p.declared and check.declared):
+    if p.dou and _counted_kong(check.melds, p.dou_kinds, late=p.late_kong):
         return True
-    if p.from_declared and check.source_declared:
+    if p.declared and check.declared:
         return True
-    return check.base_fan() >= p.min_pattern_fan
+    if (p.from_declared and check.source_declared) or (p.first_turn and check.first_turn):
+        return True
+    return p.min_pattern_fan == 0 or check.base_fan() >= p.min_pattern_fan
+
+
+def _counted_kong(melds: tuple[Meld, ...], kinds: list[KongKind], *, late: bool) -> bool:
+    """A kong of a kind that counts as a pass; a late (憨包) one only when ``late``."""
+    return any(_KONG_KIND.get(m.kind) in kinds and (late or not m.late) for m in melds)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from zhuoji.rules.registry import Params, Point, register
+from zhuoji.rules.needs import Because, Set
+from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
 
@@ -22,7 +23,15 @@ class RengBaoParams(Params):
     )
 
 
-@register(Point.SETTLE, "reng_bao", RengBaoParams, phase=65, title="扔宝")
+@register(
+    Point.SETTLE,
+    "reng_bao",
+    RengBaoParams,
+    phase=Phase.SIDE,
+    title="扔宝",
+    labels={"zui.rengbao": ("扔宝", "first discard a wild")},
+    needs={"": Because(Set("wild"), "the variant has no wild tiles (wild is null)")},
+)
 def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
     """扔宝 player wins: each other pays ``value``; another wins: he pays the winner ``value``."""
     end = ctx.end
@@ -39,7 +48,7 @@ def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
                     ctx.pay(
                         other,
                         s,
-                        p.value * ctx.stake,
+                        p.value,
                         "zui.rengbao",
                         f"扔宝 {p.value}: seat {s} threw the wild and won",
                     )
@@ -47,7 +56,7 @@ def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
                 ctx.pay(
                     s,
                     win.seat,
-                    p.value * ctx.stake,
+                    p.value,
                     "zui.rengbao",
                     f"扔宝 {p.value}: seat {s} threw the wild",
                 )

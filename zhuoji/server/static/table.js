@@ -8,7 +8,8 @@ const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).
 const storageKey = "zhuoji-token-" + tableId;
 const MELD_CN = { chi: "吃", peng: "碰", gang_exposed: "明杠", gang_concealed: "暗杠", gang_added: "补杠" };
 const WIN_CN = { self_draw: "自摸", discard: "点炮", rob_kong: "抢杠" };
-const PHASE_CN = { waiting: "等待开局", turn: "出牌", claim: "吃碰杠胡", rob: "抢杠", end: "结算" };
+const PHASE_CN = { waiting: "等待开局", exchange: "换三张", dingque: "定缺", turn: "出牌", claim: "吃碰杠胡", rob: "抢杠", end: "结算" };
+const SUIT_CN = { m: "万", s: "条", p: "筒" };
 
 let token = null;
 let ws = null;
@@ -155,8 +156,10 @@ function renderInfo(v) {
   if (v.reveal) parts.push(" · 翻鸡 revealed ", el("span", { id: "reveal" }, tileEl(v.reveal, "special")));
   const scores = el("div", { id: "scores" }, "match 总分: ",
     v.scores.map((s, i) => `${seatName(i)} ${s >= 0 ? "+" : ""}${s}`).join(" · "));
-  if (Object.keys(v.rules.overrides || {}).length) {
-    scores.append(el("div", { class: "hint" }, "overrides: " + JSON.stringify(v.rules.overrides)));
+  if ((v.rules.house_rules || []).length) {
+    // house rules in words, as `zhuoji variants diff` says them
+    scores.append(el("div", { class: "hint", id: "house-rules" }, "house rules 本桌规则: ",
+      v.rules.house_rules.join(" · ")));
   }
   info.replaceChildren(el("div", {}, ...parts), scores);
 }
@@ -173,6 +176,7 @@ function renderSeats(v) {
     if (v.kinds[s] === "bot") head.append(el("span", { class: "badge" }, "bot"));
     if (v.round && s === v.dealer) head.append(el("span", { class: "badge" }, "庄 dealer"));
     if (v.declared && v.declared[s]) head.append(el("span", { class: "badge" }, "报听 " + v.declared[s]));
+    if (v.void_suits && v.void_suits[s]) head.append(el("span", { class: "badge void" }, "缺" + SUIT_CN[v.void_suits[s]]));
     if (v.concealed_counts) head.append(el("span", { class: "hint" }, `  concealed ${v.concealed_counts[s]}`));
     panel.append(head);
     const melds = el("div", { class: "melds" });
@@ -197,12 +201,16 @@ function renderMe(v) {
   }
   for (const t of own) hand.append(tileEl(t));
   if (v.drawn) hand.append(tileEl(v.drawn, "drawn"));
+  const swap = v.exchange && v.exchange.direction
+    ? `  换三张 to the ${v.exchange.direction} seat: gave ${v.exchange.given}, got ${v.exchange.received}` : "";
   document.getElementById("hand-text").textContent =
-    v.hand ? `${v.hand} — ${v.hand_names || ""}${v.drawn ? `  (drawn 摸 ${v.drawn} ${v.drawn_name || ""})` : ""}` : "";
+    v.hand ? `${v.hand} — ${v.hand_names || ""}${v.drawn ? `  (drawn 摸 ${v.drawn} ${v.drawn_name || ""})` : ""}${swap}` : "";
   const status = document.getElementById("status");
   const mine = (v.to_act || []).includes(v.seat) && (v.legal || []).length;
   if (v.phase === "end") status.textContent = "round over 本局结束";
   else if (v.phase === "waiting") status.textContent = v.can_ready ? "press ready to start 请准备" : "waiting for the round to start 等待开局";
+  else if (mine && v.phase === "exchange") status.textContent = `换三张: pick a tile to pass on${v.exchange && v.exchange.given ? " (so far " + v.exchange.given + ")" : ""}`;
+  else if (mine && v.phase === "dingque") status.textContent = "定缺: choose the suit to void 请定缺";
   else if (mine) status.textContent = v.phase === "turn" ? "your turn 请出牌" : `claim? 要 ${v.claim_tile} 吗`;
   else status.textContent = "waiting for others 等待他人";
   const actions = document.getElementById("actions");
