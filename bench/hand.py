@@ -23,7 +23,7 @@ What is timed, per hand:
 * **shanten, plain forms**: ``shanten`` (standard and seven pairs) against each peer's
   shanten over its forms;
 * **shanten, all forms**: ``HandRules`` with every form zhuoji knows (standard, seven
-  pairs, 十三烂) against xiangting and GB's ``MahjongShanten``;
+  pairs, 十三烂, 十三幺) against xiangting and GB's ``MahjongShanten``;
 * **waits, ready 13**: ``waits`` against riichienv's ``get_waits``, xiangting's necessary
   tiles, GB's useful tiles of its ready standard and seven-pairs forms, and mahjong's
   ``is_agari`` tried on every kind.
@@ -39,8 +39,8 @@ counted under their reason; any other difference is an error (exit status 1):
 * **fifth copy** — GB's useful tiles include a kind the hand already holds four times;
   zhuoji leaves it out (there is no fifth copy to draw), as xiangting and riichienv do.
 
-riichi's 国士无双 cannot decide an answer on suits-only hands (six terminals at most), so it
-needs no exception here.
+riichi's 国士无双 and zhuoji's 十三幺 (the same thirteen orphans) cannot decide an answer on
+suits-only hands (six terminals at most), so they need no exception here.
 
 Each pass over the hands is timed in CPU time (``time.process_time``) and wall time, ours and
 each peer's passes alternating so that a busy spell of the shared machine hits all alike;
