@@ -1,14 +1,19 @@
-"""Load benchmark for the table server: many tables at once over WebSocket, on loopback.
+"""Load benchmark for the table server on loopback: actions/s and latency percentiles at
+10, 50 and 150 tables, over WebSocket and over HTTP.
 
-    python bench/server_load.py                       # 20 tables × 3 rounds, 4 WS seats each
-    python bench/server_load.py --tables 40 --rounds 2 --ws-seats 2 --json
-    python bench/server_load.py --url http://127.0.0.1:8000 --operator-token TOKEN
+    python bench/server_load.py                          # the sweep: 10/50/150 tables × ws/http
+    python bench/server_load.py --tables 100 --transport ws --rounds 2
+    python bench/server_load.py --url http://127.0.0.1:8000 --operator-token TOKEN --tables 20
 
-Without ``--url`` it starts ``zhuoji serve`` on a free loopback port with a fresh SQLite
-database in a temporary directory, and stops it at the end.  Prints rounds/s, WebSocket
-action latency (p50/p90/p99: sent → ack, i.e. applied, committed and broadcast) and the
-checks: no errors, and every round's event log replays to the recorded totals.  Exits 1 if
-a check fails.  Traffic goes to loopback only; the run is bounded by ``--timeout``.
+Each point starts ``zhuoji serve`` on a free loopback port with a fresh SQLite database in
+a temporary directory (or ``--db URL``), plays ``--rounds`` rounds at every table at once
+with four client seats per table (``--seats``; the rest server bots), and stops it.
+Printed per point: engine actions/s (every action the server applied, the clients' and its
+bots', over the play), client actions/s, action latency p50/p99 (sent → ack over
+WebSocket; the POST over HTTP), and CPU seconds used by the server process and by this
+load generator — the machine is shared, so compare CPU time as well as wall time.  Checks:
+no errors, every round's event log replays to the recorded totals.  Exits 1 if a check
+fails.  Traffic goes to loopback only; every run is bounded by ``--timeout``.
 """
 
 from __future__ import annotations
@@ -16,56 +21,94 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Any
 
 from zhuoji.server.loadgen import run_load
 from zhuoji.server.process import ServerProcess
 
+TOKEN = "bench-operator-token-0000"
+
+
+def _cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def point(args: argparse.Namespace, tables: int, transport: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="zhuoji-load-") as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+        with ServerProcess(db, TOKEN, cwd=tmp) as srv:
+            assert srv.proc is not None
+            cpu0, own0, t0 = _cpu_of(srv.proc.pid), time.process_time(), time.perf_counter()
+            report = asyncio.run(
+                run_load(srv.url, TOKEN, tables=tables, rounds=args.rounds, ws_seats=args.seats,
+                         variant=args.variant, seed=args.seed, timeout=args.timeout,
+                         transport=transport, verify=not args.no_verify)
+            )  # fmt: skip
+            wall = time.perf_counter() - t0
+            server_cpu = _cpu_of(srv.proc.pid) - cpu0
+    d = report.as_dict()
+    d["server_cpu_s"] = round(server_cpu, 2)
+    d["loadgen_cpu_s"] = round(time.process_time() - own0, 2)
+    d["wall_s"] = round(wall, 2)
+    d["error_lines"] = report.errors[:5]
+    return d
+
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=20)
-    p.add_argument("--rounds", type=int, default=3, help="rounds per table")
+    p.add_argument("--tables", type=int, nargs="*", default=[10, 50, 150])
+    p.add_argument("--transport", choices=["ws", "http", "both"], default="both")
+    p.add_argument("--rounds", type=int, default=1, help="rounds per table")
     p.add_argument(
-        "--ws-seats",
-        type=int,
-        default=4,
-        choices=range(0, 5),
-        help="WebSocket seats per table (rest: server bots)",
+        "--seats", type=int, default=4, choices=range(0, 5), help="client seats per table"
     )
     p.add_argument("--variant", default="guiyang")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--timeout", type=float, default=300.0, help="give up after this many seconds")
-    p.add_argument("--url", help="use a running server (loopback) instead of starting one")
-    p.add_argument("--operator-token", help="the running server's operator token (with --url)")
     p.add_argument(
         "--db", help="database URL for the started server (default: SQLite in a temp dir)"
     )
+    p.add_argument("--url", help="use a running server (loopback) instead of starting one")
+    p.add_argument("--operator-token", help="the running server's operator token (with --url)")
+    p.add_argument("--no-verify", action="store_true", help="skip replaying every log afterwards")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-
-    async def go(url: str, token: str) -> int:
-        report = await run_load(
-            url, token, tables=args.tables, rounds=args.rounds, ws_seats=args.ws_seats,
-            variant=args.variant, seed=args.seed, timeout=args.timeout,
-        )  # fmt: skip
-        if args.json:
-            print(json.dumps(report.as_dict(), indent=2))
-        else:
-            print(report.text())
-        return 0 if not report.errors else 1
-
-    if args.url:
-        if not args.operator_token:
-            p.error("--url needs --operator-token")
-        return asyncio.run(go(args.url.rstrip("/"), args.operator_token))
-    with tempfile.TemporaryDirectory(prefix="zhuoji-load-") as tmp:
-        db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-        token = "bench-operator-token-0000"
-        with ServerProcess(db, token, cwd=tmp) as srv:
-            return asyncio.run(go(srv.url, token))
+    transports = ["ws", "http"] if args.transport == "both" else [args.transport]
+    results = []
+    for transport in transports:
+        for tables in args.tables:
+            if args.url:
+                if not args.operator_token:
+                    p.error("--url needs --operator-token")
+                report = asyncio.run(
+                    run_load(args.url.rstrip("/"), args.operator_token, tables=tables,
+                             rounds=args.rounds, ws_seats=args.seats, timeout=args.timeout,
+                             transport=transport)
+                )  # fmt: skip
+                results.append(report.as_dict())
+            else:
+                results.append(point(args, tables, transport))
+            r = results[-1]
+            if not args.json:
+                lat = r["latency_ms"]
+                print(
+                    f"{transport:<4} {tables:>4} tables  {r['rounds']:>4} rounds in {r['seconds']:>6.1f} s  "
+                    f"engine {r['engine_actions_per_s']:>7.1f} actions/s  clients {r['actions_per_s']:>6.1f}/s  "
+                    f"p50 {lat['p50']:>7.1f} ms  p99 {lat['p99']:>7.1f} ms  "
+                    f"CPU server {r.get('server_cpu_s', '?')} s, loadgen {r.get('loadgen_cpu_s', '?')} s  "
+                    f"errors {r['errors']}",
+                    flush=True,
+                )
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    return 0 if all(r["errors"] == 0 for r in results) else 1
 
 
 if __name__ == "__main__":

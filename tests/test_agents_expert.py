@@ -11,16 +11,17 @@ from typing import Any, Union, get_args, get_origin
 import pytest
 
 from zhuoji import tiles as T
-from zhuoji.actions import ActionKind, make
+from zhuoji.actions import Action, ActionKind, make
 from zhuoji.agents.analysis import TableView
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.agents.expert import ExpertAgent
+from zhuoji.agents.expert_chickens import round_chickens
 from zhuoji.agents.expert_payouts import READS, PayoutReadError, param, payouts, stage
 from zhuoji.agents.expert_value import Evaluator, HandState, outlook, typical_rates
 from zhuoji.engine import Round
 from zhuoji.match import Match
 from zhuoji.observation import Observation
-from zhuoji.outcome import Discard, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.outcome import Discard, Reveal, RevealAt, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.rules.registry import Params, Point, hooks
 from zhuoji.settle import settle
 from zhuoji.variant import load_variant
@@ -80,19 +81,25 @@ def test_guiyang_payouts_are_the_variant_file() -> None:
     assert (p.shabao.value, p.shabao.on_discard, p.shabao.on_self_draw) == (10, True, True)
     assert (p.dou.concealed, p.dou.exposed, p.dou.added, p.dou.needs_ready) == (2, 1, 1, True)
     ch = p.chickens
-    assert ch.chongfeng_tiles == (T.YAOJI,) and ch.chongfeng_mult == 2
-    assert ch.chongfeng_golden_mult == 4 and ch.zeren_extra == 1 and ch.scope_all
+    assert ch is not None
+    assert ch.cf_tiles == (T.parse_one("1s"),) and ch.cf_mult == 2 and ch.cf_round_first
+    assert ch.cf_golden_mult == 4 and ch.zeren_extra == 1 and ch.scope == "all"
+    assert ch.collectors_ready and not ch.payers_unready and not ch.unready_pays
     assert p.passes.limited and p.passes.min_pattern_fan == 2
-    weile = payouts(load_variant("guiyang-weile"))
-    assert weile.chickens.chongfeng_mult == 3 and weile.chickens.unready_pays == "permanent"
-    assert weile.dou.added == 3 and weile.win.baoting_mode == "add"
+    weile = payouts(load_variant("guiyang-weile")).chickens
+    assert weile is not None and weile.cf_mult == 3 and weile.unready_pays
+    assert weile.unready_of == {"discards", "melds", "chongfeng"} and not weile.unready_tiles_all
+    weile_pay = payouts(load_variant("guiyang-weile"))
+    assert weile_pay.dou.added == 3 and weile_pay.win.baoting_mode == "add"
+    assert payouts(load_variant("jinyou")).chickens is None
     assert payouts(load_variant("luan")).reng_bao == 15
     assert payouts(load_variant("jinyou")).twelve_down
 
 
 def test_overrides_reach_the_payouts() -> None:
     rs = load_variant("guiyang", ["settle.chickens.chongfeng.multiplier=6"])
-    assert payouts(rs).chickens.chongfeng_mult == 6
+    ch = payouts(rs).chickens
+    assert ch is not None and ch.cf_mult == 6
 
 
 def _chicken_end(rs_reveal: int) -> RoundEnd:
@@ -112,7 +119,7 @@ def _chicken_end(rs_reveal: int) -> RoundEnd:
         discards=(Discard(2, T.parse_one("9m")),),
         wins=(Win(1, WinHow.SELF_DRAW),),
         win_tile=T.parse_one("4p"),
-        reveal=rs_reveal,
+        reveals=(Reveal(rs_reveal, RevealAt.WIN),),
     )
 
 
@@ -121,14 +128,14 @@ def test_chicken_prices_agree_with_settlement(variant: str) -> None:
     """For every revealed tile, what the expert expects a collector to earn for the tiles
     it owns is what zhuoji.settle pays it (the chicken entries)."""
     rs = load_variant(variant)
-    ch = payouts(rs).chickens
+    prices = round_chickens(rs, (), 1)
     for reveal in T.kinds_in(T.TileSet.SUITS):
         end = _chicken_end(reveal)
         ledger = settle(rs, end)
         got = sum(e.amount for e in ledger.entries if e.payee == 0 and e.item.startswith("ji."))
         weights = [0.0] * T.NUM_KINDS
         weights[reveal] = 1.0
-        ev = ch.expected_values(weights)
+        ev = prices.expected(weights)
         owned = end.seats[0].concealed_counts()
         want = 3 * sum(ev[k] * owned[k] for k in range(T.NUM_KINDS))
         assert got == pytest.approx(want), (T.format([reveal]), got, want)
@@ -137,6 +144,17 @@ def test_chicken_prices_agree_with_settlement(variant: str) -> None:
 # ---------------------------------------------------------------------------------------
 # the value model
 # ---------------------------------------------------------------------------------------
+
+
+def test_every_pattern_fact_has_a_neutral_value() -> None:
+    """The bot values shapes through the variant's own pattern rows with every other fact
+    neutral; a fact added to zhuoji.rules.facts needs a neutral value there too
+    (``tile_copies`` is read from ``held`` by the row itself)."""
+    from zhuoji.agents.expert_value import _NEUTRAL
+    from zhuoji.rules.facts import Requires
+
+    missing = set(Requires.model_fields) - set(_NEUTRAL) - {"tile_copies"}
+    assert not missing, f"no neutral value for {sorted(missing)} in expert_value._NEUTRAL"
 
 
 def test_outlook_probabilities_add_up() -> None:
@@ -262,22 +280,59 @@ def test_kong_is_declared_when_it_pays() -> None:
     assert a == make(0, ActionKind.GANG_CONCEALED, T.parse_one("1m"))
 
 
-def test_que_picks_the_suit_held_least() -> None:
-    """定缺 (``"<seat> que <m|s|p>"``): the suit with the fewest tiles goes."""
+def _dingque_round() -> Round:
+    """A 定缺 table (guiyang with ``dingque``); seat 1 holds 123m, 1479p and 234667s."""
+    from conformance.walls import stack
 
-    class Que:
-        def __init__(self, suit: str) -> None:
-            self.text = f"0 que {suit}"
+    rs = load_variant("guiyang", {"dingque": {}})
+    hands = ["456789m5678p568s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    return Round(rs, wall=stack(rs, hands), dealer=0)
 
-        def __str__(self) -> str:
-            return self.text
 
-    r = Round(load_variant("guiyang"), seed=8)
-    view = TableView(Observation(r, r.current))
-    options = [Que(s) for s in "msp"]
-    chosen = ExpertAgent(0).choose_que(view, options)  # type: ignore[arg-type]
-    counts = [sum(view.hand[9 * s : 9 * s + 9]) for s in range(3)]
-    assert str(chosen).endswith("msp"[counts.index(min(counts))])
+def test_que_values_what_each_choice_leaves() -> None:
+    """定缺 by value: giving up 万 (three tiles, the fewest) would break the set 123m and keep
+    the scattered 1479p; the expert gives up 筒, where the shared heuristic gives up 万."""
+    from zhuoji.agents.base import choose_start
+
+    r = _dingque_round()
+    obs = Observation(r, 1)
+    assert obs.phase == "dingque"
+    assert str(choose_start(obs)) == "1 que m"
+    assert str(ExpertAgent(1).act(obs)) == "1 que p"
+
+
+def test_expert_throws_its_void_suit_first() -> None:
+    r = _dingque_round()
+    for seat, suit in enumerate("msps"):
+        r.apply(Action.parse(f"{seat} que {suit}"))
+    obs = Observation(r, 0)
+    assert obs.phase == "turn"
+    a = ExpertAgent(0).act(obs)
+    assert a.kind is ActionKind.DISCARD and T.suit_of(a.tile) == 0
+
+
+def test_experts_play_whole_dingque_rounds() -> None:
+    """三丁拐 with 换三张 and 定缺 (tests/variants/dingque-3p.yaml): every decision legal, no
+    winner holds its void suit."""
+    from pathlib import Path
+
+    rs = load_variant(Path(__file__).parent / "variants" / "dingque-3p.yaml")
+    for seed in range(2):
+        r = Round(rs, seed=seed)
+        play_round(r, _checked_experts(3, seed))
+        assert r.end is not None
+        for w in r.end.wins:
+            assert not r.end.seats[w.seat].void_tiles()
+
+
+def _checked_experts(n: int, seed: int) -> list[ExpertAgent]:
+    class Checked(ExpertAgent):
+        def act(self, obs: Observation) -> Action:
+            a = super().act(obs)
+            assert a in obs.legal
+            return a
+
+    return [Checked(seed * n + s) for s in range(n)]
 
 
 def test_thirteen_orphans_is_a_target_where_allowed() -> None:

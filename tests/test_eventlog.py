@@ -109,7 +109,7 @@ def test_logs_with_overrides_replay_under_them() -> None:
 def test_every_event_type_is_documented_with_examples_that_replay() -> None:
     doc = DOC.read_text(encoding="utf-8")
     examples = re.findall(r"```jsonl\n(.*?)```", doc, re.S)
-    assert len(examples) == 2
+    assert len(examples) == 4
     seen = set()
     for n, text in enumerate(examples):
         r = replay_text(text, f"docs example {n + 1}")
@@ -139,13 +139,17 @@ def test_schema_violations_are_rejected_at_their_line() -> None:
 
     assert rejected(tampered(bad_tile)) == (
         "log:5: action: '1 discard 5x' does not match "
-        "'^[0-3] (discard|declare|chi|peng|gang|angang|bugang|hu|pass)( ([1-9][msp]|[1-7]z))?$'"
+        "'^[0-3] ((discard|declare|chi|peng|gang|angang|bugang|hu|pass|exchange)"
+        "( ([1-9][msp]|[1-7]z))?|que [msp])$'"
     )
 
     def no_replacement_flag(lines: list[str]) -> None:
         lines[5] = '{"type":"draw","seat":2,"tile":"9m"}'
 
-    assert rejected(tampered(no_replacement_flag)) == "log:6: draw: 'replacement' is a required property"
+    assert (
+        rejected(tampered(no_replacement_flag))
+        == "log:6: draw: 'replacement' is a required property"
+    )
 
 
 def test_a_log_must_start_with_the_round_and_not_be_empty() -> None:
@@ -333,7 +337,7 @@ def test_replay_command_rejects_a_tampered_log(tmp_path: Path) -> None:
     out = zhuoji("replay", str(log), "--json")
     assert out.returncode == 2
     assert out.stdout == ""
-    assert (
-        out.stderr
-        == f"zhuoji replay: error: {log}:7: draw event where the replay expects an action (to act: [2])\n"
-    )
+    assert json.loads(out.stderr) == {
+        "error": f"{log}:7: draw event where the replay expects an action (to act: [2])",
+        "where": f"{log}:7",
+    }

@@ -85,7 +85,7 @@ def _sources() -> str:
     if not (shared / "seeds").is_dir():
         pytest.skip(f"seed texts not found at {shared}/seeds")
     texts = [p.read_text(encoding="utf-8") for p in sorted((shared / "seeds").glob("*.txt"))]
-    texts.append((shared / "RULES.md").read_text(encoding="utf-8"))
+    texts += [(shared / f).read_text(encoding="utf-8") for f in ("RULES.md", "CITIES.md")]
     return _flat("\n".join(texts))
 
 
@@ -100,13 +100,13 @@ def test_golden_quotes_are_verbatim(path: Path) -> None:
     case = goldenlib.load_case(path)
     for quote in map(_flat, case.quotes()):
         assert quote in sources, (
-            f"{case.name}: 「{quote}」 is not verbatim in a seed file or RULES.md"
+            f"{case.name}: 「{quote}」 is not verbatim in a seed file, RULES.md or CITIES.md"
         )
 
 
 def test_golden_cases_per_variant() -> None:
     count = Counter(p.parent.name for p in FILES)
-    assert set(count) <= set(builtin_names())
+    assert set(count) <= set(builtin_names()) | set(goldenlib.variant_files())
     for variant, least in MINIMUM.items():
         assert count[variant] >= least, (
             f"{variant}: {count[variant]} golden cases, want at least {least}"
@@ -124,6 +124,9 @@ def test_golden_through_the_command(
         yaml.safe_dump(case.data, allow_unicode=True, sort_keys=False), encoding="utf-8"
     )
     argv = ["settle", str(plain), "--json"]
+    test_variant = goldenlib.variant_files().get(path.parent.name)
+    if test_variant is not None:
+        argv += ["--variant", str(test_variant)]
     for override in case.overrides:
         argv += ["--set", override]
     assert cli.main(argv) == 0

@@ -288,6 +288,52 @@ def test_shisanlan_waits(hand: HandFactory, text: str, waits: str, shanten: int)
     assert LAN.shanten(c) == shanten
 
 
+STRICT_LAN = HandRules(forms=ALL_FORMS, shisanlan=zh.LanRule.STRICT)
+
+
+@pytest.mark.parametrize(
+    ("text", "three_apart", "strict"),
+    [
+        pytest.param("147m258s369p12345z", True, True, id="seed-003-literal"),
+        pytest.param("369m147s258p12345z", True, True, id="triples-in-any-suit"),
+        pytest.param("14m25s369p1234567z", True, True, id="subsets-of-triples"),
+        pytest.param("148m258s369p12345z", True, False, id="1-4-8-three-apart-only"),
+        pytest.param("147m147s369p12345z", True, False, id="one-triple-twice"),
+        pytest.param("147m147s147p12345z", True, False, id="same-ranks-each-suit"),
+        pytest.param("15m258s369p123456z", True, False, id="1-5-not-a-triple"),
+        pytest.param("146m258s369p12345z", False, False, id="4-6-too-close"),
+    ],
+)
+def test_shisanlan_strictness(
+    hand: HandFactory, text: str, three_apart: bool, strict: bool
+) -> None:
+    """``forms.shisanlan``: three_apart (each suit's ranks at least three apart) or strict
+    (literally 147/258/369, a different triple per suit: seed 003 word for word)."""
+    c = hand(text)
+    assert LAN.is_win(c) is three_apart
+    assert STRICT_LAN.is_win(c) is strict
+    assert zh.is_shisanlan(c, strict=True) is strict
+    assert (zh.shisanlan_distance(c, strict=True) == 0) is strict
+    assert bool(STRICT_LAN.decompositions(c)) is strict
+
+
+@pytest.mark.parametrize(
+    ("text", "three_apart", "strict"),
+    [
+        pytest.param("1m258s369p123456z", "456789m7z", "47m7z", id="one-m-tile"),
+        pytest.param("47m258s369p12345z", "1m67z", "1m67z", id="same-either-way"),
+        pytest.param("48m258s369p12345z", "1m67z", "", id="4-8-not-strict"),
+    ],
+)
+def test_shisanlan_strict_waits(
+    hand: HandFactory, text: str, three_apart: str, strict: str
+) -> None:
+    c = hand(text)
+    assert tiles_text(LAN.waits(c)) == three_apart
+    assert tiles_text(STRICT_LAN.waits(c)) == strict
+    assert (STRICT_LAN.shanten(c) == 0) is bool(strict)
+
+
 # ---------------------------------------------------------------------------------------
 # decompositions
 # ---------------------------------------------------------------------------------------

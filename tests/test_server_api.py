@@ -188,6 +188,34 @@ def test_rules_change_only_between_rounds_and_are_recorded(client: TestClient) -
     ]
 
 
+def test_a_dingque_table_over_http(client: TestClient) -> None:
+    """换三张 and 定缺 (issue 12 §3) through the API: the human seat is offered one button per
+    pick and per suit; the others' choices stay hidden until all have chosen."""
+    t = make_table(client, overrides={"exchange": {"direction": "next"}, "dingque": {}})
+    tid, token = t["id"], t["tokens"]["0"]
+    assert client.post(f"/api/tables/{tid}/rounds", headers=OPH).status_code == 201
+    v = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+    assert v["phase"] == "exchange" and v["to_act"] == [0]
+    assert all(a["action"].startswith("0 exchange ") for a in v["legal"])
+    for _ in range(3):
+        v = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+        r = client.post(
+            f"/api/tables/{tid}/actions",
+            json={"action": v["legal"][0]["action"], "seq": v["seq"]},
+            headers=bearer(token),
+        )
+        assert r.status_code == 200, r.text
+    v = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+    assert v["phase"] == "dingque" and v["exchange"]["direction"] == "next"
+    assert [a["label"] for a in v["legal"]] == ["定缺 万", "定缺 条", "定缺 筒"]
+    assert v["void_suits"] == [None, None, None, None]  # the bots chose; nobody sees it yet
+    play_http(client, t)
+    end = client.get(f"/api/tables/{tid}/view", headers=bearer(token)).json()
+    assert end["phase"] == "end" and None not in end["void_suits"]
+    replayed = eventlog.replay(eventlog.parse(eventlog.dumps(round_log(client, tid, 1))))
+    assert replayed.end is not None and replayed.end.seats[0].void_suit is not None
+
+
 def test_match_scores_and_settlement(client: TestClient) -> None:
     t = make_table(client, rounds=2)
     tid = t["id"]
@@ -346,16 +374,34 @@ def _allowed_keys() -> set[str]:
         "table", "table_name", "seat", "round", "seq", "names", "kinds", "scores", "match", "ready",
         "can_ready", "rules", "phase", "to_act", "dealer", "streak", "hand", "drawn", "melds",
         "discards", "declared", "concealed_counts", "wall", "wild", "wild_indicator", "claim_tile",
-        "claim_from",
-        "legal_actions", "reveal", "result", "hand_names", "drawn_name", "legal", "settlement",
+        "claim_from", "claim_window_ms", "void_suits", "exchange",
+        "legal_actions", "reveal", "reveals", "result", "hand_names", "drawn_name", "legal", "settlement",
+        # zhuoji.server.client_view: computed from the seat's own observation
+        "seat_winds", "round_wind", "marks", "waits", "discard_waits", "turn_seconds", "deadline_ms",
     }  # fmt: skip
 
 
-def _check_hidden(view: dict[str, Any], events: list[dict[str, Any]], ruleset: Any) -> None:
+def public_prefixes(events: list[dict[str, Any]], ruleset: Any) -> dict[int, int]:
+    """Public seq → the log length at which the round first stood at it (answers in claim
+    windows do not count: Round.public_seq)."""
+    out: dict[int, int] = {}
+    for k in range(1, len(events) + 1):
+        if k == len(events) or events[k]["type"] == "action":
+            try:
+                r = rebuild_round(ruleset, events[:k])
+            except Exception:
+                continue
+            out.setdefault(r.public_seq(), k)
+    return out
+
+
+def _check_hidden(
+    view: dict[str, Any], events: list[dict[str, Any]], ruleset: Any, prefixes: dict[int, int]
+) -> None:
     """A view at ``seq`` shows its own hand exactly and nothing of the others' or the wall."""
     assert set(view) <= _allowed_keys(), set(view) - _allowed_keys()
     seat, seq = view["seat"], view["seq"]
-    r = rebuild_round(ruleset, events[:seq])
+    r = rebuild_round(ruleset, events[: prefixes[seq]])
     assert view["hand"] == T.format_counts(r.seats[seat].hand)
     assert isinstance(view["wall"], int) and view["wall"] == r.wall.live()
     public = {
@@ -375,6 +421,18 @@ def _check_hidden(view: dict[str, Any], events: list[dict[str, Any]], ruleset: A
                 assert T.names(T.to_tiles(st.hand)) not in text
     for a in view["legal"]:
         assert a["action"].startswith(f"{seat} ")
+
+
+def _current(ws: Any) -> list[dict[str, Any]]:
+    """Every message up to the seat's current view (a sync, then a ping to fence it)."""
+    ws.send_json({"type": "sync"})
+    ws.send_json({"type": "ping", "id": "fence"})
+    out = []
+    while True:
+        m = ws.receive_json()
+        if m["type"] == "pong":
+            return out
+        out.append(m)
 
 
 def _drain(ws: Any, until_ack: bool) -> list[dict[str, Any]]:
@@ -434,14 +492,15 @@ def test_information_hiding_over_websocket(client: TestClient) -> None:
             got = _drain(socks[actor], until_ack=True)
             assert got[-1]["type"] == "ack", got[-1]
             messages[actor] += got
-            messages[other] += _drain(socks[other], until_ack=False)
             for s in socks:
+                messages[s] += _current(socks[s])
                 views[s] = next(m for m in reversed(messages[s]) if m["type"] == "state")["view"]
-            assert views[0]["seq"] == views[1]["seq"]
         assert views[0]["phase"] == "end"
         assert refused == 3
     events = round_log(client, tid, 1)
     ruleset = load_variant("guiyang")
+    prefixes = public_prefixes(events, ruleset)
+    final = rebuild_round(ruleset, events).public_seq()
     checked = 0
     for msgs in messages.values():
         for m in msgs:
@@ -449,10 +508,10 @@ def test_information_hiding_over_websocket(client: TestClient) -> None:
             text = json.dumps(m, ensure_ascii=False)
             assert events[0]["wall"] not in text
             if m["type"] == "state":
-                _check_hidden(m["view"], events, ruleset)
+                _check_hidden(m["view"], events, ruleset, prefixes)
                 checked += 1
         last = [m for m in msgs if m["type"] == "state"][-1]["view"]
-        assert last["seq"] == len(events)  # the seat saw the last event
+        assert last["seq"] == final  # the seat saw the last event
     assert checked > 20
     # after the round: the settlement shows every hand, still not the wall
     end = [m for m in messages[0] if m["type"] == "state"][-1]["view"]
@@ -596,7 +655,7 @@ def test_openapi_and_pages(client: TestClient) -> None:
     for p, ops in paths.items():
         for method, op in ops.items():
             assert op.get("description"), f"{method.upper()} {p} has no docstring"
-            assert "200" in op["responses"] or "201" in op["responses"]
+            assert {"200", "201", "204"} & set(op["responses"])
     schemas = spec["components"]["schemas"]
     assert {
         "TableIn",
@@ -636,3 +695,30 @@ def test_serve_command_is_registered() -> None:
 
     args = build_parser().parse_args(["serve", "--port", "0", "--db", "x.db"])
     assert args.port == 0 and args.db == "x.db" and callable(args.handler)
+
+
+def test_long_poll_answers_on_change(client: TestClient) -> None:
+    t = make_table(
+        client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+    )
+    tid, h = t["id"], bearer(t["tokens"]["0"])
+    r = client.get(f"/api/tables/{tid}/view", headers=h)
+    tag = r.headers["etag"]
+    assert client.get(f"/api/tables/{tid}/view", headers=h).headers["etag"] == tag
+    t0 = time.monotonic()
+    same = client.get(
+        f"/api/tables/{tid}/view", headers=h, params={"changed_from": tag, "wait": 0.3}
+    )
+    assert time.monotonic() - t0 >= 0.29 and same.headers["etag"] == tag
+    assert (
+        client.get(
+            f"/api/tables/{tid}/view", headers=h, params={"changed_from": "x", "wait": 5}
+        ).json()["phase"]
+        == "waiting"
+    )
+    client.post(f"/api/tables/{tid}/rounds", headers=OPH)
+    t0 = time.monotonic()
+    moved = client.get(
+        f"/api/tables/{tid}/view", headers=h, params={"changed_from": tag, "wait": 5}
+    )
+    assert time.monotonic() - t0 < 2 and moved.headers["etag"] != tag and moved.json()["round"] == 1

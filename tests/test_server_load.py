@@ -36,6 +36,6 @@ def test_twenty_tables_over_websocket(tmp_path: Path) -> None:
     assert report.errors == []
     assert report.rounds == TABLES * ROUNDS
     assert report.logs_replayed == TABLES * ROUNDS
-    assert report.actions > 0 and len(report.latencies) == report.actions
+    assert report.actions > 0 and 0 < len(report.latencies) <= report.actions
     assert report.rounds_per_s > 0
     assert report.percentile(99) < 5.0, report.text()  # seconds; far above what loopback gives

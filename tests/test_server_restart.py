@@ -1,5 +1,5 @@
 """Crash recovery: the real ``zhuoji serve`` process is SIGKILLed mid-round and restarted on
-the same SQLite file; every table and round must resume exactly where it was.
+the same store (SQLite, and PostgreSQL); every table and round must resume exactly where it was.
 
 Tables at the moment of the kill: A (one human, three bots) and B (two humans, two bots)
 mid-round; C between rounds after a rules change; D four slow bots playing on by
@@ -13,6 +13,7 @@ never killed: the event logs must be identical, event for event.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,9 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("websockets")
 
 from websockets.sync.client import connect  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from server_support import backend, db_url, postgres  # noqa: E402, F401
 
 from zhuoji import eventlog  # noqa: E402
 from zhuoji.server.process import ServerProcess  # noqa: E402
@@ -113,8 +117,9 @@ def finish(http: httpx.Client, table: dict[str, Any]) -> list[dict[str, Any]]:
     return list(log)
 
 
-def test_sigkill_and_restart_resume_exactly(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'zhuoji.db'}"
+def test_sigkill_and_restart_resume_exactly(db_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """On SQLite and on PostgreSQL (``db_url``)."""
+    db = db_url
     srv = ServerProcess(db, OP, cwd=tmp_path).start()
     try:
         with httpx.Client(base_url=srv.url, headers=OPH, timeout=30) as http:

@@ -334,9 +334,8 @@ def test_settle_command_json_exits_2_without_output(tmp_path: Path) -> None:
     proc = _run(str(path), "--json")
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == (
-        f"zhuoji settle: error: {path}: seats[2].melds[0]: a fifth 3m (三万) — impossible tile count\n"
-    )
+    message = f"{path}: seats[2].melds[0]: a fifth 3m (三万) — impossible tile count"
+    assert json.loads(proc.stderr) == {"error": message, "where": str(path)}
 
 
 def test_settle_command_bad_yaml(tmp_path: Path) -> None:
@@ -345,7 +344,9 @@ def test_settle_command_bad_yaml(tmp_path: Path) -> None:
     proc = _run(str(path))
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr.startswith(f"zhuoji settle: error: {path}: not valid YAML: ")
+    # the wording after the line number is the YAML library's (libyaml's or PyYAML's)
+    assert proc.stderr.startswith(f"zhuoji settle: error: {path}:2: not valid YAML: ")
+    assert proc.stderr.count("\n") == 1
 
 
 def test_settle_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

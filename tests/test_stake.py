@@ -62,8 +62,14 @@ def _case(path: Path) -> tuple[Ruleset, RoundEnd, Ledger]:
     """A golden case's rules (with its overrides), round and ledger at stake 1."""
     case = goldenlib.load_case(path)
     f = roundend.parse(case.data, str(path))
-    ruleset, end, one = roundend.settle_file(f, None, [*case.overrides, "stake=1"])
+    ruleset, end, one = roundend.settle_file(f, _variant_of(path), [*case.overrides, "stake=1"])
     return ruleset, end, one
+
+
+def _variant_of(path: Path) -> str | None:
+    """The test-only variant file a case runs under, if any (``goldenlib.variant_files``)."""
+    variant = goldenlib.variant_files(path.parents[1]).get(path.parent.name)
+    return str(variant) if variant is not None else None
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
@@ -72,7 +78,7 @@ def test_golden_case_at_a_table_stake(path: Path) -> None:
     case = goldenlib.load_case(path)
     _, _, one = _case(path)
     f = roundend.parse(case.data, str(path))
-    _, _, at_3 = roundend.settle_file(f, None, [*case.overrides, "stake=3"])
+    _, _, at_3 = roundend.settle_file(f, _variant_of(path), [*case.overrides, "stake=3"])
     _check(one, at_3, 3)
 
 

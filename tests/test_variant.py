@@ -110,8 +110,8 @@ BAD_FILES = [
         HEAD + "colour: red\n",
         [
             "{f}:5: colour: unknown key 'colour' (known: name, title, title_en, source, description, "
-            "extends, tiles, wild, deal, claims, baoting, repao, forms, patterns, may_win, dealer, "
-            "settle, match, stake)"
+            "extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
+            "may_win, dealer, settle, match, stake)"
         ],
     ),
     (
@@ -134,14 +134,14 @@ BAD_FILES = [
         HEAD + "settle:\n  chikens: {scope: hand}\n",
         [
             "{f}:6: settle.chikens: 'chikens' is not a hook id, so the entry needs an id (one of: "
-            "baopai, burn, chajiao, chickens, dou, hu, kong_feeder, peng_sets, reng_bao, shabao, "
-            "twelve_down, xianggong)"
+            "baopai, burn, chajiao, chickens, dajiao, dou, hu, huazhu, kong_feeder, peng_sets, "
+            "reng_bao, shabao, twelve_down, xianggong)"
         ],
     ),
     (
         "bad enum",
         HEAD + "settle:\n  chickens:\n    scope: everywhere\n",
-        ["{f}:7: settle.chickens.scope: 'everywhere' is not one of: 'hand', 'all'"],
+        ["{f}:7: settle.chickens.scope: 'everywhere' is not one of: 'hand', 'permanent', 'all'"],
     ),
     (
         "negative payout",
@@ -153,6 +153,45 @@ BAD_FILES = [
         HEAD + "settle:\n  shabao: {amount: 10}\n",
         [
             "{f}:6: settle.shabao.amount: unknown key 'amount' (known: value, on_discard, on_self_draw, id)"
+        ],
+    ),
+    (
+        "a tile outside the tile set (issue 12 §5)",
+        HEAD + "wild:\n  indicator: fixed\n  tile: 5z\n  stand_in: 7z\n",
+        [
+            "{f}:7: wild.tile: 5z (红中) is not in the suits tile set (万条筒, 108 tiles)",
+            "{f}:8: wild.stand_in: 7z (白板) is not in the suits tile set (万条筒, 108 tiles)",
+        ],
+    ),
+    (
+        "a pattern row counting a tile outside the set",
+        HEAD
+        + "patterns:\n  rows:\n    hongzhong: {name: 红中, fan: 2, per: tile_copies, tile: 5z}\n",
+        [
+            "{f}:7: patterns.rows.hongzhong.tile: 5z (红中) is not in the suits tile set "
+            "(万条筒, 108 tiles)"
+        ],
+    ),
+    (
+        "a 72-tile table naming 万",
+        HEAD + "tiles: {set: two-suit}\nwild: {indicator: fixed, tile: 5m}\n",
+        ["{f}:6: wild.tile: 5m (五万) is not in the two-suit tile set (条筒, 72 tiles)"],
+    ),
+    (
+        "定缺 on two suits",
+        HEAD + "tiles: {set: two-suit}\ndingque: {meld_void: false}\n",
+        ["{f}:6: dingque: 定缺 needs three suits; the two-suit set has only 条 and 筒"],
+    ),
+    (
+        "换三张 opposite at three seats",
+        HEAD + "tiles: {players: 3}\nexchange:\n  direction: opposite\n",
+        ["{f}:7: exchange.direction: opposite needs four players; the table has 3"],
+    ),
+    (
+        "换四张 from a short hand",
+        HEAD + "tiles: {hand_size: 7}\nexchange:\n  tiles: 4\n",
+        [
+            "{f}:7: exchange.tiles: 4 tiles of one suit need a hand of at least 10 tiles (tiles.hand_size is 7)"
         ],
     ),
     (

@@ -5,6 +5,8 @@
 Action.parse('2 peng 5m')
 >>> str(Action(0, ActionKind.DISCARD, 9, declare=True))
 '0 declare 1s'
+>>> Action.parse("1 que p").label()
+'定缺 筒'
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from functools import cache
 from typing import NamedTuple
 
 from zhuoji.errors import IllegalActionError, TileParseError
-from zhuoji.tiles import TILE_TEXT, parse_one
+from zhuoji.tiles import SUIT_LETTERS, TILE_TEXT, parse_one, suit_name
 from zhuoji.tiles import format as format_tiles
 from zhuoji.tiles import name as tile_name
 
@@ -30,6 +32,8 @@ class ActionKind(IntEnum):
     GANG_ADDED = 5  # 转弯豆 / 补杠
     HU = 6
     PASS = 7
+    QUE = 8  # 定缺: ``tile`` is the suit declared void, 0 万 1 条 2 筒
+    EXCHANGE = 9  # 换三张: one of the tiles a seat passes on at the start
 
     @property
     def word(self) -> str:
@@ -45,6 +49,8 @@ _WORDS = {
     ActionKind.GANG_ADDED: "bugang",
     ActionKind.HU: "hu",
     ActionKind.PASS: "pass",
+    ActionKind.QUE: "que",
+    ActionKind.EXCHANGE: "exchange",
 }
 _BY_WORD = {w: k for k, w in _WORDS.items()} | {"declare": ActionKind.DISCARD}
 _CN = {
@@ -56,12 +62,15 @@ _CN = {
     ActionKind.GANG_ADDED: "补杠",
     ActionKind.HU: "胡",
     ActionKind.PASS: "过",
+    ActionKind.QUE: "定缺",
+    ActionKind.EXCHANGE: "换牌",
 }
 
 
 class Action(NamedTuple):
-    """``tile`` is the discarded, claimed, konged or winning tile; for a chow, the lowest
-    tile of the run.  ``declare`` marks a discard that declares 报听.
+    """``tile`` is the discarded, claimed, konged, exchanged or winning tile; for a chow, the
+    lowest tile of the run; for 定缺 (``que``) the suit, 0 万 1 条 2 筒 (text ``m``/``s``/``p``).
+    ``declare`` marks a discard that declares 报听.
 
     A named tuple: immutable, hashable and ordered (by seat, kind, tile) at C speed, which
     matters on the engine's hot path."""
@@ -75,6 +84,8 @@ class Action(NamedTuple):
         word = "declare" if self.declare else self.kind.word
         if self.tile < 0:
             return f"{self.seat} {word}"
+        if self.kind is ActionKind.QUE:
+            return f"{self.seat} {word} {SUIT_LETTERS[self.tile]}"
         return f"{self.seat} {word} {TILE_TEXT[self.tile]}"
 
     def __repr__(self) -> str:
@@ -84,6 +95,8 @@ class Action(NamedTuple):
         """Chinese and notation, for menus: ``碰 五万 (5m)``."""
         if self.tile < 0:
             return _CN[self.kind]
+        if self.kind is ActionKind.QUE:
+            return f"定缺 {suit_name(self.tile)}"
         verb = "报听 打" if self.declare else _CN[self.kind]
         if self.kind is ActionKind.CHI:
             run = format_tiles([self.tile, self.tile + 1, self.tile + 2])
@@ -92,7 +105,8 @@ class Action(NamedTuple):
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Read ``"SEAT WORD [TILE]"`` (``"1 discard 5m"``, ``"0 pass"``, ``"3 declare 9p"``)."""
+        """Read ``"SEAT WORD [TILE]"`` (``"1 discard 5m"``, ``"0 pass"``, ``"3 declare 9p"``,
+        ``"2 que s"``)."""
         parts = text.split()
         if len(parts) not in (2, 3) or not parts[0].isdigit():
             raise IllegalActionError(f"cannot read action {text!r}; expected 'SEAT WORD [TILE]'")
@@ -103,6 +117,12 @@ class Action(NamedTuple):
                 f"unknown action word {parts[1]!r} in {text!r}; known: {known}"
             )
         tile = -1
+        if _BY_WORD[word] is ActionKind.QUE:
+            if len(parts) != 3 or parts[2] not in SUIT_LETTERS:
+                raise IllegalActionError(
+                    f"cannot read action {text!r}; 定缺 names a suit: 'SEAT que m|s|p'"
+                )
+            return make(int(parts[0]), ActionKind.QUE, SUIT_LETTERS.index(parts[2]))
         if len(parts) == 3:
             try:
                 tile = parse_one(parts[2])

@@ -1,28 +1,60 @@
-"""The ``zhuoji`` command.
+"""Command-line entry point: a table of subcommands, each imported only when it is chosen.
 
-Every command that reports has ``--json``.  Bad input prints one clear error to stderr and
-exits with status 2 (1 for ``variants validate`` finding problems).
+``zhuoji --help`` lists :data:`COMMANDS` without importing any of them (issue 15: start-up
+within 4× a bare interpreter; a test checks that no engine, jsonschema or pydantic module is
+imported); the chosen command's module adds its parser with ``configure(subparsers)`` and
+sets ``handler``.  Bad input raises :class:`~zhuoji.errors.ZhuojiError` or is a usage error:
+one line on stderr (``{"error": …, "where": …}`` as JSON under ``--json``), exit status 2,
+and nothing written.  ``variants validate`` exits 1 when it finds problems in a file.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
+import re
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from zhuoji import eventlog, hand, roundend, tiles
-from zhuoji.agents.base import make_agent, play_round
-from zhuoji.errors import ZhuojiError
-from zhuoji.match import Match
-from zhuoji.report import describe_end, render_ledger, settlement_json
-from zhuoji.variant import Ruleset, load_variant
+DESCRIPTION = (
+    "zhuoji: Guizhou 捉鸡 mahjong and its relatives. Bots play and settle rounds under any "
+    "variant file; settle, replay, check and compare rule sets."
+)
+EPILOG = (
+    "Start with: zhuoji demo. Every command takes --help; every report takes --json. "
+    "Bad input exits with status 2 and changes nothing."
+)
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: name → (module that configures it, one-line help).  A module that adds several commands
+#: (``zhuoji.sim.cli``) is listed once per command, in one run; a test checks these helps
+#: match the ones the modules give.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("zhuoji.commands", "bots play a short match; every round's itemized settlement"),
+    "play": ("zhuoji.play", "play a round or a match against bots in the terminal"),
+    "hand": ("zhuoji.commands", "analyse a hand: winning forms, waits, shanten, decompositions"),
+    "settle": ("zhuoji.commands", "settle a round-end file (YAML or JSON) and itemize it"),
+    "replay": ("zhuoji.commands", "replay an event log, re-checking every action"),
+    "variants": ("zhuoji.variants_cmd", "list, show, check, compare and document variants"),
+    "simulate": ("zhuoji.sim.cli", "bots play many rounds (as matches); statistics of a variant"),
+    "compare": (
+        "zhuoji.sim.cli",
+        "two variants (or one with and without overrides) on the same seeds and bots",
+    ),
+    "stats": (
+        "zhuoji.sim.cli",
+        "statistics of runs stored by simulate/compare --out (no re-simulation)",
+    ),
+    "serve": (
+        "zhuoji.server.cli",
+        "run the table server: HTTP API, WebSocket play, browser client",
+    ),
+}
 
 #: optional dependencies → the extra that installs them (pyproject.toml)
 _EXTRA_OF = {
@@ -38,245 +70,266 @@ _EXTRA_OF = {
     "gymnasium": "env",
     "psycopg": "postgres",
 }
-_COMMANDS: dict[str, Handler] = {}
-
-#: modules that add their own subcommands with ``configure(subparsers)``; each parser sets
-#: ``handler`` with ``set_defaults`` (play, simulate/compare/stats, serve)
-FEATURE_MODULES = ("zhuoji.play", "zhuoji.sim.cli", "zhuoji.server.cli")
 
 
-def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
-    if getattr(args, "json", False):
-        print(json.dumps(data, ensure_ascii=False, indent=2))
-    else:
-        print(text)
+class UsageError(Exception):
+    """A command line argparse cannot read (unknown option, a missing or bad value)."""
+
+    def __init__(self, message: str, where: str | None = None) -> None:
+        super().__init__(message)
+        self.where = where
 
 
-def cmd_hand(args: argparse.Namespace) -> int:
-    """Analyse one hand: forms, waits, shanten, decompositions."""
-    c = tiles.counts(args.tiles)
-    rules = hand.HandRules(
-        forms=frozenset(hand.Form(f) for f in args.forms.split(",")),
-        wild=hand.Wild(tiles.parse_one(args.wild)) if args.wild else None,
-    )
-    n = sum(c)
-    data: dict[str, Any] = {"hand": tiles.format_counts(c), "tiles": n}
-    lines = [f"hand   {tiles.format_counts(c)}  ({tiles.names(tiles.to_tiles(c))})"]
-    if n % 3 == 2:
-        forms = rules.win_forms(c)
-        data["complete"] = bool(forms)
-        data["forms"] = [f.value for f in forms]
-        lines.append(f"complete: {'yes, ' + ', '.join(data['forms']) if forms else 'no'}")
-        decs = rules.decompositions(c) if forms else []
-        data["decompositions"] = [[repr(g) for g in d.groups] for d in decs]
-        for d in decs:
-            lines.append(
-                f"  {d.form.value:12} " + " ".join(tiles.format(g.tiles) for g in d.groups)
-            )
-    else:
-        w = rules.waits(c)
-        data["waits"] = [tiles.format([t]) for t in w]
-        lines.append(
-            "waits: " + (" ".join(f"{tiles.format([t])} {tiles.name(t)}" for t in w) or "none")
-        )
-    data["shanten"] = rules.shanten(c)
-    lines.append(f"shanten: {data['shanten']}")
-    _emit(args, data, "\n".join(lines))
-    return 0
+_ARGUMENT = re.compile(r"^argument ([^:]+): ")
 
 
-_COMMANDS["hand"] = cmd_hand
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: raised, so :func:`main` reports them like any other
+    bad input (JSON under ``--json``) instead of printing the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        m = _ARGUMENT.match(message)
+        where = m.group(1).split("/")[0] if m else None
+        if m:
+            message = f"{where}: {message[m.end() :]}"
+        raise UsageError(f"{message} (see {self.prog} --help)", where)
 
 
-def _ruleset(args: argparse.Namespace, default: str | None = None) -> Ruleset:
-    name = getattr(args, "variant", None) or default
-    if name is None:
-        raise ZhuojiError("no variant given (use --variant NAME or PATH)")
-    return load_variant(name, getattr(args, "set", None) or None)
+# ---------------------------------------------------------------------------------------
+# argument types and checks shared by the commands
+# ---------------------------------------------------------------------------------------
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    """Play a short match between bots and print every round's itemized settlement."""
-    ruleset = _ruleset(args, "guiyang")
-    agents = [make_agent(args.agent, args.seed * 10 + i) for i in range(ruleset.players)]
-    match = Match(ruleset, seed=args.seed, rounds=args.rounds)
-    out_rounds = []
-    if not args.json:
-        print(
-            f"zhuoji demo: {ruleset.variant.title} ({ruleset.name}), {args.rounds} rounds, {args.agent} bots"
-        )
-    log_dir = Path(args.log_dir) if args.log_dir else None
-    if log_dir is not None:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    for i, r in enumerate(match.rounds(), 1):
-        play_round(r, agents)
-        assert r.end is not None and r.ledger is not None
-        if log_dir is not None:
-            eventlog.write(r, log_dir / f"round-{i}.jsonl")
-        if args.json:
-            out_rounds.append(settlement_json(r.ledger, r.end))
-            continue
-        print(f"\n=== round {i}: dealer seat {r.dealer}, streak {r.streak} ===")
-        print("\n".join(describe_end(r.end)))
-        print(render_ledger(r.ledger, r.end))
-    if args.json:
-        print(
-            json.dumps(
-                {"variant": ruleset.name, "rounds": out_rounds, "totals": match.totals},
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
-    else:
-        print(
-            "\nmatch totals: " + "  ".join(f"seat {s} {t:+d}" for s, t in enumerate(match.totals))
-        )
-    return 0
+def at_least(low: int) -> Callable[[str], int]:
+    """An ``int`` option type refusing values below ``low`` (``--rounds -1``)."""
 
-
-def cmd_variants(args: argparse.Namespace) -> int:
-    from zhuoji.variants_cmd import run
-
-    return run(args)
-
-
-def cmd_settle(args: argparse.Namespace) -> int:
-    """Settle a round-end file with the same code the engine uses."""
-    ruleset, end, ledger = roundend.settle_file(
-        roundend.read(args.file), args.variant, args.set, label=str(args.file)
-    )
-    if args.json:
-        print(json.dumps(settlement_json(ledger, end), ensure_ascii=False, indent=2))
-    else:
-        print(f"variant: {ruleset.variant.title} ({ruleset.name})")
-        print("\n".join(describe_end(end)))
-        print(render_ledger(ledger, end))
-    return 0
-
-
-def cmd_replay(args: argparse.Namespace) -> int:
-    """Replay an event log, re-checking every action, and print the settlement."""
-    events = eventlog.read(args.log)
-    head = events[0]
-    ruleset = load_variant(args.variant, head.get("overrides") or None) if args.variant else None
-    r = eventlog.replay(events, ruleset, label=str(args.log))
-    assert r.end is not None and r.ledger is not None
-    if args.json:
-        print(
-            json.dumps(
-                {"events": len(events), **settlement_json(r.ledger, r.end)},
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
-    else:
-        print(
-            f"replayed {len(events)} events of {args.log}: every action legal, every line matches"
-        )
-        print("\n".join(describe_end(r.end)))
-        print(render_ledger(r.ledger, r.end))
-    return 0
-
-
-_COMMANDS.update(
-    {"demo": cmd_demo, "variants": cmd_variants, "settle": cmd_settle, "replay": cmd_replay}
-)
-
-
-def _variant_opts(p: argparse.ArgumentParser, required: bool = False) -> None:
-    p.add_argument(
-        "--variant", "-v", required=required, help="shipped variant name or a variant file"
-    )
-    p.add_argument(
-        "--set", action="append", metavar="KEY=VALUE", help="override a rule (repeatable)"
-    )
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="zhuoji", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("hand", help="analyse a hand: forms, waits, shanten")
-    p.add_argument("tiles", help='notation, e.g. "123m456s789p1122z"')
-    p.add_argument("--forms", default="standard,seven_pairs", help="winning forms to allow")
-    p.add_argument("--wild", help="wild tile kind, e.g. 5p")
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("demo", help="bots play a short match; itemized settlements (the main job)")
-    _variant_opts(p)
-    p.add_argument("--rounds", type=int, default=4)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--agent", default="greedy", help="bot for every seat")
-    p.add_argument("--log-dir", help="write each round's event log here (round-N.jsonl)")
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("variants", help="list, show, validate and compare variants")
-    vs = p.add_subparsers(dest="variants_command", required=True)
-    q = vs.add_parser("list", help="shipped variants")
-    q.add_argument("--json", action="store_true")
-    q = vs.add_parser("show", help="the effective, merged rules of a variant")
-    q.add_argument("name")
-    q.add_argument("--set", action="append", metavar="KEY=VALUE")
-    q.add_argument("--json", action="store_true")
-    q = vs.add_parser("validate", help="check variant files; every problem is listed")
-    q.add_argument("files", nargs="+")
-    q.add_argument("--json", action="store_true")
-    q = vs.add_parser("diff", help="every rule that differs between two variants")
-    q.add_argument("a")
-    q.add_argument("b")
-    q.add_argument("--set-a", action="append", metavar="KEY=VALUE", help="override on A")
-    q.add_argument("--set-b", action="append", metavar="KEY=VALUE", help="override on B")
-    q.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("settle", help="settle a round-end file (YAML or JSON)")
-    p.add_argument("file")
-    _variant_opts(p)
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("replay", help="replay an event log, re-checking every action")
-    p.add_argument("log")
-    p.add_argument(
-        "--variant",
-        "-v",
-        help="variant file to use when the log names one that is not at hand "
-        "(the log's own overrides still apply)",
-    )
-    p.add_argument("--json", action="store_true")
-    for name in FEATURE_MODULES:
+    def parse(text: str) -> int:
         try:
-            module = importlib.import_module(name)
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    parse.__name__ = f"number ≥ {low}"
+    return parse
+
+
+def shipped_variants() -> list[str]:
+    """Names of the shipped variants, from the files (no variant code imported)."""
+    return sorted(p.stem for p in Path(__file__).with_name("variants").glob("*.yaml"))
+
+
+def variant_help(default: str | None = None) -> str:
+    text = "a shipped variant (" + ", ".join(shipped_variants()) + ") or a variant file"
+    return text + (f" (default {default})" if default else "")
+
+
+def variant_options(p: argparse.ArgumentParser, default: str | None = None) -> None:
+    """``--variant`` and repeatable ``--set KEY=VALUE``, worded the same in every command."""
+    p.add_argument(
+        "--variant", "-v", default=default, metavar="NAME|FILE", help=variant_help(default)
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a rule, e.g. settle.shabao.value=15 (repeatable; KEY=null removes an "
+        "optional stage)",
+    )
+
+
+def json_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--json", action="store_true", help="print JSON (errors too, on stderr) instead of text"
+    )
+
+
+def _probe_folder(folder: Path, shown: str) -> None:
+    """``folder`` (or its nearest existing ancestor, where it would be created) takes new
+    files; a temporary file is made and removed to know (root passes every access check)."""
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise _zhuoji_error(f"{shown}: {probe} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        raise _zhuoji_error(f"{shown}: cannot write in {probe}: {exc.strerror or exc}") from exc
+
+
+def check_output_dir(path: str | os.PathLike[str], option: str) -> Path:
+    """Refuse, before any work, an output folder that cannot be made or written."""
+    p = Path(path)
+    shown = f"{option} {path}"
+    if p.exists() and not p.is_dir():
+        raise _zhuoji_error(f"{shown}: not a folder")
+    _probe_folder(p, shown)
+    return p
+
+
+def check_output_file(path: str | os.PathLike[str], option: str) -> Path:
+    """Refuse, before any work, an output file that cannot be written."""
+    p = Path(path)
+    shown = f"{option} {path}"
+    if p.is_dir():
+        raise _zhuoji_error(f"{shown}: is a folder, not a file")
+    if p.exists():
+        if not os.access(p, os.W_OK):
+            raise _zhuoji_error(f"{shown}: the file is not writable")
+        try:
+            with p.open("ab"):
+                pass
+        except OSError as exc:
+            raise _zhuoji_error(f"{shown}: cannot write: {exc.strerror or exc}") from exc
+        return p
+    _probe_folder(p.parent, shown)
+    return p
+
+
+def _zhuoji_error(message: str) -> Exception:
+    from zhuoji.errors import ZhuojiError
+
+    return ZhuojiError(message)
+
+
+def emit_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+# ---------------------------------------------------------------------------------------
+# the parser
+# ---------------------------------------------------------------------------------------
+
+
+def _version() -> str:
+    from zhuoji import __version__
+
+    return __version__
+
+
+def build_parser(only: str | None = None) -> Parser:
+    """The ``zhuoji`` parser.  With ``only``, just that command's module is imported and
+    configured (the others are listed by name and help); without it, every command is."""
+    parser = Parser(prog="zhuoji", description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"zhuoji {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    configured: set[str] = set()
+    for name, (module_name, help_text) in COMMANDS.items():
+        if only is not None and name != only and COMMANDS.get(only, ("",))[0] != module_name:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
+        if module_name in configured:
+            continue
+        configured.add(module_name)
+        try:
+            module = __import__(module_name, fromlist=["configure"])
         except ModuleNotFoundError as exc:
-            if not exc.name or not name.startswith(exc.name):
+            if not exc.name or not module_name.startswith(exc.name):
                 raise
-            continue  # the feature is not part of this build
+            sub.add_parser(name, help=help_text + " (not in this build)", add_help=False)
+            continue
         module.configure(sub)
     return parser
 
 
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (the first word that is not an option)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def _command_words(argv: Sequence[str], chosen: str | None) -> list[str]:
+    """The command and, for ``variants``, its subcommand: how errors name the command."""
+    if chosen is None:
+        return []
+    words = [w for w in argv if not w.startswith("-")]
+    return words[:2] if chosen == "variants" else words[:1]
+
+
+# ---------------------------------------------------------------------------------------
+# errors
+# ---------------------------------------------------------------------------------------
+
+_WHERE = re.compile(r"^(--?[\w-]+(?: [\w.\[\]-]+)?|[^\s:]+(?::\d+)?):")
+
+
+def where_of(exc: BaseException) -> str | None:
+    """Where a bad input is: the first problem's ``file:line`` for a variant, else the
+    message's leading ``file:line``/``--option`` (zhuoji messages start with it)."""
+    if isinstance(exc, UsageError):
+        return exc.where
+    problems = getattr(exc, "problems", None)
+    if problems:
+        first = problems[0]
+        file, line = getattr(first, "file", None), getattr(first, "line", None)
+        if file is not None:
+            return f"{file}:{line}" if line else str(file)
+    m = _WHERE.match(str(exc))
+    return m.group(1) if m else None
+
+
+def _report_error(prog: str, message: str, where: str | None, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"error": message, "where": where}, ensure_ascii=False), file=sys.stderr)
+    else:
+        print(f"{prog}: error: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    handler: Handler = getattr(args, "handler", None) or _COMMANDS[args.command]
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
+    if not argv:
+        build_parser(only="").print_help()
+        return 0
+    chosen = _chosen(argv)
+    prog = " ".join(["zhuoji", *_command_words(argv, chosen)])
+    try:
+        args = build_parser(only=chosen or "").parse_args(argv)
+    except UsageError as exc:
+        message = str(exc)
+        _report_error(prog, message, where_of(exc), as_json)
+        return 2
+    if getattr(args, "handler", None) is None:  # options but no command
+        build_parser(only="").print_help()
+        return 0
+    handler: Handler = args.handler
+    from zhuoji.errors import ZhuojiError
+
     try:
         return handler(args)
+    except UsageError as exc:
+        _report_error(prog, str(exc), where_of(exc), as_json)
+        return 2
+    except ZhuojiError as exc:
+        _report_error(prog, str(exc), where_of(exc), as_json)
+        return 2
     except ModuleNotFoundError as exc:
         extra = _EXTRA_OF.get((exc.name or "").split(".")[0])
         if extra is None:
             raise
-        print(
-            f"zhuoji {args.command}: error: this needs the optional '{extra}' dependencies "
-            f"({exc.name} is not installed): pip install 'zhuoji[{extra}]'",
-            file=sys.stderr,
+        _report_error(
+            prog,
+            f"this needs the optional '{extra}' dependencies ({exc.name} is not installed): "
+            f"pip install 'zhuoji[{extra}]'",
+            None,
+            as_json,
         )
         return 2
     except KeyboardInterrupt:
-        print(f"zhuoji {args.command}: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except ZhuojiError as exc:
-        print(f"zhuoji {args.command}: error: {exc}", file=sys.stderr)
-        return 1 if getattr(args, "variants_command", None) == "validate" else 2
 
 
 if __name__ == "__main__":

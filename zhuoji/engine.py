@@ -8,10 +8,12 @@ comes from a seeded generator or an explicit wall and dice list, so a seed (or a
 an action list reproduce a round exactly; :attr:`Round.log` records it (see
 ``docs/event-log.md``).
 
-Phases: ``turn`` (a seat holding 14 − 3k tiles discards, kongs, declares or wins),
-``claim`` (other seats answer a discard: win > kong/pung > chow), ``rob`` (others may rob
-an added kong), ``end``.  Deal: from the dealer round the table, 13 tiles each, then the
-dealer's 14th.
+Phases: ``exchange`` and ``dingque`` at the start where the variant has them (换三张: every
+seat picks the tiles it passes on; 定缺: every seat declares a void suit; both answered by
+all seats at once, unseen by the others), ``turn`` (a seat holding 14 − 3k tiles discards,
+kongs, declares or wins), ``claim`` (other seats answer a discard: win > kong/pung > chow),
+``rob`` (others may rob an added kong), ``end``.  Deal: from the dealer round the table,
+13 tiles each, then the dealer's 14th.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -28,16 +31,30 @@ from zhuoji.actions import Action, ActionKind, make
 from zhuoji.errors import IllegalActionError, ZhuojiError
 from zhuoji.events import DRAW, EventLog
 from zhuoji.observation import Observation
-from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.outcome import (
+    Declaration,
+    Discard,
+    Meld,
+    MeldKind,
+    Reveal,
+    RevealAt,
+    RoundEnd,
+    SeatEnd,
+    Win,
+    WinHow,
+)
+from zhuoji.reveals import RevealTracker, counting
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import evaluate
-from zhuoji.rules.win import WinCheck
+from zhuoji.rules.win import WinCheck, void_suit_clear
 from zhuoji.settle import Ledger, settle
 from zhuoji.variant import Ruleset
 from zhuoji.wall import Wall
 
 
 class Phase(StrEnum):
+    EXCHANGE = "exchange"  # 换三张
+    DINGQUE = "dingque"  # 定缺
     TURN = "turn"
     CLAIM = "claim"
     ROB = "rob"
@@ -60,6 +77,9 @@ class SeatState:
     ever_ready: bool = False
     pungs: list[int] = field(default_factory=list)  # tiles of claimed pungs (added-kong checks)
     waits: frozenset[int] = frozenset()  # of the hand as it stands between own turns
+    void_suit: int = -1  # 定缺: the suit declared void (0 万, 1 条, 2 筒), -1 for none
+    given: list[int] = field(default_factory=list)  # 换三张: tiles picked to pass on
+    received: list[int] = field(default_factory=list)  # 换三张: tiles passed to this seat
     # a lower bound on the shanten between turns: one turn (a draw or claim, then a
     # discard) lowers shanten by at most one, so a hand two or more away needs no check
     shanten_floor: int = 0
@@ -91,6 +111,8 @@ class Round:
         self.log = EventLog()
         self._record = self.log.recorder()
         self.actions = 0  # actions applied so far
+        self.answers = 0  # window answers not public (see public_seq)
+        self._public_cache: tuple[tuple[int, int], dict[str, Any]] | None = None
         self.seed = seed
         self._dice_queue = list(dice or [])
         self.dice_rolled: list[tuple[int, int]] = []
@@ -120,6 +142,8 @@ class Round:
                 dealer = 0
         if not 0 <= dealer < n:
             raise ZhuojiError(f"dealer {dealer} is out of range 0-{n - 1}")
+        if not 1 <= weekday <= 7:
+            raise ZhuojiError(f"weekday {weekday} is out of range 1-7 (Monday 1 … Sunday 7)")
         self.dealer = dealer
         if not stacked and v.deal.wall_break == "dice":
             a, b = self._roll()
@@ -165,6 +189,10 @@ class Round:
             self._update_waits(st)
         dealt = [tuple(st.hand) for st in self.seats]
         self.log.add(lambda: {"type": "deal", "hands": [T.format_counts(h) for h in dealt]})
+        self._reveals: RevealTracker | None = None
+        if v.deal.start_reveal is not None:
+            self._reveals = RevealTracker(v.deal.start_reveal, self.wall)
+            self._log_reveal(RevealAt.START, self._reveals.start())
 
         self.phase = Phase.TURN
         self.current = dealer
@@ -183,7 +211,16 @@ class Round:
         self.flags: dict[str, bool] = {}
         self.end: RoundEnd | None = None
         self.ledger: Ledger | None = None
-        self._start_turn(self.current)
+        self.exchange_direction: str | None = None
+        q = v.dingque
+        self._meld_void = q is None or q.meld_void
+        self._void_first = q is not None and q.discard_void_first
+        self._start_phases = [
+            phase
+            for phase, on in ((Phase.EXCHANGE, v.exchange), (Phase.DINGQUE, q))
+            if on is not None
+        ]
+        self._next_start_phase()
 
     # ------------------------------------------------------------------------------
     # public API
@@ -238,13 +275,36 @@ class Round:
             else:
                 self._apply_turn(action)
             return
-        self.responses[seat] = action
+        if phase is Phase.EXCHANGE:
+            self._exchange_pick(action)
+            return
+        answered = self.responses
+        answered[seat] = action
+        self.answers += 1
         self._note_response(action)
-        if len(self.responses) == len(self.pending):
+        if len(answered) == len(self.pending):
             if phase is Phase.CLAIM:
                 self._resolve_claims()
-            else:
+            elif phase is Phase.ROB:
                 self._resolve_rob()
+            else:
+                self._resolve_dingque()
+            self.answers -= self._answers_taken(phase, answered)
+
+    def public_seq(self) -> int:
+        """Events everyone may count: the log's length less the answers of claim and rob
+        windows, except the answers that took effect (a claim, a win).  A seat that had no
+        option in a window sees the count it would see had there been no window."""
+        return len(self.log) - self.answers
+
+    def _answers_taken(self, phase: Phase, answered: dict[int, Action]) -> int:
+        """How many of a resolved window's answers became public (claimed or won)."""
+        if self.end is not None:
+            winners = {w.seat for w in self.end.wins}
+            return sum(1 for s in answered if s in winners)
+        if phase is Phase.CLAIM and self.discards[-1].claimed_by is not None:
+            return 1
+        return 0
 
     def observe(self, seat: int) -> Observation:
         return Observation(self, seat)
@@ -253,6 +313,9 @@ class Round:
         """What ``seat`` may see: its own hand, every meld and discard, counts; never another
         seat's concealed tiles or the wall order."""
         me = self.seats[seat]
+        text = T.TILE_TEXT
+        window = self.phase in (Phase.CLAIM, Phase.ROB)
+        public = self._public_view()
         return {
             "seat": seat,
             "phase": self.phase.value,
@@ -263,34 +326,68 @@ class Round:
             "dealer": self.dealer,
             "streak": self.streak,
             "hand": T.format_counts(me.hand),
-            "drawn": T.format([me.drawn]) if me.drawn >= 0 else None,
+            "drawn": text[me.drawn] if me.drawn >= 0 else None,
             "melds": [
-                [_meld_text(m, hidden=i != seat and not self.end) for m in st.melds]
-                for i, st in enumerate(self.seats)
+                public["own_melds"][i] if i == seat else shown
+                for i, shown in enumerate(public["melds"])
             ],
+            "discards": public["discards"],
+            "declared": public["declared"],
+            # 定缺: another seat's void suit shows once every seat has chosen
+            "void_suits": [
+                T.SUIT_LETTERS[v] if v is not None else None
+                for v in (self.observe(seat).void_suit(s) for s in range(self.players))
+            ],
+            "exchange": {
+                "given": T.format(me.given),
+                "received": T.format(me.received),
+                "direction": self.exchange_direction,
+            }
+            if self.ruleset.variant.exchange is not None
+            else None,
+            "concealed_counts": public["concealed_counts"],
+            "wall": self.wall.live(),
+            "wild": text[self.wild] if self.wild is not None else None,
+            "wild_indicator": text[self.wild_indicator]
+            if self.wild_indicator is not None
+            else None,
+            "claim_tile": text[self.claim_tile] if window else None,
+            "claim_from": self.observe(seat).claim_source if window else None,
+            "legal_actions": [str(a) for a in self.legal_actions(seat)],
+            "reveal": text[self.end.reveal] if self.end and self.end.reveal is not None else None,
+            "reveals": [text[t] for t in self.open_reveals()],
+            "result": self.result_summary() if self.end else None,
+        }
+
+    def _public_view(self) -> dict[str, Any]:
+        """The parts of every seat's observation that are the same for all, built once per
+        state (a server sends every seat its view after each change).  Shared lists: read
+        them, never change them."""
+        key = (len(self.log), self.answers)
+        cached = self._public_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = T.TILE_TEXT
+        public = {
+            "melds": [[_meld_text(m, not self.end) for m in st.melds] for st in self.seats],
+            "own_melds": [[_meld_text(m, False) for m in st.melds] for st in self.seats],
             "discards": [
-                {"seat": d.seat, "tile": T.format([d.tile]), "claimed_by": d.claimed_by}
+                {"seat": d.seat, "tile": text[d.tile], "claimed_by": d.claimed_by}
                 for d in self.discards
             ],
             "declared": [s.declared.value if s.declared else None for s in self.seats],
             "concealed_counts": [sum(s.hand) for s in self.seats],
-            "wall": self.wall.live(),
-            "wild": T.format([self.wild]) if self.wild is not None else None,
-            "wild_indicator": T.format([self.wild_indicator])
-            if self.wild_indicator is not None
-            else None,
-            "claim_tile": T.format([self.claim_tile])
-            if self.phase in (Phase.CLAIM, Phase.ROB)
-            else None,
-            "claim_from": self.observe(seat).claim_source
-            if self.phase in (Phase.CLAIM, Phase.ROB)
-            else None,
-            "legal_actions": [str(a) for a in self.legal_actions(seat)],
-            "reveal": T.format([self.end.reveal])
-            if self.end and self.end.reveal is not None
-            else None,
-            "result": self.result_summary() if self.end else None,
         }
+        self._public_cache = (key, public)
+        return public
+
+    def open_reveals(self) -> list[int]:
+        """Revealed tiles that make chickens now, in reveal order (前后鸡, 滚筒鸡, 开局翻鸡
+        during play; with the after-win 翻鸡 once the round is over)."""
+        if self.end is not None:
+            rule = self.ruleset.variant.deal.start_reveal
+            return [r.tile for r in counting(self.end.reveals, rule)]
+        return self._reveals.counting() if self._reveals is not None else []
 
     def result_summary(self) -> dict[str, Any]:
         assert self.end is not None and self.ledger is not None
@@ -363,6 +460,123 @@ class Round:
     def _log(self, event: dict[str, Any]) -> None:
         self.log.add(event)
 
+    def _log_reveal(self, at: RevealAt, tile: int | None) -> None:
+        """A reveal during play; ``tile`` None: its position was already drawn."""
+        self._log(
+            {
+                "type": "reveal",
+                "at": at.value,
+                "tile": T.format([tile]) if tile is not None else None,
+            }
+        )
+
+    def _kong_reveal(self) -> None:
+        """前后鸡 / 滚筒鸡: a completed kong moves or adds a reveal."""
+        if self._reveals is not None and self._reveals.moves_at_kong:
+            self._log_reveal(RevealAt.KONG, self._reveals.on_kong())
+
+    # ------------------------------------------------------------------------------
+    # the start of the round: 换三张, then 定缺 (CITIES.md 捉鸡 with 定缺)
+    # ------------------------------------------------------------------------------
+
+    def _next_start_phase(self) -> None:
+        """Open the next start-of-round phase, or the dealer's first turn."""
+        if not self._start_phases:
+            self._start_turn(self.current)
+            return
+        phase = self.phase = self._start_phases.pop(0)
+        self.responses = {}
+        if phase is Phase.EXCHANGE:
+            self.pending = {s: self._exchange_options(s) for s in range(self.players)}
+        else:
+            self.pending = {
+                s: (
+                    make(s, ActionKind.QUE, 0),
+                    make(s, ActionKind.QUE, 1),
+                    make(s, ActionKind.QUE, 2),
+                )
+                for s in range(self.players)
+            }
+
+    def _exchange_options(self, seat: int) -> tuple[Action, ...]:
+        """The tiles ``seat`` may pick next: any held, or with ``same_suit`` those of a suit
+        (honors one group) holding enough, then only that suit's."""
+        x = self.ruleset.variant.exchange
+        assert x is not None
+        st = self.seats[seat]
+        held = [k for k in range(T.NUM_KINDS) if st.hand[k]]
+        if x.same_suit:
+            if st.given:
+                group = T.suit_of(st.given[0])
+                held = [k for k in held if T.suit_of(k) == group]
+            else:
+                size = [0, 0, 0, 0]
+                for k in held:
+                    size[T.suit_of(k)] += st.hand[k]
+                held = [k for k in held if size[T.suit_of(k)] >= x.tiles]
+        return tuple(make(seat, ActionKind.EXCHANGE, k) for k in held)
+
+    def _exchange_pick(self, action: Action) -> None:
+        x = self.ruleset.variant.exchange
+        assert x is not None
+        st = self.seats[action.seat]
+        st.hand[action.tile] -= 1
+        st.given.append(action.tile)
+        if len(st.given) < x.tiles:
+            self.pending[action.seat] = self._exchange_options(action.seat)
+            return
+        del self.pending[action.seat]
+        if not self.pending:
+            self._exchange()
+
+    def _exchange(self) -> None:
+        """Every seat has picked: pass the tiles on (the direction drawn now, when random)."""
+        x = self.ruleset.variant.exchange
+        assert x is not None
+        n = self.players
+        direction: str = x.direction
+        if direction == "random":
+            ways = _EXCHANGE_WAYS[n]
+            a, b = self._roll() if len(ways) > 1 else (0, 0)
+            direction = ways[(a + b) % len(ways)]
+        self.exchange_direction = direction
+        step = {"next": 1, "opposite": 2, "previous": n - 1}[direction]
+        for s, st in enumerate(self.seats):
+            to = self.seats[(s + step) % n]
+            to.received = list(st.given)
+            for t in st.given:
+                to.hand[t] += 1
+        self._log({"type": "exchange", "direction": direction})
+        dealer = self.seats[self.dealer]
+        if dealer.drawn >= 0 and not dealer.hand[dealer.drawn]:
+            dealer.drawn = dealer.received[-1]  # the 14th tile went away: a received one stands
+        self._refresh_waits()
+        self._next_start_phase()
+
+    def _resolve_dingque(self) -> None:
+        for seat, action in self.responses.items():
+            self.seats[seat].void_suit = action.tile
+        self.responses = {}
+        self._refresh_waits()
+        self._next_start_phase()
+
+    def _refresh_waits(self) -> None:
+        for st in self.seats:
+            st.shanten_floor = 0
+            self._update_waits(st)
+
+    def _void_waits(self, st: SeatState, waits: list[int]) -> list[int]:
+        """定缺: a hand holding its void suit cannot win, so waits on nothing; nor can a
+        wait of the void suit complete it (GA Table_GY_TWO; the FW server skips such waits)."""
+        b = 9 * st.void_suit
+        if any(st.hand[b : b + 9]) or any(T.suit_of(m.tile) == st.void_suit for m in st.melds):
+            return []
+        return [w for w in waits if T.suit_of(w) != st.void_suit]
+
+    def _meldable(self, st: SeatState, tile: int) -> bool:
+        """定缺 ``meld_void``: whether ``st`` may pung or kong ``tile``."""
+        return self._meld_void or st.void_suit < 0 or T.suit_of(tile) != st.void_suit
+
     # ------------------------------------------------------------------------------
     # turns
     # ------------------------------------------------------------------------------
@@ -418,7 +632,11 @@ class Round:
         hand = st.hand
         kongs = v.claims.kongs
         concealed = (
-            [k for k in range(T.NUM_KINDS) if hand[k] == 4 and k != self.wild]
+            [
+                k
+                for k in range(T.NUM_KINDS)
+                if hand[k] == 4 and k != self.wild and self._meldable(st, k)
+            ]
             if kongs.concealed
             else []
         )
@@ -444,9 +662,13 @@ class Round:
     def _discards(self, seat: int) -> Sequence[Action]:
         st = self.seats[seat]
         hand = st.hand
-        if self.wild is None and st.discards:  # the common case: every kind held, nothing else
+        void = 9 * st.void_suit if self._void_first and st.void_suit >= 0 else -1
+        if void >= 0 and any(hand[void : void + 9]):  # 定缺 discard_void_first
+            out = [a for a in compress(_DISCARDS[seat], hand) if void <= a.tile < void + 9]
+        elif self.wild is None and st.discards:  # the common case: every kind held, nothing else
             return tuple(compress(_DISCARDS[seat], hand))
-        out = list(compress(_DISCARDS[seat], hand))  # one action per kind held
+        else:
+            out = list(compress(_DISCARDS[seat], hand))  # one action per kind held
         wild = self.wild
         if wild is not None and hand[wild]:
             rule = self.ruleset.variant.wild
@@ -457,7 +679,10 @@ class Round:
         if st.discards == 0 and self._may_declare(seat) and self.rules.shanten(hand) <= 0:
             for k in [a.tile for a in out]:
                 hand[k] -= 1
-                if self.rules.is_ready(hand):
+                waits = self.rules.waits(hand)
+                if st.void_suit >= 0 and waits:
+                    waits = self._void_waits(st, waits)  # 定缺: a hand that cannot win is not ready
+                if waits:
                     out.append(make(seat, ActionKind.DISCARD, k, True))
                 hand[k] += 1
             out.sort()
@@ -540,6 +765,7 @@ class Round:
             st.pungs.remove(tile)
         self.kong_tile = tile
         self.kong_late = any(m.late for m in st.melds if m.tile == tile and m.kind is kind)
+        self._kong_reveal()
         if self.wall.live() == 0:
             self._finish([], None)  # no replacement left: the round is drawn
             return
@@ -600,7 +826,10 @@ class Round:
             return
         st.shanten_floor = self.rules.shanten_floor(st.hand)
         if st.shanten_floor <= 0:
-            st.waits = frozenset(self.rules.waits(st.hand))
+            waits = self.rules.waits(st.hand)
+            if st.void_suit >= 0 and waits:
+                waits = self._void_waits(st, waits)
+            st.waits = frozenset(waits)
             st.ever_ready = st.ever_ready or bool(st.waits)
         else:
             st.waits = _NO_WAITS
@@ -627,7 +856,9 @@ class Round:
             acts.append(make(seat, ActionKind.HU, tile))
         frozen = st.declared is not None
         b = v.baoting
-        claimable = tile != self.wild or (v.wild is not None and v.wild.claimable)
+        claimable = (tile != self.wild or (v.wild is not None and v.wild.claimable)) and (
+            self._meldable(st, tile)
+        )
         if (
             claimable
             and hand[tile] >= 2
@@ -661,15 +892,15 @@ class Round:
     def _check(self, seat: int, tile: int, how: WinHow, source: int | None) -> WinCheck:
         st = self.seats[seat]
         src = self.seats[source] if source is not None else None
+        counts = list(st.hand)
+        if how is not WinHow.SELF_DRAW:
+            counts[tile] += 1
 
         def base_fan() -> int:
-            full = list(st.hand)
-            if how is not WinHow.SELF_DRAW:
-                full[tile] += 1
             value = evaluate(
                 self.ruleset.variant.patterns,
                 self.rules,
-                full,
+                counts,
                 tuple(st.melds),
                 tile,
                 WinContext(dealer=seat == self.dealer),
@@ -683,14 +914,19 @@ class Round:
             tile=tile,
             how=how,
             has_kong=st.has_kong(),
-            has_timely_kong=any(m.kind.is_kong and not m.late for m in st.melds),
             declared=st.declared is not None,
             source_declared=src is not None and src.declared is not None,
             repao=repao,
             base_fan=base_fan,
+            counts=tuple(counts),
+            melds=tuple(st.melds),
+            void_suit=st.void_suit if st.void_suit >= 0 else None,
+            first_turn=not st.discards and not st.melds,
         )
 
     def _may_win(self, check: WinCheck) -> bool:
+        if check.void_suit is not None and not void_suit_clear(check):
+            return False  # 定缺: no win holding the void suit
         return all(h(check) for h in self.ruleset.may_win)
 
     def _can_win_on(self, seat: int, tile: int, how: WinHow, source: int) -> bool:
@@ -763,6 +999,7 @@ class Round:
             st.shanten_floor = 0  # the replacement is an extra draw this turn
             self.kong_tile = d.tile
             self.kong_late = False
+            self._kong_reveal()
             if self.wall.live() == 0:
                 self._finish(
                     [], None
@@ -806,12 +1043,17 @@ class Round:
             reveal = self.wall.peek_head()
         elif wins and v.deal.reveal == "tail":
             reveal = self.wall.peek_tail()
+        in_play = self._reveals.final() if self._reveals is not None else ()
+        reveals = in_play + ((Reveal(reveal),) if reveal is not None else ())
         seats = []
         for s, st in enumerate(self.seats):
             concealed = T.to_tiles(st.hand)
             if any(w.seat == s and w.how is WinHow.SELF_DRAW for w in wins) and tile is not None:
                 concealed.remove(tile)
-            seats.append(SeatEnd(tuple(concealed), tuple(st.melds), st.declared, st.ever_ready))
+            void = st.void_suit if st.void_suit >= 0 else None
+            seats.append(
+                SeatEnd(tuple(concealed), tuple(st.melds), st.declared, st.ever_ready, False, void)
+            )
         # readiness the engine already knows: waits kept since each seat's last discard; a
         # winner, and a seat whose kong was just robbed (hand changed since), are left open
         robbed = {w.source for w in wins if w.how is WinHow.ROB_KONG}
@@ -837,7 +1079,7 @@ class Round:
             kong_tile=self.kong_tile
             if (f.get("gangkai") or f.get("repao") or any(w.how is WinHow.ROB_KONG for w in wins))
             else None,
-            reveal=reveal,
+            reveals=reveals,
             wild=self.wild,
             wild_indicator=self.wild_indicator,
             round_wind=self.round_wind,
@@ -846,20 +1088,26 @@ class Round:
             ready=known_ready,
         )
         self.ledger = settle(self.ruleset, self.end)
-        self._log(
-            {
-                "type": "end",
-                "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in wins],
-                "tile": T.format([tile]) if tile is not None else None,
-                "reveal": T.format([reveal]) if reveal is not None else None,
-                "totals": self.ledger.totals(),
-                "next_dealer": self.ledger.next_dealer,
-                "next_streak": self.ledger.next_streak,
-            }
-        )
+        end_event: dict[str, Any] = {
+            "type": "end",
+            "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in wins],
+            "tile": T.format([tile]) if tile is not None else None,
+            "reveal": T.format([reveal]) if reveal is not None else None,
+        }
+        if self._reveals is not None:  # only then, so logs without these reveals still replay
+            end_event["reveals"] = [
+                {"tile": T.format([r.tile]), "at": r.at.value, "status": r.status.value}
+                for r in in_play
+            ]
+        end_event["totals"] = self.ledger.totals()
+        end_event["next_dealer"] = self.ledger.next_dealer
+        end_event["next_streak"] = self.ledger.next_streak
+        self._log(end_event)
 
 
 _NO_WAITS: frozenset[int] = frozenset()
+#: random 换三张 directions by table size, in the order a dice sum (mod their number) picks
+_EXCHANGE_WAYS = {2: ("next",), 3: ("next", "previous"), 4: ("next", "opposite", "previous")}
 _new_tuple = tuple.__new__
 _CLAIM_MELD = {
     ActionKind.CHI: MeldKind.CHI,
@@ -871,6 +1119,7 @@ _CLAIM_MELD = {
 _DISCARDS = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
 
 
+@lru_cache(maxsize=4096)
 def _meld_text(m: Meld, hidden: bool = False) -> str:
     """A meld as text; another seat's concealed kong (闷豆, laid face down) hides its tile
     until the round ends (seed 003 "暗杠1嘴(不翻开)")."""

@@ -247,6 +247,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
             self.ruleset = variant
         else:
             self.ruleset = load_ruleset(variant, overrides)
+        v = self.ruleset.variant
+        if v.exchange is not None or v.dingque is not None:
+            raise ZhuojiError(
+                f"variant {self.ruleset.name} starts rounds with 换三张/定缺 choices, which this "
+                "environment's action space does not encode yet"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ZhuojiError(
                 f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"

@@ -14,16 +14,18 @@ import json
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from zhuoji import tiles as T
 from zhuoji.actions import Action
 from zhuoji.engine import Round
 from zhuoji.errors import IllegalActionError, ScenarioError, VariantError, ZhuojiError
 from zhuoji.schema import SCHEMA_DIR
+from zhuoji.textfile import UnreadableFile, read_text
 from zhuoji.variant import Ruleset, load_variant
+
+if TYPE_CHECKING:
+    import jsonschema
 
 EVENT_LOG_SCHEMA = SCHEMA_DIR / "event-log.schema.json"
 
@@ -40,6 +42,8 @@ def write(round_: Round, path: str | Path) -> None:
 def _validators() -> dict[str, jsonschema.protocols.Validator]:
     """One validator per event type: checking against the matching definition only is
     faster than the schema's oneOf and names the bad field instead of the whole line."""
+    import jsonschema  # only when a log is read (start-up of the other commands)
+
     schema = json.loads(EVENT_LOG_SCHEMA.read_text(encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
     types = [ref["$ref"].split("/")[-1] for ref in schema["oneOf"]]
@@ -51,8 +55,9 @@ def _check(event: Any) -> str | None:
         return "event: each line must be a JSON object"
     validators = _validators()
     kind = event.get("type")
-    if kind not in validators:
-        return f"type: {kind!r} is not one of: {', '.join(repr(t) for t in validators)}"
+    if not isinstance(kind, str) or kind not in validators:
+        shown = json.dumps(kind, ensure_ascii=False)
+        return f"type: {shown} is not one of: {', '.join(repr(t) for t in validators)}"
     errs = sorted(validators[kind].iter_errors(event), key=lambda e: list(map(str, e.path)))
     if not errs:
         return None
@@ -70,6 +75,8 @@ def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ScenarioError(f"{label}:{n}: not valid JSON: {exc.msg}") from exc
+        except RecursionError as exc:
+            raise ScenarioError(f"{label}:{n}: not valid JSON: nested too deeply") from exc
         problem = _check(event)
         if problem:
             raise ScenarioError(f"{label}:{n}: {problem}")
@@ -83,9 +90,9 @@ def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
 def read(path: str | Path) -> list[dict[str, Any]]:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+        text = read_text(p)
+    except UnreadableFile as exc:
+        raise ScenarioError(f"{p}{f':{exc.line}' if exc.line else ''}: {exc.message}") from exc
     return parse(text, str(p))
 
 

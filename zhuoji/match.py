@@ -3,17 +3,24 @@
 Each round's seed derives from the match seed and the round number, so a match replays
 from its seed and the agents' actions.  The dealer and streak of round ``i + 1`` come from
 round ``i``'s settlement (the variant's dealer hook); the round wind advances each time the
-deal has gone once round the table.
+deal has gone once round the table.  The weekday (星期鸡) is the match's, by default the
+calendar's on the day the match is made; each round's log records it, so replay is exact.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from zhuoji.agents.base import Agent, play_round
 from zhuoji.engine import Round
 from zhuoji.variant import Ruleset
+
+
+def today_weekday() -> int:
+    """Today's weekday for 星期鸡: Monday 1 … Sunday 7 (FW ``GetChinaWeekDay``: 「周日算7」)."""
+    return date.today().isoweekday()
 
 
 def round_seed(match_seed: int, index: int) -> int:
@@ -28,12 +35,17 @@ class MatchResult:
 
 class Match:
     def __init__(
-        self, ruleset: Ruleset, *, seed: int = 0, rounds: int | None = None, weekday: int = 1
+        self,
+        ruleset: Ruleset,
+        *,
+        seed: int = 0,
+        rounds: int | None = None,
+        weekday: int | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.seed = seed
         self.count = rounds if rounds is not None else ruleset.variant.match.rounds
-        self.weekday = weekday
+        self.weekday = today_weekday() if weekday is None else weekday
         self.totals = [0] * ruleset.players
         self.dealer: int | None = None
         self.streak = 0

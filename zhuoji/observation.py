@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from zhuoji.actions import Action
-from zhuoji.outcome import Meld
+from zhuoji.outcome import Meld, RoundEnd
 
 if TYPE_CHECKING:
     from zhuoji.engine import Round
@@ -68,6 +68,47 @@ class Observation:
 
     def declared(self, seat: int) -> bool:
         return self._round.seats[seat].declared is not None
+
+    def void_suit(self, seat: int) -> int | None:
+        """定缺: the suit ``seat`` declared void (0 万, 1 条, 2 筒), or None: none declared
+        yet, or another seat's choice while the 定缺 window is still open (all choose unseen)."""
+        r = self._round
+        void = r.seats[seat].void_suit
+        if void >= 0:
+            return void
+        if seat == self.seat and seat in r.responses and r.phase.value == "dingque":
+            return r.responses[seat].tile
+        return None
+
+    @property
+    def exchange_given(self) -> tuple[int, ...]:
+        """换三张: the tiles this seat picked to pass on (so far)."""
+        return tuple(self._round.seats[self.seat].given)
+
+    @property
+    def exchange_direction(self) -> str | None:
+        """换三张: next, previous or opposite once the tiles have been passed on."""
+        return self._round.exchange_direction
+
+    @property
+    def exchange_received(self) -> tuple[int, ...]:
+        """换三张: the tiles passed to this seat (empty until every seat has picked)."""
+        return tuple(self._round.seats[self.seat].received)
+
+    @property
+    def reveals(self) -> list[int]:
+        """Revealed tiles that make chickens now, in reveal order (Round.open_reveals)."""
+        return self._round.open_reveals()
+
+    @property
+    def weekday(self) -> int:
+        """The round's day (星期鸡): 1 Monday … 7 Sunday."""
+        return self._round.weekday
+
+    @property
+    def round_end(self) -> RoundEnd | None:
+        """What the round left behind, once it is over (every hand is shown then)."""
+        return self._round.end
 
     def concealed_count(self, seat: int) -> int:
         return sum(self._round.seats[seat].hand)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from zhuoji.tiles import NUM_KINDS
+from zhuoji.tiles import NUM_KINDS, suit_of
 
 
 class MeldKind(StrEnum):
@@ -89,12 +89,45 @@ class SeatEnd:
     declared: Declaration | None = None
     ever_ready: bool = False  # was ready at some point of the round
     xianggong: bool = False  # 相公: wrong tile count (only from round-end files)
+    void_suit: int | None = None  # 定缺: the suit declared void (0 万, 1 条, 2 筒)
 
     def concealed_counts(self) -> list[int]:
         c = [0] * NUM_KINDS
         for t in self.concealed:
             c[t] += 1
         return c
+
+    def void_tiles(self) -> int:
+        """Tiles of the declared void suit still held, melds included (花猪 when any)."""
+        if self.void_suit is None:
+            return 0
+        held = [*self.concealed, *(t for m in self.melds for t in m.tiles)]
+        return sum(1 for t in held if suit_of(t) == self.void_suit)
+
+
+class RevealAt(StrEnum):
+    """When a chicken tile was revealed (CITIES.md "Reveal and chicken mechanisms")."""
+
+    START = "start"  # at round start, from the wall's end (开局翻鸡, 前后鸡, 滚筒鸡)
+    KONG = "kong"  # at a kong, one stack further toward the live end (前后鸡, 滚筒鸡)
+    WIN = "win"  # after a win (翻鸡 / 翻牌鸡)
+
+
+class RevealStatus(StrEnum):
+    """What became of a revealed tile by the round's end."""
+
+    OPEN = "open"  # still face up in the wall
+    CLOSED = "closed"  # 前后鸡: turned down when the reveal moved on at a kong
+    DRAWN = "drawn"  # a player drew it (FW: the reveal is lost)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """One revealed tile, in the order the round revealed them."""
+
+    tile: int
+    at: RevealAt = RevealAt.WIN
+    status: RevealStatus = RevealStatus.OPEN
 
 
 @dataclass(frozen=True)
@@ -121,7 +154,7 @@ class RoundEnd:
     dihu: bool = False  # 地和: a non-dealer self-draws his first tile, no claim before
     renhu: bool = False  # 人和: a non-dealer wins on the dealer's first discard
     kong_tile: int | None = None  # the kong behind 杠开 / 热炮 / 抢杠, when there is one
-    reveal: int | None = None  # 翻鸡: the tile revealed after a win
+    reveals: tuple[Reveal, ...] = ()  # every chicken reveal, in order (翻鸡, 前后鸡, 滚筒鸡 …)
     wild: int | None = None  # 宝牌 kind
     wild_indicator: int | None = None
     round_wind: int = 0  # 0 东 … 3 北
@@ -135,6 +168,11 @@ class RoundEnd:
     @property
     def is_draw(self) -> bool:
         return not self.wins
+
+    @property
+    def reveal(self) -> int | None:
+        """The tile revealed after the win (翻鸡), if any."""
+        return next((r.tile for r in self.reveals if r.at is RevealAt.WIN), None)
 
     def seat_wind(self, seat: int) -> int:
         """门风: the dealer sits East."""

@@ -1,12 +1,16 @@
-"""Readable settlements: the itemized ledger as a table with Chinese and English labels."""
+"""Readable settlements: the itemized ledger as a table with Chinese and English labels.
+
+What a round shows is rendered from the round's own record and the settlement's entries
+(their items and detail strings); nothing here re-derives a rule.
+"""
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from zhuoji import tiles as T
-from zhuoji.outcome import RoundEnd
+from zhuoji.columns import table
+from zhuoji.outcome import RevealAt, RoundEnd
 from zhuoji.settle import Ledger, item_label
 
 SEAT_NAMES = ("东", "南", "西", "北")
@@ -18,7 +22,41 @@ def seat_label(seat: int, end: RoundEnd | None = None) -> str:
     return f"seat {seat}" + (f" ({wind}{dealer})" if wind else "")
 
 
-def describe_end(end: RoundEnd) -> list[str]:
+def describe_discards(end: RoundEnd) -> list[str]:
+    """Each seat's discards in order; a claimed one shows who took it (``5m→2碰``)."""
+    claim_marks = {"chi": "吃", "peng": "碰", "gang_exposed": "杠"}
+    rows = []
+    for s in range(end.players):
+        cells = []
+        for d in end.discards:
+            if d.seat != s:
+                continue
+            text = T.format([d.tile])
+            if d.claimed_by is not None:
+                mark = claim_marks.get(d.claim.value, "") if d.claim is not None else "胡"
+                text += f"→{d.claimed_by}{mark}"
+            if d.declared:
+                text += "(报听)"
+            cells.append(text)
+        rows.append([seat_label(s, end), " ".join(cells) or "—"])
+    return ["discards 出牌 (→N: taken by seat N):", *table(rows)]
+
+
+def _flip_chickens(ledger: Ledger) -> list[str]:
+    """The chickens a reveal made, as the chicken stage named them in its entries."""
+    found: list[str] = []
+    for e in ledger.entries:
+        if e.item not in ("ji.fanji", "ji.jinji") and "翻鸡" not in e.detail:
+            continue
+        label = e.detail.split(" ×")[0].removeprefix("翻鸡 ").removesuffix("+翻鸡")
+        if label not in found:
+            found.append(label)
+    return found
+
+
+def describe_end(end: RoundEnd, ledger: Ledger | None = None) -> list[str]:
+    """The result: winners and how, the reveal (explained from the ledger when given), the
+    wild tile and every seat's hand."""
     lines = []
     if end.is_draw:
         lines.append("荒庄 draw: nobody won")
@@ -37,28 +75,30 @@ def describe_end(end: RoundEnd) -> list[str]:
     flags = [n for n in ("gangkai", "repao", "haidi", "tianhu", "dihu", "renhu") if getattr(end, n)]
     if flags:
         lines.append("facts: " + ", ".join(flags))
+    for r in end.reveals:
+        if r.at is not RevealAt.WIN:
+            lines.append(
+                f"鸡 revealed at {r.at.value} ({r.status.value}): {T.name(r.tile)} ({T.format([r.tile])})"
+            )
     if end.reveal is not None:
-        lines.append(f"翻鸡 revealed: {T.name(end.reveal)} ({T.format([end.reveal])})")
+        flip = f"翻鸡 flip: 翻出{T.name(end.reveal)} ({T.format([end.reveal])})"
+        if ledger is not None:
+            made = _flip_chickens(ledger)
+            flip += f" → {'、'.join(made)}为鸡" if made else " (no one holds the chicken it makes)"
+        lines.append(flip)
     if end.wild is not None:
         lines.append(f"宝牌 wild: {T.name(end.wild)} (indicator {T.name(end.wild_indicator or 0)})")
     for s, seat in enumerate(end.seats):
         melds = " ".join(f"[{T.format(m.tiles)}]" for m in seat.melds)
         dec = f" 报听({seat.declared.value})" if seat.declared else ""
-        lines.append(f"  {seat_label(s, end)}: {T.format(sorted(seat.concealed))} {melds}{dec}")
+        lines.append(
+            f"  {seat_label(s, end)}: {T.format(sorted(seat.concealed))} {melds}{dec}".rstrip()
+        )
     return lines
 
 
-def _width(text: str) -> int:
-    """Display width: CJK characters take two columns in a terminal."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int, right: bool = False) -> str:
-    fill = " " * max(0, width - _width(text))
-    return fill + text if right else text + fill
-
-
 def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
+    """The itemized ledger: payer → payee, amount, item (Chinese, English, code), detail."""
     rows = []
     for e in ledger.record:
         zh, en = item_label(e.item)
@@ -68,22 +108,14 @@ def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
         if e.void is not None:
             detail += f"  — void 作废: {e.void}"
         amount = str(e.amount) if e.void is None else f"({e.amount})"
-        rows.append((f"{e.payer} → {e.payee}", amount, f"{zh} {en}", e.item, detail))
+        rows.append([f"{e.payer} → {e.payee}", amount, f"{zh} {en}", e.item, detail])
     lines = []
     if ledger.stake != 1:
         lines.append(
             f"  stake 底注 {ledger.stake}: each amount is the rule's units × {ledger.stake}"
         )
     if rows:
-        widths = [max(_width(r[i]) for r in rows) for i in range(4)]
-        for r in rows:
-            cells = [
-                _pad(r[0], widths[0]),
-                _pad(r[1], widths[1], True),
-                _pad(r[2], widths[2]),
-                _pad(r[3], widths[3]),
-            ]
-            lines.append("  " + "  ".join(cells) + "  " + r[4])
+        lines += table(rows, right=[False, True])
     else:
         lines.append("  (no payments)")
     for note in ledger.notes:
@@ -104,6 +136,10 @@ def settlement_json(ledger: Ledger, end: RoundEnd) -> dict[str, Any]:
             "wins": [{"seat": w.seat, "how": w.how.value, "from": w.source} for w in end.wins],
             "tile": T.format([end.win_tile]) if end.win_tile is not None else None,
             "reveal": T.format([end.reveal]) if end.reveal is not None else None,
+            "reveals": [
+                {"tile": T.format([r.tile]), "at": r.at.value, "status": r.status.value}
+                for r in end.reveals
+            ],
             "draw": end.is_draw,
         },
         **ledger.as_dict(),

@@ -13,16 +13,29 @@ import json
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from zhuoji import tiles as T
 from zhuoji.errors import ScenarioError, TileParseError
-from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.outcome import (
+    Declaration,
+    Discard,
+    Meld,
+    MeldKind,
+    Reveal,
+    RevealAt,
+    RevealStatus,
+    RoundEnd,
+    SeatEnd,
+    Win,
+    WinHow,
+)
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.settle import Ledger, settle
+from zhuoji.textfile import UnreadableFile, read_text
 from zhuoji.variant import Ruleset, load_variant
 
 ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
@@ -55,6 +68,9 @@ class SeatIn(_Model):
     declared: Declaration | None = Field(None, description="报听: hard (dealer) or soft")
     ever_ready: bool = Field(False, description="was ready at some point (for dou that need it)")
     xianggong: bool = Field(False, description="相公: holds a wrong number of tiles")
+    void_suit: Literal["m", "s", "p"] | None = Field(
+        None, description="定缺: the suit this seat declared void (variants with dingque only)"
+    )
 
 
 class DiscardIn(_Model):
@@ -93,6 +109,20 @@ class ResultIn(_Model):
     kong_tile: str | None = Field(None, pattern=TILE, description="the kong behind 杠开/热炮/抢杠")
 
 
+class RevealIn(_Model):
+    tile: str = Field(pattern=TILE, description="the revealed tile")
+    at: RevealAt = Field(
+        RevealAt.WIN,
+        description="start: at round start from the wall's end (前后鸡, 滚筒鸡, 开局翻鸡); kong: "
+        "at a kong (前后鸡, 滚筒鸡); win: after the win (翻鸡)",
+    )
+    status: RevealStatus = Field(
+        RevealStatus.OPEN,
+        description="open: face up at the end; closed: turned down when 前后鸡 moved on; drawn: "
+        "a player drew it",
+    )
+
+
 class RoundEndFile(_Model):
     """A finished round."""
 
@@ -108,6 +138,11 @@ class RoundEndFile(_Model):
     result: ResultIn = Field(default_factory=ResultIn)
     reveal: str | None = Field(
         None, pattern=TILE, description="翻鸡: the tile revealed after a win"
+    )
+    reveals: list[RevealIn] = Field(
+        default_factory=list,
+        description="every chicken reveal in order (前后鸡, 滚筒鸡, 开局翻鸡, and the after-win "
+        "翻鸡 unless `reveal` gives it)",
     )
     wild_indicator: str | None = Field(None, pattern=TILE, description="六安: the 宝牌 indicator")
     round_wind: int = Field(0, ge=0, le=3)
@@ -149,16 +184,38 @@ def parse(data: Any, label: str = "round-end") -> RoundEndFile:
 def read(path: str | Path) -> RoundEndFile:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+        text = read_text(p)
+    except UnreadableFile as exc:
+        raise ScenarioError(f"{p}{f':{exc.line}' if exc.line else ''}: {exc.message}") from exc
+    kind = "JSON" if p.suffix == ".json" else "YAML"
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ScenarioError(
-            f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {exc}"
-        ) from exc
+        data = json.loads(text) if p.suffix == ".json" else _load_yaml(text, p)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"{p}{line}: not valid YAML: {what}") from exc
+    except RecursionError as exc:
+        raise ScenarioError(f"{p}: not valid {kind}: nested too deeply") from exc
     return parse(data, str(p))
+
+
+def _load_yaml(text: str, p: Path) -> Any:
+    """The YAML document, refused when its aliases expand past :data:`MAX_NODES` values."""
+    from zhuoji.variant_io import MAX_NODES, YamlLoader, expanded_size
+
+    loader = YamlLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_size(node) > MAX_NODES:
+            raise ScenarioError(f"{p}: more than {MAX_NODES} values once aliases are expanded")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _tiles(text: str, where: str) -> list[int]:
@@ -241,7 +298,10 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
                 f"{label}: {where}: {len(concealed)} concealed tiles and {len(melds)} melds make {size}; "
                 f"a hand holds {expected} (not counting a winning tile); mark xianggong for a wrong count"
             )
-        seats.append(SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong))
+        void = _void_suit(s.void_suit, ruleset, f"{label}: {where}.void_suit")
+        seats.append(
+            SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong, void)
+        )
 
     discards = []
     for j, d in enumerate(f.discards):
@@ -286,12 +346,19 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         full = seats[w.seat].concealed_counts()
         assert win_tile is not None
         full[win_tile] += 1
+        void = seats[w.seat].void_suit
+        if seats[w.seat].void_tiles() or (void is not None and T.suit_of(win_tile) == void):
+            raise ScenarioError(
+                f"{label}: {ww}.seat: seat {w.seat} holds its void suit "
+                f"({f.seats[w.seat].void_suit}) and cannot win (定缺)"
+            )
         if not rules.is_win(full):
             raise ScenarioError(
                 f"{label}: {ww}: seat {w.seat}'s hand {T.format_counts(seats[w.seat].concealed_counts())} "
                 f"plus {f.result.tile} does not win under {ruleset.name}"
             )
         wins.append(Win(w.seat, w.how, w.source, w.passed_win))
+    _won_on(f, discards, win_tile, label)
     if len(winners) != len(f.result.wins):
         raise ScenarioError(f"{label}: result.wins: a seat is listed twice")
     if len(wins) > 1 and (
@@ -305,12 +372,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             f"{label}: result.wins: variant {ruleset.name} allows one winner only (no 一炮多响)"
         )
 
-    reveal = _tile(f.reveal, "reveal")
-    if reveal is not None and seen[reveal] >= T.COPIES:
-        raise ScenarioError(
-            f"{label}: reveal: {f.reveal} cannot be in the wall: "
-            "all four copies are already in hands, melds or discards"
-        )
+    reveals = _reveals(f, seen, label, ruleset)
     if indicator is not None and seen[indicator] >= T.COPIES:
         raise ScenarioError(f"{label}: wild_indicator: {f.wild_indicator} cannot be in the wall")
     kong_tile = _tile(f.result.kong_tile, "result.kong_tile")
@@ -335,7 +397,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         dihu=f.result.dihu,
         renhu=f.result.renhu,
         kong_tile=kong_tile,
-        reveal=reveal,
+        reveals=reveals,
         wild=wild,
         wild_indicator=indicator,
         round_wind=f.round_wind,
@@ -385,6 +447,82 @@ def _repao(
         return False
     late = any(m.late for m in melds if m.is_kong and m.tile == kong_tile)
     return rule.late_kongs or not late
+
+
+def _won_on(f: RoundEndFile, discards: list[Discard], win_tile: int | None, label: str) -> None:
+    """A discard taken with no meld was won on: it is the winning tile, from the winners'
+    discarder, and ``claimed_by`` names the winner who takes it (one of them, 一炮多响)."""
+    on_discard = {(w.seat, w.source) for w in f.result.wins if w.how is WinHow.DISCARD}
+    for j, d in enumerate(discards):
+        if d.claimed_by is None or d.claim is not None:
+            continue
+        if (d.claimed_by, d.seat) not in on_discard or d.tile != win_tile:
+            raise ScenarioError(
+                f"{label}: discards[{j}].claimed_by: a discard taken without a meld was won on, "
+                f"but seat {d.claimed_by} did not win on seat {d.seat}'s {T.format([d.tile])} "
+                "(give the meld as claim, or list the win in result.wins)"
+            )
+
+
+def _reveals(f: RoundEndFile, seen: list[int], label: str, ruleset: Ruleset) -> tuple[Reveal, ...]:
+    """The reveals in order, as the variant makes them; each tile still in the wall must
+    have a copy left there."""
+    rule = ruleset.variant.deal.start_reveal
+    given = [(r, f"reveals[{i}]") for i, r in enumerate(f.reveals)]
+    if f.reveal is not None:
+        given.append((RevealIn(tile=f.reveal), "reveal"))
+    wins = [where for r, where in given if r.at is RevealAt.WIN]
+    if len(wins) > 1:
+        raise ScenarioError(f"{label}: {wins[-1]}: only one tile is revealed after the win")
+    in_wall = [0] * T.NUM_KINDS  # reveals made during play that are still in the wall
+    out = []
+    for r, where in given:
+        tile = _tile(r.tile, f"{where}.tile")
+        assert tile is not None
+        if r.at is RevealAt.WIN and r.status is not RevealStatus.OPEN:
+            raise ScenarioError(f"{label}: {where}.status: the tile revealed after the win is open")
+        if r.at is not RevealAt.WIN and rule is None:
+            raise ScenarioError(
+                f"{label}: {where}.at: variant {ruleset.name} reveals no tile during play "
+                "(deal.start_reveal)"
+            )
+        if rule is not None and rule.on_kong == "stay" and r.at is RevealAt.KONG:
+            raise ScenarioError(
+                f"{label}: {where}.at: variant {ruleset.name} reveals nothing at a kong "
+                "(deal.start_reveal.on_kong: stay)"
+            )
+        if r.status is RevealStatus.CLOSED and (rule is None or rule.on_kong != "move"):
+            raise ScenarioError(
+                f"{label}: {where}.status: only 前后鸡 closes a reveal "
+                "(deal.start_reveal.on_kong: move)"
+            )
+        if r.status is not RevealStatus.DRAWN:
+            # the after-win tile may be one already shown during play, so it is checked alone
+            used = seen[tile] + (1 if r.at is RevealAt.WIN else in_wall[tile] + 1)
+            if used > T.COPIES:
+                field = "reveal" if where == "reveal" else f"{where}.tile"
+                others = "" if r.at is RevealAt.WIN else " or earlier reveals"
+                raise ScenarioError(
+                    f"{label}: {field}: {r.tile} cannot be in the wall: all four copies are "
+                    f"already in hands, melds{',' if others else ' or'} discards{others}"
+                )
+            if r.at is not RevealAt.WIN:
+                in_wall[tile] += 1
+        out.append(Reveal(tile, r.at, r.status))
+    return tuple(out)
+
+
+def _void_suit(given: str | None, ruleset: Ruleset, where: str) -> int | None:
+    """定缺: a seat's void suit is given exactly when the variant plays 定缺."""
+    if ruleset.variant.dingque is None:
+        if given is not None:
+            raise ScenarioError(f"{where}: variant {ruleset.name} has no 定缺 (dingque)")
+        return None
+    if given is None:
+        raise ScenarioError(
+            f"{where}: variant {ruleset.name} plays 定缺: give each seat's void suit"
+        )
+    return T.SUIT_LETTERS.index(given)
 
 
 def settle_file(

@@ -113,7 +113,7 @@ def variant_schema(*, builtin_only: bool = False) -> dict[str, Any]:
 
 def _tile_fields(defs: dict[str, Any]) -> None:
     """Tile strings get a pattern so editors and the loader reject ``8z`` or ``0m``."""
-    from zhuoji.variant_io import TILE_PATTERN
+    from zhuoji.tiles import TILE_PATTERN
 
     stand_in = defs["WildSection"]["properties"]["stand_in"]
     stand_in["anyOf"] = [{"type": "string", "pattern": TILE_PATTERN}, {"type": "null"}]

@@ -22,6 +22,7 @@ from zhuoji.outcome import Meld, RoundEnd, Win, WinHow
 from zhuoji.rules import registry
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import HandValue, evaluate, waiting_value
+from zhuoji.tiles import suit_of
 from zhuoji.variant import Ruleset
 
 
@@ -209,18 +210,22 @@ class SettleContext:
 
     @cached_property
     def ready(self) -> list[bool]:
-        """Winners, and players whose concealed hand waits (叫嘴)."""
+        """Winners, and players whose concealed hand waits (叫嘴); under 定缺 a hand holding
+        its void suit cannot win, so it is not ready (花猪), and only waits outside the void
+        suit count."""
         out = []
         known = self.end.ready
         for s, seat in enumerate(self.end.seats):
             if s in self.winners:
                 out.append(True)
-            elif seat.xianggong:
+            elif seat.xianggong or seat.void_tiles():
                 out.append(False)
             elif known is not None and known[s] is not None:
                 out.append(bool(known[s]))
             else:
-                out.append(self.rules.is_ready(seat.concealed_counts()))
+                waits = self.rules.waits(seat.concealed_counts())
+                void = seat.void_suit
+                out.append(any(void is None or suit_of(t) != void for t in waits))
         return out
 
     def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
@@ -268,7 +273,9 @@ class SettleContext:
             round_wind=self.end.round_wind,
         )
         tiles = s.concealed_counts() if concealed is None else concealed
-        return waiting_value(self.ruleset.variant.patterns, self.rules, tiles, s.melds, ctx)
+        return waiting_value(
+            self.ruleset.variant.patterns, self.rules, tiles, s.melds, ctx, skip_suit=s.void_suit
+        )
 
     def others(self, seat: int) -> Iterable[int]:
         return (s for s in range(self.players) if s != seat)

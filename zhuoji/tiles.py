@@ -27,6 +27,8 @@ NUM_KINDS = 34
 COPIES = 4
 SUIT_LETTERS = "msp"
 LETTERS = "mspz"
+#: one tile in notation, as variant and round-end files write it (``5m``, ``1s``, ``7z``)
+TILE_PATTERN = "^([1-9][msp]|[1-7]z)$"
 
 #: the permanent chicken, 幺鸡 (1条)
 YAOJI = 9
@@ -61,6 +63,16 @@ def rank_of(kind: int) -> int:
 
 def is_honor(kind: int) -> bool:
     return kind >= 27
+
+
+def is_dragon(kind: int) -> bool:
+    """中, 发, 白 (三元牌)."""
+    return kind >= 31
+
+
+def wind(index: int) -> int:
+    """The wind tile of a seat or round wind: 0 东 … 3 北."""
+    return 27 + index
 
 
 def is_terminal_or_honor(kind: int) -> bool:
@@ -193,6 +205,11 @@ def name(kind: int) -> str:
     if is_honor(kind):
         return _HONOR_CN[kind - 27]
     return _RANK_CN[kind % 9] + _SUIT_CN[suit_of(kind)]
+
+
+def suit_name(suit: int) -> str:
+    """万, 条 or 筒 for suit 0, 1, 2 (:func:`suit_of`)."""
+    return _SUIT_CN[suit]
 
 
 def name_en(kind: int) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from zhuoji import tiles as T
-from zhuoji.hand import Form, HandRules, Wild
+from zhuoji.hand import Form, HandRules, LanRule, Wild
 from zhuoji.outcome import Meld
 from zhuoji.rules.facts import COUNT_FACTS, Requires
 from zhuoji.rules.registry import Hook, Params, Point, hooks
@@ -59,13 +59,24 @@ class WildSection(Strict):
         "fixed: no indicator, the wild is `tile` (红中癞子)",
     )
     tile: str | None = Field(
-        None, title="fixed wild tile", description="the wild tile when indicator is fixed (e.g. 5z)"
+        None,
+        pattern=T.TILE_PATTERN,
+        title="fixed wild tile",
+        description="the wild tile when indicator is fixed (e.g. 5z)",
     )
     stand_in: str | None = Field(
         None,
-        title="红中配 stand-in",
-        description="a tile that may stand for the wild's own face when the wild is a suit "
-        "tile (红中配: 5z); null for none",
+        pattern=T.TILE_PATTERN,
+        title="stand-in tile (红中配)",
+        description="a tile that may stand for the wild's own face (红中配: 5z, seed 003; "
+        "白板配: 7z); null for none",
+    )
+    stand_in_when: Literal["suit_wild", "always"] = Field(
+        "suit_wild",
+        title="stand-in applies",
+        description="suit_wild: only while the wild is a suit tile (seed 003 红中配 "
+        '"在宝牌不是东、南、西、北、中、发、白的时候"); always: whatever the wild (白板配 standing '
+        "for a 红中 wild; a reading, no seed states it)",
     )
     claimable: bool = Field(
         False, title="wild claimable", description="whether a discarded wild may be punged/konged"
@@ -81,22 +92,52 @@ class WildSection(Strict):
         description="the round is drawn when drawing reaches the indicator (seed 003 荒庄)",
     )
 
-    @field_validator("stand_in", "tile")
-    @classmethod
-    def _tile(cls, v: str | None) -> str | None:
-        if v is not None:
-            T.parse_one(v)
-        return v
-
     @model_validator(mode="after")
     def _fixed_needs_tile(self) -> WildSection:
         if (self.indicator == "fixed") != (self.tile is not None):
             raise ValueError("give wild.tile exactly when wild.indicator is fixed")
+        if self.stand_in is not None and self.stand_in == self.tile:
+            raise ValueError(f"the stand-in {self.stand_in} is the fixed wild tile itself")
         return self
+
+    def stand_in_for(self, wild: int) -> int | None:
+        """The stand-in kind in a round whose wild kind is ``wild``, if it applies."""
+        if self.stand_in is None or (self.stand_in_when == "suit_wild" and T.is_honor(wild)):
+            return None
+        kind = T.parse_one(self.stand_in)
+        return None if kind == wild else kind
 
     @property
     def fixed_kind(self) -> int | None:
         return T.parse_one(self.tile) if self.indicator == "fixed" and self.tile else None
+
+
+class StartReveal(Strict):
+    """A chicken reveal made at round start from the wall's end, optionally moved or added to
+    at each kong (CITIES.md "Reveal and chicken mechanisms": 前后鸡 / 滚筒鸡, FW
+    ``chiken/chikenFB.go`` and ``chikenTumbling.go``; 独山 开局翻鸡, DS §3)."""
+
+    stack: int = Field(
+        ge=1,
+        le=20,
+        title="reveal stack",
+        description="the top tile of this stack, counted from the wall's end, is revealed at "
+        "round start (FW 前后鸡/滚筒鸡: 3, 「倒数第三墩上面那个」, index len−6; DS 开局翻鸡: the wall "
+        "tail)",
+    )
+    on_kong: Literal["stay", "move", "add"] = Field(
+        title="at each kong",
+        description="stay: the one reveal stays (DS 开局翻鸡); move: 前后鸡, a completed kong turns "
+        "the tile one stack further toward the live end face up and closes the old one; add: "
+        "滚筒鸡, the same, but earlier reveals stay open so chickens accumulate",
+    )
+    lost_when_drawn: bool = Field(
+        True,
+        title="lost when drawn",
+        description="a revealed tile a player draws makes no chicken any more (FW "
+        "``GetChikenFB``: 「!tileWall.IsDrawn」); false: it still counts (DS §13: 「不移出」, "
+        "the reveal stays in the wall and may be drawn)",
+    )
 
 
 class DealSection(Strict):
@@ -118,6 +159,12 @@ class DealSection(Strict):
         "head",
         title="chicken reveal",
         description="翻鸡: which undrawn tile is revealed after a win",
+    )
+    start_reveal: StartReveal | None = Field(
+        None,
+        title="round-start reveal",
+        description="前后鸡 / 滚筒鸡 / 开局翻鸡: a reveal at round start from the wall's end, "
+        "moved or added to at each kong; null: none",
     )
 
 
@@ -222,6 +269,60 @@ class FormsSection(Strict):
         title="quad as two pairs",
         description="a four-of-a-kind counts as two pairs in seven pairs (龙七对)",
     )
+    shisanlan: LanRule = Field(
+        LanRule.THREE_APART,
+        title="十三烂 strictness",
+        description="how a 十三烂 hand's suits may lie (honors always all different): "
+        "three_apart — each suit's tiles pairwise at least three ranks apart (1-4-8 allowed); "
+        "strict — literally within 147, 258 and 369, a different one per suit (seed 003 "
+        '"1、4、7+2、5、8+3、6、9+不重复的风牌" read word for word; CITIES.md common mechanisms)',
+    )
+
+
+class ExchangeSection(Strict):
+    """换三张 / 换四张: at the start every seat passes tiles to another, all at once, before
+    定缺 (CITIES.md 捉鸡 with 定缺: FW setting idx 27–28, ZA; the order, the one-suit rule and
+    the random direction as a public server's ``HuansanzhangState`` plays them: three tiles,
+    "花色不一致" refused, direction clockwise/opposite/anticlockwise at random)."""
+
+    tiles: Literal[3, 4] = Field(
+        3, title="tiles exchanged", description="3: 换三张; 4: 换四张 (FW setting idx 27–28)"
+    )
+    same_suit: bool = Field(
+        True,
+        title="one suit",
+        description="the tiles a seat passes are all of one suit (honors count as one group)",
+    )
+    direction: Literal["next", "previous", "opposite", "random"] = Field(
+        "random",
+        title="exchange direction",
+        description="to whom each seat passes: the next seat to play (下家), the previous one "
+        "(上家), the one opposite (对家, four players only), or random: chosen after every seat "
+        "has chosen, by a roll of two dice (the sum modulo the number of directions the table "
+        "has, in the order next, opposite, previous; the roll is a reading, the source draws "
+        "at random)",
+    )
+
+
+class DingqueSection(Strict):
+    """定缺: at the start every seat declares a suit void, all at once and unseen until all
+    have chosen; a player may not win while holding a tile of it (CITIES.md 捉鸡 with 定缺,
+    三丁拐: GA ``Table_GY_TWO`` "cannot claim or win holding the void suit"; the FW server
+    skips every wait that leaves a void tile in the hand).  查花猪 / 查大叫 after a draw are
+    the settlement stages ``huazhu`` and ``dajiao``."""
+
+    meld_void: bool = Field(
+        False,
+        title="meld the void suit",
+        description="whether a player may pung or kong tiles of his void suit (GA "
+        "Table_GY_TWO: no claim on the void suit; concealed kongs follow the same rule, a reading)",
+    )
+    discard_void_first: bool = Field(
+        False,
+        title="discard the void suit first",
+        description="while a player holds tiles of his void suit he may discard only those "
+        "(a common 血战 table rule; off in every Guizhou source read)",
+    )
 
 
 class PatternRow(Strict):
@@ -236,6 +337,12 @@ class PatternRow(Strict):
         description="ledger item code for this row's payment",
     )
     requires: Requires = Field(default_factory=Requires, description="facts that must hold")
+    tile: str | None = Field(
+        None,
+        pattern=T.TILE_PATTERN,
+        description="the tile the row's `tile_copies` fact counts (红中 嘴: 5z, seed 003 23); "
+        "only for rows that use tile_copies",
+    )
     per: Literal[COUNT_FACTS] | None = Field(  # type: ignore[valid-type]
         None, description="multiply fan by this count fact (e.g. kan: 1 嘴 per 坎)"
     )
@@ -250,6 +357,21 @@ class PatternRow(Strict):
     excludes: list[str] = Field(
         default_factory=list, description="pattern ids this one replaces when both match"
     )
+    exclusive: bool = Field(
+        False,
+        description="when it matches, it is the hand's only pattern: every other row that is "
+        "not additive is dropped, whatever it is worth (杠上开花 as a stand-alone pattern, "
+        'FW server EnableKongAfterDraw "杠上开花时，不计其他牌型", CITIES.md 遵义/仁怀)',
+    )
+
+    @model_validator(mode="after")
+    def _tile_for_tile_copies(self) -> PatternRow:
+        uses = self.requires.tile_copies is not None or self.per == "tile_copies"
+        if uses and self.tile is None:
+            raise ValueError("a row that counts tile_copies names the tile it counts (tile: 5z)")
+        if self.tile is not None and not uses:
+            raise ValueError("tile is read only by tile_copies (in requires or per)")
+        return self
 
 
 class PatternsSection(Strict):
@@ -304,6 +426,12 @@ class Variant(Strict):
     baoting: BaotingSection | None = Field(None, description="报听 declarations; null for none")
     repao: RepaoSection = Field(
         default_factory=RepaoSection, description="热炮: which deal-ins count as 热炮"
+    )
+    exchange: ExchangeSection | None = Field(
+        None, description="换三张: tiles passed on at the start of the round; null for none"
+    )
+    dingque: DingqueSection | None = Field(
+        None, description="定缺: each seat declares a void suit at the start; null for none"
     )
     forms: FormsSection = Field(default_factory=FormsSection, description="the winning forms")
     patterns: PatternsSection = Field(
@@ -374,9 +502,6 @@ class Ruleset:
         self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
         stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]
         self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase or 0, b.name)))
-        self.stand_in = (
-            T.parse_one(variant.wild.stand_in) if variant.wild and variant.wild.stand_in else None
-        )
 
     @staticmethod
     def _bind(point: Point, name: str, ref: Mapping[str, Any]) -> BoundHook:
@@ -407,8 +532,11 @@ class Ruleset:
         """The hand analyser for a round whose wild kind is ``wild``."""
         if wild is None:
             return self._plain_rules
-        stand_in = self.stand_in if self.stand_in is not None and wild < 27 else None
-        return HandRules(self._forms, self.variant.forms.quads_as_two_pairs, Wild(wild, stand_in))
+        stand_in = self.variant.wild.stand_in_for(wild) if self.variant.wild else None
+        forms = self.variant.forms
+        return HandRules(
+            self._forms, forms.quads_as_two_pairs, Wild(wild, stand_in), forms.shisanlan
+        )
 
     @cached_property
     def _forms(self) -> frozenset[Form]:
@@ -416,7 +544,8 @@ class Ruleset:
 
     @cached_property
     def _plain_rules(self) -> HandRules:
-        return HandRules(self._forms, self.variant.forms.quads_as_two_pairs)
+        forms = self.variant.forms
+        return HandRules(self._forms, forms.quads_as_two_pairs, shisanlan=forms.shisanlan)
 
     def __repr__(self) -> str:
         return f"Ruleset({self.variant.name!r})"

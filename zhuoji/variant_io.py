@@ -4,28 +4,64 @@ Merge semantics (documented in ``docs/variants.md``): a child file is laid over 
 mappings merge key by key, lists replace, and ``null`` removes a key.  Overrides (a mapping,
 or ``--set a.b.c=value`` lines) are one more layer on top, merged the same way.
 
-Every problem is reported at once, each as ``FILE:LINE: yaml.path: message``; an override
-is named as ``--set key`` instead of a file and line.
+Every problem is reported at once, each as ``FILE:LINE: yaml.path: message`` (a
+:class:`Problem`: a string that also carries those four parts); an override is named as
+``--set key`` instead of a file and line.  Files are named relative to the current folder
+when they are inside it, else by their absolute path.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import jsonschema
 import yaml
 from pydantic import ValidationError
 
+from zhuoji import textfile
+from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.rules.registry import generation
+from zhuoji.tiles import TILE_PATTERN
 from zhuoji.variant import VARIANTS_DIR, Ruleset, Variant
 
+if TYPE_CHECKING:
+    import jsonschema
+
 PathKey = tuple[str | int, ...]
+
+#: settlement hooks every variant keeps: without 胡牌结算 a win pays nothing.  Removing a
+#: stage that runs one of these (``--set settle.hu=null``) is refused; removing any other
+#: stage is allowed and named by :func:`removal_notes`.
+REQUIRED_SETTLE_HOOKS = frozenset({"hu"})
+
+
+class Problem(str):
+    """One problem: the text ``FILE:LINE: path: message``, with its parts as attributes
+    (``file`` is a file name, or ``--set KEY`` for an override; ``line`` may be None)."""
+
+    file: str | None
+    line: int | None
+    path: str
+    message: str
+
+    def __new__(
+        cls, message: str, file: str | None = None, line: int | None = None, path: str = ""
+    ) -> Problem:
+        where = f"{file}:{line}" if file is not None and line else file
+        text = ": ".join(part for part in (where, path, message) if part)
+        self = super().__new__(cls, text)
+        self.file, self.line, self.path, self.message = file, line, path, message
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "path": self.path, "message": self.message}
 
 
 @dataclass
@@ -38,17 +74,27 @@ class Layer:
     is_override: bool = False
     #: keys moved from an old spelling: new path → the path as written (for messages)
     written: dict[PathKey, PathKey] = field(default_factory=dict)
+    shipped: bool = False  # a file of the package's variants/ (checked by the test suite)
 
-    def where(self, path: PathKey) -> str | None:
-        """``file:line`` of the deepest known part of ``path`` in this layer."""
+    def locate(self, path: PathKey) -> tuple[str, int | None] | None:
+        """(file, line) of the deepest known part of ``path`` in this layer; an override is
+        (``--set KEY``, None)."""
         for cut in range(len(path), -1, -1):
             line = self.lines.get(path[:cut])
             if line is not None:
                 if self.is_override:
                     shown = self.written.get(path[:cut], path[:cut])
-                    return f"--set {_dotted(shown)}" if cut else "override"
-                return f"{self.label}:{line}"
+                    return (f"--set {_dotted(shown)}" if cut else "override", None)
+                return (self.label, line)
         return None
+
+    def where(self, path: PathKey) -> str | None:
+        """``file:line`` (or ``--set KEY``) of the deepest known part of ``path``."""
+        found = self.locate(path)
+        if found is None:
+            return None
+        file, line = found
+        return f"{file}:{line}" if line is not None else file
 
 
 def _dotted(path: Iterable[str | int]) -> str:
@@ -63,29 +109,88 @@ def _dotted(path: Iterable[str | int]) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def read_yaml(path: Path) -> Layer:
+def read_text(path: Path, label: str) -> str:
+    """A file's text, or one :class:`VariantError` naming why it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise VariantError([f"{path}: cannot read: {exc.strerror}"]) from exc
-    return parse_yaml(text, str(path))
+        return textfile.read_text(path)
+    except textfile.UnreadableFile as exc:
+        raise VariantError([Problem(exc.message, label, exc.line)]) from exc
+
+
+def read_yaml(path: Path, label: str | None = None) -> Layer:
+    label = label if label is not None else str(path)
+    return parse_yaml(read_text(path, label), label)
+
+
+#: libyaml's loader where PyYAML was built with it (18× faster to compose a variant file;
+#: the same nodes, marks and errors), else the pure-Python one
+YamlLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_yaml(text: str, label: str) -> Layer:
-    loader = yaml.SafeLoader(text)
+    loader: yaml.SafeLoader | None = None
     try:
+        loader = YamlLoader(text)  # the reader rejects NUL and other control characters
         node = loader.get_single_node()
+        if node is not None and expanded_size(node) > MAX_NODES:
+            raise VariantError(
+                [Problem(f"more than {MAX_NODES} values once aliases are expanded", label, 1)]
+            )
         lines: dict[PathKey, int] = {}
         data = _construct(loader, node, (), lines, label) if node is not None else {}
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f"{label}:{mark.line + 1}" if mark else label
-        raise VariantError([f"{at}: not valid YAML: {getattr(exc, 'problem', exc)}"]) from exc
+        raise VariantError(
+            [Problem(f"not valid YAML: {_yaml_problem(exc)}", label, _yaml_line(exc, text))]
+        ) from exc
+    except RecursionError as exc:
+        raise VariantError([Problem("not valid YAML: nested too deeply", label, 1)]) from exc
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if not isinstance(data, dict):
-        raise VariantError([f"{label}:1: the file must hold a mapping, not {type(data).__name__}"])
+        raise VariantError(
+            [Problem(f"the file must hold a mapping, not {type(data).__name__}", label, 1)]
+        )
     return Layer(label, data, lines)
+
+
+def _yaml_line(exc: yaml.YAMLError, text: str) -> int:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if mark is not None:
+        return int(mark.line) + 1
+    position = getattr(exc, "position", None)  # a ReaderError (unprintable character)
+    return text[: int(position)].count("\n") + 1 if position is not None else 1
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.reader.ReaderError):
+        return (
+            f"unprintable character #x{exc.character:04x} (position {exc.position})"
+            if isinstance(exc.character, int)
+            else str(exc.reason)
+        )
+    return str(getattr(exc, "problem", None) or exc).splitlines()[0]
+
+
+#: the most values a YAML input file may hold with its aliases expanded (a variant file has
+#: about a thousand): refuses "billion laughs" alias bombs and alias cycles before they are
+#: walked
+MAX_NODES = 100_000
+
+
+def expanded_size(node: yaml.Node, limit: int = MAX_NODES) -> int:
+    """Nodes under ``node`` counting every alias use again, stopping just past ``limit``."""
+    count = 0
+    stack = [node]
+    while stack and count <= limit:
+        n = stack.pop()
+        count += 1
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                stack += (k, v)
+        elif isinstance(n, yaml.SequenceNode):
+            stack += n.value
+    return count
 
 
 def _construct(
@@ -101,7 +206,12 @@ def _construct(
             if key in out:
                 raise VariantError(
                     [
-                        f"{label}:{key_node.start_mark.line + 1}: {_dotted((*path, key))}: duplicate key"
+                        Problem(
+                            "duplicate key",
+                            label,
+                            key_node.start_mark.line + 1,
+                            _dotted((*path, key)),
+                        )
                     ]
                 )
             out[key] = _construct(loader, value_node, (*path, key), lines, label)
@@ -140,7 +250,11 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
     if first is None:
         known = ", ".join(builtin_names())
         raise VariantError(
-            [f"{name_or_path}: no such variant file or shipped variant (shipped: {known})"]
+            [
+                Problem(
+                    f"no such variant file or shipped variant (shipped: {known})", str(name_or_path)
+                )
+            ]
         )
     chain: list[Layer] = []
     seen: list[Path] = []
@@ -150,12 +264,17 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
             cycle = " -> ".join(p.name for p in [*seen, path])
             raise VariantError(
                 [
-                    f"{chain[-1].label}:{chain[-1].lines.get(('extends',), 1)}: extends: cycle: {cycle}"
+                    Problem(
+                        f"cycle: {cycle}",
+                        chain[-1].label,
+                        chain[-1].lines.get(("extends",), 1),
+                        "extends",
+                    )
                 ]
             )
         seen.append(path)
-        layer = read_yaml(path)
-        layer.label = _shown(path, name_or_path if not chain else None)
+        layer = read_yaml(path, display_name(path))
+        layer.shipped = path.parent == VARIANTS_DIR.resolve()
         chain.append(layer)
         parent = layer.data.get("extends")
         if parent is None:
@@ -163,15 +282,25 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
         if not isinstance(parent, str):
             raise VariantError(
                 [
-                    f"{layer.label}:{layer.lines.get(('extends',), 1)}: extends: must be a variant name or path"
+                    Problem(
+                        "must be a variant name or path",
+                        layer.label,
+                        layer.lines.get(("extends",), 1),
+                        "extends",
+                    )
                 ]
             )
         nxt = locate(parent, relative_to=path)
         if nxt is None:
             raise VariantError(
                 [
-                    f"{layer.label}:{layer.lines.get(('extends',), 1)}: extends: parent {parent!r} not found "
-                    f"(looked beside the file and among the shipped variants)"
+                    Problem(
+                        f"parent {parent!r} not found "
+                        "(looked beside the file and among the shipped variants)",
+                        layer.label,
+                        layer.lines.get(("extends",), 1),
+                        "extends",
+                    )
                 ]
             )
         path = nxt
@@ -179,17 +308,12 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
     return chain
 
 
-def _shown(path: Path, given: str | Path | None) -> str:
-    """How a file is named in messages: as the user gave it, else relative to the current
-    folder, else the shipped ``variants/NAME.yaml``."""
-    if given is not None and Path(given).is_file():
-        return str(given)
+def display_name(path: Path) -> str:
+    """How a file is named in messages: relative to the current folder when it is inside
+    it, else by its absolute path (shipped variants included), the same for every file."""
+    path = path.resolve()
     try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        pass
-    try:
-        return "variants/" + str(path.relative_to(VARIANTS_DIR))
+        return str(path.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 
@@ -273,18 +397,22 @@ def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer
     else:
         items = []
         for entry in overrides:
-            if "=" not in entry:
-                raise VariantError([f"--set {entry}: expected KEY=VALUE"])
+            if not isinstance(entry, str) or "=" not in entry:
+                raise VariantError([Problem("expected KEY=VALUE", f"--set {entry}")])
             key, raw = entry.split("=", 1)
             try:
-                value = yaml.safe_load(raw) if raw.strip() else ""
-            except yaml.YAMLError as exc:
-                raise VariantError([f"--set {key}: value {raw!r} is not valid YAML"]) from exc
+                value = _override_value(raw) if raw.strip() else ""
+            except (yaml.YAMLError, ValueError) as exc:
+                raise VariantError(
+                    [Problem(f"value {raw!r} is not valid YAML", f"--set {key}")]
+                ) from exc
             items.append((key.strip(), value))
     for key, value in items:
+        if not isinstance(key, str):
+            raise VariantError([Problem("a key must be text", f"--set {key!r}")])
         parts: PathKey = tuple(key.split("."))
         if not all(parts):
-            raise VariantError([f"--set {key}: empty part in the key"])
+            raise VariantError([Problem("empty part in the key", f"--set {key}")])
         nested: Any = value
         for part in reversed(parts):
             nested = {part: nested}
@@ -294,6 +422,21 @@ def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer
         for sub in _paths(value, parts):
             lines[sub] = 0
     return Layer("override", data, lines, is_override=True)
+
+
+def _override_value(raw: str) -> Any:
+    """A ``--set`` value read as YAML; aliases that expand past :data:`MAX_NODES` values (or
+    refer to themselves) are refused (ValueError)."""
+    loader = YamlLoader(raw)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_size(node) > MAX_NODES:
+            raise ValueError("too many values once aliases are expanded")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _paths(value: Any, prefix: PathKey) -> list[PathKey]:
@@ -324,18 +467,26 @@ def _merge_null(data: dict[str, Any], parts: PathKey) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------
 
 
-TILE_PATTERN = "^([1-9][msp]|[1-7]z)$"
-
-
 def _validator() -> jsonschema.protocols.Validator:
     return _validator_for(generation())
 
 
 @lru_cache(maxsize=2)
 def _validator_for(_generation: int) -> jsonschema.protocols.Validator:
-    from zhuoji.schema import variant_schema
+    import jsonschema  # only when a file is checked (start-up of the other commands)
 
-    schema = variant_schema()
+    from zhuoji.rules.registry import Point, hooks
+    from zhuoji.schema import VARIANT_SCHEMA_FILE, variant_schema
+
+    builtin_only = all(
+        h.fn.__module__.startswith("zhuoji.") for p in Point for h in hooks(p).values()
+    )
+    if builtin_only and VARIANT_SCHEMA_FILE.is_file():
+        # the shipped file is exactly the built-in schema (a test keeps it current); reading
+        # it is ~50 ms faster than generating it, on the start-up path of every command
+        schema = json.loads(VARIANT_SCHEMA_FILE.read_text(encoding="utf-8"))
+    else:
+        schema = variant_schema()
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema)
 
@@ -385,11 +536,11 @@ def check(data: dict[str, Any], layers: list[Layer]) -> list[str]:
     for top in errs:
         for err in _leaf_errors(top):
             for path, message in _explain(err):
-                where = _locate_path(path, layers)
-                text = f"{where}: {_dotted(path) or '(top)'}: {message}"
-                if text not in seen:
-                    seen.add(text)
-                    problems.append(text)
+                file, line = _locate_path(path, layers)
+                problem = Problem(message, file, line, _dotted(path) or "(top)")
+                if problem not in seen:
+                    seen.add(problem)
+                    problems.append(problem)
     return problems
 
 
@@ -405,30 +556,98 @@ def _explain(err: jsonschema.ValidationError) -> list[tuple[PathKey, str]]:
     return [(path, _message(err))]
 
 
-def _locate_path(path: PathKey, layers: list[Layer]) -> str:
-    best: tuple[int, str] | None = None
+def _locate_path(path: PathKey, layers: list[Layer]) -> tuple[str, int | None]:
+    best: tuple[int, tuple[str, int | None]] | None = None
     for layer in reversed(layers):
         for cut in range(len(path), -1, -1):
             if path[:cut] in layer.lines:
-                where = layer.where(path[:cut]) or layer.label
+                where = layer.locate(path[:cut]) or (layer.label, None)
                 if best is None or cut > best[0]:
                     best = (cut, where)
                 break
-    return best[1] if best else layers[-1].label
+    return best[1] if best else (layers[-1].label, None)
 
 
 def _pydantic_problems(exc: ValidationError, layers: list[Layer]) -> list[str]:
-    out = []
+    out: list[str] = []
     for e in exc.errors():
         path: PathKey = tuple(p for p in e["loc"] if isinstance(p, str | int))
         msg = e["msg"].removeprefix("Value error, ")
-        out.append(f"{_locate_path(path, layers)}: {_dotted(path)}: {msg}")
+        file, line = _locate_path(path, layers)
+        out.append(Problem(msg, file, line, _dotted(path)))
     return out
 
 
+def _stage_hook(name: str, entry: Any) -> str:
+    return str(entry.get("id", name)) if isinstance(entry, dict) else name
+
+
+def _required_problems(layers: list[Layer]) -> list[str]:
+    """A required settlement stage (:data:`REQUIRED_SETTLE_HOOKS`) removed by a layer, or
+    never given: located where it was removed, else at the file's ``settle``."""
+    problems: list[str] = []
+    data: dict[str, Any] = {}
+    had: dict[str, str] = {}  # required hook id → the stage name that ran it
+    for layer in layers:
+        data = merge(data, layer.data)
+        settle = data.get("settle") if isinstance(data.get("settle"), dict) else {}
+        assert isinstance(settle, dict)
+        present = {_stage_hook(n, e): n for n, e in settle.items()}
+        for hook, stage in had.items():
+            if hook not in present:
+                file, line = layer.locate(("settle", stage)) or (layer.label, None)
+                problems.append(
+                    Problem(
+                        f"{stage!r} runs the required stage {hook!r} (the win payment); it "
+                        "cannot be removed (change its parameters instead)",
+                        file,
+                        line,
+                        f"settle.{stage}",
+                    )
+                )
+        had = {h: present[h] for h in REQUIRED_SETTLE_HOOKS if h in present}
+    missing = sorted(REQUIRED_SETTLE_HOOKS - set(had))
+    if missing and not problems:
+        last = next((la for la in reversed(layers) if not la.is_override), layers[-1])
+        file, line = last.locate(("settle",)) or (last.label, 1)
+        problems.append(
+            Problem(
+                f"no stage runs {', '.join(map(repr, missing))} (the win payment): every "
+                f"variant needs one, e.g. settle: {{{missing[0]}: {{}}}}",
+                file,
+                line,
+                "settle",
+            )
+        )
+    return problems
+
+
+def removal_notes(overrides: Mapping[str, Any] | Iterable[str] | None) -> list[str]:
+    """What a null override removes, naming each stage: ``--set settle.shabao=null`` →
+    "--set settle.shabao=null removes the settlement stage shabao".  (Removing a required
+    stage is an error instead; see :data:`REQUIRED_SETTLE_HOOKS`.)"""
+    layer = override_layer(overrides)
+    if layer is None:
+        return []
+    notes = []
+    for section, kind in (("settle", "settlement stage"), ("may_win", "win condition")):
+        entries = layer.data.get(section)
+        if not isinstance(entries, dict):
+            continue
+        for name, value in entries.items():
+            if value is None:
+                notes.append(f"--set {section}.{name}=null removes the {kind} {name!r}")
+    return notes
+
+
 def build(layers: list[Layer], overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """Merge, check and resolve.  A chain of shipped files only (no overrides, no file of
+    the user's) skips the JSON Schema pass: the test suite checks every shipped variant
+    against the schema (``tests/test_variant.py``), and the pydantic models below still
+    validate the data; so ``zhuoji demo`` does not import jsonschema (start-up, issue 15)."""
     data = merge_layers(layers)
-    problems = check(data, layers)
+    trusted = all(layer.shipped for layer in layers)
+    problems = ([] if trusted else check(data, layers)) or _required_problems(layers)
     if problems:
         raise VariantError(problems)
     try:
@@ -437,9 +656,83 @@ def build(layers: list[Layer], overrides: Mapping[str, Any] | None = None) -> Ru
         raise VariantError(_pydantic_problems(exc, layers)) from exc
     try:
         origin = next((la.label for la in reversed(layers) if not la.is_override), "")
-        return Ruleset(variant, origin=origin, overrides=overrides)
+        ruleset = Ruleset(variant, origin=origin, overrides=overrides)
     except ValidationError as exc:  # hook params (the schema should have caught them)
         raise VariantError(_pydantic_problems(exc, layers)) from exc
+    problems = [
+        Problem(msg, *_locate_path(path, layers), _dotted(path))
+        for path, msg in consistency(ruleset)
+    ]
+    if problems:
+        raise VariantError(problems)
+    return ruleset
+
+
+# ---------------------------------------------------------------------------------------
+# consistency: what each part may say given the others (issue 12 §5)
+# ---------------------------------------------------------------------------------------
+
+_TILE_RE = re.compile(TILE_PATTERN)
+_SET_WORDS = {
+    T.TileSet.SUITS: "万条筒, 108 tiles",
+    T.TileSet.FULL: "万条筒, winds and dragons, 136 tiles",
+    T.TileSet.TWO_SUIT: "条筒, 72 tiles",
+    T.TileSet.SUITS_RED: "万条筒 and 红中, 112 tiles",
+}
+
+
+def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
+    """Problems no single field shows: every tile the variant names (chickens, golden flips,
+    wilds, stand-ins, pattern rows, any hook parameter, defaults included) must be in its
+    tile set, and the start-of-round choices must fit the table (CITIES.md mechanism 10)."""
+    v = ruleset.variant
+    tile_set = v.tiles.set
+    kinds = set(T.kinds_in(tile_set))
+    named: list[tuple[PathKey, str]] = []
+    _tiles_in(v.model_dump(mode="json", exclude={"may_win", "dealer", "settle"}), (), named)
+    for point, bound in [("may_win", b) for b in ruleset.may_win] + [
+        ("settle", b) for b in ruleset.stages
+    ]:
+        _tiles_in(bound.params.model_dump(mode="json"), (point, bound.name), named)
+    _tiles_in(ruleset.dealer.params.model_dump(mode="json"), ("dealer",), named)
+    out = [
+        (path, f"{tile} ({T.name(T.parse_one(tile))}) is not in the {tile_set.value} tile set "
+         f"({_SET_WORDS[tile_set]})")
+        for path, tile in named
+        if T.parse_one(tile) not in kinds
+    ]  # fmt: skip
+    if v.dingque is not None and tile_set is T.TileSet.TWO_SUIT:
+        out.append((("dingque",), "定缺 needs three suits; the two-suit set has only 条 and 筒"))
+    x = v.exchange
+    if x is not None:
+        players = v.tiles.players
+        if x.direction == "opposite" and players != 4:
+            out.append(
+                (("exchange", "direction"), f"opposite needs four players; the table has {players}")
+            )
+        groups = len({T.suit_of(k) for k in kinds})
+        least = groups * (x.tiles - 1) + 1  # pigeonhole: then some group always holds enough
+        if x.same_suit and v.tiles.hand_size < least:
+            out.append(
+                (
+                    ("exchange", "tiles"),
+                    f"{x.tiles} tiles of one suit need a hand of at least {least} tiles "
+                    f"(tiles.hand_size is {v.tiles.hand_size})",
+                )
+            )
+    return out
+
+
+def _tiles_in(value: Any, path: PathKey, out: list[tuple[PathKey, str]]) -> None:
+    """Every string in ``value`` written as one tile (``5z``), with its path."""
+    if isinstance(value, dict):
+        for k, x in value.items():
+            _tiles_in(x, (*path, k), out)
+    elif isinstance(value, list):
+        for i, x in enumerate(value):
+            _tiles_in(x, (*path, i), out)
+    elif isinstance(value, str) and _TILE_RE.match(value):
+        out.append((path, value))
 
 
 def load_ruleset(

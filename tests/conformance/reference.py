@@ -10,7 +10,12 @@ declarations, the wall count) plus the history read from the event log (draws, p
 :class:`Referee` follows one round: ``referee.step(action)`` applies the action and checks
 
 * that the action was offered and the engine's legal actions for every seat equal the
-  referee's, whenever a seat must act (discard, 报听, kongs, win, claims, rob);
+  referee's, whenever a seat must act (换三张 picks, 定缺, discard, 报听, kongs, win,
+  claims, rob), with 定缺's rules: no win while holding the void suit, no pung or kong of
+  it (unless ``meld_void``), discarding it first (``discard_void_first``);
+* 换三张: every seat's hand after the exchange is its hand before, less the tiles it
+  picked, plus those of the seat the direction names (drawn by dice when random);
+* 定缺: no seat sees another's choice before all have chosen;
 * how claims and robs resolve (win > kong/pung > chow; winners in turn order from the
   discarder, only the first without 一炮多响);
 * that tiles are conserved and hand sizes are right after every step;
@@ -30,7 +35,12 @@ from zhuoji.outcome import MeldKind, WinHow
 from zhuoji.variant import Ruleset
 
 NUM_KINDS = 34
-KINDS_BY_SET = {"suits": range(27), "full": range(34), "two-suit": range(9, 27)}
+KINDS_BY_SET = {
+    "suits": range(27),
+    "full": range(34),
+    "two-suit": range(9, 27),
+    "suits+red": [*range(27), 31],
+}
 
 
 def text(kind: int) -> str:
@@ -178,11 +188,21 @@ def _lan_parts() -> list[frozenset[int]]:
 _LAN_PARTS = _lan_parts()
 
 
-def _shisanlan(c: Sequence[int], jokers: int) -> bool:
-    """十三烂: fourteen distinct tiles; each suit's ranks pairwise three or more apart;
-    honors distinct (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌")."""
+_TRIPLES = (frozenset({0, 3, 6}), frozenset({1, 4, 7}), frozenset({2, 5, 8}))
+
+
+def _shisanlan(c: Sequence[int], jokers: int, strict: bool = False) -> bool:
+    """十三烂: fourteen distinct tiles; honors distinct; each suit's ranks pairwise three or
+    more apart, or (``strict``) each suit within one of 147 / 258 / 369, no triple twice
+    (seed 003 "1、4、7+2、5、8+3、6、9+不重复的风牌")."""
     if sum(c) + jokers != 14 or max(c) > 1:
         return False
+    if strict:  # 9 suited places and 7 honors hold any 14 tiles: only the placing matters
+        suits = [frozenset(r for r in range(9) if c[b + r]) for b in (0, 9, 18)]
+        return any(
+            all(p <= _TRIPLES[t] for p, t in zip(suits, order, strict=True))
+            for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+        )
     room = 7 - sum(c[27:34])
     for b in (0, 9, 18):
         present = frozenset(r for r in range(9) if c[b + r])
@@ -215,11 +235,13 @@ class HandRef:
         v = ruleset.variant
         self.forms = {f.value for f in v.forms.allowed}
         self.quads_as_two_pairs = v.forms.quads_as_two_pairs
+        self.strict_lan = v.forms.shisanlan.value == "strict"
         self.kinds = list(KINDS_BY_SET[v.tiles.set.value])
         self.wild = wild
         stand = v.wild.stand_in if v.wild is not None else None
-        # 红中配 only when the wild is not an honor (seed 003)
-        self.stand_in = kind_of(stand) if stand and wild is not None and wild < 27 else None
+        # 红中配 only when the wild is not an honor (seed 003), unless stand_in_when: always
+        applies = wild is not None and (wild < 27 or v.wild.stand_in_when == "always")  # type: ignore[union-attr]
+        self.stand_in = kind_of(stand) if stand and applies and kind_of(stand) != wild else None
         self.patterns = v.patterns
 
     def readings(self, c: Sequence[int]) -> Iterator[tuple[list[int], int]]:
@@ -251,7 +273,7 @@ class HandRef:
                 and _seven_pairs(base, jokers, self.quads_as_two_pairs)
             ):
                 return True
-            if n == 14 and "shisanlan" in self.forms and _shisanlan(base, jokers):
+            if n == 14 and "shisanlan" in self.forms and _shisanlan(base, jokers, self.strict_lan):
                 return True
             if n == 14 and "shisanyao" in self.forms and _shisanyao(base, jokers):
                 return True
@@ -415,6 +437,10 @@ class Referee:
                     f"may_win hook {h.hook.id!r} is not known to the reference"
                 )
         self.pass_params = passes[0].params if passes else None
+        self.void: list[int | None] = [None] * self.n  # 定缺, once every seat has chosen
+        self.picks: list[list[int]] = [[] for _ in range(self.n)]  # 换三张 so far
+        self.start_hands = [self.hand(s) for s in range(self.n)]  # as dealt
+        self.que_answers: dict[int, int] = {}
         self.draws = [0] * self.n
         self.lock_tiles: list[set[int]] = [set() for _ in range(self.n)]
         self.lock_all = [False] * self.n
@@ -431,7 +457,9 @@ class Referee:
         self.wall_before = 0
         self.turn_want: tuple[int, set[str]] = (-1, set())
         self._read_log()
-        if not r.is_terminal():
+        if r.phase in (Phase.EXCHANGE, Phase.DINGQUE):
+            self.check_start()
+        elif not r.is_terminal():
             self.check_turn()
         self.check_state()
 
@@ -467,6 +495,32 @@ class Referee:
                 self.stats["draw.replacement" if e["replacement"] else "draw"] += 1
         self.seen = len(self.r.log)
 
+    # --- 定缺 ------------------------------------------------------------------------
+
+    def void_clear(self, seat: int, full: Sequence[int]) -> bool:
+        """定缺: the hand (``full`` concealed tiles and the melds) holds no void-suit tile."""
+        void = self.void[seat]
+        if void is None:
+            return True
+        tiles = [k for k in range(NUM_KINDS) for _ in range(full[k])]
+        tiles += [t for m in self.melds(seat) for t in m.tiles]
+        return all(t // 9 != void for t in tiles)
+
+    def can_win(self, seat: int, full: Sequence[int]) -> bool:
+        return self.ref.complete(full) and self.void_clear(seat, full)
+
+    def ready_clear(self, seat: int, h: Sequence[int]) -> bool:
+        """Ready with a wait that wins under 定缺 (13 − 3k tiles)."""
+        if self.void[seat] is None:
+            return self.ref.ready(h)
+        if not self.void_clear(seat, h):
+            return False
+        return any(t // 9 != self.void[seat] for t in self.ref.waits(h))
+
+    def meldable(self, seat: int, tile: int) -> bool:
+        q = self.v.dingque
+        return q is None or q.meld_void or self.void[seat] is None or tile // 9 != self.void[seat]
+
     def may_pass(
         self, seat: int, full: list[int], how: str, source: int, repao: bool, source_declared: bool
     ) -> bool:
@@ -478,9 +532,15 @@ class Referee:
             return True
         if how == "discard" and repao and p.repao:  # type: ignore[attr-defined]
             return True
-        kongs = [m for m in self.melds(seat) if m.kind.is_kong]
+        kinds = {"gang_concealed": "concealed", "gang_exposed": "exposed", "gang_added": "added"}
         # a late (憨包) kong is a pass unless may_win.pass.late_kong is off (seed 004 (6)(7))
-        if p.dou and any(not m.late or p.late_kong for m in kongs):  # type: ignore[attr-defined]
+        if p.dou and any(  # type: ignore[attr-defined]
+            kinds.get(m.kind.value) in p.dou_kinds  # type: ignore[attr-defined]
+            and (not m.late or p.late_kong)  # type: ignore[attr-defined]
+            for m in self.melds(seat)
+        ):
+            return True
+        if p.first_turn and not self.melds(seat) and self.discard_count(seat) == 0:  # type: ignore[attr-defined]
             return True
         if p.declared and self.declared(seat):  # type: ignore[attr-defined]
             return True
@@ -517,6 +577,9 @@ class Referee:
         else:
             kinds = [k for k in range(NUM_KINDS) if h[k]]
             allowed = kinds
+            q, void = v.dingque, self.void[seat]
+            if q is not None and q.discard_void_first and void is not None:
+                allowed = [k for k in kinds if k // 9 == void] or kinds
             if wild is not None and v.wild is not None:
                 rule = v.wild.discard
                 if not (rule == "any" or (rule == "first_only" and self.discard_count(seat) == 0)):
@@ -533,10 +596,10 @@ class Referee:
             if may_declare:
                 for k in allowed:
                     h[k] -= 1
-                    if self.ref.ready(h):
+                    if self.ready_clear(seat, h):
                         out.add(act(seat, "declare", k))
                     h[k] += 1
-        if drawn >= 0 and self.ref.complete(h):
+        if drawn >= 0 and self.can_win(seat, h):
             out.add(act(seat, "hu", drawn))  # a self-draw needs no 通行证
         can_kong = obs.wall_left > 0 or v.claims.last_tile_kong
         kong_ok = not frozen or (v.baoting is not None and v.baoting.allow_kong)
@@ -554,7 +617,7 @@ class Referee:
                 out |= {
                     act(seat, "angang", k)
                     for k in range(NUM_KINDS)
-                    if h[k] == 4 and k != wild and keeps(k, 4)
+                    if h[k] == 4 and k != wild and keeps(k, 4) and self.meldable(seat, k)
                 }
             if v.claims.kongs.added:
                 out |= {
@@ -574,7 +637,7 @@ class Referee:
         full[tile] += 1
         if (
             v.claims.win_on_discard
-            and self.ref.complete(full)
+            and self.can_win(seat, full)
             and not self.locked(seat, tile)
             and self.may_pass(seat, full, "discard", discarder, repao, source_declared)
         ):
@@ -583,7 +646,9 @@ class Referee:
                 return out  # 必胡 (seed 004 (3)): the win is the only answer
         frozen = self.declared(seat)
         b = v.baoting
-        claimable = r.wild is None or tile != r.wild or (v.wild is not None and v.wild.claimable)
+        claimable = (
+            r.wild is None or tile != r.wild or (v.wild is not None and v.wild.claimable)
+        ) and self.meldable(seat, tile)
         can_kong = r.observe(seat).wall_left > 0 or v.claims.last_tile_kong
         if (
             claimable
@@ -628,7 +693,7 @@ class Referee:
         full = self.hand(seat)
         full[tile] += 1
         if (
-            self.ref.complete(full)
+            self.can_win(seat, full)
             and not self.locked(seat, tile)
             and self.may_pass(seat, full, "rob", konger, False, self.declared(konger))
         ):
@@ -652,6 +717,108 @@ class Referee:
             if s != self.turn_seat and r.legal_actions(s):
                 self.fail(f"seat {s} has actions on seat {self.turn_seat}'s turn")
 
+    # --- the start of the round: 换三张, 定缺 --------------------------------------------
+
+    def start_actions(self, seat: int) -> set[str]:
+        r, v = self.r, self.v
+        if r.phase is Phase.EXCHANGE:
+            x = v.exchange
+            assert x is not None
+            picks = self.picks[seat]
+            if len(picks) >= x.tiles:
+                return set()
+            h = self.hand(seat)
+            held = [k for k in range(NUM_KINDS) if h[k]]
+            if x.same_suit and picks:
+                held = [k for k in held if k // 9 == picks[0] // 9]
+            elif x.same_suit:  # a suit (honors one group) holding enough to give
+                held = [k for k in held if sum(h[j] for j in held if j // 9 == k // 9) >= x.tiles]
+            return {act(seat, "exchange", k) for k in held}
+        if seat in self.que_answers:
+            return set()
+        return {f"{seat} que {letter}" for letter in "msp"}
+
+    def check_start(self) -> None:
+        r = self.r
+        want = {s: self.start_actions(s) for s in range(self.n)}
+        if r.to_act() != [s for s in range(self.n) if want[s]]:
+            self.fail(f"in phase {r.phase.value} {r.to_act()} should act, not {sorted(want)}")
+        for s in range(self.n):
+            self.compare(s, want[s])
+            for o in range(self.n):  # 定缺 choices are unseen until all have chosen
+                seen = r.observe(o).void_suit(s)
+                mine = self.que_answers.get(s) if o == s else None
+                if seen != mine:
+                    self.fail(
+                        f"seat {o} sees seat {s}'s void suit as {seen} in phase {r.phase.value}"
+                    )
+
+    def step_start(self, action: Action) -> None:
+        r = self.r
+        word = str(action)
+        seat = action.seat
+        if word not in self.start_actions(seat):
+            self.fail(f"{word} is not legal for the referee: {sorted(self.start_actions(seat))}")
+        phase = r.phase
+        r.apply(action)
+        if phase is Phase.EXCHANGE:
+            self.picks[seat].append(action.tile)
+            self.stats["exchange.pick"] += 1
+            x = self.v.exchange
+            assert x is not None
+            if any(len(p) < x.tiles for p in self.picks):
+                self._read_log()
+                return self.check_start()
+            self.check_exchange()
+        else:
+            self.que_answers[seat] = action.tile
+            self.stats["que"] += 1
+            if len(self.que_answers) < self.n:
+                self._read_log()
+                return self.check_start()
+            for s in range(self.n):
+                self.void[s] = self.que_answers[s]
+                if any(r.observe(o).void_suit(s) != self.void[s] for o in range(self.n)):
+                    self.fail(f"seat {s}'s void suit is not shown to all once everyone chose")
+        self._read_log()
+        if r.phase in (Phase.EXCHANGE, Phase.DINGQUE):
+            self.check_start()
+        else:
+            self.check_turn()
+
+    def check_exchange(self) -> None:
+        """Every seat has picked: the tiles went where the direction says."""
+        r, n = self.r, self.n
+        x = self.v.exchange
+        assert x is not None
+        events = r.log[self.seen :]
+        done = [e for e in events if e["type"] == "exchange"]
+        if len(done) != 1:
+            self.fail(f"after the last pick the log has {len(done)} exchange lines: {events}")
+        direction = done[0]["direction"]
+        want = x.direction
+        if want == "random":
+            ways = {2: ["next"], 3: ["next", "previous"], 4: ["next", "opposite", "previous"]}[n]
+            dice = [e["dice"] for e in events if e["type"] == "dice"]
+            if len(ways) > 1:
+                if len(dice) != 1:
+                    self.fail(f"a random exchange direction needs one roll, the log has {dice}")
+                want = ways[sum(dice[0]) % len(ways)]
+            else:
+                want = "next"
+        if direction != want:
+            self.fail(f"exchange direction {direction}, the referee expects {want}")
+        step = {"next": 1, "opposite": 2, "previous": n - 1}[direction]
+        for t in range(n):
+            h = list(self.start_hands[t])
+            for k in self.picks[t]:
+                h[k] -= 1
+            for k in self.picks[(t - step) % n]:
+                h[k] += 1
+            if h != self.hand(t):
+                self.fail(f"seat {t}'s hand after the exchange is {self.hand(t)}, not {h}")
+        self.stats["exchange." + direction] += 1
+
     def compare(self, seat: int, want: set[str]) -> None:
         got = self.offered(seat)
         if got != want:
@@ -666,6 +833,9 @@ class Referee:
         c = [0] * NUM_KINDS
         for st in r.seats:
             c = [a + b for a, b in zip(c, st.hand, strict=True)]
+            if r.phase is Phase.EXCHANGE:
+                for t in st.given:  # picked, not yet passed on
+                    c[t] += 1
             for m in st.melds:
                 for t in m.tiles:
                     c[t] += 1
@@ -689,7 +859,11 @@ class Referee:
             self.fail(f"tiles not conserved: count minus full set {extra}")
         for s, st in enumerate(r.seats):
             size = sum(st.hand) + 3 * len(st.melds)
-            if r.phase is Phase.TURN:
+            if r.phase is Phase.EXCHANGE:
+                size += len(st.given)
+            if r.phase in (Phase.EXCHANGE, Phase.DINGQUE):
+                want = {14} if s == r.dealer else {13}
+            elif r.phase is Phase.TURN:
                 want = {14} if s == self.turn_seat else {13}
             elif r.phase is Phase.END:
                 want = {13, 14}
@@ -703,7 +877,9 @@ class Referee:
     def step(self, action: Action) -> None:
         """Apply ``action`` (which both the engine and the referee must allow) and check
         everything that follows."""
-        if self.r.phase is Phase.TURN:
+        if self.r.phase in (Phase.EXCHANGE, Phase.DINGQUE):
+            self.step_start(action)
+        elif self.r.phase is Phase.TURN:
             self.step_turn(action)
         else:
             self.step_window(action)
@@ -946,8 +1122,17 @@ class Referee:
             full[end.win_tile] += 1
             if not self.ref.complete(full):
                 self.fail(f"seat {w.seat} won with an incomplete hand {full}")
+            if not self.void_clear(w.seat, full):
+                self.fail(f"seat {w.seat} won holding its void suit: {full}")
         if not end.wins:
             self.stats["end.draw.any"] += 1
+        for s, seat_end in enumerate(end.seats):
+            if seat_end.void_suit != self.void[s]:
+                self.fail(
+                    f"seat {s}'s void suit at the end is {seat_end.void_suit}, not {self.void[s]}"
+                )
+        for e in ledger.entries:
+            self.stats[f"item.{e.item}"] += 1
         if sum(ledger.totals()) != 0:
             self.fail(f"the ledger does not sum to zero: {ledger.totals()}")
         for e in ledger.entries:

@@ -11,7 +11,11 @@ part is read:
   (per seat, void entries left out), ``next_dealer`` and ``next_streak``.
 
 The comment block at the top quotes, in 「」, the seed sentences the case checks; the test
-checks each quote is verbatim in a seed file (or RULES.md).
+checks each quote is verbatim in a seed file (or RULES.md, or CITIES.md).
+
+Mechanisms no shipped variant uses yet are checked under small test-only variants in
+``tests/golden/variants/<name>.yaml``; their cases live in ``tests/golden/<name>/`` like the
+others and are settled with ``--variant`` pointing at that file.
 """
 
 from __future__ import annotations
@@ -70,8 +74,13 @@ class Case:
         return QUOTE.findall(self.header())
 
 
+def variant_files(root: Path = GOLDEN_DIR) -> dict[str, Path]:
+    """Test-only variant files (``variants/<name>.yaml``) by name."""
+    return {p.stem: p for p in sorted((root / "variants").glob("*.yaml"))}
+
+
 def case_files(root: Path = GOLDEN_DIR) -> list[Path]:
-    return sorted(p for p in root.glob("*/*.yaml"))
+    return sorted(p for p in root.glob("*/*.yaml") if p.parent.name != "variants")
 
 
 def load_case(path: Path) -> Case:
@@ -104,8 +113,12 @@ def is_void(entry: Entry) -> bool:
 def settle_case(case: Case) -> tuple[Ruleset, Ledger]:
     """The steps of ``zhuoji settle FILE [--set …]`` (``zhuoji.cli.cmd_settle``)."""
     label = str(case.path)
+    variant = variant_files(case.path.parents[1]).get(case.path.parent.name)
     ruleset, _end, ledger = roundend.settle_file(
-        roundend.parse(case.data, label), None, list(case.overrides), label=label
+        roundend.parse(case.data, label),
+        str(variant) if variant is not None else None,
+        list(case.overrides),
+        label=label,
     )
     return ruleset, ledger
 

@@ -41,7 +41,7 @@ from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import evaluate
-from zhuoji.rules.win import WinCheck
+from zhuoji.rules.win import WinCheck, void_suit_clear
 
 if TYPE_CHECKING:
     from zhuoji.observation import Observation
@@ -87,6 +87,7 @@ class HandAnalyzer:
         self.pairs = H.Form.SEVEN_PAIRS in forms
         self.lan = H.Form.SHISANLAN in forms
         self.yao = H.Form.SHISANYAO in forms  # 十三幺
+        self.strict_lan = rules.strict_lan
         self.quads_as_two = rules.quads_as_two_pairs
         w = rules.wild
         self.wild = w.kind if w is not None else -1
@@ -114,7 +115,7 @@ class HandAnalyzer:
         if self.pairs and n >= 13:
             best = min(best, H.seven_pairs_distance(list(c), quads_as_two_pairs=self.quads_as_two))
         if self.lan and n >= 13 and 14 - (T.NUM_KINDS - list(c).count(0)) < best:
-            best = min(best, _lan_distance(c))
+            best = min(best, _lan_distance(c, 0, self.strict_lan))
         if self.yao and n >= 13:
             best = min(best, H.shisanyao_distance(c))
         return best
@@ -142,7 +143,7 @@ class HandAnalyzer:
             d = H.seven_pairs_distance(base, jokers, quads_as_two_pairs=self.quads_as_two) - jokers
             best = min(best, d)
         if self.lan and n >= 13 and 14 - (34 - base.count(0)) - jokers < best:
-            best = min(best, _lan_distance(base, jokers) - jokers)
+            best = min(best, _lan_distance(base, jokers, self.strict_lan) - jokers)
         if self.yao and n >= 13:
             best = min(best, H.shisanyao_distance(base, jokers) - jokers)
         return best
@@ -583,7 +584,8 @@ class PatternScreen:
             if row.additive:
                 continue
             req = {k: v for k, v in row.requires if v is not None}
-            if row.per is not None or row.excludes or not set(req) <= _CHEAP_FACTS:
+            cheap = set(req) <= _CHEAP_FACTS and not row.exclusive
+            if row.per is not None or row.excludes or not cheap:
                 return None
             if req.get("all_pungs") is False:
                 return None
@@ -609,7 +611,7 @@ class PatternScreen:
             and not melds
             and all(x % 2 == 0 if rules.quads_as_two_pairs else x in (0, 2) for x in c)
         )
-        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c)
+        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c, rules.strict_lan)
         if not (std or pairs or lan):
             return 0
         kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
@@ -708,13 +710,16 @@ def may_win_on_discard(
         tile=tile,
         how=WinHow.DISCARD,
         has_kong=any(m.kind.is_kong for m in own),
-        has_timely_kong=any(m.kind.is_kong and not m.late for m in own),
         declared=decl,
         source_declared=source is not None and view.declared[source],
         repao=False,
         base_fan=base_fan,
+        counts=tuple(full),
+        melds=own,
+        void_suit=view.obs.void_suit(view.seat),
+        first_turn=not own and all(d[0] != view.seat for d in view.obs.discards),
     )
-    return all(h(check) for h in rs.may_win)
+    return void_suit_clear(check) and all(h(check) for h in rs.may_win)
 
 
 @lru_cache(maxsize=64)

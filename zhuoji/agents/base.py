@@ -7,10 +7,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from zhuoji.actions import Action
+from zhuoji.actions import Action, ActionKind
 from zhuoji.engine import Phase, Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.observation import Observation
+from zhuoji.tiles import NUM_KINDS, suit_of
 
 
 @runtime_checkable
@@ -42,6 +43,42 @@ class RandomAgent:
     def act(self, obs: Observation) -> Action:
         legal = obs.legal
         return legal[int(self._random() * len(legal))]  # uniform; random() is C-level
+
+
+# ---------------------------------------------------------------------------------------
+# the start of the round (换三张, 定缺): a shared heuristic for the built-in bots
+# ---------------------------------------------------------------------------------------
+
+
+def tile_use(hand: Sequence[int], k: int) -> float:
+    """How much a tile holds the hand together: copies (pairs, pungs) and neighbours one or
+    two ranks away in its suit."""
+    use = 2.0 * (hand[k] - 1)
+    if k < 27:
+        base = k - k % 9
+        for d, w in ((-2, 0.5), (-1, 1.0), (1, 1.0), (2, 0.5)):
+            if base <= k + d < base + 9 and hand[k + d]:
+                use += w
+    return use
+
+
+def suit_weakness(hand: Sequence[int], suit: int) -> tuple[int, float]:
+    """(tiles held, their total use) of a suit (3: the honors): the least is the one to
+    give up."""
+    kinds = range(9 * suit, min(9 * suit + 9, NUM_KINDS))
+    return sum(hand[k] for k in kinds), sum(hand[k] * tile_use(hand, k) for k in kinds)
+
+
+def choose_start(obs: Observation) -> Action:
+    """定缺: declare void the suit with the fewest, least useful tiles.  换三张: pass on the
+    least useful tiles of the weakest suit one may give (the suit one will then void)."""
+    legal = obs.legal
+    hand = obs.hand
+    if legal[0].kind is ActionKind.QUE:
+        return min(legal, key=lambda a: suit_weakness(hand, a.tile))
+    weakest = min({suit_of(a.tile) for a in legal}, key=lambda s: suit_weakness(hand, s))
+    mine = [a for a in legal if suit_of(a.tile) == weakest]
+    return min(mine, key=lambda a: (tile_use(hand, a.tile), a.tile))
 
 
 def play_round(r: Round, agents: Sequence[Agent]) -> Round:

@@ -40,9 +40,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zhuoji import hand as H
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView
-from zhuoji.agents.base import register_agent
+from zhuoji.agents.base import choose_start, register_agent, suit_weakness
 from zhuoji.agents.cautious import CautiousAgent, Threat
 from zhuoji.agents.expert_value import (
     FAR,
@@ -59,10 +60,9 @@ from zhuoji.agents.greedy import GreedyAgent, _suit_lean
 from zhuoji.hand import Form
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.tiles import NUM_KINDS
+from zhuoji.tiles import NUM_KINDS, suit_of
 
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
-_SUIT_LETTERS = "msp"
 
 
 class _Threats(CautiousAgent):
@@ -114,41 +114,62 @@ class ExpertAgent:
         legal = obs.legal
         if len(legal) == 1:
             return self._note(legal[0])
+        if obs.phase == "exchange":  # 换三张: the shared start-of-round heuristic
+            return self._note(choose_start(obs))
         for a in legal:
             if a.kind is ActionKind.HU:
                 return self._note(a)
-        que = [a for a in legal if _que_suit(a) is not None]
-        if que:
-            return self.choose_que(TableView(obs), que)
         view = TableView(obs)
+        if obs.phase == "dingque":
+            return self._note(self.choose_que(view, legal))
         if obs.phase == "turn":
             return self._note(self.turn(view, legal))
         return self._note(self.claim(view, legal))
 
     def _note(self, a: Action) -> Action:
-        if a.kind in _KONGS or a.kind is ActionKind.GANG_EXPOSED:
-            self._konged = True
-        elif a.kind is ActionKind.DISCARD:
-            self._konged = False
+        """Remember whether this seat just made a kong: its next discard is a 热炮 risk.
+        After a kong the seat acts again before anyone else (replacement draw)."""
+        self._konged = a.kind in _KONGS or a.kind is ActionKind.GANG_EXPOSED
         return a
 
     # --- 定缺 ---------------------------------------------------------------------------
 
     def choose_que(self, view: TableView, options: Sequence[Action]) -> Action:
-        """定缺: give up the suit the hand needs least — fewest tiles, then fewest pairs and
-        neighbours (the fewest tiles to throw away before the hand may win)."""
+        """定缺 (``"<seat> que <m|s|p>"``): give up the suit whose loss leaves the hand worth
+        most.  Each choice is valued like any hand (:meth:`Evaluator.value`): the other
+        suits' tiles, their distance to a win counting the void tiles as draws still to
+        come (they are thrown first), their live improving tiles, targets such as 清一色;
+        plus the chickens among the thrown tiles that still count for their discarder
+        (内外鸡).  Ties: the suit with fewer, less useful tiles (:func:`suit_weakness`)."""
+        ev = Evaluator(view)
         hand = view.hand
+        live = view.live
 
-        def cost(a: Action) -> tuple[int, int]:
-            s = _que_suit(a)
-            assert s is not None
-            tiles = hand[9 * s : 9 * s + 9]
-            shape = sum(1 for x in tiles if x >= 2) + sum(
-                1 for r in range(8) if tiles[r] and tiles[r + 1]
+        def value(a: Action) -> tuple[float, float]:
+            s = a.tile
+            c = list(hand)
+            thrown = [(k, c[k]) for k in range(9 * s, 9 * s + 9) if c[k]]
+            for k, _ in thrown:
+                c[k] = 0
+            d = H.hand_vector(c)[9]
+            uke = 0
+            for k in range(NUM_KINDS):
+                if k // 9 == s or not live[k] or c[k] >= 4:
+                    continue
+                c[k] += 1
+                if H.hand_vector(c)[9] < d:
+                    uke += live[k]
+                c[k] -= 1
+            val = ev.value(HandState(c, (), shanten=d - 1, ukeire=uke))
+            kept = sum(
+                ev.chicken_ev[k] * n for k, n in thrown if ev.chicken_ev[k] and ev.discard_counts(k)
             )
-            return sum(tiles), shape
+            p_collect = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
+            bonus = kept * ev.chicken_payers * p_collect
+            weak = suit_weakness(hand, s)
+            return val.value + bonus, -(weak[0] + weak[1] / 100.0)
 
-        return min(options, key=cost)
+        return max(options, key=value)
 
     # --- own turn ----------------------------------------------------------------------
 
@@ -159,6 +180,9 @@ class ExpertAgent:
         melds = view.own_melds()
         declared = view.declared[me]
         plain = {a.tile: a for a in legal if a.kind is ActionKind.DISCARD and not a.declare}
+        void = view.obs.void_suit(me)
+        if void is not None:  # 定缺: the void suit goes first (no win while it is held)
+            plain = {t: a for t, a in plain.items() if suit_of(t) == void} or plain
         opts = view.analyzer.options(hand, plain, view.live)
         scored = self.score_discards(view, ev, hand, melds, declared, opts)
         best_tile, best_value = max(scored.items(), key=lambda kv: kv[1])
@@ -181,9 +205,7 @@ class ExpertAgent:
                 c = list(hand)
                 c[a.tile] -= 1
                 waits = tuple(view.rules.waits(c))
-                state = HandState(
-                    c, melds, True, a.tile, self._first_chongfeng(ev, a.tile), 0, -1, waits
-                )
+                state = HandState(c, melds, True, a.tile, ev.is_chongfeng(a.tile), 0, -1, waits)
                 v = self._with_danger(view, ev, a.tile, ev.value(state))
                 if v > best_value:
                     choice, best_value = a, v
@@ -214,7 +236,7 @@ class ExpertAgent:
             if (
                 o.shanten > best + 1
                 and self.deal_in(view, ev, o.tile)[0] >= safest
-                and not self._first_chongfeng(ev, o.tile)
+                and not ev.is_chongfeng(o.tile)
                 and o.tile != view.wild
             ):
                 continue
@@ -225,7 +247,7 @@ class ExpertAgent:
                 melds,
                 declared,
                 o.tile,
-                self._first_chongfeng(ev, o.tile),
+                ev.is_chongfeng(o.tile),
                 o.shanten,
                 o.ukeire,
                 o.improving if o.shanten == 0 else (),
@@ -312,10 +334,6 @@ class ExpertAgent:
         cache[key] = best
         return best
 
-    def _first_chongfeng(self, ev: Evaluator, tile: int) -> bool:
-        ch = ev.pay.chickens
-        return bool(ch.chongfeng_mult) and tile in ch.chongfeng_tiles and ev.cf_index < 0
-
     # --- danger --------------------------------------------------------------------------
 
     def _with_danger(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
@@ -324,7 +342,7 @@ class ExpertAgent:
         it is punged (责任鸡)."""
         p_total, paid = self.deal_in(view, ev, tile)
         v = (1.0 - p_total) * val.value + p_total * val.end_now - paid
-        if self._first_chongfeng(ev, tile):
+        if ev.is_chongfeng(tile) or ev.zeren_cost(tile):
             v -= self._zeren_risk(view, ev, tile, val)
         if ev.pay.reng_bao and tile == view.wild and not view.discards_by[view.seat]:
             # 扔宝 (seed 003): paid by each other seat if this seat wins, to the winner if not
@@ -393,13 +411,14 @@ class ExpertAgent:
             loss += max(0, repao)
             if pay.burn_on_repao:
                 own = HandState(list(view.hand), view.own_melds())
-                loss += (ev.chickens_owned(own) + ev.cf_mine) * pay.others + ev.dou_now
+                loss += ev.chickens_owned(own) * ev.chicken_payers + ev.cf_mine * pay.others
+                loss += ev.dou_now
         view.cache[key] = loss
         return loss
 
     def _zeren_risk(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
-        """责任鸡: the chance the round's first 冲锋 tile is punged, times what it then costs —
-        the 冲锋 value lost and the extra paid to the claimer (seed 000 ②)."""
+        """责任鸡: the chance a 冲锋 or 责任 tile is punged, times what it then costs — the 冲锋
+        value lost and the extra paid to the claimer (seed 000 ②)."""
         live = view.live[tile]
         if live < 2:
             return 0.0
@@ -413,10 +432,11 @@ class ExpertAgent:
             p1 = live * rho * (1 - rho) ** (live - 1)
             p_none *= p0 + p1
         p_claim = 1.0 - p_none
-        ch = ev.pay.chickens
-        p_ready = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
-        lost = ch.chongfeng_value(tile, ev.reveal) * ev.pay.others * p_ready
-        return p_claim * (lost + ch.zeren_extra)
+        lost = 0.0
+        if ev.is_chongfeng(tile):
+            p_ready = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
+            lost = ev.chongfeng_value(tile) * ev.pay.others * p_ready
+        return p_claim * (lost + ev.zeren_cost(tile))
 
     # --- kongs ---------------------------------------------------------------------------
 
@@ -563,14 +583,6 @@ def _pattern_fan(ev: Evaluator) -> int:
         if p.min_pattern_fan <= f < found:
             found = f
     return found if found < FAR else _plain_fan(ev)
-
-
-def _que_suit(a: Action) -> int | None:
-    """The suit a 定缺 action gives up (``"<seat> que <m|s|p>"``), else None."""
-    text = str(a).split()
-    if len(text) == 3 and text[1] == "que" and text[2] in _SUIT_LETTERS:
-        return _SUIT_LETTERS.index(text[2])
-    return None
 
 
 register_agent("expert", ExpertAgent)

@@ -2,20 +2,21 @@
 
 The expert (:mod:`zhuoji.agents.expert`) prices its options with the table's own rules, so
 a payout change moves its play.  Everything it reads from the settlement's hook
-parameters is read *here*, in one small module, because those parameter models change
-(the integrator adapts this file alone):
+parameters is read *here* and, for chickens, in :mod:`zhuoji.agents.expert_chickens`,
+because those parameter models change (the integrator adapts these files alone):
 
-* stages are found by **hook id** (``hu``, ``chickens``, ``dou``, ``shabao``, ``chajiao``,
-  ``baopai``, ``burn``, ``reng_bao``, ``peng_sets``, ``twelve_down``, ``kong_feeder``), never
+* stages are found by **hook id** (``hu``, ``chickens``, ``dou``, ``shabao``, ``chajiao`` or
+  ``dajiao``, ``baopai``, ``burn``, ``reng_bao``, ``peng_sets``, ``twelve_down``,
+  ``kong_feeder``), never
   by the name a variant file gives them, and ``may_win`` hooks by id (``pass``);
 * every parameter goes through :func:`param` with a dotted path; a stage that is present
   but lacks the path raises :class:`PayoutReadError` naming the hook and the path, so a
   renamed parameter fails loudly (``tests/test_agents_expert.py`` also checks every path
   in :data:`READS` against the hooks' parameter models);
-* chicken values per revealed tile come from the chicken stage's own function
-  (:func:`zhuoji.rules.chickens._chicken_values`), so 翻鸡 modes and 金鸡 are priced exactly
-  as settlement pays them; the tests compare these prices with :func:`zhuoji.settle.settle`
-  on hand-built round ends.
+* chicken values per revealed tile come from the chicken stage's own table
+  (:func:`zhuoji.rules.chickens.values.chicken_table`), so 翻鸡 modes and 金鸡 are priced
+  exactly as settlement pays them; the tests compare these prices with
+  :func:`zhuoji.settle.settle` on hand-built round ends.
 
 Amounts are in units of the stake: the stake multiplies every payment alike, so it never
 changes a decision and is not read.  Pattern values are not read here either: the bot asks
@@ -26,11 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import SimpleNamespace
 from typing import Any
 
-from zhuoji import tiles as T
+from zhuoji.agents.expert_chickens import ChickenRules
 from zhuoji.errors import ZhuojiError
+from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.registry import Params
 from zhuoji.variant import BoundHook, Ruleset
 
@@ -56,13 +57,22 @@ READS: tuple[tuple[str, str], ...] = (
     ("shabao", "value"),
     ("shabao", "on_discard"),
     ("shabao", "on_self_draw"),
-    ("chickens", "permanent"),
-    ("chickens", "golden"),
-    ("chickens", "chongfeng"),
-    ("chickens", "zeren"),
+    ("chickens", "chongfeng.tiles"),
+    ("chickens", "chongfeng.multiplier"),
+    ("chickens", "chongfeng.golden_multiplier"),
+    ("chickens", "chongfeng.first"),
+    ("chickens", "chongfeng.also_discard"),
+    ("chickens", "zeren.tiles"),
+    ("chickens", "zeren.extra"),
+    ("chickens", "zeren.claims"),
+    ("chickens", "zeren.premium"),
     ("chickens", "scope"),
     ("chickens", "collectors"),
-    ("chickens", "unready_pays"),
+    ("chickens", "payers"),
+    ("chickens", "kong_counts"),
+    ("chickens", "unready_pays.tiles"),
+    ("chickens", "unready_pays.of"),
+    ("chickens", "unready_pays.payees"),
     ("dou", "values.concealed"),
     ("dou", "values.exposed"),
     ("dou", "values.added"),
@@ -73,6 +83,7 @@ READS: tuple[tuple[str, str], ...] = (
     ("dou", "late_value"),
     ("dou", "void_on_draw"),
     ("chajiao", "extra"),
+    ("dajiao", "extra"),
     ("baopai", "multiplier"),
     ("burn", "repao"),
     ("burn", "rob_kong"),
@@ -180,46 +191,6 @@ class Dou:
 
 
 @dataclass(frozen=True)
-class ChickenPay:
-    """``chickens``: what each owned chicken tile earns from each other player, by the
-    revealed tile; 冲锋/英雄鸡, 责任鸡, 手上鸡/内外鸡, who collects, 包鸡 (seed 000 2), seed
-    001 进阶规则 一/二)."""
-
-    #: (reveal kind or -1 for no reveal, kind, value): nonzero chicken values per reveal
-    by_reveal: tuple[tuple[int, int, int], ...] = ()
-    permanent: tuple[tuple[int, int], ...] = ()  # (kind, value)
-    chongfeng_tiles: tuple[int, ...] = ()
-    chongfeng_mult: int = 0  # 0: no 冲锋鸡
-    chongfeng_golden_mult: int = 0
-    golden_flips: tuple[tuple[int, int], ...] = ()  # (revealed kind, chicken kind made golden)
-    zeren_extra: int = 0
-    scope_all: bool = True  # 内外鸡: unclaimed discards still count for their discarder
-    ready_only: bool = True  # only ready (or winning) players collect
-    unready_pays: str | None = None  # 包鸡: "permanent" / "all" / None
-
-    @property
-    def active(self) -> bool:
-        return bool(self.by_reveal)
-
-    def expected_values(self, reveal_weights: list[float]) -> list[float]:
-        """Expected value of one owned tile of each kind, from each other player, when the
-        revealed tile is drawn with the given weights (summing to 1)."""
-        out = [0.0] * T.NUM_KINDS
-        for r, k, v in self.by_reveal:
-            out[k] += v * (1.0 if r < 0 else reveal_weights[r])
-        return out
-
-    def chongfeng_value(self, kind: int, reveal_weights: list[float]) -> float:
-        """Expected 冲锋 value of the first discarded ``kind`` (from each other player, to its
-        discarder when he collects), per the base value of the permanent chicken."""
-        if not self.chongfeng_mult or kind not in self.chongfeng_tiles:
-            return 0.0
-        base = dict(self.permanent).get(kind, 1)
-        golden = sum(reveal_weights[f] for f, k in self.golden_flips if k == kind)
-        return base * (self.chongfeng_mult * (1.0 - golden) + self.chongfeng_golden_mult * golden)
-
-
-@dataclass(frozen=True)
 class Passes:
     """``may_win: pass`` (通行证, seed 000 特殊玩法规则 1): what lets a hand win on a discard."""
 
@@ -240,7 +211,7 @@ class Payouts:
     win: WinPay = field(default_factory=WinPay)
     shabao: Shabao = field(default_factory=Shabao)
     dou: Dou = field(default_factory=Dou)
-    chickens: ChickenPay = field(default_factory=ChickenPay)
+    chickens: ChickenRules | None = None  # None: no chicken stage
     passes: Passes = field(default_factory=Passes)
     chajiao: bool = False
     chajiao_extra: int = 0
@@ -296,7 +267,8 @@ def payouts(ruleset: Ruleset) -> Payouts:
         )
     ch = stage(ruleset, "chickens")
     if ch is not None:
-        out["chickens"] = _chicken_pay(ch)
+        assert isinstance(ch.params, ChickenParams)
+        out["chickens"] = ChickenRules.of(ch.params, v.deal.reveal != "none")
     ps = may_win_hook(ruleset, "pass")
     if ps is not None:
         out["passes"] = Passes(
@@ -307,7 +279,8 @@ def payouts(ruleset: Ruleset) -> Payouts:
             from_declared=param(ps, "from_declared"),
             repao=param(ps, "repao"),
         )
-    cj = stage(ruleset, "chajiao")
+    # 查叫, or 查大叫 where 定缺 is played (a 花猪 pays 查花猪 instead; the bot never stays one)
+    cj = stage(ruleset, "chajiao") or stage(ruleset, "dajiao")
     if cj is not None:
         out["chajiao"] = True
         out["chajiao_extra"] = param(cj, "extra")
@@ -330,58 +303,7 @@ def payouts(ruleset: Ruleset) -> Payouts:
     return Payouts(**out)
 
 
-def _chicken_pay(ch: BoundHook) -> ChickenPay:
-    """Chicken prices: the values per revealed tile come from the chicken stage's own
-    function, so every 翻鸡 mode and 金鸡 rule is priced as settlement pays it."""
-    from zhuoji.rules.chickens import _chicken_values
-
-    p = ch.params
-    permanent = tuple((T.parse_one(pc.tile), int(pc.value)) for pc in param(ch, "permanent"))
-    triples: list[tuple[int, int, int]] = []
-    base = {k: v for k, v in permanent}
-    for k, v in permanent:
-        if v:
-            triples.append((-1, k, v))
-    for r in range(T.NUM_KINDS):
-        fake = SimpleNamespace(end=SimpleNamespace(reveal=r, weekday=1))
-        values = _chicken_values(fake, p)  # type: ignore[arg-type]
-        for k, (value, *_rest) in values.items():
-            extra = value - base.get(k, 0)
-            if extra:
-                triples.append((r, k, extra))
-    cf = param(ch, "chongfeng")
-    zr = param(ch, "zeren")
-    golden = tuple((T.parse_one(g.flip), T.parse_one(g.tile)) for g in param(ch, "golden"))
-    return ChickenPay(
-        by_reveal=tuple(triples),
-        permanent=permanent,
-        chongfeng_tiles=_chongfeng_tiles(cf),
-        chongfeng_mult=int(cf.multiplier) if cf is not None else 0,
-        chongfeng_golden_mult=int(cf.golden_multiplier) if cf is not None else 0,
-        golden_flips=golden,
-        zeren_extra=int(zr.extra) if zr is not None else 0,
-        scope_all=param(ch, "scope") == "all",
-        ready_only=param(ch, "collectors") == "ready",
-        unready_pays=(
-            None if param(ch, "unready_pays") is None else str(param(ch, "unready_pays").tiles)
-        ),
-    )
-
-
 def _burns(parts: Any) -> bool:
     """Whether a burnt player loses his chickens or dou (``burn.repao`` / ``burn.rob_kong``:
     null, or what he loses)."""
     return parts is not None and (bool(parts.chickens) or parts.dou != "none")
-
-
-def _chongfeng_tiles(cf: Any) -> tuple[int, ...]:
-    """The tiles whose round-first discard is 冲锋鸡: a ``tiles``/``tile`` parameter where
-    the chicken stage has one, else 幺鸡 (the stage pays 冲锋 on 1s today)."""
-    if cf is None:
-        return ()
-    given = getattr(cf, "tiles", None) or getattr(cf, "tile", None)
-    if given is None:
-        return (T.YAOJI,)
-    if isinstance(given, str):
-        return (T.parse_one(given),)
-    return tuple(T.parse_one(t) for t in given)

@@ -36,7 +36,9 @@ from typing import Any
 from zhuoji import hand as H
 from zhuoji import tiles as T
 from zhuoji.agents.analysis import TableView
+from zhuoji.agents.expert_chickens import round_chickens
 from zhuoji.agents.expert_payouts import Payouts, payouts
+from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.patterns import value_of
 from zhuoji.variant import Ruleset
@@ -191,6 +193,10 @@ _NEUTRAL: dict[str, object] = {
     "concealed": True,
     "single_wait": False,
     "one_wait": False,
+    "wide_wait": False,
+    "melds": 0,
+    "quad_on_win": False,
+    "pair_runs": 0,
     "no_wild": True,
     "wilds": 0,
     "missing_suit": False,
@@ -202,7 +208,7 @@ _NEUTRAL: dict[str, object] = {
     "all_honors_lan": False,
     "wild_single_wait": False,
     "wild_pair_wait": False,
-    "red_dragons": 0,
+    "held": (0,) * T.NUM_KINDS,
     "peng_sets": 0,
     "concealed_kongs": 0,
     "exposed_kongs": 0,
@@ -242,6 +248,17 @@ def table_fan(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> int:
 _CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
 
 
+def _held(c: Sequence[int], meld_tiles: Sequence[int], wild: int | None) -> tuple[int, ...]:
+    """The ``held`` fact: tiles physically held, melds included, wild tiles not (rows that
+    count one tile read it, e.g. 红中 嘴)."""
+    out = list(c)
+    for t in meld_tiles:
+        out[t] += 1
+    if wild is not None:
+        out[wild] = 0
+    return tuple(out)
+
+
 def hand_context(
     c: Sequence[int],
     melds: Sequence[Meld],
@@ -267,7 +284,8 @@ def hand_context(
         ("missing_suit", len(suits) < 3),
         ("no_terminals", not any(T.is_terminal_or_honor(k) for k in every)),
         ("kan", sum(1 for k in kinds if c[k] >= 3)),
-        ("red_dragons", c[T.HONG_ZHONG] + meld_tiles.count(T.HONG_ZHONG)),
+        ("held", _held(c, meld_tiles, wild)),
+        ("melds", len(melds)),
         ("peng_sets", sum(1 for m in melds if m.kind in _CLAIMED_SETS)),
         ("concealed_kongs", sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED)),
         (
@@ -476,12 +494,10 @@ class Evaluator:
         self.unseen_bucket = round(self.unseen / 4.0) * 4
         self.cycles = max(0, obs.wall_left // n)
         self.table = obs.discards
-        self.reveal = [x / self.unseen for x in live]
-        ch = self.pay.chickens
-        self.chicken_ev = ch.expected_values(self.reveal) if ch.active else [0.0] * T.NUM_KINDS
         self.p_ready = [0.0] * n
         self.hazard = self._hazard()
         self.ready_opponents = sum(self.p_ready)
+        self._chickens_now(obs)
         self.highest = rs.variant.patterns.combine == "highest"
         self.forms = rs.variant.forms.allowed
         self.quads_as_two = rs.variant.forms.quads_as_two_pairs
@@ -499,8 +515,6 @@ class Evaluator:
         self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], Facts] = {}
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
-        self.cf_index = self._chongfeng_index()
-        self.cf_mine = self._chongfeng_mine()
         self.dou_now = self._dou_owned(view.own_melds())
         self._chk_fixed = self._chickens_fixed()
         self._owed_fixed = self._owed_fixed_now()
@@ -556,25 +570,6 @@ class Evaluator:
 
     # --- what this seat owns -------------------------------------------------------------
 
-    def _chongfeng_index(self) -> int:
-        """Index in table order of the round's first discarded 冲锋 tile, or -1."""
-        tiles = self.pay.chickens.chongfeng_tiles
-        if tiles:
-            for i, (_who, tile, _claimed) in enumerate(self.table):
-                if tile in tiles:
-                    return i
-        return -1
-
-    def _chongfeng_mine(self) -> float:
-        """The 冲锋 value this seat holds (it discarded the first one, unclaimed)."""
-        i = self.cf_index
-        if i < 0:
-            return 0.0
-        who, tile, claimed = self.table[i]
-        if who != self.seat or claimed is not None:
-            return 0.0
-        return self.pay.chickens.chongfeng_value(tile, self.reveal)
-
     def _dou_owned(self, melds: Sequence[Meld]) -> float:
         """What this seat's kongs collect when they score (from all payers)."""
         dou = self.pay.dou
@@ -595,47 +590,143 @@ class Evaluator:
                 total += dou.exposed * (1 if dou.exposed_from_feeder else others)
         return total
 
-    def _chickens_fixed(self) -> float:
-        """Chicken value (from each other player) of this seat's melds and, with 内外鸡, its
-        unclaimed discards (the round's first 冲锋 tile excepted: it pays as 冲锋)."""
+    # --- chickens ---------------------------------------------------------------------------
+
+    def _chickens_now(self, obs: Observation) -> None:
+        """The round's chicken prices (reveals so far, the day, the after-win reveal weighted
+        by the unseen tiles), the 冲锋 discards so far, and what this seat owns and owes."""
         ch = self.pay.chickens
-        if not ch.active:
+        self.chk = ch
+        n = self.players
+        self.reveal: list[float] | None = None
+        self.cf_indexes: frozenset[int] = frozenset()
+        self.cf_mine = 0.0
+        self._chk_fixed = self._owed_fixed = 0.0
+        self.chicken_payers = float(n - 1)
+        self.baoji_payees = 0.0
+        if ch is None:
+            self.chicken_ev = [0.0] * T.NUM_KINDS
+            return
+        if ch.after_win_reveal:
+            self.reveal = [x / self.unseen for x in self.live]
+        self.prices = prices = round_chickens(self.ruleset, tuple(obs.reveals), obs.weekday)
+        self.chicken_ev = prices.expected(self.reveal)
+        self.cf_tiles = frozenset(prices.fixed if ch.cf_tiles is None else ch.cf_tiles)
+        self.zeren_tiles = frozenset(prices.fixed if ch.zeren_tiles is None else ch.zeren_tiles)
+        seen: set[int] = set()
+        started: set[int] = set()
+        cf: set[int] = set()
+        for i, (who, tile, _claimed) in enumerate(self.table):
+            first = tile not in seen if ch.cf_round_first else who not in started
+            if ch.cf_mult and tile in self.cf_tiles and prices.base[tile] and first:
+                cf.add(i)
+            seen.add(tile)
+            started.add(who)
+        self.cf_indexes = frozenset(cf)
+        self._seen_kinds = frozenset(seen)
+        self._started = self.seat in started
+        self.cf_mine = sum(
+            self.chongfeng_value(tile)
+            for i, (who, tile, claimed) in enumerate(self.table)
+            if i in cf and who == self.seat and claimed is None
+        )
+        if ch.payers_unready:  # ready players do not pay each other
+            self.chicken_payers = max(0.0, n - 1 - self.ready_opponents)
+        if ch.unready_pays:
+            self.baoji_payees = self.ready_opponents if ch.unready_payees_ready else n - 1.0
+        self._chk_fixed = self._chickens_fixed()
+        self._owed_fixed = self._owed_fixed_now()
+
+    def is_chongfeng(self, tile: int) -> bool:
+        """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
+        this seat's own first discard, by ``chongfeng.first``)."""
+        ch = self.chk
+        if ch is None or not ch.cf_mult or tile not in self.cf_tiles or not self.prices.base[tile]:
+            return False
+        return tile not in self._seen_kinds if ch.cf_round_first else not self._started
+
+    def chongfeng_value(self, tile: int) -> float:
+        """The 冲锋 value of ``tile`` from each other player (its after-win 金鸡 expected)."""
+        if self.chk is None:
             return 0.0
-        ev = self.chicken_ev
-        total = sum(ev[t] for m in self.view.own_melds() for t in m.tiles)
-        if ch.scope_all:
-            for i, (who, tile, claimed) in enumerate(self.table):
-                if who == self.seat and claimed is None and i != self.cf_index:
-                    total += ev[tile]
+        return self.prices.chongfeng_value(self.chk, tile, self.reveal)
+
+    def zeren_cost(self, tile: int) -> float:
+        """责任鸡: what discarding ``tile`` costs its discarder, to the claimer, if punged."""
+        ch = self.chk
+        if ch is None or not ch.zeren_extra or tile not in self.zeren_tiles:
+            return 0.0
+        if ch.zeren_first_only and tile in self._seen_kinds:
+            return 0.0
+        return float(ch.zeren_extra * self.prices.base[tile])
+
+    def discard_counts(self, tile: int, chongfeng: bool = False) -> bool:
+        """Whether an unclaimed discard of ``tile`` still counts for its discarder (手上鸡 /
+        内外鸡 by ``scope``; a 冲锋 tile only where it also counts as a discard)."""
+        ch = self.chk
+        assert ch is not None
+        if chongfeng and not ch.cf_also_discard:
+            return False
+        return ch.scope == "all" or (ch.scope == "permanent" and tile in self.prices.fixed)
+
+    def _meld_chickens(self, melds: Sequence[Meld], values: Sequence[float]) -> float:
+        kong = self.chk.kong_counts if self.chk is not None else 4
+        total = 0.0
+        for m in melds:
+            for k in set(m.tiles):
+                if values[k]:
+                    total += values[k] * (kong if m.kind.is_kong else m.tiles.count(k))
         return total
 
-    def _owed_fixed_now(self) -> float:
-        """包鸡 this seat owes each collector if another wins while it is not ready, for its
-        discarded and melded permanent chickens and its 冲锋 (seed 001 二(5))."""
-        ch = self.pay.chickens
-        if ch.unready_pays is None:
-            return 0.0
-        perm = dict(ch.permanent)
-        owed = 0.0
+    def _chickens_fixed(self) -> float:
+        """Chicken value (from each payer) of this seat's melds and, by ``scope``, its
+        unclaimed discards."""
+        ev = self.chicken_ev
+        total = self._meld_chickens(self.view.own_melds(), ev)
         for i, (who, tile, claimed) in enumerate(self.table):
-            if who == self.seat and claimed is None and tile in perm and i != self.cf_index:
-                owed += perm[tile]
-        for m in self.view.own_melds():
-            owed += sum(perm.get(t, 0) for t in m.tiles)
-        return owed + self.cf_mine
+            mine = who == self.seat and claimed is None and ev[tile]
+            if mine and self.discard_counts(tile, i in self.cf_indexes):
+                total += ev[tile]
+        return total
+
+    def _baoji_value(self, tile: int) -> float:
+        ch = self.chk
+        assert ch is not None
+        if not ch.unready_tiles_all and tile not in self.prices.fixed:
+            return 0.0
+        return float(self.prices.value[tile])
+
+    def _owed_fixed_now(self) -> float:
+        """包鸡 this seat owes each payee if another wins while it is not ready, for what
+        ``unready_pays.of`` names: its discarded and melded chickens, its 冲锋 (seed 001
+        二(5))."""
+        ch = self.chk
+        if ch is None or not ch.unready_pays:
+            return 0.0
+        owed = 0.0
+        if "discards" in ch.unready_of:
+            for i, (who, tile, claimed) in enumerate(self.table):
+                plain = i not in self.cf_indexes or ch.cf_also_discard
+                if who == self.seat and claimed is None and plain:
+                    owed += self._baoji_value(tile)
+        if "melds" in ch.unready_of:
+            values = [self._baoji_value(k) for k in range(T.NUM_KINDS)]
+            owed += self._meld_chickens(self.view.own_melds(), values)
+        if "chongfeng" in ch.unready_of:
+            owed += self.cf_mine
+        return owed
 
     def chickens_owned(self, state: HandState) -> float:
-        """Expected chicken value (from each other player) this state owns."""
-        if not self.pay.chickens.active:
+        """Expected chicken value (from each payer) this state owns, 冲锋 apart."""
+        if self.chk is None:
             return 0.0
         ev = self.chicken_ev
-        c = state.c
-        total: float = self._chk_fixed + sum(map(operator.mul, ev, c))
+        total: float = self._chk_fixed + sum(map(operator.mul, ev, state.c))
         if len(state.melds) > self._melds_now:
-            new = state.melds[self._melds_now :]
-            total += sum(ev[t] for m in new for t in m.tiles)
-        if state.discarded >= 0 and self.pay.chickens.scope_all and not state.chongfeng:
-            total += ev[state.discarded]
+            total += self._meld_chickens(state.melds[self._melds_now :], ev)
+        d = state.discarded
+        if d >= 0 and ev[d] and self.discard_counts(d, state.chongfeng):
+            total += ev[d]
         return total
 
     # --- prices of the ends ----------------------------------------------------------------
@@ -643,24 +734,32 @@ class Evaluator:
     def end_prices(self, state: HandState) -> tuple[float, float, float, float, float]:
         """(collected as a winner besides the hand, another wins while ready, another wins
         while not ready, a draw while ready, a draw while not ready)."""
-        ch = self.pay.chickens
+        ch = self.chk
         dou_p = self.pay.dou
         others = self.pay.others
         cf = self.cf_mine
         if state.chongfeng:
-            cf = ch.chongfeng_value(state.discarded, self.reveal)
-        collect = (self.chickens_owned(state) + cf) * others
+            cf += self.chongfeng_value(state.discarded)
+        # 冲锋 is paid by every other player, the other chickens by the payers
+        collect = self.chickens_owned(state) * self.chicken_payers + cf * others
         dou = self.dou_now + state.extra_dou
         win_extra = collect + dou
         ready = collect + (dou if dou_p.needs_ready else 0.0)
         unready = 0.0 if dou_p.needs_ready else dou
-        if not ch.ready_only:
+        if ch is not None and not ch.collectors_ready:
             unready += collect
-        if ch.unready_pays is not None:
-            owed = self._owed_fixed + (cf if state.chongfeng else 0.0)
-            if state.discarded >= 0 and not state.chongfeng:
-                owed += dict(ch.permanent).get(state.discarded, 0)
-            unready -= owed * self.ready_opponents
+        if ch is not None and ch.unready_pays:
+            owed = self._owed_fixed
+            d = state.discarded
+            if state.chongfeng and "chongfeng" in ch.unready_of:
+                owed += self.chongfeng_value(d)
+            if (
+                d >= 0
+                and "discards" in ch.unready_of
+                and (not state.chongfeng or ch.cf_also_discard)
+            ):
+                owed += self._baoji_value(d)
+            unready -= owed * self.baoji_payees
         if state.declared and self.pay.shabao.on_self_draw:
             shab = self.pay.shabao.value * self.other_self_draw_share
             ready -= shab

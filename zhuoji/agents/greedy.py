@@ -13,6 +13,9 @@ Decisions, in order (RULES.md glossary names):
 * **报听** — declared when allowed and the declared hand waits on at least
   :attr:`GreedyAgent.declare_min_live` live tiles: the declaration is a 通行证 and is worth
   10 fan (seed 000 10), against 杀报 if someone else wins (seed 000 11).
+* **换三张 / 定缺** — pass on, then declare void, the suit with the fewest and least useful
+  tiles (:func:`zhuoji.agents.base.choose_start`); while the hand holds its void suit it
+  discards those tiles first (no win is possible before, GA ``Table_GY_TWO``).
 * **打** — the discard that leaves the lowest shanten, then the most live improving tiles
   (ukeire, counting only tiles this seat has not seen).  When it leaves the hand ready,
   each wait is weighted by its pattern value and by whether the hand may win on another
@@ -29,9 +32,9 @@ from collections.abc import Sequence
 
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard, pattern_fan
-from zhuoji.agents.base import register_agent
+from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
-from zhuoji.tiles import NUM_KINDS, YAOJI
+from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
 
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
 _CLAIMS = (ActionKind.PENG, ActionKind.CHI)
@@ -57,6 +60,8 @@ class GreedyAgent:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
+        if obs.phase in ("exchange", "dingque"):
+            return choose_start(obs)
         for a in legal:
             if a.kind is ActionKind.HU:
                 return a
@@ -69,6 +74,10 @@ class GreedyAgent:
 
     def turn(self, view: TableView, legal: Sequence[Action]) -> Action:
         plain = {a.tile: a for a in legal if a.kind is ActionKind.DISCARD and not a.declare}
+        void = view.obs.void_suit(view.seat)
+        if void is not None:  # 定缺: the void suit must go before any win is possible
+            voids = {t: a for t, a in plain.items() if suit_of(t) == void}
+            plain = voids or plain
         opts = view.analyzer.options(view.hand, plain, view.live)
         best = min(o.shanten for o in opts)
         for a in legal:

@@ -60,22 +60,7 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     if not ready or not unready:
         ctx.note("荒庄: " + ("nobody ready" if not ready else "everyone ready") + ", no payment")
         return
-    for r in ready:
-        value = ctx.ready_value(r)
-        fan = (value.total if value else 0) + p.extra
-        what = value.describe() if value else "ready"
-        declared = baoting_part(p.baoting, end.seats[r].declared, value.base if value else 0)
-        for u in unready:
-            ctx.pay(
-                u,
-                r,
-                fan,
-                "chajiao",
-                f"查叫 {what}" + (f" + {p.extra}" if p.extra else ""),
-            )
-            if declared is not None:
-                item, detail, units = declared
-                ctx.pay(u, r, units, item, f"查叫 {detail}")
+    pay_waiting_values(ctx, unready, p.extra, "chajiao", "查叫", baoting=p.baoting)
     if p.streak_extra and end.streak:
         dealer = end.dealer
         if ctx.ready[dealer]:
@@ -96,3 +81,31 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
                     "lianzhuang",
                     f"连庄 {end.streak}: dealer not ready",
                 )
+
+
+def pay_waiting_values(
+    ctx: SettleContext,
+    payers: list[int],
+    extra: int,
+    item: str,
+    label: str,
+    *,
+    baoting: BaotingPay | None = None,
+) -> None:
+    """Each of ``payers`` pays each ready player the best value that player waits on, plus
+    ``extra`` (查叫 and, under 定缺, 查大叫); with ``baoting``, a declared (报听) ready
+    player's hand adds what it says (``settle.chajiao.baoting``)."""
+    for r in (s for s in range(ctx.players) if ctx.ready[s]):
+        value = ctx.ready_value(r)
+        fan = (value.total if value else 0) + extra
+        what = value.describe() if value else "ready"
+        declared = (
+            baoting_part(baoting, ctx.end.seats[r].declared, value.base if value else 0)
+            if baoting is not None
+            else None
+        )
+        for u in payers:
+            ctx.pay(u, r, fan, item, f"{label} {what}" + (f" + {extra}" if extra else ""))
+            if declared is not None:
+                d_item, detail, units = declared
+                ctx.pay(u, r, units, d_item, f"{label} {detail}")

@@ -6,11 +6,13 @@ for one realization of a hand; a row matches when every fact it names holds (boo
 be equal, numbers are minimums).  The hand's value is the best over its realizations.
 
 Every fact is a field of :class:`Requires`, whose descriptions are the rules author's
-reference (they go into the JSON Schema).
+reference (they go into the JSON Schema).  No fact names a tile: a row that counts one
+tile (红中 嘴, seed 003 23) names it as its own ``tile`` and requires ``tile_copies``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from zhuoji.hand import Decomposition, Form, GroupKind
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.tiles import HONG_ZHONG, is_honor, is_terminal_or_honor, suit_of
+from zhuoji.tiles import is_dragon, is_honor, is_terminal_or_honor, suit_of, wind
 
 
 class Requires(BaseModel):
@@ -47,7 +49,36 @@ class Requires(BaseModel):
         None, description="门清/门前清: no meld made with another's tile"
     )
     single_wait: bool | None = Field(None, description="单吊: waited on the pair's tile alone")
-    one_wait: bool | None = Field(None, description="独子: the hand waited on exactly one kind")
+    one_wait: bool | None = Field(
+        None,
+        description="独子 (seed 003 4): the hand waited on exactly one kind; with form: standard "
+        "this is 边卡吊 (遵义/仁怀, FW server `bianKaDiao`: no tile but the winning one "
+        "completes the hand — an edge, closed or pair wait)",
+    )
+    wide_wait: bool | None = Field(
+        None,
+        description="大宽张 (遵义/仁怀, FW server `daKuanZhang`): the hand waited on exactly "
+        "three kinds of one suit, three ranks apart (1-4-7, 2-5-8 or 3-6-9)",
+    )
+    melds: int | None = Field(
+        None,
+        ge=0,
+        le=4,
+        description="at least this many melds laid down (单吊 / 金钩钓 of CITIES.md 独山 and "
+        "三丁拐: 4, the last tile waited on alone)",
+    )
+    quad_on_win: bool | None = Field(
+        None,
+        description="seven pairs whose four-of-a-kind the winning tile completes (龙七对 as FW "
+        "`long7Dui` and CITIES.md 独山 read it: the 4-of-a-kind must be the winning tile)",
+    )
+    pair_runs: int | None = Field(
+        None,
+        ge=0,
+        le=2,
+        description="seven pairs holding at least this many runs of three pairs on consecutive "
+        "ranks of one suit (112233); 合浦小七对 (金沙) is 2 (FW server `hepu7Dui`)",
+    )
     no_wild: bool | None = Field(None, description="无宝: no wild tile in the hand")
     wilds: int | None = Field(
         None, ge=0, le=4, description="at least this many wild tiles held (四宝 4)"
@@ -75,7 +106,14 @@ class Requires(BaseModel):
     wild_pair_wait: bool | None = Field(
         None, description="双吊宝: the winning tile made a pung with two wilds"
     )
-    red_dragons: int | None = Field(None, ge=0, le=4, description="at least this many 红中 held")
+    tile_copies: int | None = Field(
+        None,
+        ge=0,
+        le=4,
+        description="at least this many copies of the row's own `tile` held, melds included, "
+        "wild tiles not (红中 嘴, seed 003 23); a stand-in (红中配) standing for another face "
+        "still counts as itself",
+    )
     peng_sets: int | None = Field(
         None, ge=0, le=4, description="碰N对: at least this many pungs or exposed kongs claimed"
     )
@@ -112,13 +150,15 @@ class Requires(BaseModel):
 COUNT_FACTS = (
     "kan",
     "twin_chows",
-    "red_dragons",
+    "tile_copies",
     "peng_sets",
     "concealed_kongs",
     "exposed_kongs",
     "dragon_pungs",
     "quads",
     "wilds",
+    "melds",
+    "pair_runs",
 )
 
 
@@ -144,18 +184,20 @@ def hand_facts(
     dec: Decomposition,
     melds: tuple[Meld, ...],
     win_tile: int | None,
-    waits: int,
+    waits: Sequence[int],
     ctx: WinContext,
-    red_held: int | None = None,
+    held: Sequence[int],
 ) -> dict[str, object]:
     """All facts of one realization (``dec`` covers the concealed tiles plus the winning
-    tile; ``waits`` is the number of kinds the hand waited on, the wild kind not counted:
-    :func:`zhuoji.rules.patterns.wait_count`; ``red_held`` the 红中 tiles held, jokers not
-    counted, when a 红中 may stand in for another face).
+    tile; ``waits`` the kinds the hand waited on, the wild kind left out: a drawn wild
+    completes every ready hand, :func:`zhuoji.rules.patterns.wait_count`; ``held`` the
+    tiles physically held as 34 counts, melds and the winning tile included, wild tiles
+    not).
 
-    A 红中 standing in for the wild's face (红中配) is that face in the realization, but the
-    player still holds a 红中: it counts for 红中 and rules out 断幺 (seed 003 "断幺2嘴（无字牌，
-    无1、9）（不能有红中，可以有宝牌）", "有1个红中就加2嘴")."""
+    A stand-in (红中配) standing for the wild's face is that face in the realization, but the
+    player still holds the stand-in tile: it counts as itself for ``tile_copies`` and rules
+    out 断幺 (seed 003 "断幺2嘴（无字牌，无1、9）（不能有红中，可以有宝牌）", "有1个红中就加2嘴").
+    ``tile_copies`` itself is per row (:func:`with_tile`); ``held`` stays in the facts for it."""
     groups = dec.groups
     real_tiles: list[int] = []
     wilds = 0
@@ -167,7 +209,6 @@ def hand_facts(
                 real_tiles.append(t)
     meld_tiles = [t for m in melds for t in m.tiles]
     every = real_tiles + meld_tiles
-    red = every.count(HONG_ZHONG) if red_held is None else red_held
     suits = {suit_of(t) for t in every if not is_honor(t)}
     honors = any(is_honor(t) for t in every)
     standard = dec.form is Form.STANDARD
@@ -187,6 +228,8 @@ def hand_facts(
     twin = sum(n // 2 for n in seen.values())
     straight = any({b, b + 3, b + 6} <= set(chow_firsts) for b in (0, 9, 18))
     win_group_wilds = _win_group_wild_shapes(dec, win_tile)
+    n_waits = len(waits)
+    pairs_form = dec.form is Form.SEVEN_PAIRS
     return {
         "form": dec.form,
         "all_pungs": standard and not chows and all(m.kind is not MeldKind.CHI for m in melds),
@@ -194,12 +237,16 @@ def hand_facts(
         "mixed_one_suit": len(suits) == 1 and honors,
         "quads": _quads(dec) if dec.form is Form.SEVEN_PAIRS else 0,
         "concealed": not any(m.kind.claimed for m in melds),
-        "single_wait": standard and waits == 1 and pair is not None and win_tile == pair.first,
-        "one_wait": waits == 1,
+        "single_wait": standard and n_waits == 1 and pair is not None and win_tile == pair.first,
+        "one_wait": n_waits == 1,
+        "wide_wait": _wide(waits),
+        "melds": len(melds),
+        "quad_on_win": pairs_form and win_tile is not None and _quad_kinds(dec).count(win_tile) > 0,
+        "pair_runs": _pair_runs(dec) if pairs_form else 0,
         "no_wild": wilds == 0,
         "wilds": wilds,
         "missing_suit": len(suits) < 3,
-        "no_terminals": red == 0 and not any(is_terminal_or_honor(t) for t in every),
+        "no_terminals": not any(n and is_terminal_or_honor(k) for k, n in enumerate(held)),
         "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
         "kan": sum(1 for g in pungs if not g.wild),
         "twin_chows": twin,
@@ -208,7 +255,7 @@ def hand_facts(
         and sum(1 for g in groups if is_honor(g.first) and not g.wild) == 7,
         "wild_single_wait": "pair" in win_group_wilds,
         "wild_pair_wait": "pung" in win_group_wilds,
-        "red_dragons": red,
+        "held": held,
         "peng_sets": sum(
             1
             for m in melds
@@ -218,9 +265,9 @@ def hand_facts(
         "exposed_kongs": sum(
             1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
         ),
-        "dragon_pungs": sum(1 for k in pung_kinds if k >= 31),
-        "seat_wind_pung": 27 + ctx.seat_wind in pung_kinds,
-        "round_wind_pung": 27 + ctx.round_wind in pung_kinds,
+        "dragon_pungs": sum(1 for k in pung_kinds if is_dragon(k)),
+        "seat_wind_pung": wind(ctx.seat_wind) in pung_kinds,
+        "round_wind_pung": wind(ctx.round_wind) in pung_kinds,
         "self_draw": ctx.self_draw,
         "rob_kong": ctx.rob_kong,
         "gangkai": ctx.gangkai,
@@ -234,9 +281,41 @@ def hand_facts(
     }
 
 
-def _quads(dec: Decomposition) -> int:
+def with_tile(facts: dict[str, object], tile: int) -> dict[str, object]:
+    """The facts as a row naming ``tile`` sees them: ``tile_copies`` counts that tile."""
+    held = facts["held"]
+    assert isinstance(held, Sequence)
+    return {**facts, "tile_copies": held[tile]}
+
+
+def _quad_kinds(dec: Decomposition) -> list[int]:
+    """Kinds a seven-pairs realization holds as two pairs (four of a kind)."""
     kinds = [g.first for g in dec.groups if not g.wild]
-    return sum(1 for k in set(kinds) if kinds.count(k) >= 2)
+    return [k for k in set(kinds) if kinds.count(k) >= 2]
+
+
+def _quads(dec: Decomposition) -> int:
+    return len(_quad_kinds(dec))
+
+
+def _wide(waits: Sequence[int]) -> bool:
+    """大宽张: three waits of one suit, three ranks apart."""
+    if len(waits) != 3:
+        return False
+    a, b, c = sorted(waits)
+    return not is_honor(c) and suit_of(a) == suit_of(c) and b - a == 3 and c - b == 3
+
+
+def _pair_runs(dec: Decomposition) -> int:
+    """Disjoint runs of three consecutive pair kinds in one suit, taken greedily from the
+    lowest (which finds the most: a gap-free stretch of L kinds holds L // 3)."""
+    present = {g.first for g in dec.groups if not is_honor(g.first) and g.wild != 0b11}
+    runs = 0
+    for k in sorted(present):
+        if k in present and k % 9 <= 6 and k + 1 in present and k + 2 in present:
+            runs += 1
+            present -= {k, k + 1, k + 2}
+    return runs
 
 
 def _win_group_wild_shapes(dec: Decomposition, win_tile: int | None) -> set[str]:

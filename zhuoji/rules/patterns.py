@@ -4,19 +4,22 @@ For every realization of the hand, the facts of :mod:`zhuoji.rules.facts` are co
 the table's rows matched; ``excludes`` drop the rows a matched row replaces; with
 ``combine: highest`` only the best non-additive row counts (the 捉鸡 fan tables of seeds
 000/001/004), with ``combine: additive`` all rows add up (六安 嘴, seed 003; 金游, seed 002);
-``cap`` (爆和) bounds the total.  The best realization wins.
+an ``exclusive`` row that matches is the hand's only pattern (杠上开花 as a stand-alone
+pattern, FW server ``EnableKongAfterDraw`` "杠上开花时，不计其他牌型"); ``cap`` (爆和) bounds
+the total.  The best realization wins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import cast
 
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld
-from zhuoji.rules.facts import WinContext, hand_facts, matches
-from zhuoji.tiles import HONG_ZHONG
+from zhuoji.rules.facts import WinContext, hand_facts, matches, with_tile
+from zhuoji.tiles import parse_one, suit_of
 from zhuoji.variant import PatternRow, PatternsSection
 
 
@@ -64,18 +67,27 @@ def _row_fan(row: PatternRow, facts: dict[str, object]) -> int:
     return row.fan * count
 
 
+@lru_cache(maxsize=256)
+def _kind(tile: str) -> int:
+    return parse_one(tile)
+
+
 def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Component, ...]:
     """The scoring components for one set of facts."""
     hits: dict[str, tuple[PatternRow, int]] = {}
     for pid, row in table.rows.items():
-        if matches(row.requires, facts):
-            fan = _row_fan(row, facts)
+        seen = facts if row.tile is None else with_tile(facts, _kind(row.tile))
+        if matches(row.requires, seen):
+            fan = _row_fan(row, seen)
             if fan or row.per is None:
                 hits[pid] = (row, fan)
     for pid, (row, _) in list(hits.items()):
         if pid in hits:
             for other in row.excludes:
                 hits.pop(other, None)
+    alone = next((pid for pid, (row, _) in hits.items() if row.exclusive), None)
+    if alone is not None:
+        hits = {pid: h for pid, h in hits.items() if pid == alone or h[0].additive}
     chosen: list[tuple[str, PatternRow, int]]
     if table.combine == "highest":
         base = [(pid, r, f) for pid, (r, f) in hits.items() if not r.additive]
@@ -106,13 +118,12 @@ def _cap(comps: list[Component], cap: int | None) -> tuple[Component, ...]:
     return tuple(out)
 
 
-def wait_count(rules: HandRules, waits: Sequence[int]) -> int:
-    """How many kinds a ready hand waits on, for 独子 / 单吊: drawing the wild (六安 宝牌)
-    completes every ready hand, so it is not counted as a wait of its own (seed 003 "独子
-    ……即只听一张牌")."""
+def real_waits(rules: HandRules, waits: Sequence[int]) -> list[int]:
+    """The kinds a ready hand waits on, for 独子 / 单吊 / 大宽张: drawing the wild (六安 宝牌)
+    completes every ready hand, so it is not a wait of its own (seed 003 "独子……即只听一张牌")."""
     if rules.wild is None:
-        return len(waits)
-    return sum(1 for w in waits if w != rules.wild.kind)
+        return list(waits)
+    return [w for w in waits if w != rules.wild.kind]
 
 
 def evaluate(
@@ -122,10 +133,11 @@ def evaluate(
     melds: tuple[Meld, ...],
     win_tile: int | None,
     ctx: WinContext,
-    waits: int | None = None,
+    waits: Sequence[int] | None = None,
 ) -> HandValue | None:
     """Best value of a complete hand (``full`` = concealed tiles plus the winning tile), or
-    None when it is not complete under ``rules``."""
+    None when it is not complete under ``rules``; ``waits`` are the kinds the hand waited on
+    (found here when not given)."""
     decs = rules.decompositions(full)
     if not decs:
         return None
@@ -133,15 +145,18 @@ def evaluate(
         if win_tile is not None:
             before = list(full)
             before[win_tile] -= 1
-            waits = wait_count(rules, rules.waits(before))
+            waits = real_waits(rules, rules.waits(before))
         else:
-            waits = 0
-    red_held = None
-    if rules.wild is not None and rules.wild.stand_in == HONG_ZHONG:  # 红中配 in play
-        red_held = full[HONG_ZHONG] + sum(m.tiles.count(HONG_ZHONG) for m in melds)
+            waits = ()
+    held = list(full)
+    for m in melds:
+        for t in m.tiles:
+            held[t] += 1
+    if rules.wild is not None:
+        held[rules.wild.kind] = 0  # jokers are no tile of their own
     best: HandValue | None = None
     for dec in decs:
-        facts = hand_facts(dec, melds, win_tile, waits, ctx, red_held)
+        facts = hand_facts(dec, melds, win_tile, waits, ctx, held)
         comps = value_of(table, facts)
         value = HandValue(comps, facts)
         if best is None or value.total > best.total:
@@ -155,15 +170,16 @@ def waiting_value(
     concealed: Sequence[int],
     melds: tuple[Meld, ...],
     ctx: WinContext,
+    skip_suit: int | None = None,
 ) -> HandValue | None:
-    """Best value among the hand's waits (荒庄查叫: "叫牌玩家手中牌的番值"), or None when
-    the hand is not ready."""
-    ws = rules.waits(concealed)
+    """Best value among the hand's waits (荒庄查叫: "叫牌玩家手中牌的番值"; 查大叫: the largest
+    wait), or None when the hand is not ready; waits of ``skip_suit`` (定缺) do not count."""
+    ws = [t for t in rules.waits(concealed) if skip_suit is None or suit_of(t) != skip_suit]
     best: HandValue | None = None
     full = list(concealed)
     for t in ws:
         full[t] += 1
-        v = evaluate(table, rules, full, melds, t, ctx, waits=wait_count(rules, ws))
+        v = evaluate(table, rules, full, melds, t, ctx, waits=real_waits(rules, ws))
         full[t] -= 1
         if v is not None and (best is None or v.total > best.total):
             best = v

@@ -4,16 +4,24 @@ Sources: seed 000 特殊玩法规则 1) ("玩家只有在有豆的情况下才�
 平胡以上的牌,也可以胡其他人的牌") and 16) (抢杠: "即便叫牌的玩家是无豆的平胡也可以胡牌"); seed 000
 10) (报听 "在没有的豆的情况下也可以胡牌"); seed 001 豆 (1)(2) and 聽牌 ("聽牌者可以胡報聽者點炮的牌");
 seed 004 (1) 热炮 ("如果胡牌者是无豆的平胡,依然可以胡") and (三) 杀报 ("其他家可平胡").
+CITIES.md "Common mechanisms" 6: which kong kinds count (安顺: FW ``EnableKongTXZ=false``, an
+exposed kong 点豆 is no pass), a win before one's first discard (ZA 丁拐 mode; the FW server's
+``isNotPiHu`` lets a player who has neither discarded nor melded win), 屁胡 allowed (FW
+``SetEnablePinghu``: ``min_pattern_fan: 0``).
+
+定缺 is not a hook: a variant's ``dingque`` section makes :func:`void_suit_clear` part of
+every win check (GA ``Table_GY_TWO`` "cannot claim or win holding the void suit").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import Field
 
-from zhuoji.outcome import WinHow
+from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.rules.needs import (
     DECLARING,
     KONGS,
@@ -24,6 +32,7 @@ from zhuoji.rules.needs import (
     Set,
 )
 from zhuoji.rules.registry import Params, Point, register
+from zhuoji.tiles import suit_of
 
 
 @dataclass(frozen=True)
@@ -34,11 +43,32 @@ class WinCheck:
     tile: int
     how: WinHow
     has_kong: bool  # owns a kong (a late 憨包豆 included)
-    has_timely_kong: bool  # owns a kong made when it first became possible (not 憨包)
     declared: bool  # the seat declared 报听
     source_declared: bool  # the discarder (or robbed player) declared 报听
     repao: bool  # the discard follows the discarder's own kong
     base_fan: Callable[[], int]  # the hand's pattern value (lazy)
+    counts: tuple[int, ...] = ()  # the concealed hand with the winning tile, 34 counts
+    melds: tuple[Meld, ...] = ()  # the seat's melds
+    void_suit: int | None = None  # 定缺: the seat's void suit (0 万, 1 条, 2 筒), if any
+    first_turn: bool = False  # the seat has neither discarded nor melded yet
+
+
+def void_suit_clear(check: WinCheck) -> bool:
+    """定缺: no tile of the void suit in the hand or its melds (GA ``Table_GY_TWO``)."""
+    void = check.void_suit
+    if void is None:
+        return True
+    if any(check.counts[9 * void : 9 * void + 9]):
+        return False
+    return not any(suit_of(m.tile) == void for m in check.melds)
+
+
+KongKind = Literal["concealed", "exposed", "added"]
+_KONG_KIND: dict[MeldKind, KongKind] = {
+    MeldKind.GANG_CONCEALED: "concealed",
+    MeldKind.GANG_EXPOSED: "exposed",
+    MeldKind.GANG_ADDED: "added",
+}
 
 
 class PassParams(Params):
@@ -48,7 +78,8 @@ class PassParams(Params):
         le=1000,
         title="通行证 pattern threshold",
         description="a hand whose pattern is worth at least this wins on a discard without a dou "
-        "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class)",
+        "(2: anything above 平胡; 5: 大对子 and up; 10: 清一色-class; 0: 屁胡 allowed, any hand "
+        "wins on a discard, FW SetEnablePinghu for 遵义/仁怀)",
     )
     dou: bool = Field(
         True, title="dou is a pass", description="owning a kong allows winning on a discard"
@@ -58,6 +89,18 @@ class PassParams(Params):
         title="憨包 kong is a pass",
         description='a late (憨包) kong counts as a dou for this (seed 001 憨包豆 "只有通行證"); '
         'false: it is an ordinary replacement draw, no pass (seed 004 (6)(7) "算普通补张")',
+    )
+    dou_kinds: list[KongKind] = Field(
+        default_factory=lambda: list[KongKind](["concealed", "exposed", "added"]),
+        title="kongs that are a pass",
+        description="which kong kinds count for `dou` (安顺: [concealed, added], an exposed "
+        "kong 点豆 is no pass, FW EnableKongTXZ=false)",
+    )
+    first_turn: bool = Field(
+        False,
+        title="first turn needs no pass",
+        description="a player who has neither discarded nor melded may win on a discard "
+        "(ZA 丁拐 mode 'is on the first discard'; FW isNotPiHu canDihu)",
     )
     declared: bool = Field(
         True, title="报听 is a pass", description="a declared player may win on a discard"
@@ -82,6 +125,8 @@ NEEDS = {
     "rob_kong": ROBBING,
     "repao": WINS_ON_DISCARD,
     "dou": KONGS,
+    "dou_kinds": Because(Set("may_win:pass.dou"), "a kong is no pass here (may_win.pass.dou)"),
+    "first_turn": WINS_ON_ANOTHERS_TILE,
     "late_kong": Because(Set("may_win:pass.dou"), "a kong is no pass here (may_win.pass.dou)"),
     "declared": DECLARING,
     "from_declared": DECLARING,
@@ -98,10 +143,15 @@ def may_win_pass(check: WinCheck, p: PassParams) -> bool:
         return True
     if check.repao and p.repao:
         return True
-    if p.dou and (check.has_timely_kong or (p.late_kong and check.has_kong)):
+    if p.dou and _counted_kong(check.melds, p.dou_kinds, late=p.late_kong):
         return True
     if p.declared and check.declared:
         return True
-    if p.from_declared and check.source_declared:
+    if (p.from_declared and check.source_declared) or (p.first_turn and check.first_turn):
         return True
-    return check.base_fan() >= p.min_pattern_fan
+    return p.min_pattern_fan == 0 or check.base_fan() >= p.min_pattern_fan
+
+
+def _counted_kong(melds: tuple[Meld, ...], kinds: list[KongKind], *, late: bool) -> bool:
+    """A kong of a kind that counts as a pass; a late (憨包) one only when ``late``."""
+    return any(_KONG_KIND.get(m.kind) in kinds and (late or not m.late) for m in melds)

@@ -17,22 +17,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import (
+    Depends,
+    FastAPI,
+    HTTPException,
+    Query,
+    Request,
+    Response,
+    WebSocket,
+    WebSocketDisconnect,
+)
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import zhuoji
 from zhuoji import tiles as T
+from zhuoji.errors import VariantError
+from zhuoji.schema import variant_schema
 from zhuoji.server import store as S
+from zhuoji.server import turn_timer
 from zhuoji.server.auth import Authority, Principal, Role
 from zhuoji.server.tables import (
     NextRound,
@@ -42,12 +57,21 @@ from zhuoji.server.tables import (
     TableError,
     TableManager,
     TableSpec,
+    VariantRefused,
 )
-from zhuoji.variant_io import builtin_names
+from zhuoji.server.variants import MAX_SOURCE, StoredVariant, in_words
+from zhuoji.variant import VARIANTS_DIR
+from zhuoji.variants_cmd import effective
 
 log = logging.getLogger("zhuoji.server")
 
 STATIC_DIR = Path(__file__).with_name("static")
+MAX_BODY = 16 * 1024  # bytes of a request body (a variant upload: MAX_VARIANT_BODY)
+MAX_VARIANT_BODY = 4 * MAX_SOURCE + 1024  # UTF-8 Chinese YAML in a JSON string
+MAX_OVERRIDE_BYTES = 4096
+MAX_OVERRIDE_KEYS = 64
+MAX_OVERRIDE_DEPTH = 6
+MAX_WS_MESSAGE = 4096  # characters of one client message
 AUTH_TIMEOUT = 10.0  # seconds a WebSocket has to authenticate
 QUEUE_LIMIT = 1000  # messages waiting for a slow client before it is disconnected
 
@@ -55,6 +79,38 @@ QUEUE_LIMIT = 1000  # messages waiting for a slow client before it is disconnect
 # ---------------------------------------------------------------------------------------
 # request and response models
 # ---------------------------------------------------------------------------------------
+
+
+def _shape(value: Any, depth: int = 1) -> tuple[int, int]:
+    """(keys, depth) of a JSON value."""
+    if isinstance(value, dict):
+        keys, deepest = len(value), depth
+        for v in value.values():
+            k, d = _shape(v, depth + 1)
+            keys, deepest = keys + k, max(deepest, d)
+        return keys, deepest
+    if isinstance(value, list):
+        keys, deepest = 0, depth
+        for v in value:
+            k, d = _shape(v, depth + 1)
+            keys, deepest = keys + k, max(deepest, d)
+        return keys, deepest
+    return 0, depth - 1
+
+
+def _bounded_overrides(value: dict[str, Any]) -> dict[str, Any]:
+    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    if size > MAX_OVERRIDE_BYTES:
+        raise ValueError(f"overrides take {size} bytes; at most {MAX_OVERRIDE_BYTES}")
+    keys, depth = _shape(value)
+    if keys > MAX_OVERRIDE_KEYS:
+        raise ValueError(f"overrides hold {keys} keys; at most {MAX_OVERRIDE_KEYS}")
+    if depth > MAX_OVERRIDE_DEPTH:
+        raise ValueError(f"overrides nest {depth} levels deep; at most {MAX_OVERRIDE_DEPTH}")
+    return value
+
+
+Overrides = Annotated[dict[str, Any], AfterValidator(_bounded_overrides)]
 
 
 class ErrorOut(BaseModel):
@@ -67,7 +123,7 @@ class SeatIn(BaseModel):
     kind: SeatKind = Field(
         SeatKind.HUMAN, description="human: joined with a seat token; bot: played by the server"
     )
-    bot: str = Field("greedy", description="for bot seats: the bot (greedy, random)")
+    bot: str = Field("greedy", max_length=40, description="for bot seats: the bot (greedy, random)")
     name: str | None = Field(None, max_length=100, description="display name")
 
 
@@ -90,11 +146,17 @@ class TableIn(BaseModel):
     )
 
     name: str | None = Field(None, max_length=200)
-    variant: str = Field("guiyang", description="a shipped variant (GET /api/variants)")
-    overrides: dict[str, Any] = Field(
+    variant: str = Field(
+        "guiyang",
+        max_length=80,
+        description="a shipped variant, or a stored one as NAME (its latest version, pinned "
+        "now) or NAME@VERSION (GET /api/variants)",
+    )
+    overrides: Overrides = Field(
         default_factory=dict,
-        description="payout/rule overrides, nested or dotted keys "
-        '(`{"settle.chickens.chongfeng.multiplier": 3}`); validated like `--set`',
+        description="house rules: overrides, nested or dotted keys "
+        '(`{"settle.chickens.chongfeng.multiplier": 3}`); validated like `--set`; at most '
+        f"{MAX_OVERRIDE_BYTES} bytes, {MAX_OVERRIDE_KEYS} keys, {MAX_OVERRIDE_DEPTH} levels",
     )
     seats: list[SeatIn] | None = Field(
         None, description="one per player; default: every seat human"
@@ -113,16 +175,78 @@ class TableIn(BaseModel):
     bot_delay_ms: int = Field(
         0, ge=0, le=60_000, description="pause before each bot move (0: bots answer at once)"
     )
+    turn_seconds: int | None = Field(
+        None,
+        ge=turn_timer.MIN_SECONDS,
+        le=turn_timer.MAX_SECONDS,
+        description="turn timer: seconds a human seat has for each decision, after which the "
+        "server passes a claim or discards the drawn tile for it; null: no timer",
+    )
+    claim_window_ms: int = Field(
+        0,
+        ge=0,
+        le=60_000,
+        description="fixed-length claim window: after every discard and kong, answers are "
+        "taken for exactly this long and nothing is shown before it ends, so thinking time "
+        "tells nothing of who may claim (0: a window lasts until every seat with an option "
+        "has answered)",
+    )
 
 
 class RulesIn(BaseModel):
     """New rules, from the next round on."""
 
-    variant: str | None = Field(None, description="default: the table's current variant")
-    overrides: dict[str, Any] = Field(
+    variant: str | None = Field(
+        None, max_length=80, description="default: the table's current variant"
+    )
+    overrides: Overrides = Field(
         default_factory=dict,
         description="the complete set of overrides (replaces the previous set)",
     )
+
+
+class VariantIn(BaseModel):
+    """A variant to store: YAML that sets its ``name`` and ``extends`` a shipped or stored
+    variant."""
+
+    source: str = Field(max_length=MAX_SOURCE, description="the variant's YAML text")
+    author: str | None = Field(
+        None, max_length=100, description="who is storing it (default: operator)"
+    )
+
+
+class VariantVersionOut(BaseModel):
+    name: str
+    version: int
+    ref: str = Field(description="NAME@VERSION: what a table names to use this version")
+    parent: str = Field(description="the pinned variant it extends")
+    title: str
+    sha256: str = Field(description="SHA-256 of the YAML text")
+    author: str
+    created_at: str
+    differences: list[str] = Field(
+        description="what it changes from its parent, in words (as `zhuoji variants diff`)"
+    )
+
+
+class VariantCheckOut(BaseModel):
+    ok: bool
+    problems: list[str] = Field(description="LABEL:LINE: path: message, as `variants validate`")
+    name: str | None = None
+    version: int | None = None
+    differences: list[str] = Field(default_factory=list)
+
+
+class RulesDescribeIn(BaseModel):
+    variant: str = Field(max_length=80)
+    overrides: Overrides = Field(default_factory=dict)
+
+
+class RulesOut(BaseModel):
+    variant: str
+    title: str
+    overrides: dict[str, Any]
+    house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
 
 
 class ActionIn(BaseModel):
@@ -150,6 +274,7 @@ class RuleChangeOut(BaseModel):
     variant: str
     title: str
     overrides: dict[str, Any]
+    house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
     changed_at: str
 
 
@@ -179,12 +304,15 @@ class TableOut(BaseModel):
     variant: str = Field(description="the variant of the next (or current) round")
     title: str
     overrides: dict[str, Any]
+    house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
     rounds_total: int
     rounds_played: int
     current_round: int | None
     phase: str | None = Field(description="turn, claim, rob, end; null before the first round")
     next_round: NextRound
     bot_delay_ms: int
+    turn_seconds: int | None = Field(description="the turn timer; null: none")
+    claim_window_ms: int
     seats: list[SeatOut]
     scores: list[int] = Field(description="match totals per seat over finished rounds")
     rules_history: list[RuleChangeOut]
@@ -258,6 +386,9 @@ class WhoAmI(BaseModel):
 class VariantOut(BaseModel):
     name: str
     title: str
+    kind: str = Field(description="shipped, or stored (by an operator)")
+    latest: str = Field(description="the reference a new table takes: NAME or NAME@VERSION")
+    versions: int = Field(description="stored versions (0 for a shipped variant)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -272,15 +403,15 @@ def table_out(t: Table, manager: TableManager) -> dict[str, Any]:
         "name": t.name,
         "created_at": t.created_at,
         "players": t.players,
-        "variant": rule.variant,
-        "title": manager.titles.get(rule.variant, rule.variant),
-        "overrides": rule.overrides,
+        **manager.describe(rule.variant, rule.overrides),
         "rounds_total": t.rounds_total,
         "rounds_played": sum(1 for r in t.rounds if r.status == "ended"),
         "current_round": t.round_number,
-        "phase": t.current.phase.value if t.current is not None else None,
+        "phase": t.public_phase,
         "next_round": t.next_round,
         "bot_delay_ms": t.bot_delay_ms,
+        "turn_seconds": t.clock.seconds,
+        "claim_window_ms": t.claim_window_ms,
         "seats": [
             {
                 "seat": s.seat,
@@ -297,9 +428,7 @@ def table_out(t: Table, manager: TableManager) -> dict[str, Any]:
             {
                 "seq": r.seq,
                 "from_round": r.from_round,
-                "variant": r.variant,
-                "title": manager.titles.get(r.variant, r.variant),
-                "overrides": r.overrides,
+                **manager.describe(r.variant, r.overrides),
                 "changed_at": r.changed_at,
             }
             for r in t.rules
@@ -311,6 +440,42 @@ def round_out(r: S.RoundRow) -> dict[str, Any]:
     d = dict(r.__dict__)
     d.pop("seed", None)  # the seed would give away the wall
     return d
+
+
+def _encode(content: Any) -> bytes:
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _json(content: Any) -> Response:
+    """A view as JSON, straight: views are built by the table (their documented model is
+    SeatView), so the hot play routes skip re-validating them."""
+    return Response(_encode(content), media_type="application/json")
+
+
+class _BinaryFrame(ValueError):
+    pass
+
+
+async def _receive_text(ws: WebSocket) -> str:
+    """The next text message; a binary frame or an over-long message is a ValueError (the
+    client is told, 400), a closed socket WebSocketDisconnect."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise _BinaryFrame("binary frames are not read: send JSON text")
+    if len(text) > MAX_WS_MESSAGE:
+        raise ValueError(f"a message may hold at most {MAX_WS_MESSAGE} characters")
+    return str(text)
+
+
+def _ws_problem(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "the message nests too deeply"
+    if isinstance(exc, _BinaryFrame) or str(exc).startswith("a message may"):
+        return str(exc)
+    return "messages must be JSON objects"
 
 
 class WsListener:
@@ -347,6 +512,81 @@ class WsListener:
                 await self.ws.close(code=message[0], reason=message[1])
                 return
             await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+
+# ---------------------------------------------------------------------------------------
+# the door: credentials and sizes before any body is read
+# ---------------------------------------------------------------------------------------
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class Guard:
+    """ASGI middleware in front of every HTTP request.  A request that changes anything
+    (POST, PUT, PATCH, DELETE) must carry a valid bearer token — checked before a byte of
+    its body is read — and its body is capped (413 past :data:`MAX_BODY`, uploads
+    :data:`MAX_VARIANT_BODY`), whether it says its length or streams."""
+
+    def __init__(self, app: ASGIApp, authority: Authority) -> None:
+        self.app = app
+        self.authority = authority
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope["headers"]}
+        auth = headers.get(b"authorization", b"").decode("latin-1")
+        token = auth[7:].strip() if auth[:7].lower() == "bearer " else None
+        if self.authority.resolve(token) is None:
+            await _refuse(
+                send, 401, "a valid bearer token is required" if token else "no bearer token"
+            )
+            return
+        limit = MAX_VARIANT_BODY if scope["path"].startswith("/api/variants") else MAX_BODY
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _refuse(send, 413, f"the request body may hold at most {limit} bytes")
+            return
+        received = 0
+        started = too_large = False
+
+        async def limited() -> Message:
+            nonlocal received, too_large
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    too_large = True
+                    raise _TooLarge
+            return message
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if too_large:  # the app answered the cut-off body (400): say what happened
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await _refuse(send, 413, f"the request body may hold at most {limit} bytes")
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, watch)
+        except _TooLarge:
+            if not started:
+                await _refuse(send, 413, f"the request body may hold at most {limit} bytes")
+
+
+async def _refuse(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 # ---------------------------------------------------------------------------------------
@@ -439,9 +679,18 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
     app.state.authority = authority
     app.state.store = store
 
+    app.add_middleware(Guard, authority=authority)
+
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+        body: dict[str, Any] = {"detail": str(exc)}
+        if isinstance(exc, VariantRefused):
+            body["problems"] = exc.problems
+        return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(RecursionError)
+    async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:
+        return JSONResponse({"detail": "the request nests too deeply"}, status_code=400)
 
     errors: dict[int | str, dict[str, Any]] = {
         404: {"model": ErrorOut},
@@ -452,17 +701,23 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
     # -- service ---------------------------------------------------------------------------
 
     @app.get("/api/health", response_model=HealthOut, tags=["service"])
-    async def health() -> dict[str, Any]:
-        """Liveness and counters (no credential needed)."""
+    async def health(
+        request: Request,
+        cred: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    ) -> dict[str, Any]:
+        """Liveness (no credential needed).  The counters — which move with every answer
+        in a claim window — are shown to the operator only (zeros otherwise)."""
+        p = authority.resolve(cred.credentials if cred else None)
+        op = p is not None and p.role is Role.OPERATOR
         return {
             "ok": True,
             "version": zhuoji.__version__,
             "backend": store.backend,
             "tables": len(manager.tables),
             "live_rounds": sum(1 for t in manager.tables.values() if t.live),
-            "actions": manager.actions,
-            "commits": store.commits,
-            "writes": store.requests,
+            "actions": manager.actions if op else 0,
+            "commits": store.commits if op else 0,
+            "writes": store.requests if op else 0,
             "broken_tables": manager.broken,
         }
 
@@ -471,15 +726,110 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
         """What the bearer token is: the operator, or which seat of which table."""
         return {"role": p.role, "table": p.table_id, "seat": p.seat}
 
-    @app.get("/api/variants", response_model=list[VariantOut], tags=["service"])
-    async def variants() -> list[dict[str, str]]:
-        """The shipped variants a table can use."""
-        out = []
-        for name in builtin_names():
-            with contextlib.suppress(TableError):
-                manager.ruleset(name, None)
-            out.append({"name": name, "title": manager.titles.get(name, name)})
+    # -- variants ------------------------------------------------------------------------
+
+    lib = manager.library
+
+    def version_out(v: StoredVariant) -> dict[str, Any]:
+        return {
+            "name": v.name, "version": v.version, "ref": v.ref, "parent": v.parent,
+            "title": v.title, "sha256": v.sha256, "author": v.author,
+            "created_at": v.created_at, "differences": in_words(v.differences),
+        }  # fmt: skip
+
+    @app.get("/api/variants", response_model=list[VariantOut], tags=["variants"])
+    async def variants() -> list[dict[str, Any]]:
+        """The variants a table can use: shipped ones, and the operator's stored ones."""
+        out = [
+            {"name": n, "title": manager.title(n), "kind": "shipped", "latest": n, "versions": 0}
+            for n in sorted(lib.shipped)
+        ]
+        for name, versions in sorted(lib.stored.items()):
+            last = versions[-1]
+            out.append(
+                {"name": name, "title": last.title, "kind": "stored", "latest": last.ref,
+                 "versions": len(versions)}
+            )  # fmt: skip
         return out
+
+    @app.post(
+        "/api/variants",
+        response_model=VariantVersionOut,
+        status_code=201,
+        tags=["variants"],
+        responses=errors,
+    )
+    async def upload_variant(body: VariantIn, p: Operator) -> dict[str, Any]:
+        """Store a variant: YAML that sets its ``name`` and ``extends`` a shipped or stored
+        variant.  It is checked like ``zhuoji variants validate`` (same messages, located
+        at ``NAME@VERSION:LINE``; hook ids only as installed on this server) and stored as
+        the name's next version, with its author, time, SHA-256 and its differences from
+        its parent in words.  Refused: 422 with ``problems``."""
+        v = await manager.store_variant(body.source, body.author or p.role.value)
+        return version_out(v)
+
+    @app.post("/api/variants/check", response_model=VariantCheckOut, tags=["variants"])
+    async def check_variant(body: VariantIn, _op: Operator) -> dict[str, Any]:
+        """Check YAML as an upload would be checked, without storing it (for editors)."""
+        try:
+            name, version, parent, ruleset = await asyncio.to_thread(lib.check_upload, body.source)
+            rows = await asyncio.to_thread(lib.differences, parent, ruleset)
+        except VariantError as exc:
+            return {"ok": False, "problems": exc.problems}
+        return {
+            "ok": True, "problems": [], "name": name, "version": version,
+            "differences": in_words(rows),
+        }  # fmt: skip
+
+    @app.get(
+        "/api/variants/{name}/versions",
+        response_model=list[VariantVersionOut],
+        tags=["variants"],
+        responses=errors,
+    )
+    async def variant_versions(name: str) -> list[dict[str, Any]]:
+        """Every stored version of a variant, oldest first."""
+        versions = lib.stored.get(name)
+        if not versions:
+            raise TableError(404, f"no stored variant {name[:60]!r}")
+        return [version_out(v) for v in versions]
+
+    @app.get("/api/variants/{ref}/source", tags=["variants"], responses=errors)
+    async def variant_source(ref: str) -> PlainTextResponse:
+        """The YAML of a stored version (``NAME@VERSION``, or NAME for the latest) or of a
+        shipped variant."""
+        try:
+            pinned = lib.pin(ref)
+        except VariantError as exc:
+            raise TableError(404, str(exc)) from exc
+        stored = lib.get(pinned)
+        shipped = VARIANTS_DIR / f"{pinned}.yaml"
+        text = stored.source if stored is not None else shipped.read_text(encoding="utf-8")
+        return PlainTextResponse(text, media_type="text/yaml; charset=utf-8")
+
+    @app.get("/api/variants/{ref}/effective", tags=["variants"], responses=errors)
+    async def variant_effective(ref: str) -> dict[str, Any]:
+        """The variant's merged rules with every hook parameter filled in (what a house
+        rules form starts from)."""
+        try:
+            pinned = lib.pin(ref)
+        except VariantError as exc:
+            raise TableError(404, str(exc)) from exc
+        ruleset = await asyncio.to_thread(manager.ruleset, pinned, None)
+        return {"ref": pinned, "title": ruleset.variant.title, "rules": effective(ruleset)}
+
+    @app.get("/api/schema/variant", tags=["variants"])
+    async def schema_of_variants() -> dict[str, Any]:
+        """The variant JSON Schema (titles, descriptions; hooks installed here)."""
+        return variant_schema()
+
+    @app.post("/api/rules/describe", response_model=RulesOut, tags=["variants"], responses=errors)
+    async def describe_rules(body: RulesDescribeIn, _op: Operator) -> dict[str, Any]:
+        """Check house rules on a variant and say them in words (422 with the loader's
+        message if they do not hold)."""
+        pinned = manager.pin(body.variant)
+        await manager.checked_ruleset(pinned, body.overrides)
+        return await asyncio.to_thread(manager.describe, pinned, body.overrides)
 
     # -- tables (operator) ---------------------------------------------------------------
 
@@ -507,6 +857,8 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
             rounds=body.rounds,
             next_round=body.next_round,
             bot_delay_ms=body.bot_delay_ms,
+            turn_seconds=body.turn_seconds,
+            claim_window_ms=body.claim_window_ms,
         )
         table, tokens = await manager.create_table(spec)
         async with table.lock:
@@ -534,7 +886,7 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
         """Change the table's variant and overrides from the next round on.  Refused (409)
         while a round is in play; the change is recorded with the round it applies from."""
         rule = await manager.change_rules(table_id, body.variant, body.overrides)
-        return {**rule.__dict__, "title": manager.titles.get(rule.variant, rule.variant)}
+        return {**rule.__dict__, **manager.describe(rule.variant, rule.overrides)}
 
     @app.post(
         "/api/tables/{table_id}/rounds",
@@ -600,37 +952,67 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
         token = await manager.issue_token(table_id, seat)
         return {"table": table_id, "seat": seat, "token": token}
 
+    @app.delete(
+        "/api/tables/{table_id}/seats/{seat}/token",
+        status_code=204,
+        tags=["tables"],
+        responses=errors,
+    )
+    async def revoke_token(table_id: str, seat: int, _op: Operator) -> Response:
+        """Revoke a human seat's token (kept across restarts): its connections close and
+        nobody can act for the seat until `POST …/token` issues a new one."""
+        await manager.revoke_token(table_id, seat)
+        return Response(status_code=204)
+
     @app.get(
         "/api/tables/{table_id}/seats/{seat}/view",
         response_model=SeatView,
         tags=["tables"],
         responses=errors,
     )
-    async def operator_view(table_id: str, seat: int, _op: Operator) -> dict[str, Any]:
+    async def operator_view(table_id: str, seat: int, _op: Operator) -> Response:
         """Any seat's view, for the operator (support, disputes)."""
         t = manager.get(table_id)
         manager.seat_of(t, seat)
-        return await manager.view(table_id, seat)
+        return _json(await manager.view(table_id, seat))
 
     # -- seats (seat token) -------------------------------------------------------------
 
     @app.get(
         "/api/tables/{table_id}/view", response_model=SeatView, tags=["play"], responses=errors
     )
-    async def seat_view(table_id: str, p: SeatHolder) -> dict[str, Any]:
-        """The calling seat's view (the same as the WebSocket's `state` messages)."""
+    async def seat_view(
+        table_id: str,
+        p: SeatHolder,
+        changed_from: Annotated[
+            str | None,
+            Query(max_length=64, description="long poll: the ETag of the view the client has"),
+        ] = None,
+        wait: Annotated[float, Query(ge=0, le=30, description="seconds to wait for a change")] = 0,
+    ) -> Response:
+        """The calling seat's view (the same as the WebSocket's `state` messages), with its
+        `ETag`.  Long poll: with `changed_from=ETAG&wait=S` the answer comes when the view
+        differs from that one, or after S seconds (the same view again)."""
         assert p.seat is not None
-        return await manager.view(table_id, p.seat)
+        seat = p.seat
+
+        def etag(view: dict[str, Any]) -> str:
+            return hashlib.sha256(_encode(view)).hexdigest()[:32]
+
+        view = await manager.wait_view(table_id, seat, etag, changed_from, wait)
+        body = _encode(view)
+        tag = hashlib.sha256(body).hexdigest()[:32]
+        return Response(body, media_type="application/json", headers={"ETag": tag})
 
     @app.post(
         "/api/tables/{table_id}/actions", response_model=ActionOut, tags=["play"], responses=errors
     )
-    async def act(table_id: str, body: ActionIn, p: SeatHolder) -> dict[str, Any]:
+    async def act(table_id: str, body: ActionIn, p: SeatHolder) -> Response:
         """Act for the calling seat.  The engine checks it: an illegal or out-of-turn action
         is refused (409) and changes nothing; an action for another seat is refused (403)."""
         assert p.seat is not None
         view = await manager.act(table_id, p.seat, body.action, body.seq)
-        return {"ok": True, "view": view}
+        return _json({"ok": True, "view": view})
 
     @app.post(
         "/api/tables/{table_id}/ready", response_model=SeatView, tags=["play"], responses=errors
@@ -650,27 +1032,27 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
         ``action`` (``{"type": "action", "action": "discard 5m", "seq": 12, "id": 1}``),
         ``ready``, ``sync`` or ``ping``."""
         await ws.accept()
-        token = ws.query_params.get("token")
+        token: Any = ws.query_params.get("token")
         try:
             if token is None:
-                first = json.loads(await asyncio.wait_for(ws.receive_text(), AUTH_TIMEOUT))
+                first = json.loads(await asyncio.wait_for(_receive_text(ws), AUTH_TIMEOUT))
                 token = (
                     first.get("token")
                     if isinstance(first, dict) and first.get("type") == "auth"
                     else None
                 )
-        except (TimeoutError, ValueError, WebSocketDisconnect):
+        except (TimeoutError, ValueError, WebSocketDisconnect, RecursionError):
             token = None
-        p = authority.resolve(token)
+        p = authority.resolve(token) if isinstance(token, str) and len(token) <= 200 else None
         refusal: tuple[int, str] | None = None
         if p is None:
-            refusal = (4401, "a valid seat token is required")
+            refusal = (4401, "a valid seat token is required (a string)")
         elif p.role is not Role.PLAYER:
             refusal = (4403, "the WebSocket is for seats; use a seat token")
         elif p.table_id != table_id:
             refusal = (4403, "this seat token is for another table")
         elif table_id not in manager.tables:
-            refusal = (4404, f"no table {table_id!r}")
+            refusal = (4404, f"no table {table_id[:60]!r}")
         if refusal is not None or p is None or p.seat is None:
             code, text = refusal or (4401, "a valid seat token is required")
             with contextlib.suppress(Exception):
@@ -690,17 +1072,16 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
                 "seat": seat,
                 "players": t.players,
                 "tiles": {T.TILE_TEXT[k]: T.name(k) for k in range(T.NUM_KINDS)},
+                "now_ms": int(time.time() * 1000),  # for a client's turn-timer countdown
             }
         )
         try:
             await manager.attach(table_id, conn)
             while not sender.done():
                 try:
-                    msg = json.loads(await ws.receive_text())
-                except ValueError:
-                    conn.push(
-                        {"type": "error", "status": 400, "error": "messages must be JSON objects"}
-                    )
+                    msg = json.loads(await _receive_text(ws))
+                except (ValueError, RecursionError) as exc:
+                    conn.push({"type": "error", "status": 400, "error": _ws_problem(exc)})
                     continue
                 if not isinstance(msg, dict):
                     conn.push(
@@ -721,6 +1102,8 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
     async def _handle(conn: WsListener, table_id: str, seat: int, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         rid = msg.get("id")
+        if not (rid is None or isinstance(rid, int | str)) or isinstance(rid, bool):
+            rid = None
         try:
             if kind == "action":
                 text = msg.get("action")
@@ -730,8 +1113,9 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
                         422,
                         "an action message needs 'action' (text) and optionally 'seq' (integer)",
                     )
-                view = await manager.act(table_id, seat, text, seq)
-                conn.push({"type": "ack", "id": rid, "seq": view["seq"]})
+                table = await manager.act_only(table_id, seat, text, seq)
+                shown = table.seats[seat].shown  # the view just sent to this seat
+                conn.push({"type": "ack", "id": rid, "seq": shown["seq"] if shown else None})
             elif kind == "ready":
                 await manager.ready(table_id, seat)
                 conn.push({"type": "ack", "id": rid})
@@ -755,6 +1139,10 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/operator", include_in_schema=False)
+    async def operator_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "operator.html")
 
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:

@@ -30,7 +30,9 @@ def configure(subparsers: Any) -> None:
         description="Run the table server (docs at /docs, browser client at /).",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)"
+    )
     p.add_argument(
         "--db",
         default=None,
@@ -45,7 +47,10 @@ def configure(subparsers: Any) -> None:
         help=f"operator credential, 16+ characters (default: ${ENV_TOKEN}, else generated and printed)",
     )
     p.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log detail (default info)",
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log every HTTP request")
     p.add_argument(
@@ -54,6 +59,17 @@ def configure(subparsers: Any) -> None:
         help="compress WebSocket messages (permessage-deflate): less traffic, more CPU per message",
     )
     p.set_defaults(handler=serve)
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 0-65535 (0: any free port)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0-65535, not {value}")
+    return value
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
+import hashlib
 import json
+import os
 import queue
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +57,8 @@ tables_t = sa.Table(
     sa.Column("rounds_total", sa.Integer, nullable=False),
     sa.Column("next_round", sa.String(20), nullable=False),
     sa.Column("bot_delay_ms", sa.Integer, nullable=False),
+    sa.Column("claim_window_ms", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("turn_seconds", sa.Integer, nullable=True),  # the turn timer; NULL: none
 )
 
 seats_t = sa.Table(
@@ -97,6 +103,20 @@ rounds_t = sa.Table(
     sa.Column("settlement", sa.Text, nullable=True),
 )
 
+variants_t = sa.Table(
+    "zj_variants",
+    metadata,
+    sa.Column("name", sa.String(60), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("parent", sa.String(80), nullable=False),
+    sa.Column("title", sa.String(200), nullable=False),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("author", sa.String(100), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("differences", sa.Text, nullable=False),
+)
+
 events_t = sa.Table(
     "zj_events",
     metadata,
@@ -115,14 +135,25 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+SCHEMES = ("sqlite", "postgresql")
+SCHEMA_PATTERN = r"^[a-z][a-z0-9_]{0,40}$"
+
+
 def normalize_url(url: str) -> str:
-    """A database URL from ``--db``: SQLAlchemy URLs pass through (``postgresql://`` is
-    pointed at psycopg 3); anything without ``://`` is a SQLite file path."""
+    """A database URL from ``--db``: ``sqlite:///PATH`` or ``postgresql://…`` (pointed at
+    psycopg 3); anything without ``://`` is a SQLite file path.  Any other scheme is refused
+    (StoreError): the server supports exactly these two stores."""
     if "://" not in url:
         return f"sqlite:///{url}"
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
+    scheme = url.split("://", 1)[0]
+    if scheme.split("+", 1)[0] not in SCHEMES:
+        raise StoreError(
+            f"unknown database URL scheme {scheme!r}: use sqlite:///PATH.db or "
+            "postgresql://user:password@host/db"
+        )
     return url
 
 
@@ -130,8 +161,25 @@ def display_url(url: str) -> str:
     """The URL with any password masked, for logs."""
     try:
         return sa.make_url(url).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
-        return url
+    except Exception:
+        return re.sub(r"//([^:/@]*):[^@]*@", r"//\1:***@", url)
+
+
+def split_schema(url: str) -> tuple[str, str | None]:
+    """``postgresql://…/db?schema=room1``: the URL without ``schema``, and the schema (the
+    namespace one server process owns in a shared PostgreSQL database)."""
+    try:
+        parsed = sa.make_url(url)
+    except Exception as exc:  # ArgumentError, or ValueError for a port that is not a number
+        raise StoreError(f"bad database URL {display_url(url)!r}: {exc}") from exc
+    schema = parsed.query.get("schema")
+    if schema is None:
+        return url, None
+    if not isinstance(schema, str) or not re.fullmatch(SCHEMA_PATTERN, schema):
+        raise StoreError(f"schema {schema!r}: lower-case letters, digits and _, up to 41")
+    if parsed.get_backend_name() != "postgresql":
+        raise StoreError("?schema= is for PostgreSQL stores (a SQLite store is its file)")
+    return parsed.difference_update_query(["schema"]).render_as_string(hide_password=False), schema
 
 
 def make_engine(url: str) -> Engine:
@@ -139,7 +187,9 @@ def make_engine(url: str) -> Engine:
     try:
         parsed = sa.make_url(url)
     except sa.exc.ArgumentError as exc:
-        raise StoreError(f"bad database URL {url!r}: {exc}") from exc
+        raise StoreError(f"bad database URL {display_url(url)!r}: {exc}") from exc
+    except Exception as exc:  # e.g. a port that is not a number
+        raise StoreError(f"bad database URL {display_url(url)!r}: {exc}") from exc
     if parsed.get_backend_name() == "sqlite":
         db = parsed.database
         if db and db != ":memory:":
@@ -169,10 +219,87 @@ def make_engine(url: str) -> Engine:
                 f"{display_url(url)}: PostgreSQL needs the psycopg driver "
                 f"(missing module {exc.name!r}); install it with: pip install 'zhuoji[postgres]'"
             ) from exc
-    try:
-        return sa.create_engine(parsed)
-    except ModuleNotFoundError as exc:
-        raise StoreError(f"{display_url(url)}: missing database driver {exc.name!r}") from exc
+    raise StoreError(
+        f"unknown database {parsed.get_backend_name()!r}: use sqlite:///PATH.db or postgresql://…"
+    )
+
+
+#: zj_tables columns added since the first release → their SQL type and default
+_ADDED_COLUMNS = {
+    "claim_window_ms": "INTEGER NOT NULL DEFAULT 0",
+    "turn_seconds": "INTEGER NULL",
+}
+
+
+def _upgrade(engine: Engine, schema: str | None) -> None:
+    """Columns added since the first release, added to stores made before them."""
+    have = {c["name"] for c in sa.inspect(engine).get_columns("zj_tables", schema=schema)}
+    table = f'"{schema}".zj_tables' if schema else "zj_tables"
+    for column, kind in _ADDED_COLUMNS.items():
+        if column not in have:
+            with engine.begin() as c:
+                c.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+
+
+class StoreLock:
+    """One server per store.  SQLite: an exclusive ``flock`` on ``PATH.lock`` beside the
+    database; PostgreSQL: a session advisory lock keyed by the schema, held on a connection
+    of its own.  Both go away with the process, however it ends."""
+
+    def __init__(self, engine: Engine, url: str, schema: str | None) -> None:
+        self._fd: int | None = None
+        self._conn: Connection | None = None
+        name = engine.dialect.name
+        if name == "sqlite":
+            db = sa.make_url(url).database
+            if not db or db == ":memory:":
+                return
+            path = Path(db).expanduser().resolve().with_name(Path(db).name + ".lock")
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.read(fd, 40).decode("ascii", "replace").strip() or "?"
+                os.close(fd)
+                raise StoreError(
+                    f"another zhuoji server (pid {holder}) is serving {display_url(url)}; "
+                    f"one store, one server ({path} is locked)"
+                ) from None
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+            self._fd = fd
+        elif name == "postgresql":
+            key = int.from_bytes(
+                hashlib.sha256(f"zhuoji-server:{schema or 'public'}".encode()).digest()[:8],
+                "big",
+                signed=True,
+            )
+            try:
+                conn = engine.connect()
+                got = conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key}).scalar()
+                conn.commit()
+            except sa.exc.SQLAlchemyError as exc:
+                raise StoreError(
+                    f"cannot open {display_url(url)}: {exc.__class__.__name__}: "
+                    f"{str(exc).splitlines()[0]}"
+                ) from exc
+            if not got:
+                conn.close()
+                raise StoreError(
+                    f"another zhuoji server is serving {display_url(url)} "
+                    f"(schema {schema or 'public'}); one store, one server"
+                )
+            self._conn = conn
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)  # closing the file drops the flock
+            self._fd = None
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
 
 
 # ---------------------------------------------------------------------------------------
@@ -225,6 +352,8 @@ class TableRow:
     rounds_total: int
     next_round: str
     bot_delay_ms: int
+    claim_window_ms: int = 0
+    turn_seconds: int | None = None
     seats: list[SeatRow] = field(default_factory=list)
     rules: list[RuleRow] = field(default_factory=list)
     rounds: list[RoundRow] = field(default_factory=list)
@@ -265,6 +394,8 @@ def insert_table(row: TableRow) -> Op:
                 rounds_total=row.rounds_total,
                 next_round=row.next_round,
                 bot_delay_ms=row.bot_delay_ms,
+                claim_window_ms=row.claim_window_ms,
+                turn_seconds=row.turn_seconds,
             )
         )
         c.execute(
@@ -307,6 +438,28 @@ def set_seat_token(table_id: str, seat: int, token_hash: str) -> Op:
             seats_t.update()
             .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
             .values(token_hash=token_hash)
+        )
+
+    return op
+
+
+def insert_variant(row: dict[str, Any]) -> Op:
+    """A stored variant version (see zhuoji.server.variants)."""
+
+    def op(c: Connection) -> None:
+        c.execute(variants_t.insert().values(**row))
+
+    return op
+
+
+def clear_seat_token(table_id: str, seat: int) -> Op:
+    """Revoke a seat's token: no token opens the seat until the operator issues one."""
+
+    def op(c: Connection) -> None:
+        c.execute(
+            seats_t.update()
+            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+            .values(token_hash=None)
         )
 
     return op
@@ -389,12 +542,24 @@ class Store:
     """The database, with a group-committing writer thread (start it in the event loop)."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
-        self.url = normalize_url(url)
-        self.engine = make_engine(self.url)
+        self.url, self.schema = split_schema(normalize_url(url))
+        base = make_engine(self.url)
+        self._lock: StoreLock = StoreLock(base, self.url, self.schema)  # refuses a second server
         try:
+            if self.schema is not None:
+                with base.begin() as c:
+                    c.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+                self.engine: Engine = base.execution_options(
+                    schema_translate_map={None: self.schema}
+                )
+            else:
+                self.engine = base
             metadata.create_all(self.engine)
+            _upgrade(self.engine, self.schema)
         except sa.exc.SQLAlchemyError as exc:
+            self._lock.release()
             raise StoreError(f"cannot prepare {display_url(self.url)}: {exc}") from exc
+        self._base = base
         self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self.commits = 0  # transactions committed (a group commit counts once)
@@ -406,26 +571,65 @@ class Store:
 
     # -- reading (at start, and for logs) ------------------------------------------------
 
-    def load(self) -> list[TableRow]:
-        """Every table with its seats, rule history and round rows, oldest first."""
+    def load(self) -> tuple[list[TableRow], dict[str, str]]:
+        """Every table with its seats, rule history and round rows, oldest first, and the
+        tables whose rows cannot be read (id → why): one damaged table does not keep the
+        others from being served."""
         with self.engine.connect() as c:
-            out: dict[str, TableRow] = {}
-            for r in c.execute(sa.select(tables_t).order_by(tables_t.c.created_at, tables_t.c.id)):
-                out[r.id] = TableRow(
-                    r.id, r.name, r.created_at, r.seed, r.rounds_total, r.next_round, r.bot_delay_ms
+            ids = [
+                r.id
+                for r in c.execute(
+                    sa.select(tables_t.c.id).order_by(tables_t.c.created_at, tables_t.c.id)
                 )
-            for r in c.execute(sa.select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
-                out[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash))
-            q = sa.select(rule_changes_t).order_by(rule_changes_t.c.table_id, rule_changes_t.c.seq)
+            ]
+        out: list[TableRow] = []
+        broken: dict[str, str] = {}
+        for table_id in ids:
+            try:
+                out.append(self.load_table(table_id))
+            except (sa.exc.SQLAlchemyError, ValueError, TypeError, KeyError) as exc:
+                broken[table_id] = f"its rows cannot be read: {exc.__class__.__name__}: {exc}"[:500]
+        return out, broken
+
+    def load_table(self, table_id: str) -> TableRow:
+        """One table with its seats, rule history and round rows."""
+        with self.engine.connect() as c:
+            r = c.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).one()
+            row = TableRow(
+                r.id, r.name, r.created_at, r.seed, r.rounds_total, r.next_round, r.bot_delay_ms,
+                r.claim_window_ms, r.turn_seconds,
+            )  # fmt: skip
+            q = sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
             for r in c.execute(q):
-                out[r.table_id].rules.append(
-                    RuleRow(r.seq, r.from_round, r.variant, json.loads(r.overrides), r.changed_at)
-                )
-            for r in c.execute(
-                sa.select(rounds_t).order_by(rounds_t.c.table_id, rounds_t.c.number)
-            ):
-                out[r.table_id].rounds.append(_round_row(r))
-        return list(out.values())
+                row.seats.append(SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash))
+            q = (
+                sa.select(rule_changes_t)
+                .where(rule_changes_t.c.table_id == table_id)
+                .order_by(rule_changes_t.c.seq)
+            )
+            for r in c.execute(q):
+                overrides = json.loads(r.overrides)
+                if not isinstance(overrides, dict):
+                    raise ValueError(f"rule change {r.seq}: overrides are not a mapping")
+                row.rules.append(RuleRow(r.seq, r.from_round, r.variant, overrides, r.changed_at))
+            q = (
+                sa.select(rounds_t)
+                .where(rounds_t.c.table_id == table_id)
+                .order_by(rounds_t.c.number)
+            )
+            for r in c.execute(q):
+                row.rounds.append(_round_row(r))
+        if [s.seat for s in row.seats] != list(range(len(row.seats))) or not row.seats:
+            raise ValueError("its seats are not numbered 0, 1, …")
+        if [r.number for r in row.rounds] != list(range(1, len(row.rounds) + 1)):
+            raise ValueError("its rounds are not numbered 1, 2, …")
+        return row
+
+    def load_variants(self) -> list[dict[str, Any]]:
+        """Every stored variant version, by name and version."""
+        with self.engine.connect() as c:
+            q = sa.select(variants_t).order_by(variants_t.c.name, variants_t.c.version)
+            return [dict(r._mapping) for r in c.execute(q)]
 
     def read_events(self, table_id: str, number: int) -> list[dict[str, Any]]:
         """One round's events in order."""
@@ -462,7 +666,12 @@ class Store:
             self._queue.put(None)
             await asyncio.to_thread(self._thread.join)
             self._thread = None
-        self.engine.dispose()
+        self.close()
+
+    def close(self) -> None:
+        """Close the pool and let another server open the store."""
+        self._lock.release()
+        self._base.dispose()
 
     async def write(self, *ops: Op) -> None:
         """Commit ``ops`` in one transaction; returns once they are durable."""

@@ -26,27 +26,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
 from zhuoji import tiles as T
-from zhuoji.actions import Action
+from zhuoji.actions import Action, ActionKind
+from zhuoji.actions import make as make_action
 from zhuoji.agents.base import agent_names, make_agent
 from zhuoji.engine import Phase, Round
 from zhuoji.errors import IllegalActionError, VariantError, ZhuojiError
-from zhuoji.match import round_seed
+from zhuoji.match import round_seed, today_weekday
 from zhuoji.observation import Observation
 from zhuoji.report import describe_end, settlement_json
 from zhuoji.server import store as S
+from zhuoji.server import turn_timer
 from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
-from zhuoji.variant import NAME_PATTERN, Ruleset, load_variant
+from zhuoji.server.client_view import client_extras
+from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
+from zhuoji.variant import Ruleset
+from zhuoji.variants_cmd import diff
 
 log = logging.getLogger("zhuoji.server")
 
@@ -195,6 +201,59 @@ class Seat:
     token_hash: str | None
     listeners: set[Listener] = field(default_factory=set)
     ready: bool = False
+    shown: dict[str, Any] | None = None  # the last view pushed to this seat's listeners
+
+
+@dataclass
+class Window:
+    """A claim or rob window as the table shows it (see :meth:`Table.view`).
+
+    ``opener_index`` is the log index of the action that opened it (a discard, or a kong
+    that may be robbed); ``knows`` the seats that see it: those with an option in it and,
+    without a fixed length, the opener.  Every other seat sees the round as it stood
+    before that action, as it would had nobody been able to answer.  With a fixed length
+    (``deadline`` set) every discard and kong opens one, answers are held until the
+    deadline (``held``), and nobody but the seats with an option sees anything change
+    before it.
+    """
+
+    opener: int
+    opener_index: int
+    knows: frozenset[int]
+    deadline: float | None = None
+    held: dict[int, Action] = field(default_factory=dict)
+    frozen: dict[int, dict[str, Any]] = field(default_factory=dict)
+    before: Round | None = None
+
+
+def round_view(r: Round, seat: int) -> dict[str, Any]:
+    """The round part of ``seat``'s view of ``r`` as the engine shows it, with names."""
+    obs = r.observation(seat)
+    if r.phase in (Phase.CLAIM, Phase.ROB):
+        obs["to_act"] = [seat] if seat in obs["to_act"] else []
+    obs["seq"] = r.public_seq()
+    obs["hand_names"] = _names(obs["hand"])
+    drawn = r.seats[seat].drawn
+    obs["drawn_name"] = T.name(drawn) if obs.get("drawn") else None
+    obs["legal"] = _menu(tuple(r.legal_actions(seat)))
+    return obs
+
+
+@functools.lru_cache(maxsize=8192)
+def _names(hand: str) -> str:
+    return T.names(T.parse(hand)) if hand else ""
+
+
+@functools.lru_cache(maxsize=8192)
+def _menu(actions: tuple[Action, ...]) -> list[dict[str, str]]:
+    """Legal actions with their labels (cached: the engine interns actions).  Callers get a
+    shared list: views are serialized, never changed."""
+    return [{"action": str(a), "label": a.label()} for a in actions]
+
+
+def _quiet(view: dict[str, Any]) -> dict[str, Any]:
+    """A view whose seat may not act (it has acted, or answers are held)."""
+    return {**view, "legal": [], "legal_actions": [], "to_act": []}
 
 
 class Table:
@@ -208,6 +267,8 @@ class Table:
         self.rounds_total = row.rounds_total
         self.next_round = NextRound(row.next_round)
         self.bot_delay_ms = row.bot_delay_ms
+        self.claim_window_ms = row.claim_window_ms
+        self.clock = turn_timer.TurnClock(row.turn_seconds)
         self.seats = [
             Seat(s.seat, SeatKind(s.kind), s.bot, s.name, s.token_hash) for s in row.seats
         ]
@@ -218,6 +279,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        self.window: Window | None = None
+        self.window_closed = asyncio.Event()
         #: seat → (seq at which its current choice was first shown, that choice's actions)
         self.decisions: dict[int, tuple[int, tuple[Action, ...]]] = {}
 
@@ -225,13 +288,14 @@ class Table:
         """Remember when each seat's current choice appeared: an action answering any view
         since then is current (two seats answering one discard both are), older ones are stale."""
         r = self.current
-        seq = len(r.log) if r is not None else 0
+        seq = r.public_seq() if r is not None else 0
         for s in range(self.players):
             legal = tuple(r.legal_actions(s)) if r is not None else ()
             if not legal:
                 self.decisions.pop(s, None)
             elif s not in self.decisions or self.decisions[s][1] != legal:
                 self.decisions[s] = (seq, legal)
+        self.clock.note(self.decisions, {s.seat for s in self.humans()})
 
     @property
     def rule(self) -> S.RuleRow:
@@ -254,6 +318,16 @@ class Table:
     def match_over(self) -> bool:
         return len(self.rounds) >= self.rounds_total and not self.live
 
+    @property
+    def public_phase(self) -> str | None:
+        """The phase everyone may see: a window shows as the turn that opened it."""
+        r = self.current
+        if r is None:
+            return None
+        if self.window is not None or r.phase in (Phase.CLAIM, Phase.ROB):
+            return Phase.TURN.value
+        return r.phase.value
+
     def scores(self) -> list[int]:
         """Match totals over the rounds finished so far."""
         out = [0] * self.players
@@ -269,18 +343,73 @@ class Table:
         """The rules in force for round ``number``: the last change applying from it or before."""
         return [r for r in self.rules if r.from_round <= number][-1]
 
+    # -- windows -----------------------------------------------------------------------------
+
+    def open_window(self, opener_index: int, deadline: float | None) -> None:
+        """Start showing a window opened by the action at ``opener_index``."""
+        r = self.current
+        assert r is not None
+        opener = int(r.log[opener_index]["action"].split()[0])
+        options = frozenset(r.pending) if r.phase in (Phase.CLAIM, Phase.ROB) else frozenset[int]()
+        knows = options if deadline is not None else options | {opener}
+        self.window = Window(opener, opener_index, knows, deadline)
+        self.window_closed = asyncio.Event()
+
+    def sync_window(self) -> None:
+        """After a change: open or close the window a variable-length claim window shows
+        (a fixed-length one is opened and closed by the manager)."""
+        r = self.current
+        w = self.window
+        if w is not None and w.deadline is not None:
+            return
+        in_window = r is not None and r.phase in (Phase.CLAIM, Phase.ROB)
+        if in_window and r is not None:
+            index = len(r.log) - 1 - len(r.responses)
+            if w is None or w.opener_index != index:
+                self.open_window(index, None)
+        elif w is not None:
+            self.close_window()
+
+    def close_window(self) -> None:
+        self.window = None
+        self.window_closed.set()
+
+    def hidden(self, seat: int) -> bool:
+        """True if ``seat`` sees the round as it stood before the window opened."""
+        w = self.window
+        return w is not None and seat not in w.knows
+
+    def _frozen(self, seat: int, ruleset: Ruleset) -> dict[str, Any]:
+        """``seat``'s view before the window's opening action (rebuilt from the log)."""
+        w = self.window
+        assert w is not None and self.current is not None
+        found = w.frozen.get(seat)
+        if found is None:
+            if w.before is None:
+                events = [_norm(e) for e in self.current.log[: w.opener_index]]
+                w.before = rebuild_round(ruleset, events, f"table {self.id}")
+            found = round_view(w.before, seat)
+            if seat == w.opener:  # it has acted: it waits like everyone else
+                found = _quiet(found)
+            w.frozen[seat] = found
+        return found
+
     # -- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: int, titles: Mapping[str, str]) -> dict[str, Any]:
-        """Everything ``seat`` may see now (as committed: call it under the table's lock)."""
+    def view(self, seat: int, rules: RulesInfo) -> dict[str, Any]:
+        """Everything ``seat`` may see now (as committed: call it under the table's lock).
+
+        During a claim or rob window a seat that has no option in it sees exactly what it
+        would see had nobody been able to answer: the round before the opening action, and
+        the same ``seq`` (answers are not counted, :meth:`Round.public_seq`)."""
         r = self.current
-        rule = self.rule_for(self.round_number) if self.round_number else self.rule
+        number = self.round_number
+        rule = self.rule_for(number) if number else self.rule
         out: dict[str, Any] = {
             "table": self.id,
             "table_name": self.name,
             "seat": seat,
-            "round": self.round_number,
-            "seq": len(r.log) if r is not None else 0,
+            "round": number,
             "names": [s.name for s in self.seats],
             "kinds": [s.kind.value for s in self.seats],
             "scores": self.scores(),
@@ -296,28 +425,35 @@ class Table:
             and not self.match_over
             and self.seats[seat].kind is SeatKind.HUMAN
             and not self.seats[seat].ready,
-            "rules": {
-                "variant": rule.variant,
-                "title": titles.get(rule.variant, rule.variant),
-                "overrides": rule.overrides,
-            },
+            "rules": rules.describe(rule.variant, rule.overrides),
+            "claim_window_ms": self.claim_window_ms,
         }
         if r is None:
             out.update(
-                phase="waiting", to_act=[], legal=[], legal_actions=[], hand="", hand_names="",
-                result=None, settlement=None,
+                seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",
+                hand_names="", result=None, settlement=None,
             )  # fmt: skip
+            out.update(client_extras(self, seat, out))
             return out
-        obs = r.observation(seat)
-        if r.phase in (Phase.CLAIM, Phase.ROB):
-            obs["to_act"] = [seat] if seat in obs["to_act"] else []
-        out.update(obs)
-        own = T.parse(obs["hand"]) if obs["hand"] else []
-        out["hand_names"] = T.names(own)
-        out["drawn_name"] = T.name(T.parse_one(obs["drawn"])) if obs.get("drawn") else None
-        out["legal"] = [{"action": str(a), "label": a.label()} for a in r.legal_actions(seat)]
+        w = self.window
+        if w is not None and seat not in w.knows:
+            out.update(self._frozen(seat, r.ruleset))
+            out["settlement"] = None
+            out.update(client_extras(self, seat, out, w.before))  # from what it saw, too
+            return out
+        part = round_view(r, seat)
+        if w is not None and seat in w.held:
+            part = _quiet(part)
+        out.update(part)
         out["settlement"] = self.rounds[-1].settlement if r.is_terminal() else None
+        out.update(client_extras(self, seat, out))
         return out
+
+
+class RulesInfo(Protocol):
+    """What a view says of the rules (the manager's variant library)."""
+
+    def describe(self, variant: str, overrides: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
 # ---------------------------------------------------------------------------------------
@@ -342,11 +478,17 @@ class TableSpec:
     rounds: int | None = None
     next_round: NextRound = NextRound.OPERATOR
     bot_delay_ms: int = 0
+    turn_seconds: int | None = None
+    claim_window_ms: int = 0
 
 
 def _bot_seed(table: Table, number: int, seq: int, seat: int) -> int:
     """Bots are re-made for every decision from the state, so a restart changes nothing."""
     return (table.seed * 1_000_003 + number * 7_919 + seq * 31 + seat) % (2**63)
+
+
+#: turn actions after which a fixed-length window is shown (whether or not anyone may answer)
+_OPENERS = frozenset({ActionKind.DISCARD, ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED})
 
 
 class TableManager:
@@ -355,36 +497,67 @@ class TableManager:
     def __init__(self, store: S.Store, authority: Authority) -> None:
         self.store = store
         self.auth = authority
+        self.library = VariantLibrary()
         self.tables: dict[str, Table] = {}
-        self._rulesets: dict[tuple[str, str], Ruleset] = {}
-        self.titles: dict[str, str] = {}
         self.actions = 0  # actions applied (human and bot), for /api/health
         self.broken: dict[str, str] = {}  # table id → why it could not be resumed
+        self._words: dict[tuple[str, str], list[str]] = {}
 
     # -- rules -------------------------------------------------------------------------------
 
     def ruleset(self, variant: str, overrides: Mapping[str, Any] | None) -> Ruleset:
-        """Load (cached) and validate; a bad variant or override raises TableError 422 with
-        the loader's own message."""
-        if not re.fullmatch(NAME_PATTERN, variant):
-            raise TableError(422, f"variant {variant!r}: give the name of a shipped variant")
-        key = (variant, S.dumps(dict(overrides or {})))
-        found = self._rulesets.get(key)
+        """Load (cached) and validate a pinned reference; a bad variant or override raises
+        TableError 422 with the loader's own message."""
+        try:
+            return self.library.ruleset(variant, overrides)
+        except VariantError as exc:
+            raise TableError(422, str(exc)) from exc
+
+    def pin(self, variant: str) -> str:
+        try:
+            return self.library.pin(variant)
+        except VariantError as exc:
+            raise TableError(422, str(exc)) from exc
+
+    async def checked_ruleset(self, variant: str, overrides: Mapping[str, Any]) -> Ruleset:
+        """:meth:`ruleset`, off the event loop (a long check must not stall other tables)."""
+        return await asyncio.to_thread(self.ruleset, variant, overrides)
+
+    def house_rules(self, variant: str, overrides: Mapping[str, Any]) -> list[str]:
+        """The overrides in words, as ``zhuoji variants diff`` says them (cached)."""
+        if not overrides:
+            return []
+        key = (variant, S.dumps(dict(overrides)))
+        found = self._words.get(key)
         if found is None:
             try:
-                found = load_variant(variant, dict(overrides or {}) or None)
-            except VariantError as exc:
-                raise TableError(422, str(exc)) from exc
-            self._rulesets[key] = found
-            self.titles.setdefault(variant, found.variant.title)
+                rows = diff(self.ruleset(variant, None), self.ruleset(variant, overrides))
+            except TableError:
+                rows = []
+            found = in_words(rows)
+            if len(self._words) > 1024:
+                self._words.clear()
+            self._words[key] = found
         return found
+
+    def title(self, variant: str) -> str:
+        return self.library.title(variant)
+
+    def describe(self, variant: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules of a table or round for people: variant, title, house rules in words."""
+        return {
+            "variant": variant,
+            "title": self.title(variant),
+            "overrides": dict(overrides),
+            "house_rules": self.house_rules(variant, overrides),
+        }
 
     # -- lookup ------------------------------------------------------------------------------
 
     def get(self, table_id: str) -> Table:
-        t = self.tables.get(table_id)
+        t = self.tables.get(table_id) if isinstance(table_id, str) else None
         if t is None:
-            raise TableError(404, f"no table {table_id!r}")
+            raise TableError(404, f"no table {table_id[:60]!r}")
         return t
 
     def seat_of(self, table: Table, seat: int) -> Seat:
@@ -397,17 +570,28 @@ class TableManager:
     # -- start-up ----------------------------------------------------------------------------
 
     def load(self) -> dict[str, int]:
-        """Read every table from the store and rebuild each table's latest round.  A table
-        that cannot be rebuilt (its variant no longer loads, its log no longer replays) is
-        left out and listed in :attr:`broken`; the others are served."""
+        """Read the stored variants and every table, and rebuild each table's latest round.
+        A table that cannot be read or rebuilt (damaged rows, a variant that no longer
+        loads, a log that no longer replays) is left out and listed in :attr:`broken`; the
+        others are served."""
+        for v in self.store.load_variants():
+            self.library.add(
+                StoredVariant(
+                    v["name"], v["version"], v["parent"], v["title"], v["source"], v["sha256"],
+                    v["author"], v["created_at"], json.loads(v["differences"]),
+                )
+            )  # fmt: skip
         counts = {"tables": 0, "live_rounds": 0, "broken": 0}
-        for row in self.store.load():
+        rows, broken = self.store.load()
+        for table_id, why in broken.items():
+            self.broken[table_id] = why
+            log.error("table %s cannot be resumed and is not served: %s", table_id, why)
+        for row in rows:
             table = Table(row)
             try:
                 live = self._rebuild(table)
             except ZhuojiError as exc:
                 self.broken[table.id] = str(exc)
-                counts["broken"] += 1
                 log.error("table %s cannot be resumed and is not served: %s", table.id, exc)
                 continue
             counts["live_rounds"] += live
@@ -416,6 +600,7 @@ class TableManager:
                     self.auth.add_seat(s.token_hash, table.id, s.seat)
             self.tables[table.id] = table
             counts["tables"] += 1
+        counts["broken"] = len(self.broken)
         return counts
 
     def _rebuild(self, table: Table) -> int:
@@ -431,6 +616,7 @@ class TableManager:
         table.current = rebuild_round(ruleset, events, f"table {table.id} round {last.number}")
         table.persisted = len(events)
         table.note_decisions()
+        table.sync_window()
         if last.status != "live":
             return 0
         if table.current.is_terminal():  # cannot happen (one transaction); heal it
@@ -455,17 +641,46 @@ class TableManager:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
+    # -- variants ----------------------------------------------------------------------------
+
+    async def store_variant(self, text: str, author: str) -> StoredVariant:
+        """Check an upload (off the event loop) and store it as the name's next version."""
+        try:
+            name, version, parent, ruleset = await asyncio.to_thread(
+                self.library.check_upload, text
+            )
+            rows = await asyncio.to_thread(self.library.differences, parent, ruleset)
+        except VariantError as exc:
+            raise VariantRefused(exc.problems) from exc
+        if len(self.library.stored.get(name, [])) + 1 != version:
+            raise TableError(409, f"variant {name}: another version was stored meanwhile")
+        v = StoredVariant(
+            name, version, parent, ruleset.variant.title, text, digest(text), author, now(), rows
+        )
+        await self.store.write(
+            S.insert_variant(
+                {
+                    "name": v.name, "version": v.version, "parent": v.parent, "title": v.title,
+                    "source": v.source, "sha256": v.sha256, "author": v.author,
+                    "created_at": v.created_at, "differences": S.dumps(v.differences),
+                }
+            )
+        )  # fmt: skip
+        self.library.add(v)
+        return v
+
     # -- tables ------------------------------------------------------------------------------
 
     async def create_table(self, spec: TableSpec) -> tuple[Table, dict[int, str]]:
         """Validate, persist, and return the table with the new seat tokens (shown once)."""
-        ruleset = self.ruleset(spec.variant, spec.overrides)
+        variant = self.pin(spec.variant)
+        ruleset = await self.checked_ruleset(variant, spec.overrides)
         players = ruleset.players
         seats = spec.seats if spec.seats is not None else [SeatSpec() for _ in range(players)]
         if len(seats) != players:
             raise TableError(
                 422,
-                f"variant {spec.variant} is played by {players} players; {len(seats)} seats were given",
+                f"variant {variant} is played by {players} players; {len(seats)} seats were given",
             )
         known = agent_names()
         for i, s in enumerate(seats):
@@ -476,10 +691,10 @@ class TableManager:
         tokens: dict[int, str] = {}
         seat_rows = []
         for i, s in enumerate(seats):
-            digest = None
+            digest_ = None
             if s.kind is SeatKind.HUMAN:
                 tokens[i] = new_token(SEAT_PREFIX)
-                digest = token_hash(tokens[i])
+                digest_ = token_hash(tokens[i])
             default = f"{s.bot} bot {i}" if s.kind is SeatKind.BOT else f"player {i}"
             seat_rows.append(
                 S.SeatRow(
@@ -487,7 +702,7 @@ class TableManager:
                     s.kind.value,
                     s.bot if s.kind is SeatKind.BOT else None,
                     s.name or default,
-                    digest,
+                    digest_,
                 )
             )
         created = now()
@@ -499,8 +714,10 @@ class TableManager:
             rounds_total=rounds,
             next_round=spec.next_round.value,
             bot_delay_ms=spec.bot_delay_ms,
+            claim_window_ms=spec.claim_window_ms,
+            turn_seconds=spec.turn_seconds,
             seats=seat_rows,
-            rules=[S.RuleRow(1, 1, spec.variant, dict(spec.overrides), created)],
+            rules=[S.RuleRow(1, 1, variant, dict(spec.overrides), created)],
         )
         await self.store.write(S.insert_table(row), S.insert_rule_change(table_id, row.rules[0]))
         table = Table(row)
@@ -520,16 +737,31 @@ class TableManager:
             if st.kind is not SeatKind.HUMAN:
                 raise TableError(409, f"seat {seat} is a bot seat; it has no token")
             token = new_token(SEAT_PREFIX)
-            digest = token_hash(token)
-            await self.store.write(S.set_seat_token(table_id, seat, digest))
-            if st.token_hash:
-                self.auth.remove_seat(st.token_hash)
-            st.token_hash = digest
-            self.auth.add_seat(digest, table_id, seat)
-            for listener in list(st.listeners):  # connections made with the old token end
-                listener.close(4401, "the seat token was replaced")
-                st.listeners.discard(listener)
+            digest_ = token_hash(token)
+            await self.store.write(S.set_seat_token(table_id, seat, digest_))
+            self._drop_token(st, "the seat token was replaced")
+            st.token_hash = digest_
+            self.auth.add_seat(digest_, table_id, seat)
             return token
+
+    async def revoke_token(self, table_id: str, seat: int) -> None:
+        """Revoke a human seat's token (persisted): nobody holds the seat until the
+        operator issues a new token."""
+        table = self.get(table_id)
+        async with table.lock:
+            st = self.seat_of(table, seat)
+            if st.kind is not SeatKind.HUMAN:
+                raise TableError(409, f"seat {seat} is a bot seat; it has no token")
+            await self.store.write(S.clear_seat_token(table_id, seat))
+            self._drop_token(st, "the seat token was revoked")
+            st.token_hash = None
+
+    def _drop_token(self, st: Seat, reason: str) -> None:
+        if st.token_hash:
+            self.auth.remove_seat(st.token_hash)
+        for listener in list(st.listeners):  # connections made with the old token end
+            listener.close(4401, reason)
+            st.listeners.discard(listener)
 
     async def change_rules(
         self, table_id: str, variant: str | None, overrides: dict[str, Any]
@@ -537,14 +769,14 @@ class TableManager:
         """Record new rules (variant and the complete set of overrides) from the next round
         on; refused while a round is in play."""
         table = self.get(table_id)
+        name = self.pin(variant) if variant else table.rule.variant
+        ruleset = await self.checked_ruleset(name, overrides)
         async with table.lock:
             if table.live:
                 raise TableError(
                     409,
                     f"round {table.round_number} is in progress: rules change only between rounds",
                 )
-            name = variant or table.rule.variant
-            ruleset = self.ruleset(name, overrides)
             if ruleset.players != table.players:
                 raise TableError(
                     422,
@@ -582,54 +814,110 @@ class TableManager:
     async def view(self, table_id: str, seat: int) -> dict[str, Any]:
         table = self.get(table_id)
         async with table.lock:
-            return table.view(seat, self.titles)
+            return table.view(seat, self)
 
     async def act(
         self, table_id: str, seat: int, text: str, expect_seq: int | None = None
     ) -> dict[str, Any]:
         """Apply a seat's action (``"discard 5m"`` or ``"2 discard 5m"``), let bots answer,
         commit, send every seat its view, and return the actor's view."""
+        table = await self.act_only(table_id, seat, text, expect_seq)
+        async with table.lock:
+            return table.view(seat, self)
+
+    async def act_only(
+        self, table_id: str, seat: int, text: str, expect_seq: int | None = None
+    ) -> Table:
+        """:meth:`act` without building the actor's view (a WebSocket is sent it anyway)."""
         table = self.get(table_id)
+        action = parse_action(text, seat, table.players)
         async with table.lock:
             r = table.current
             if r is None or r.is_terminal():
                 raise TableError(409, "no round is in progress")
-            action = parse_action(text, seat)
-            if action.seat != seat:
-                raise TableError(
-                    403, f"your token is for seat {seat}; it cannot act for seat {action.seat}"
-                )
-            if not r.legal_actions(seat):
+            w = table.window
+            if (
+                not r.legal_actions(seat)
+                or table.hidden(seat)
+                or (w is not None and seat in w.held)
+            ):
                 # said here, not by the engine, whose message names the seats still to act
                 # (in a claim window that would tell who holds what)
                 raise TableError(
                     409,
-                    f"action {action} refused: seat {seat} is not to act now (phase {r.phase.value})",
+                    f"action {action} refused: seat {seat} is not to act now "
+                    f"(phase {table.public_phase})",
                 )
-            since = table.decisions.get(seat, (len(r.log), ()))[0]
-            if expect_seq is not None and not since <= expect_seq <= len(r.log):
+            since = table.decisions.get(seat, (r.public_seq(), ()))[0]
+            if expect_seq is not None and not since <= expect_seq <= r.public_seq():
                 raise TableError(
                     409,
                     f"stale action: it answers seq {expect_seq}, but this seat's decision is the one "
-                    f"shown at seq {since} (the round is at seq {len(r.log)})",
+                    f"shown at seq {since} (the round is at seq {r.public_seq()})",
                 )
+            if action not in r.legal_actions(seat):
+                try:
+                    r.apply(action)  # the engine's own message (it refuses, changing nothing)
+                except IllegalActionError as exc:
+                    raise TableError(409, str(exc)) from exc
+            if w is not None and w.deadline is not None:
+                w.held[seat] = action  # a fixed window: answers count at its end
+                self._broadcast(table)
+                return table
+            index = len(r.log)
+            opens = r.phase is Phase.TURN and action.kind in _OPENERS
             try:
                 r.apply(action)
             except IllegalActionError as exc:
                 raise TableError(409, str(exc)) from exc
             self.actions += 1
+            if opens and table.claim_window_ms > 0:  # even the last discard: it may not tell
+                self._open_fixed(table, index)
             self._run_bots_inline(table)
             await self._commit(table)
-            return table.view(seat, self.titles)
+            return table
 
     # -- listeners ---------------------------------------------------------------------------
 
-    async def attach(self, table_id: str, listener: Listener) -> None:
-        """Register a client and send it the seat's current view."""
+    async def attach(self, table_id: str, listener: Listener, initial: bool = True) -> None:
+        """Register a client and send it the seat's current view (``initial``)."""
         table = self.get(table_id)
         async with table.lock:
-            table.seats[listener.seat].listeners.add(listener)
-            listener.push({"type": "state", "view": table.view(listener.seat, self.titles)})
+            st = table.seats[listener.seat]
+            view = table.view(listener.seat, self)
+            if not st.listeners:
+                st.shown = view  # what every listener of the seat has from now on
+            st.listeners.add(listener)
+            if initial:
+                listener.push({"type": "state", "view": view})
+
+    async def wait_view(
+        self,
+        table_id: str,
+        seat: int,
+        etag: Callable[[dict[str, Any]], str],
+        changed_from: str | None,
+        wait: float,
+    ) -> dict[str, Any]:
+        """The seat's view; if its ``etag`` is ``changed_from``, the next one (a long poll),
+        or the same after ``wait`` seconds.  Checked and registered under the table's lock,
+        so no change can slip between the two."""
+        table = self.get(table_id)
+        waiter = _OnePush(seat)
+        async with table.lock:
+            view = table.view(seat, self)
+            if not changed_from or wait <= 0 or etag(view) != changed_from:
+                return view
+            st = table.seats[seat]
+            if not st.listeners:
+                st.shown = view
+            st.listeners.add(waiter)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter.arrived.wait(), wait)
+        finally:
+            self.detach(table_id, waiter)
+        return await self.view(table_id, seat)
 
     def detach(self, table_id: str, listener: Listener) -> None:
         table = self.tables.get(table_id)
@@ -657,30 +945,40 @@ class TableManager:
         )
         wind = (changes // table.players) % 4
         seed = round_seed(table.seed, number - 1)
-        r = new_round(ruleset, seed, dealer, streak, wind)
+        r = new_round(ruleset, seed, dealer, streak, wind, weekday=today_weekday())
         row = S.RoundRow(
             number, "live", rule.variant, rule.overrides, seed, r.dealer, streak, wind, now()
         )
         table.rounds.append(row)
         table.current = r
         table.persisted = 0
+        table.close_window()
         for s in table.seats:
             s.ready = False
         self._run_bots_inline(table)
         await self._commit(table, S.insert_round(table.id, row))
         return row
 
+    def _open_fixed(self, table: Table, index: int) -> None:
+        """A fixed-length window after the action at ``index``: nothing else moves, and
+        nobody without an option sees anything, until its deadline."""
+        loop = asyncio.get_running_loop()
+        table.open_window(index, loop.time() + table.claim_window_ms / 1000)
+
     def _run_bots_inline(self, table: Table) -> bool:
         """Bots answer at once (tables without a bot delay); True if any acted."""
         if table.bot_delay_ms > 0:
             return False
         acted = False
-        while self._bot_step(table):
+        while table.window is None or table.window.deadline is None:
+            if not self._bot_step(table):
+                break
             acted = True
         return acted
 
     def _bot_step(self, table: Table) -> bool:
-        """Every bot that must act now acts once; False if none had to."""
+        """Every bot that must act now acts once; False if none had to.  With a fixed
+        window the step stops after an action that opens one."""
         r = table.current
         if r is None or r.is_terminal():
             return False
@@ -692,13 +990,40 @@ class TableManager:
             agent = make_agent(
                 table.seats[s].bot or "greedy", _bot_seed(table, number, len(r.log), s)
             )
+            index = len(r.log)
+            opens = r.phase is Phase.TURN
             try:
-                r.apply(agent.act(Observation(r, s)))
+                action = agent.act(Observation(r, s))
+                r.apply(action)
             except IllegalActionError:
                 log.exception("table %s: bot at seat %d chose an illegal action", table.id, s)
-                r.apply(r.legal_actions(s)[0])
+                action = r.legal_actions(s)[0]
+                r.apply(action)
             self.actions += 1
+            if opens and action.kind in _OPENERS and table.claim_window_ms > 0:
+                self._open_fixed(table, index)
+                return True
         return bool(bots)
+
+    async def _end_fixed(self, table: Table) -> None:
+        """At a fixed window's deadline: the held answers, passes for the seats that did
+        not answer, the bots' answers; then play goes on."""
+        w = table.window
+        r = table.current
+        if w is None or w.deadline is None or r is None:
+            return
+        table.close_window()
+        if r.phase in (Phase.CLAIM, Phase.ROB):
+            for seat in sorted(r.pending):
+                if r.phase not in (Phase.CLAIM, Phase.ROB) or seat not in r.to_act():
+                    continue
+                if table.seats[seat].kind is SeatKind.BOT:
+                    continue
+                action = w.held.get(seat) or make_action(seat, ActionKind.PASS)
+                r.apply(action)
+                self.actions += 1
+        self._run_bots_inline(table)
+        await self._commit(table)
 
     def _close_row(self, table: Table, row: S.RoundRow) -> None:
         r = table.current
@@ -734,20 +1059,22 @@ class TableManager:
         if closed is not None:
             table.rounds[-1] = closed
         table.note_decisions()
+        table.sync_window()
         self._broadcast(table)
         self._after_commit(table)
 
     async def _reload(self, table: Table) -> None:
         """Make the table what the store says it is (after a failed write)."""
-        rows = [t for t in await asyncio.to_thread(self.store.load) if t.id == table.id]
-        if not rows:
+        try:
+            fresh = await asyncio.to_thread(self.store.load_table, table.id)
+        except Exception:
             del self.tables[table.id]
             return
-        fresh = rows[0]
         table.rules = list(fresh.rules)
         table.rounds = list(fresh.rounds)
         table.current = None
         table.persisted = 0
+        table.close_window()
         if table.rounds:
             last = table.rounds[-1]
             events = await asyncio.to_thread(self.store.read_events, table.id, last.number)
@@ -755,17 +1082,33 @@ class TableManager:
             table.persisted = len(events)
         table.decisions.clear()
         table.note_decisions()
+        table.sync_window()
 
     def _broadcast(self, table: Table) -> None:
+        """Send each connected seat its view if it changed (a seat that sees nothing new
+        gets nothing, so a window it may not see does not show as traffic)."""
         for s in table.seats:
             if s.listeners:
-                msg = {"type": "state", "view": table.view(s.seat, self.titles)}
+                if table.hidden(s.seat) and s.shown is not None:
+                    continue
+                view = table.view(s.seat, self)
+                if view == s.shown:
+                    continue
+                s.shown = view
+                msg = {"type": "state", "view": view}
                 for listener in list(s.listeners):
                     listener.push(msg)
 
     def _after_commit(self, table: Table) -> None:
-        """Schedule what goes on by itself: slow bots, and bot-only tables' next round."""
+        """Schedule what goes on by itself: the turn timer's deadlines, slow bots, a fixed
+        window's end, and bot-only tables' next round."""
+        turn_timer.schedule(self, table)
         r = table.current
+        w = table.window
+        if w is not None and w.deadline is not None:
+            if table.bot_task is None or table.bot_task.done():
+                table.bot_task = self._spawn(table, self._fixed_loop(table))
+            return
         if (
             table.bot_delay_ms > 0
             and r is not None
@@ -801,10 +1144,33 @@ class TableManager:
                 except TableError:
                     log.exception("table %s: could not start the next round", table.id)
 
+    async def _fixed_loop(self, table: Table) -> None:
+        """Close fixed windows at their deadlines, one after another."""
+        loop = asyncio.get_running_loop()
+        while True:
+            w = table.window
+            if w is None or w.deadline is None:
+                return
+            await asyncio.sleep(max(0.0, w.deadline - loop.time()))
+            async with table.lock:
+                if table.window is not w:
+                    continue
+                try:
+                    await self._end_fixed(table)
+                except TableError:
+                    return
+            if table.bot_delay_ms > 0:
+                table.bot_task = None
+                async with table.lock:
+                    self._after_commit(table)
+                return
+
     async def _bot_loop(self, table: Table) -> None:
         while True:
             await asyncio.sleep(table.bot_delay_ms / 1000)
             async with table.lock:
+                if table.window is not None and table.window.deadline is not None:
+                    return
                 if not self._bot_step(table):
                     return
                 try:
@@ -815,13 +1181,50 @@ class TableManager:
                     return
 
 
-def parse_action(text: str, seat: int) -> Action:
-    """``"2 discard 5m"``, or ``"discard 5m"`` for the caller's own seat."""
-    text = text.strip()
-    if text and not text.split()[0].isdigit():
-        text = f"{seat} {text}"
+class _OnePush:
+    """A long-polling request waiting for its seat's next view."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.arrived = asyncio.Event()
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.arrived.set()
+
+    def close(self, code: int, reason: str) -> None:
+        self.arrived.set()
+
+
+class VariantRefused(TableError):
+    """An upload the variant loader refused: ``problems`` are its ``LABEL:LINE: …`` lines."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(422, "\n".join(problems))
+        self.problems = problems
+
+
+_ACTION_TEXT = re.compile(
+    r"^\s*(?:(?P<seat>[0-9]{1,2})\s+)?(?P<word>[A-Za-z]{1,12})(?:\s+(?P<tile>[!-~]{1,4}))?\s*$",
+    re.ASCII,
+)
+
+
+def parse_action(text: str, seat: int, players: int) -> Action:
+    """``"2 discard 5m"``, or ``"discard 5m"`` for the caller's own seat.  Only plain ASCII
+    is read (a digit like 「²」 is refused, 422), and the seat is checked against the
+    caller's before anything else is made of the text."""
+    m = _ACTION_TEXT.match(text) if isinstance(text, str) and len(text) <= 40 else None
+    if m is None:
+        raise TableError(
+            422, f"cannot read action {text[:40]!r}; expected [SEAT] WORD [TILE], e.g. 'discard 5m'"
+        )
+    given = int(m["seat"]) if m["seat"] is not None else seat
+    if not 0 <= given < players:
+        raise TableError(422, f"seat {given} is not a seat of this table (0-{players - 1})")
+    if given != seat:
+        raise TableError(403, f"your token is for seat {seat}; it cannot act for seat {given}")
     try:
-        return Action.parse(text)
+        return Action.parse(f"{seat} {m['word']}" + (f" {m['tile']}" if m["tile"] else ""))
     except IllegalActionError as exc:
         raise TableError(422, str(exc)) from exc
 
@@ -835,7 +1238,10 @@ __all__ = [
     "TableError",
     "TableManager",
     "TableSpec",
+    "VariantRefused",
     "new_round",
+    "parse_action",
     "rebuild_round",
+    "round_view",
     "settlement_of",
 ]

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from zhuoji.cli import at_least, check_output_dir, check_output_file, variant_options
 from zhuoji.errors import ZhuojiError
 
 if TYPE_CHECKING:
@@ -29,19 +30,20 @@ if TYPE_CHECKING:
     from zhuoji.sim.runner import SimResult
 
 
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {value}")
+    return value
+
+
 def _sim_options(p: argparse.ArgumentParser, *, variant: bool) -> None:
     if variant:
-        p.add_argument(
-            "--variant", "-v", required=True, help="shipped variant name or a variant file"
-        )
-        p.add_argument(
-            "--set",
-            action="append",
-            default=[],
-            metavar="KEY=VALUE",
-            help="override a rule (repeatable)",
-        )
-    p.add_argument("--rounds", type=int, default=1000, help="rounds to play (default 1000)")
+        variant_options(p, default="guiyang")
+    p.add_argument("--rounds", type=at_least(1), default=1000, help="rounds to play (default 1000)")
     p.add_argument(
         "--seed",
         type=int,
@@ -55,11 +57,13 @@ def _sim_options(p: argparse.ArgumentParser, *, variant: bool) -> None:
     )
     p.add_argument(
         "--match-rounds",
-        type=int,
+        type=at_least(1),
         metavar="N",
         help="rounds per match (default: the variant's match.rounds)",
     )
-    p.add_argument("--workers", type=int, help="worker processes (default: every available CPU)")
+    p.add_argument(
+        "--workers", type=at_least(1), help="worker processes (default: every available CPU)"
+    )
     p.add_argument(
         "--backend",
         choices=("local", "ray"),
@@ -77,6 +81,14 @@ def _sim_options(p: argparse.ArgumentParser, *, variant: bool) -> None:
         "--no-progress",
         action="store_true",
         help="no progress bar (it is off anyway without a terminal)",
+    )
+    p.add_argument(
+        "--session",
+        type=at_least(1),
+        default=100,
+        metavar="N",
+        help="rounds in a session for the bankroll view: the spread of a player's result "
+        "over N rounds (default 100)",
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -120,12 +132,19 @@ def configure(subparsers: Any) -> None:
     p.add_argument("--report", metavar="DIR", help="write an HTML report with charts into DIR")
     p.add_argument(
         "--bootstrap",
-        type=int,
+        type=at_least(1),
         default=1000,
         metavar="N",
         help="bootstrap replicates (default 1000)",
     )
-    p.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
+    p.add_argument(
+        "--level", type=_level, default=0.95, help="interval level, between 0 and 1 (default 0.95)"
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="list every statistic, not only the changes whose interval excludes 0",
+    )
     p.set_defaults(handler=cmd_compare)
 
     p = subparsers.add_parser(
@@ -133,7 +152,14 @@ def configure(subparsers: Any) -> None:
     )
     p.add_argument("file", help="SQLite results file")
     p.add_argument("--run", metavar="ID", help="a run id or name (default: list the stored runs)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--session",
+        type=at_least(1),
+        default=100,
+        metavar="N",
+        help="rounds in a session for the bankroll view (default 100)",
+    )
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(handler=cmd_stats)
 
 
@@ -161,10 +187,15 @@ def _spec(args: argparse.Namespace, variant: str, overrides: list[str]) -> SimSp
 def _workers(args: argparse.Namespace) -> int:
     from zhuoji.sim.backends import available_cpus
 
-    w = args.workers if args.workers is not None else available_cpus()
-    if w < 1:
-        raise ZhuojiError(f"--workers must be at least 1, not {w}")
-    return int(w)
+    return int(args.workers if args.workers is not None else available_cpus())
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse unwritable --out/--report paths before anything is simulated."""
+    if getattr(args, "out", None):
+        check_output_file(args.out, "--out")
+    if getattr(args, "report", None):
+        check_output_dir(args.report, "--report")
 
 
 def _progress(args: argparse.Namespace) -> bool:
@@ -235,11 +266,15 @@ def _finite(x: Any) -> Any:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play rounds as matches across workers and report the statistics."""
+    from zhuoji.sim import bankroll
     from zhuoji.sim.report import render_summary
 
     spec = _spec(args, args.variant, args.set)
+    spec.resolve(spec.ruleset())  # a bad variant, override or agent stops here
+    _check_outputs(args)
     result = _run(args, spec, out=args.out, name=args.name)
     summary = result.summary()
+    summary["bankroll"] = bankroll.session(result.acc, args.session)
     if args.out and args.out.endswith(".json"):
         Path(args.out).write_text(_dump(summary) + "\n", encoding="utf-8")
     if args.json:
@@ -261,18 +296,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
         from zhuoji.sim.storage import ResultStore, load_result
 
         if not Path(args.from_db).exists():
-            raise ZhuojiError(f"{args.from_db}: no such results file")
+            raise ZhuojiError(f"--from-db {args.from_db}: no such results file")
+        _check_outputs(args)
         with ResultStore(args.from_db) as store:
             ra, rb = load_result(store, args.a), load_result(store, args.b)
     else:
-        if args.bootstrap < 1:
-            raise ZhuojiError(f"--bootstrap must be at least 1, not {args.bootstrap}")
         sa = _spec(args, args.a, [*args.set, *args.set_a])
         sb = _spec(args, args.b, [*args.set, *args.set_b])
+        for spec in (sa, sb):  # both sides' rules, bots and paths are checked first
+            spec.resolve(spec.ruleset())
+        _check_outputs(args)
         ra = _run(args, sa, out=args.out, name=None, desc=f"A {sa.label()}")
         rb = _run(args, sb, out=args.out, name=None, desc=f"B {sb.label()}")
-    if not 0 < args.level < 1:
-        raise ZhuojiError(f"--level must be between 0 and 1, not {args.level}")
     same_deals = (
         ra.spec.seed == rb.spec.seed
         and ra.spec.rounds == rb.spec.rounds
@@ -287,8 +322,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         paired=same_deals,
         pattern_names={**ra.pattern_names, **rb.pattern_names},
     )
-    report_path = write_report(args.report, ra, rb, cmp) if args.report else None
+    from zhuoji.sim import bankroll
+
+    report_path = (
+        write_report(args.report, ra, rb, cmp, session=args.session) if args.report else None
+    )
     a_sum, b_sum = ra.summary(), rb.summary()
+    a_sum["bankroll"] = bankroll.session(ra.acc, args.session)
+    b_sum["bankroll"] = bankroll.session(rb.acc, args.session)
     if args.json:
         print(
             _dump(
@@ -305,7 +346,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(render_comparison(a_sum, b_sum, cmp))
+        print(render_comparison(a_sum, b_sum, cmp, every=args.all))
         if not cmp.paired:
             print(
                 "note: the runs do not share seeds and match layout; the sides were resampled independently"
@@ -319,7 +360,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """List the runs in a results file, or report one of them."""
-    from zhuoji.sim.report import render_summary, table
+    from zhuoji.columns import table
+    from zhuoji.sim.report import render_summary
     from zhuoji.sim.storage import ResultStore, load_result
 
     if not Path(args.file).exists():
@@ -365,7 +407,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print("\n".join(table(rows)))
             return 0
         result = load_result(store, args.run)
+    from zhuoji.sim import bankroll
+
     summary = result.summary()
+    summary["bankroll"] = bankroll.session(result.acc, args.session)
     if args.json:
         print(_dump(summary))
     else:

@@ -4,24 +4,27 @@ The HTML report (``zhuoji compare … --report DIR``) is one ``index.html`` with
 made by matplotlib (Agg backend, no display needed):
 
 - ``swing.png`` — the distribution of per-round swing on both sides, and its tail;
-- ``items.png`` — points moved per round stacked by ledger item, and each item's share
-  change B − A with its interval;
+- ``items.png`` — points moved per round stacked by ledger item, and each item's change in
+  points per round B − A with its interval;
 - ``patterns.png`` — each main pattern's share of wins on both sides (log scale: 平胡 dominates);
-- ``outcomes.png`` — B − A with intervals for outcome rates and per-seat points.
+- ``outcomes.png`` — B − A with intervals for outcome rates and per-seat points;
+- ``bankroll.png`` — the spread of a player's result over a session of N rounds
+  (:mod:`zhuoji.sim.bankroll`).
 
-Charts use the English labels and item codes (the default matplotlib fonts have no CJK
-glyphs); the HTML tables show the Chinese names too.
+Charts label items, patterns and outcomes in Chinese with a CJK font: the Noto Sans CJK SC
+file that the ``sim`` extra installs (package ``mplfonts``; used by path, not imported), else
+one found on the system; without either they fall back to pinyin codes and English, and the
+report says so.
 """
 
 from __future__ import annotations
 
 import html
 import math
-import unicodedata
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from zhuoji.columns import table
 from zhuoji.settle import item_label
 from zhuoji.sim.behaviour import awareness_note, behaviour_lines
 from zhuoji.sim.records import KINDS
@@ -31,31 +34,6 @@ from zhuoji.sim.stats import KIND_LABELS, PERCENTILES, Comparison, Row, swing_hi
 # ------------------------------------------------------------------------------------
 # text
 # ------------------------------------------------------------------------------------
-
-
-def width(text: str) -> int:
-    """Terminal columns of ``text`` (CJK characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def pad(text: str, cols: int, right: bool = False) -> str:
-    fill = " " * max(0, cols - width(text))
-    return fill + text if right else text + fill
-
-
-def table(
-    rows: Sequence[Sequence[str]], right: Sequence[bool] = (), indent: str = "  "
-) -> list[str]:
-    """Rows of cells aligned in columns (display width aware)."""
-    if not rows:
-        return []
-    ncols = max(len(r) for r in rows)
-    widths = [max(width(r[i]) for r in rows if i < len(r)) for i in range(ncols)]
-    out = []
-    for r in rows:
-        cells = [pad(c, widths[i], right[i] if i < len(right) else False) for i, c in enumerate(r)]
-        out.append((indent + "  ".join(cells)).rstrip())
-    return out
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -154,7 +132,8 @@ def render_summary(s: dict[str, Any]) -> str:
     mp = s["max_payout"]
     if mp:
         lines.append(
-            f"largest single payout: {mp['amount']} ({mp['item']} {mp['label']}: {mp['detail']}) in round {mp['round']}"
+            f"largest single payout: {mp['amount']} ({mp['item']} {mp['label']}: {mp['detail']}) "
+            f"in round {mp['round'] + 1}"
         )
     rl = s["round_length"]
     lines.append(
@@ -162,6 +141,8 @@ def render_summary(s: dict[str, Any]) -> str:
         f"mean 连庄 streak {num(s['streak_mean'], 3)}"
     )
     lines += behaviour_lines(s)
+    if s.get("bankroll"):
+        lines.append(describe_bankroll(s["bankroll"]))
     return "\n".join(lines)
 
 
@@ -201,33 +182,68 @@ GROUP_TITLES = {
 }
 
 
-def render_comparison(a: dict[str, Any], b: dict[str, Any], cmp: Comparison) -> str:
-    lines = [f"A: {describe_run(a)}", f"B: {describe_run(b)}"]
-    lines.append(f"intervals: {cmp.method()}; * = the interval excludes 0")
-    note = awareness_note([*a["agents"], *b["agents"]])
-    at = -1
+def _rows_table(rows: list[Row], level: float, note: str | None = None) -> list[str]:
+    """Statistics by group: A, B, B − A and the interval; ``note`` goes under the outcome
+    group's title (outside the aligned columns)."""
+    cells: list[list[str]] = [["statistic", "A", "B", "B − A", f"{level:.0%} CI"]]
     group = None
-    rows: list[list[str]] = [["statistic", "A", "B", "B − A", f"{cmp.level:.0%} CI", ""]]
-    for r in cmp.rows:
+    at = -1
+    for r in rows:
         if r.stat.group != group:
             group = r.stat.group
-            rows.append([GROUP_TITLES.get(group, group)])
+            cells.append([GROUP_TITLES.get(group, group)])
             if group == "outcomes":
-                at = len(rows)
-        rows.append(
-            [
-                "  " + r.stat.label,
-                _fmt(r, r.a),
-                _fmt(r, r.b),
-                _fmt(r, r.diff, True),
-                _ci(r),
-                "*" if r.significant else "",
-            ]
+                at = len(cells)
+        cells.append(
+            ["  " + r.stat.label, _fmt(r, r.a), _fmt(r, r.b), _fmt(r, r.diff, True), _ci(r)]
         )
-    lines += table(rows, right=[False, True, True, True, True, False], indent="")
-    if note and at >= 0:  # next to the outcome rows, outside the aligned columns
-        lines.insert(len(lines) - len(rows) + at, "  " + note)
+    out = table(cells, right=[False, True, True, True, True], indent="  ")
+    if note and at >= 0:
+        out.insert(len(out) - len(cells) + at, "    " + note)
+    return out
+
+
+def render_comparison(
+    a: dict[str, Any], b: dict[str, Any], cmp: Comparison, *, every: bool = False
+) -> str:
+    """The text of ``compare``: first the changes whose interval excludes 0 (the ones the
+    runs can tell apart), then, with ``every``, the statistics within their intervals.
+    When no agent prices payouts, a note says so next to the outcome rows (on its own line
+    when no outcome row is listed)."""
+    lines = [f"A: {describe_run(a)}", f"B: {describe_run(b)}"]
+    lines.append(f"intervals: {cmp.method()}")
+    note = awareness_note([*a["agents"], *b["agents"]])
+    sig = [r for r in cmp.rows if r.significant]
+    rest = [r for r in cmp.rows if not r.significant]
+    lines.append("")
+    if sig:
+        lines.append(f"changes whose {cmp.level:.0%} interval excludes 0 ({len(sig)}):")
+        lines += _rows_table(sig, cmp.level, note)
+        if any(r.stat.group == "outcomes" for r in sig):
+            note = None  # placed
+    else:
+        lines.append(f"no statistic changes beyond its {cmp.level:.0%} interval")
+    lines.append("")
+    if every:
+        lines.append(f"within their intervals ({len(rest)}):")
+        lines += _rows_table(rest, cmp.level, note)
+        if any(r.stat.group == "outcomes" for r in rest):
+            note = None
+    else:
+        lines.append(f"{len(rest)} other statistics are within their intervals (--all lists them)")
+    if note:
+        lines.append(note)
+    for side, s in (("A", a), ("B", b)):
+        if s.get("bankroll"):
+            lines.append(f"{side}: {describe_bankroll(s['bankroll'])}")
     return "\n".join(lines)
+    return "\n".join(lines)
+
+
+def describe_bankroll(view: dict[str, Any]) -> str:
+    from zhuoji.sim.bankroll import describe
+
+    return describe(view)
 
 
 # ------------------------------------------------------------------------------------
@@ -235,6 +251,37 @@ def render_comparison(a: dict[str, Any], b: dict[str, Any], cmp: Comparison) -> 
 # ------------------------------------------------------------------------------------
 
 COLORS = ("#4C72B0", "#DD8452")
+
+#: CJK font families looked for on the system when the sim extra's font is not installed
+CJK_FAMILIES = (
+    "Noto Sans CJK SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "SimHei",
+    "Noto Sans CJK JP",
+    "Noto Serif CJK SC",
+)
+
+
+def chinese_font() -> str | None:
+    """A font family with Chinese glyphs, registered with matplotlib: the sim extra's
+    Noto Sans CJK SC (found by path, so mplfonts itself is not imported), else the first of
+    :data:`CJK_FAMILIES` on the system; None when there is none."""
+    import importlib.util
+
+    from matplotlib import font_manager
+
+    spec = importlib.util.find_spec("mplfonts")
+    if spec is not None and spec.origin:
+        path = Path(spec.origin).parent / "fonts" / "NotoSansCJKsc-Regular.otf"
+        if path.is_file():
+            font_manager.fontManager.addfont(str(path))
+            return str(font_manager.FontProperties(fname=str(path)).get_name())
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FAMILIES if name in installed), None)
 
 
 def _short(s: dict[str, Any]) -> str:
@@ -244,15 +291,40 @@ def _short(s: dict[str, Any]) -> str:
 
 def _plots(
     out: Path, a: SimResult, b: SimResult, sa: dict[str, Any], sb: dict[str, Any], cmp: Comparison
-) -> list[tuple[str, str]]:
+) -> tuple[list[tuple[str, str]], str | None]:
+    """The charts, and the CJK font they were drawn with (None: pinyin fallback)."""
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    font = chinese_font()
+    rc: dict[str, Any] = (
+        {"font.family": "sans-serif", "font.sans-serif": [font, "DejaVu Sans"]} if font else {}
+    )
+    with plt.rc_context(cast(Any, rc)):
+        return _draw(out, a, b, sa, sb, cmp, chinese=font is not None), font
+
+
+def _draw(
+    out: Path,
+    a: SimResult,
+    b: SimResult,
+    sa: dict[str, Any],
+    sb: dict[str, Any],
+    cmp: Comparison,
+    *,
+    chinese: bool,
+) -> list[tuple[str, str]]:
     import matplotlib.pyplot as plt
     import numpy as np
 
     na, nb = f"A: {_short(sa)}", f"B: {_short(sb)}"
     figs: list[tuple[str, str]] = []
+
+    def item_name(i: str) -> str:
+        zh, en = item_label(i)
+        return f"{zh} {i}" if chinese else f"{i} ({en})"
 
     # swing distribution and tail
     ha, hb = swing_histogram(a.acc), swing_histogram(b.acc)
@@ -299,8 +371,8 @@ def _plots(
     plt.close(fig)
     figs.append(("swing.png", "Swing per round: distribution and tail"))
 
-    # items: stacked points per round, and share change with CI
-    items = [r.stat.key[6:] for r in cmp.rows if r.stat.key.startswith("share.")]
+    # items: stacked points per round, and the change in points per round with its CI
+    items = [r.stat.key[10:] for r in cmp.rows if r.stat.key.startswith("per_round.")]
 
     def biggest(i: str) -> float:
         return float(max(s["items"].get(i, {}).get("per_round", 0.0) for s in (sa, sb)))
@@ -317,7 +389,7 @@ def _plots(
                 label = "other"
             else:
                 v = s["items"].get(i, {}).get("per_round", 0.0)
-                label = f"{i} ({item_label(i)[1]})"
+                label = item_name(i)
             if v <= 0 and i == "other":
                 continue
             ax1.barh(
@@ -345,11 +417,11 @@ def _plots(
     ax1.set_xlabel("points moved per round (sum of ledger entries)")
     ax1.set_title("Points moved per round, by ledger item")
     ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
-    rows = [cmp.row(f"share.{i}") for i in items]
+    rows = [cmp.row(f"per_round.{i}") for i in items]
     ys = np.arange(len(rows))
-    d = np.array([100 * r.diff for r in rows])
-    lo = np.array([100 * r.lo for r in rows])
-    hi = np.array([100 * r.hi for r in rows])
+    d = np.array([r.diff for r in rows])
+    lo = np.array([r.lo for r in rows])
+    hi = np.array([r.hi for r in rows])
     colors = ["#C44E52" if r.significant else "#999999" for r in rows]
     ax2.barh(ys, d, color=colors)
     ax2.errorbar(
@@ -361,15 +433,15 @@ def _plots(
         capsize=2,
         lw=0.8,
     )
-    ax2.set_yticks(ys, [f"{i}" for i in items], fontsize=8)
+    ax2.set_yticks(ys, [item_name(i) for i in items], fontsize=8)
     ax2.invert_yaxis()
     ax2.axvline(0, color="black", lw=0.8)
-    ax2.set_xlabel(f"share of points moved: B − A (pp, {cmp.level:.0%} interval)")
-    ax2.set_title("Change in each item's share\n(red: the interval excludes 0)")
+    ax2.set_xlabel(f"points per round: B − A ({cmp.level:.0%} interval)")
+    ax2.set_title("Change in each item's points per round\n(red: the interval excludes 0)")
     fig.tight_layout()
     fig.savefig(out / "items.png", dpi=110)
     plt.close(fig)
-    figs.append(("items.png", "Ledger items: points per round and share change"))
+    figs.append(("items.png", "Ledger items: points per round, and the change B − A"))
 
     # pattern frequencies
     pats = [r.stat.key[8:] for r in cmp.rows if r.stat.key.startswith("pattern.")]
@@ -387,7 +459,13 @@ def _plots(
         if x > 0:
             ax.text(x * 1.05, y, f"{x:.2f}%", va="center", fontsize=8)
     ax.set_xscale("log")
-    ax.set_yticks(ys, [f"{p} ({names.get(p, (p, p))[1] or p})" for p in pats])
+    ax.set_yticks(
+        ys,
+        [
+            f"{names.get(p, (p, p))[0]} {p}" if chinese else f"{p} ({names.get(p, (p, p))[1] or p})"
+            for p in pats
+        ],
+    )
     ax.invert_yaxis()
     ax.set_xlabel("share of wins (%, log scale)")
     ax.set_title(f"Main pattern of each win (A: {sa['wins']} wins, B: {sb['wins']} wins)")
@@ -421,7 +499,7 @@ def _plots(
         for j, r in enumerate(rows):
             for kind, text in KIND_LABELS.items():
                 if r.stat.key == f"rate.{kind}":
-                    ticks[j] = text.split(" ", 1)[1] + " rate"
+                    ticks[j] = (text if chinese else text.split(" ", 1)[1]) + " rate"
         ax.set_yticks(ys, ticks, fontsize=8)
         ax.invert_yaxis()
         ax.set_xlabel(f"B − A ({unit}) with {cmp.level:.0%} interval")
@@ -436,6 +514,41 @@ def _plots(
             "Outcome rates, per-seat points, points moved and swing: B − A (red: the interval excludes 0)",
         )
     )
+
+    # bankroll: a player's result over a session of N rounds
+    if sa.get("bankroll") and sb.get("bankroll"):
+        from statistics import NormalDist
+
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+        spread = [s["bankroll"]["any_seat"] for s in (sa, sb)]
+        width_ = max((d["sd"] for d in spread if not math.isnan(d["sd"])), default=0.0)
+        if width_ > 0:
+            xs = np.linspace(-4 * width_, 4 * width_, 400)
+            for d, name, color in zip(spread, (na, nb), COLORS, strict=True):
+                if math.isnan(d["sd"]) or d["sd"] == 0:
+                    continue
+                dist = NormalDist(d["mean"], d["sd"])
+                ax.plot(xs, [dist.pdf(float(x)) for x in xs], color=color, label=name)
+                for q, style in ((5, "--"), (95, "--"), (50, ":")):
+                    ax.axvline(d[f"p{q}"], color=color, ls=style, lw=0.8)
+            ax.axvline(0, color="gray", lw=0.8)
+            ax.set_xlabel(f"a player's result after {sa['bankroll']['rounds']} rounds (points)")
+            ax.set_ylabel("density")
+            ax.set_title(
+                f"Bankroll over a session of {sa['bankroll']['rounds']} rounds "
+                "(any seat; dashed: 5% and 95%, dotted: median)"
+            )
+            ax.legend()
+            fig.tight_layout()
+            fig.savefig(out / "bankroll.png", dpi=110)
+            figs.append(
+                (
+                    "bankroll.png",
+                    "Bankroll: a player's result over a session (normal approximation with the "
+                    "long-run variance of whole matches)",
+                )
+            )
+        plt.close(fig)
     return figs
 
 
@@ -454,12 +567,18 @@ code { background: #f4f4f4; padding: 0 3px; }
 """
 
 
-def write_report(out_dir: str | Path, a: SimResult, b: SimResult, cmp: Comparison) -> Path:
+def write_report(
+    out_dir: str | Path, a: SimResult, b: SimResult, cmp: Comparison, *, session: int = 100
+) -> Path:
     """Write ``index.html`` and the PNGs into ``out_dir``; returns the HTML path."""
+    from zhuoji.sim.bankroll import session as bankroll_session
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     sa, sb = a.summary(), b.summary()
-    figs = _plots(out, a, b, sa, sb, cmp)
+    sa["bankroll"] = bankroll_session(a.acc, session)
+    sb["bankroll"] = bankroll_session(b.acc, session)
+    figs, font = _plots(out, a, b, sa, sb, cmp)
     e = html.escape
     parts = [
         "<!doctype html><html lang='zh'><head><meta charset='utf-8'>",
@@ -495,6 +614,11 @@ def write_report(out_dir: str | Path, a: SimResult, b: SimResult, cmp: Compariso
     note = awareness_note([*sa["agents"], *sb["agents"]])
     if note:
         parts.append(f"<p class='note'><b>{e(note)}</b></p>")
+    if font is None:
+        parts.append(
+            "<p class='note'>No CJK font was found, so the charts label items and patterns in "
+            "pinyin and English: <code>pip install 'zhuoji[sim]'</code> installs one.</p>"
+        )
     sig = [r for r in cmp.rows if r.significant]
     parts.append("<h2>Main differences</h2>")
     if sig:

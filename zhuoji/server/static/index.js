@@ -27,7 +27,8 @@ async function load() {
     const seats = t.seats.map((s) => `${s.seat}:${s.name}${s.kind === "bot" ? " (bot)" : ""}`).join(", ");
     body.append(el("tr", {},
       el("td", {}, el("code", {}, t.id), " ", t.name),
-      el("td", {}, `${t.title} (${t.variant})`),
+      el("td", {}, `${t.title} (${t.variant})`,
+        ...(t.house_rules.length ? [el("div", { class: "hint" }, "house rules 本桌规则: " + t.house_rules.join(" · "))] : [])),
       el("td", {}, `${t.rounds_played}/${t.rounds_total}${t.phase ? " · " + t.phase : ""}`),
       el("td", {}, seats),
       el("td", {}, t.scores.join(" / "))));

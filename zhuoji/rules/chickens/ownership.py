@@ -1,0 +1,227 @@
+"""Who holds which chickens at the end, and what each holding earns.
+
+A player holds the chickens in his concealed hand, in his melds (a pung counts 3, a kong
+``kong_counts``: 4, or 5 in ZA 「满鸡加1」), the winning tile where ``won_tile`` says so, and —
+by ``scope`` — his discards that nobody took (seed 000 ③ 手上鸡 「捉鸡只捉场上玩家没有打出的牌」,
+④ 内外鸡 「玩家打出和未打出的牌都会进行捉鸡」).  A discard taken for a meld is the claimer's.
+The winning tile is one tile: when several players win on one discard (一炮多响) or one
+robbed kong, it counts for the winner the discard names as ``claimed_by`` (the engine: the
+first after the discarder), never for each (issue 11 item 4).  站鸡 and 捉炮鸡 follow
+CITIES.md.  What an unready player showed (his discards and melds) is what he pays 包鸡 for.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from zhuoji.outcome import MeldKind, RoundEnd, WinHow
+from zhuoji.rules.chickens.discards import Status, status_value
+from zhuoji.rules.chickens.params import ChickenParams
+from zhuoji.rules.chickens.values import Chicken
+from zhuoji.tiles import name
+
+
+@dataclass(frozen=True)
+class Earning:
+    """One ledger line a holder earns from each of his payers."""
+
+    amount: int
+    item: str
+    detail: str
+    chongfeng: bool = False  # 冲锋鸡: paid by every other player whatever ``payers`` says
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an unready player showed (包鸡): per kind, discarded and melded counts, and the
+    amounts his discards are worth beyond a plain tile (横鸡)."""
+
+    lines: list[tuple[int, str, int, int]]  # (value, label, discarded, melded)
+    extra: list[Earning]  # 横鸡 discards, paid as they are worth
+
+
+@dataclass(frozen=True)
+class WonTile:
+    seat: int  # who holds it
+    discard: int | None  # the discard it was won on, if any
+
+
+def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
+    """Who holds the winning tile as a chicken, if anyone (``won_tile``)."""
+    if end.win_tile is None or not end.wins or p.won_tile == "never":
+        return None
+    first = end.wins[0]
+    if first.how is WinHow.SELF_DRAW:
+        return WonTile(first.seat, None)
+    if p.won_tile == "self_draw" or first.source is None:
+        return None
+    winners = {w.seat for w in end.wins}
+    index = next(
+        (
+            i
+            for i in range(len(end.discards) - 1, -1, -1)
+            if end.discards[i].seat == first.source
+            and end.discards[i].tile == end.win_tile
+            and end.discards[i].claimed_by in winners
+            and end.discards[i].claim is None
+        ),
+        None,
+    )
+    if index is not None and first.how is WinHow.DISCARD:
+        holder = end.discards[index].claimed_by
+        assert holder is not None
+        return WonTile(holder, index)
+    src = first.source
+    return WonTile(min(winners, key=lambda s: (s - src) % end.players), None)
+
+
+def discarded_chickens(end: RoundEnd, table: dict[int, Chicken]) -> list[list[int]]:
+    """Per seat, the indexes of his discards that are chickens and that nobody took."""
+    out: list[list[int]] = [[] for _ in end.seats]
+    for i, d in enumerate(end.discards):
+        if d.claimed_by is None and d.tile in table:
+            out[d.seat].append(i)
+    return out
+
+
+def _plain(c: Chicken, n: int, thrown: int = 0) -> list[Earning]:
+    """``n`` tiles of chicken ``c``, ``thrown`` of them discarded (内外鸡/满堂鸡: the detail
+    says so, since a player may not see why a tile he no longer holds is paid)."""
+    why = ""
+    if thrown:
+        why = "; discarded" if thrown == n == 1 else f"; {thrown} of them discarded"
+    return [
+        Earning(n * part.per_tile, part.item, f"{part.label} ×{n} ({part.per_tile} each{why})")
+        for part in c.parts
+        if part.per_tile
+    ]
+
+
+def holdings(
+    end: RoundEnd,
+    table: dict[int, Chicken],
+    status: dict[int, Status],
+    discarded: list[list[int]],
+    p: ChickenParams,
+) -> list[list[Earning]]:
+    """Per seat, what his chickens earn from each payer (before who collects is decided);
+    ``discarded`` is :func:`discarded_chickens`."""
+    won = won_tile(end, p)
+    out: list[list[Earning]] = []
+    for s, seat in enumerate(end.seats):
+        plain: Counter[int] = Counter()
+        thrown: Counter[int] = Counter()  # of ``plain``, the discarded ones
+        standing: Counter[int] = Counter()
+        extra: list[Earning] = []
+        for k in seat.concealed:
+            if k in table:
+                plain[k] += 1
+                standing[k] += 1
+        if won is not None and won.seat == s and end.win_tile in table:
+            k = end.win_tile
+            st = status.get(won.discard, Status.PLAIN) if won.discard is not None else None
+            if p.zhuopao and st is not None and st is not Status.PLAIN:
+                v = status_value(st, table[k], p)
+                extra.append(Earning(v, "ji.zhuopao", f"捉炮鸡 {name(k)} ({st.value}) {v}"))
+            else:
+                plain[k] += 1
+                if p.standing is not None and p.standing.won_tile:
+                    standing[k] += 1
+        for m in seat.melds:
+            for k in set(m.tiles):
+                if k not in table:
+                    continue
+                n = p.kong_counts if m.is_kong else m.tiles.count(k)
+                plain[k] += n
+                if (
+                    p.standing is not None
+                    and p.standing.concealed_kongs
+                    and m.kind is MeldKind.GANG_CONCEALED
+                ):
+                    standing[k] += n
+        if p.scope != "hand":
+            for i in discarded[s]:
+                d = end.discards[i]
+                c = table[d.tile]
+                if p.scope == "permanent" and not c.fixed:
+                    continue
+                st = status.get(i, Status.PLAIN)
+                if st is Status.CHONGFENG:
+                    assert p.chongfeng is not None
+                    if p.chongfeng.also_discard:
+                        plain[d.tile] += 1
+                        thrown[d.tile] += 1
+                elif st is Status.HENGJI:
+                    assert p.hengji is not None
+                    v = status_value(st, c, p)
+                    extra.append(Earning(v, "ji.hengji", f"{p.hengji.label} {name(d.tile)} {v}"))
+                else:
+                    plain[d.tile] += 1
+                    thrown[d.tile] += 1
+        earnings = [e for k in sorted(plain) for e in _plain(table[k], plain[k], thrown[k])]
+        earnings += _standing(table, standing, p) + extra
+        out.append(earnings)
+    return out
+
+
+def _standing(table: dict[int, Chicken], standing: Counter[int], p: ChickenParams) -> list[Earning]:
+    """站鸡: a chicken still standing is worth its value × multiplier + bonus."""
+    st = p.standing
+    if st is None:
+        return []
+    out = []
+    for k in sorted(standing):
+        c = table[k]
+        if st.tiles == "permanent" and not c.permanent:
+            continue
+        per = c.value * (st.multiplier - 1) + st.bonus
+        if per and standing[k]:
+            n = standing[k]
+            out.append(Earning(n * per, "ji.zhanji", f"站鸡 {name(k)} ×{n} ({per} each)"))
+    return out
+
+
+def shown(
+    end: RoundEnd,
+    ready: list[bool],
+    table: dict[int, Chicken],
+    status: dict[int, Status],
+    discards: list[list[int]],
+    p: ChickenParams,
+) -> list[Shown]:
+    """Per unready seat, the chickens he showed — discarded (nobody took) and melded — for
+    包鸡 (``unready_pays``); ``discards`` is :func:`discarded_chickens`."""
+    up = p.unready_pays
+    assert up is not None
+    out = []
+    for s, seat in enumerate(end.seats):
+        discarded: Counter[int] = Counter()
+        melded: Counter[int] = Counter()
+        extra: list[Earning] = []
+        if ready[s]:
+            out.append(Shown([], []))  # only an unready player shows what he pays for
+            continue
+        for i in discards[s]:
+            d = end.discards[i]
+            c = table[d.tile]
+            if up.tiles == "permanent" and not c.fixed:
+                continue
+            st = status.get(i, Status.PLAIN)
+            if st is Status.HENGJI:
+                v = status_value(st, c, p)
+                extra.append(Earning(v, "ji.baoji", f"横鸡 {name(d.tile)} {v}"))
+            elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
+                discarded[d.tile] += 1
+        for m in seat.melds:
+            for k in set(m.tiles):
+                held = table.get(k)
+                if held is None or (up.tiles == "permanent" and not held.fixed):
+                    continue
+                melded[k] += p.kong_counts if m.is_kong else m.tiles.count(k)
+        lines = [
+            (table[k].value, table[k].label, discarded[k], melded[k])
+            for k in sorted(set(discarded) | set(melded))
+        ]
+        out.append(Shown(lines, extra))
+    return out

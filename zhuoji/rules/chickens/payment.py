@@ -1,0 +1,137 @@
+"""Who collects chickens and who pays: collectors, payers, 包鸡, 责任鸡, pairwise settlement.
+
+Sources: seed 001 一(1)(3) (each other player pays the holder; only 叫嘴 players' chickens
+count), 二(5) and (四)(1) (包鸡; burning keeps the penalties owed: 「需倒賠的英雄雞、責任雞仍然
+生效」); CITIES.md common mechanism 4 (ready-only collectors; every other player or only
+unready players pay; 包鸡 scope and payees; DS §11.1 pairwise difference) and the GA
+``process_reponsibility_ji_fen`` direction of 责任鸡.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from zhuoji.rules.chickens.discards import Special
+from zhuoji.rules.chickens.ownership import Earning, Shown
+from zhuoji.rules.chickens.params import ChickenParams
+from zhuoji.settle import SettleContext
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Each seat's standing for chickens at the end."""
+
+    ready: list[bool]
+    burnt: frozenset[int]  # 烧: collect nothing, still owe penalties
+    collects: list[bool]  # ready (or everyone collects) and not burnt
+    owes: list[bool]  # not ready and does not collect: owes 包鸡 where the variant has it
+
+    @classmethod
+    def of(cls, ctx: SettleContext, p: ChickenParams) -> Standing:
+        # the one place the chickens stage reads burning
+        burnt = frozenset(s for s in range(ctx.players) if ctx.chickens_burnt(s))
+        ready = list(ctx.ready)
+        collects = [
+            (ready[s] or p.collectors == "all") and s not in burnt for s in range(ctx.players)
+        ]
+        # 倒赔 / 包鸡 are owed by a player who is not ready (seed 001 二(5) "未叫嘴"); burning
+        # turns nothing into a debt (seed 001 (四)(1): only what was owed anyway stays)
+        owes = [not collects[s] and not ready[s] for s in range(ctx.players)]
+        return cls(ready, burnt, collects, owes)
+
+
+def pay_holdings(
+    ctx: SettleContext,
+    p: ChickenParams,
+    st: Standing,
+    earnings: list[list[Earning]],
+) -> None:
+    """Each collector earns each of his items from each payer (or, ``pairwise``, each pair
+    settles the difference in one entry)."""
+    flows: dict[tuple[int, int], int] = defaultdict(int)
+    for s, items in enumerate(earnings):
+        if not st.collects[s]:
+            continue
+        for e in items:
+            for payer in ctx.others(s):
+                if p.payers == "unready" and st.ready[payer] and not e.chongfeng:
+                    continue
+                if p.payment == "pairwise":
+                    flows[(payer, s)] += e.amount
+                else:
+                    ctx.pay(payer, s, e.amount, e.item, e.detail)
+    if p.payment == "pairwise":
+        for a in range(ctx.players):
+            for b in range(a + 1, ctx.players):
+                owed, due = flows[(a, b)], flows[(b, a)]
+                ctx.pay(a, b, owed - due, "ji.net", f"鸡数两两互减: {owed} − {due}")
+
+
+def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[Special]) -> None:
+    """责任鸡: the discarder pays a collecting claimer; ``reversed``: an unready claimer pays a
+    ready discarder (GA)."""
+    zr = p.zeren
+    assert zr is not None or not events
+    for z in events:
+        discarder, claimer = z.seat, z.other
+        assert claimer is not None and zr is not None
+        if zr.discarder == "unready" and st.ready[discarder]:
+            continue
+        if st.collects[claimer]:
+            ctx.pay(discarder, claimer, z.amount, z.item, z.detail)
+        elif zr.claimer_unready == "reversed" and not st.ready[claimer] and st.collects[discarder]:
+            ctx.pay(
+                claimer, discarder, z.amount, z.item, z.detail + " (reversed: claimer not ready)"
+            )
+
+
+def pay_unready(
+    ctx: SettleContext,
+    p: ChickenParams,
+    st: Standing,
+    shown: list[Shown],
+    chongfeng: list[Special],
+) -> None:
+    """包鸡: an unready player pays each payee for the chickens he showed; his 冲锋鸡 is paid
+    back (倒赔)."""
+    up = p.unready_pays
+    if up is None:
+        return
+    owing = [s for s in range(ctx.players) if st.owes[s]]
+
+    def payees(s: int) -> list[int]:
+        if up.payees == "ready":
+            return [c for c in range(ctx.players) if st.collects[c]]
+        return [c for c in ctx.others(s) if c not in st.burnt]
+
+    for s in owing:
+        if "chongfeng" in up.of:
+            for cf in chongfeng:
+                if cf.seat == s:
+                    for c in payees(s):
+                        ctx.pay(
+                            s, c, cf.amount, cf.item, cf.detail + " 倒赔 (paid back, not ready)"
+                        )
+        by = owing if up.discards_paid_by == "every_unready" else [s]
+        for value, label, discarded, melded in shown[s].lines:
+            for payer in by:
+                n = (discarded if "discards" in up.of else 0) + (
+                    melded if payer == s and "melds" in up.of else 0
+                )
+                if not n:
+                    continue
+                whose = "" if payer == s else f" of seat {s}"
+                for c in payees(s):
+                    ctx.pay(
+                        payer,
+                        c,
+                        n * value,
+                        "ji.baoji",
+                        f"包鸡 {label} ×{n} discarded or melded{whose}, not ready",
+                    )
+        if "discards" in up.of:
+            for e in shown[s].extra:
+                for payer in by:
+                    for c in payees(s):
+                        ctx.pay(payer, c, e.amount, "ji.baoji", f"包鸡 {e.detail}, not ready")

@@ -1,0 +1,68 @@
+"""The ``settle.chickens`` stage: the round's chickens, who holds them, who pays whom."""
+
+from __future__ import annotations
+
+from zhuoji.reveals import counting
+from zhuoji.rules.chickens.discards import chongfeng, classify, zeren
+from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings, shown
+from zhuoji.rules.chickens.params import ChickenParams
+from zhuoji.rules.chickens.payment import Standing, pay_holdings, pay_unready, pay_zeren
+from zhuoji.rules.chickens.values import Chicken, chicken_table
+from zhuoji.rules.registry import Phase, Point, register, register_labels
+from zhuoji.settle import SettleContext
+from zhuoji.tiles import name, parse_one
+
+# the ledger items this stage pays
+register_labels(
+    {
+        "ji.yaoji": ("幺鸡", "permanent chicken"),
+        "ji.wugu": ("乌骨鸡", "8-dots chicken"),
+        "ji.fanji": ("翻鸡", "flipped chicken"),
+        "ji.jinji": ("金鸡", "golden chicken"),
+        "ji.chongfeng": ("冲锋鸡/英雄鸡", "first chicken discarded"),
+        "ji.zeren": ("责任鸡", "chicken discard claimed"),
+        "ji.baoji": ("包鸡", "unready player's chickens"),
+        "ji.changji": ("常鸡", "permanent chicken"),
+        "ji.xingqi": ("星期鸡", "weekday chicken"),
+        "ji.zhanji": ("站鸡", "chickens standing in the hand"),
+        "ji.hengji": ("横鸡", "first discard of a chicken kind"),
+        "ji.shouquan": ("首圈鸡", "first go-round 冲锋/责任"),
+        "ji.zhuopao": ("捉炮鸡", "discarded chicken won on"),
+        "ji.net": ("鸡", "chickens, pairwise difference"),
+        "ji": ("鸡", "chicken"),  # a variant's own chicken items (银鸡 ji.yinji …)
+    }
+)
+
+
+def round_table(ctx: SettleContext, p: ChickenParams) -> dict[int, Chicken]:
+    """The round's chickens from its counting reveals and weekday."""
+    end = ctx.end
+    return chicken_table(
+        p, counting(end.reveals, ctx.ruleset.variant.deal.start_reveal), end.weekday
+    )
+
+
+@register(Point.SETTLE, "chickens", ChickenParams, phase=Phase.CHICKENS, title="捉鸡")
+def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
+    """Each collector earns each chicken's value from his payers; 冲锋鸡, 横鸡, 责任鸡, 包鸡,
+    站鸡 and 捉炮鸡 as configured.  Burnt players (烧) collect nothing but still owe
+    penalties.  No chickens on a draw, nor after a 吹风鸡 reveal."""
+    end = ctx.end
+    if end.is_draw:
+        return
+    if p.chuifeng is not None and end.reveal in {parse_one(t) for t in p.chuifeng.tiles}:
+        assert end.reveal is not None
+        ctx.note(f"吹风鸡: {name(end.reveal)} revealed, no chickens this round")
+        return
+    table = round_table(ctx, p)
+    status = classify(end, table, p)
+    st = Standing.of(ctx, p)
+    cf = chongfeng(end, table, status, st.ready, p)
+    discarded = discarded_chickens(end, table)
+    earnings = holdings(end, table, status, discarded, p)
+    for c in cf:
+        earnings[c.seat].append(Earning(c.amount, c.item, c.detail, chongfeng=True))
+    pay_holdings(ctx, p, st, earnings)
+    pay_zeren(ctx, p, st, zeren(end, table, status, p))
+    if p.unready_pays is not None:
+        pay_unready(ctx, p, st, shown(end, st.ready, table, status, discarded, p), cf)

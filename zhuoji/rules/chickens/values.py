@@ -1,0 +1,117 @@
+"""Which tile kinds are chickens this round, and what one tile of each is worth.
+
+Sources: seed 000 2) (翻鸡 「顺位加一」, 金鸡), seed 001 一 (1 per chicken, 金鸡 ×2), and
+CITIES.md "Reveal and chicken mechanisms" (本鸡, 上下鸡/摇摆鸡, 星期鸡, 金鸡 on 乌骨鸡, 银鸡).
+A permanent chicken that a reveal also makes is counted once, at its own value (GA
+``process_ji_fen`` values 幺鸡/乌骨 before looking at reveal chickens); only a golden rule
+raises it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from zhuoji.outcome import Reveal, RevealAt
+from zhuoji.rules.chickens.params import ChickenParams, Direction
+from zhuoji.tiles import name, next_in_cycle, parse_one, prev_in_cycle
+
+
+@dataclass(frozen=True)
+class Part:
+    """One ledger item a chicken tile earns: ``per_tile`` under ``item``."""
+
+    per_tile: int
+    item: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Chicken:
+    """A chicken kind of this round."""
+
+    kind: int
+    parts: tuple[Part, ...]
+    base: int  # the tile's own value: what 冲锋/横鸡/责任 multiply
+    fixed: bool  # permanent, or made by a reveal during play (not after the win; not 星期鸡)
+    permanent: bool  # listed as a permanent chicken (常鸡)
+    golden: bool = False
+    fanbei: int = 1  # 翻倍鸡: every item on the tile × this
+
+    @property
+    def value(self) -> int:
+        return sum(p.per_tile for p in self.parts)
+
+    @property
+    def label(self) -> str:
+        return "+".join(p.label for p in self.parts)
+
+
+def _made(tile: int, makes: Iterable[Direction]) -> list[int]:
+    out = []
+    for d in makes:
+        k = next_in_cycle(tile) if d == "next" else prev_in_cycle(tile) if d == "prev" else tile
+        if k not in out:
+            out.append(k)
+    return out
+
+
+def weekday_kinds(weekday: int) -> list[int]:
+    """星期鸡: the day's rank in each suit (Monday 1 … Sunday 7, FW ``GetWeekChikens``)."""
+    rank = (weekday - 1) % 7
+    return [rank, 9 + rank, 18 + rank]
+
+
+def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> dict[int, Chicken]:
+    """Kind → :class:`Chicken` for a round with these (counting) reveals on this weekday."""
+    reveals = list(reveals)
+    table: dict[int, Chicken] = {}
+    for pc in p.permanent:
+        k = parse_one(pc.tile)
+        v = pc.value * pc.fanbei
+        table[k] = Chicken(k, (Part(v, pc.item, pc.label),), v, True, True, fanbei=pc.fanbei)
+    own = {parse_one(i.tile): i for i in p.flip.own_items}
+    for r in reveals:
+        in_play = r.at is not RevealAt.WIN
+        makes = p.flip.makes
+        if in_play and p.flip.in_play_makes is not None:
+            makes = p.flip.in_play_makes
+        for k in _made(r.tile, makes):
+            known = table.get(k)
+            if known is not None:
+                if in_play and not known.fixed:
+                    table[k] = Chicken(k, known.parts, known.base, True, known.permanent)
+                continue
+            if k in own:
+                part = Part(own[k].value, own[k].item, own[k].label)
+            else:
+                part = Part(p.flip.value, "ji.fanji", f"翻鸡 {name(k)}")
+            table[k] = Chicken(k, (part,), part.per_tile, in_play, False)
+    revealed = {r.tile for r in reveals}
+    for g in p.golden:
+        k = parse_one(g.tile)
+        if parse_one(g.flip) not in revealed:
+            continue
+        c = table.get(k) or Chicken(k, (), p.flip.value, False, False)
+        head = c.parts[0].label if c.parts else name(k)
+        part = Part(c.base * g.multiplier, "ji.jinji", f"金鸡 {head}")
+        table[k] = Chicken(k, (part,), c.base, c.fixed, c.permanent, True, c.fanbei)
+    if p.weekday is not None and p.weekday.value:
+        wd = p.weekday
+        for k in weekday_kinds(weekday):
+            held = table.get(k)
+            if held is None:  # not "fixed": 包鸡 and ``any`` rules do not take it (GA)
+                part = Part(wd.value, "ji.xingqi", f"星期鸡 {name(k)}")
+                table[k] = Chicken(k, (part,), wd.value, False, False)
+            elif wd.on_top:
+                part = Part(wd.value, "ji.xingqi", "星期鸡")
+                table[k] = Chicken(
+                    k,
+                    (*held.parts, part),
+                    held.base,
+                    True,
+                    held.permanent,
+                    held.golden,
+                    held.fanbei,
+                )
+    return table

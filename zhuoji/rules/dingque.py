@@ -1,0 +1,108 @@
+"""定缺 settlement after a draw: 查花猪 (``settle.huazhu``) and 查大叫 (``settle.dajiao``).
+
+The Guizhou texts name 花猪 and 查缺 but give no value (CITIES.md "捉鸡 with 定缺": 花猪 "value
+not found in a Guizhou text"; 三丁拐: 查缺 "pays the others per tile (value not found)";
+FW idx 22 "查缺不查叫").  Both come from Sichuan 血战 rules, where 定缺 originates; the values
+and who pays whom are read from a public implementation of them, guogeer/gofishing-game
+``games/migrate/mahjong/sichuan.go`` ``Award()``:
+
+* 查花猪: a player still holding a tile of his void suit (``HasColor(handCards,
+  discardColor)``) pays every other player who is no 花猪 ``times := 16`` base units (capped
+  by the room's limit);
+* 查大叫: every other non-winner who is no 花猪 and not ready (``CheckWin()`` empty) pays
+  every ready one the largest value that player waits on (``maxPoints``); a 花猪 neither
+  pays nor collects it.
+
+Both run only after a draw (荒庄): in 血战 play goes on until the wall is empty, which in a
+round that ends at its first win is exactly a draw (a reading).  A variant with 定缺 lists
+``dajiao`` instead of ``chajiao`` (which would charge a 花猪 twice); leaving ``dajiao`` out is
+FW's 查缺不查叫.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from zhuoji import tiles as T
+from zhuoji.rules.drawgame import pay_waiting_values
+from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.settle import SettleContext
+
+
+class HuazhuParams(Params):
+    value: int = Field(
+        16,
+        ge=0,
+        le=1000,
+        title="查花猪 value",
+        description="what a 花猪 pays every player who is no 花猪 (gofishing-game sichuan.go: "
+        "16; no Guizhou text gives one)",
+    )
+    per_tile: bool = Field(
+        False,
+        title="查花猪 per tile",
+        description="the value is paid once per void-suit tile still held (FW chaQue 查缺 "
+        '"pays the others per tile", CITIES.md 三丁拐)',
+    )
+
+
+@register(
+    Point.SETTLE,
+    "huazhu",
+    HuazhuParams,
+    phase=Phase.DRAW,
+    title="查花猪",
+    labels={"huazhu": ("查花猪", "void suit still held after a draw")},
+)
+def settle_huazhu(ctx: SettleContext, p: HuazhuParams) -> None:
+    """After a draw, each 花猪 (a hand still holding its 定缺 suit) pays each other player
+    who is no 花猪."""
+    end = ctx.end
+    if not end.is_draw:
+        return
+    held = [seat.void_tiles() for seat in end.seats]
+    for pig, n in enumerate(held):
+        if not n:
+            continue
+        suit = end.seats[pig].void_suit
+        assert suit is not None
+        amount = p.value * (n if p.per_tile else 1)
+        what = f"查花猪: {n} {T.suit_name(suit)} still held" + (
+            f", {p.value} each" if p.per_tile else ""
+        )
+        for other in ctx.others(pig):
+            if not held[other]:
+                ctx.pay(pig, other, amount, "huazhu", what)
+    if not any(held) and any(seat.void_suit is not None for seat in end.seats):
+        ctx.note("查花猪: every hand is clear of its void suit")
+
+
+class DajiaoParams(Params):
+    extra: int = Field(
+        0,
+        ge=0,
+        le=1000,
+        title="查大叫 extra",
+        description="added to each ready player's largest waiting value (as chajiao.extra)",
+    )
+
+
+@register(
+    Point.SETTLE,
+    "dajiao",
+    DajiaoParams,
+    phase=Phase.DRAW,
+    title="查大叫",
+    labels={"dajiao": ("查大叫", "ready check after a draw (定缺)")},
+)
+def settle_dajiao(ctx: SettleContext, p: DajiaoParams) -> None:
+    """After a draw, each player who is neither ready nor a 花猪 pays each ready player the
+    largest value that player waits on."""
+    end = ctx.end
+    if not end.is_draw:
+        return
+    unready = [s for s in range(ctx.players) if not ctx.ready[s] and not end.seats[s].void_tiles()]
+    if not unready or all(not r for r in ctx.ready):
+        ctx.note("查大叫: " + ("nobody ready" if unready else "no one to pay") + ", no payment")
+        return
+    pay_waiting_values(ctx, unready, p.extra, "dajiao", "查大叫")
