@@ -248,15 +248,23 @@ def table_fan(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> int:
 _CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
 
 
-def _held(c: Sequence[int], meld_tiles: Sequence[int], wild: int | None) -> tuple[int, ...]:
-    """The ``held`` fact: tiles physically held, melds included, wild tiles not (rows that
-    count one tile read it, e.g. 红中 嘴)."""
-    out = list(c)
-    for t in meld_tiles:
-        out[t] += 1
-    if wild is not None:
-        out[wild] = 0
+def _held(
+    c: Sequence[int], meld_tiles: Sequence[int], wild: int | None, counted: frozenset[int]
+) -> tuple[int, ...]:
+    """The ``held`` fact: tiles physically held, melds included, wild tiles not, for the
+    kinds a pattern row counts (``counted``: e.g. 红中 嘴); other kinds read 0, so values
+    stay cacheable."""
+    out = [0] * T.NUM_KINDS
+    for k in counted:
+        if k != wild:
+            out[k] = c[k] + meld_tiles.count(k)
     return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def counted_tiles(ruleset: Ruleset) -> frozenset[int]:
+    """The kinds the variant's pattern rows count (a row's own ``tile``)."""
+    return frozenset(T.parse_one(r.tile) for r in ruleset.variant.patterns.rows.values() if r.tile)
 
 
 def hand_context(
@@ -268,6 +276,7 @@ def hand_context(
     declared: bool,
     seat_wind: int,
     round_wind: int,
+    counted: frozenset[int] = frozenset(),
 ) -> Facts:
     """Facts the current hand already shows, as the completed hand would likely keep them
     (claimed melds, kongs, concealed pungs, dragons, suits present, terminals, wilds)."""
@@ -284,7 +293,7 @@ def hand_context(
         ("missing_suit", len(suits) < 3),
         ("no_terminals", not any(T.is_terminal_or_honor(k) for k in every)),
         ("kan", sum(1 for k in kinds if c[k] >= 3)),
-        ("held", _held(c, meld_tiles, wild)),
+        ("held", _held(c, meld_tiles, wild, counted)),
         ("melds", len(melds)),
         ("peng_sets", sum(1 for m in melds if m.kind in _CLAIMED_SETS)),
         ("concealed_kongs", sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED)),
@@ -826,6 +835,7 @@ class Evaluator:
                 declared=state.declared,
                 seat_wind=self.seat_wind,
                 round_wind=0,
+                counted=counted_tiles(self.ruleset),
             )
             self._ctx_cache[key] = got
         return got
