@@ -141,6 +141,41 @@ def test_chicken_prices_agree_with_settlement(variant: str) -> None:
         assert got == pytest.approx(want), (T.format([reveal]), got, want)
 
 
+def _after_first_yaoji(overrides: list[str]) -> Evaluator:
+    """Seat 1's evaluator after the dealer's first discard, a 幺鸡 nobody claims."""
+    from conformance.walls import stack
+
+    rs = load_variant("guiyang", overrides)
+    hands = ["1s456789m5678p68s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    r = Round(rs, wall=stack(rs, hands), dealer=0)
+    r.apply(Action.parse("0 discard 1s"))
+    while r.phase.value == "claim":
+        for seat in r.to_act():
+            r.apply(make(seat, ActionKind.PASS))
+    return Evaluator(TableView(Observation(r, 1)))
+
+
+def test_chongfeng_and_zeren_follow_their_parameters() -> None:
+    """冲锋 on the round's first 幺鸡 (seed 000 ①) or on each player's own first discard
+    (``chongfeng.first: own``, DS §7.3); 责任鸡 as an extra or as DS's premium (the 冲锋
+    value less the plain value)."""
+    yao = T.parse_one("1s")
+    ev = _after_first_yaoji([])
+    assert not ev.is_chongfeng(yao) and ev.zeren_cost(yao) == 0.0
+    own = _after_first_yaoji(["settle.chickens.chongfeng.first=own"])
+    assert own.is_chongfeng(yao) and own.chongfeng_value(yao) > 2.0  # ×2, golden ×4 possible
+    premium = _after_first_yaoji(
+        [
+            "settle.chickens.chongfeng.first=own",
+            "settle.chickens.chongfeng.multiplier=6",
+            "settle.chickens.zeren.premium=true",
+            "settle.chickens.zeren.claims=every",
+        ]
+    )
+    assert premium.zeren_cost(yao) == 5.0
+    assert premium.zeren_cost(T.parse_one("2s")) == 0.0  # not a 责任 tile
+
+
 # ---------------------------------------------------------------------------------------
 # the value model
 # ---------------------------------------------------------------------------------------

@@ -202,11 +202,12 @@ def test_reinforce_against_expert_opponents_runs() -> None:
     assert not np.array_equal(w, start) or reward == 0.0
 
 
-def test_a_trained_policy_plays_as_an_agent() -> None:
+def test_a_trained_policy_plays_as_an_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     """A linear softmax policy fitted for a moment to the expert's choices (behaviour
     cloning on the environment's own observations) is seated with PolicyAgent next to
     zhuoji bots: it plays whole rounds legally and picks up the expert's play."""
-    from zhuoji.agents.base import make_agent, play_round, register_agent
+    from zhuoji.agents import base
+    from zhuoji.agents.base import make_agent, play_round
     from zhuoji.agents.expert import ExpertAgent
     from zhuoji.engine import Round
     from zhuoji.env import PolicyAgent, encode_observation
@@ -244,7 +245,8 @@ def test_a_trained_policy_plays_as_an_agent() -> None:
     def policy(planes: np.ndarray, mask: np.ndarray) -> int:
         return int(np.argmax(np.where(mask > 0, w @ _features(planes), -np.inf)))
 
-    register_agent("cloned", lambda seed: PolicyAgent(policy, "cloned"))
+    # registered for this test only (the registry is global)
+    monkeypatch.setitem(base._FACTORIES, "cloned", lambda seed: PolicyAgent(policy, "cloned"))
     agents = [make_agent(k, i) for i, k in enumerate(["cloned", "expert", "cautious", "expert"])]
     for seed in (11, 12):
         r = play_round(Round(ruleset, seed=seed), agents)

@@ -14,7 +14,8 @@ is weighted by the tiles this seat has not seen.
 * 冲锋鸡/英雄鸡 — which tiles (a list, or ``any`` chicken known during play), whose first
   discard (the round's first of the kind, or a player's own first), the multipliers, and
   whether the tile also counts as an ordinary discarded chicken;
-* 责任鸡 — which tiles, the extra, first copy only or every claimed copy;
+* 责任鸡 — which tiles, the extra (or DS's premium: a claimed 冲锋 costs its 冲锋 value
+  less its plain value), first copy only or every claimed copy;
 * 手上鸡 / 内外鸡 (``scope``), who collects (叫嘴), who pays (every other player or the
   unready ones), what a kong counts as;
 * 包鸡 (``unready_pays``) — what an unready player pays for, to whom.
@@ -54,7 +55,8 @@ class ChickenRules:
     cf_round_first: bool = True  # the round's first discard of the kind (else: own first)
     cf_also_discard: bool = False
     zeren_tiles: tuple[int, ...] | None = ()
-    zeren_extra: int = 0  # 0: no 责任鸡
+    zeren_extra: int = 0  # the tile's value × this, to the claimer
+    zeren_premium: bool = False  # DS: the claimed discard's 冲锋 value less its plain value
     zeren_first_only: bool = True
     scope: str = "all"  # hand / permanent / all: which unclaimed discards still count
     collectors_ready: bool = True  # only ready (or winning) players collect (叫嘴)
@@ -77,6 +79,7 @@ class ChickenRules:
             cf_also_discard=cf is not None and cf.also_discard,
             zeren_tiles=_tiles(zr.tiles) if zr is not None else (),
             zeren_extra=zr.extra if zr is not None and not zr.premium else 0,
+            zeren_premium=zr is not None and zr.premium,
             zeren_first_only=zr is None or zr.claims == "first",
             scope=p.scope,
             collectors_ready=p.collectors == "ready",

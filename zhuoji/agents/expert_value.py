@@ -661,12 +661,16 @@ class Evaluator:
         return self.prices.chongfeng_value(self.chk, tile, self.reveal)
 
     def zeren_cost(self, tile: int) -> float:
-        """责任鸡: what discarding ``tile`` costs its discarder, to the claimer, if punged."""
+        """责任鸡: what discarding ``tile`` costs its discarder, to the claimer, if punged
+        (横鸡 premiums are not priced)."""
         ch = self.chk
-        if ch is None or not ch.zeren_extra or tile not in self.zeren_tiles:
+        if ch is None or tile not in self.zeren_tiles:
             return 0.0
         if ch.zeren_first_only and tile in self._seen_kinds:
             return 0.0
+        if ch.zeren_premium:  # a claimed 冲锋 pays its 冲锋 value less its plain value
+            base = self.prices.base[tile]
+            return float((ch.cf_mult - 1) * base) if self.is_chongfeng(tile) else 0.0
         return float(ch.zeren_extra * self.prices.base[tile])
 
     def discard_counts(self, tile: int, chongfeng: bool = False) -> bool:
