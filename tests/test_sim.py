@@ -304,6 +304,24 @@ def test_awareness_note() -> None:
     assert awareness_note(["expert", "greedy"]) is None
 
 
+def test_compare_text_puts_the_note_by_the_outcomes(capsys: pytest.CaptureFixture[str]) -> None:
+    """With bots that ignore payouts, ``compare`` says so under the outcome rows when it
+    lists them (``--all``), and on its own line when it does not."""
+    from zhuoji.cli import main
+
+    argv = ["compare", "guiyang", "guiyang", "--set-b", "settle.chickens.chongfeng.multiplier=6"]
+    argv += ["--agents", "greedy", "--rounds", "8", "--workers", "1", "--bootstrap", "50"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    notes = [i for i, line in enumerate(lines) if "do not price settlement payouts" in line]
+    assert len(notes) == 1 and lines[notes[0]].startswith("note:")
+    assert main([*argv, "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    notes = [i for i, line in enumerate(lines) if "do not price settlement payouts" in line]
+    assert len(notes) == 1
+    assert lines[notes[0] - 1].strip().startswith("outcomes")
+
+
 def test_a_results_file_from_before_behaviour_opens(tmp_path: Path) -> None:
     import sqlite3
 
