@@ -243,3 +243,22 @@ def test_exposed_kong_payer() -> None:
         (3, 1, 1),
     ]
     assert paid(settle(REPAO, "settle.dou.exposed_paid_by=konger"), "dou.dian") == [(1, 0, 1)]
+
+
+def test_baogang_some_tiles_only() -> None:
+    """包杠幺鸡 (CITIES.md 毕节, FW EnableBaoKongBam1): only kongs of the listed tiles are paid
+    back; the unready player's other kongs are simply void."""
+    led = settle(DOU, "settle.dou.unready_pays=true", "settle.dou.unready_pays_tiles=[8m]")
+    assert paid(led, "dou.men") == [(2, 0, 2), (2, 1, 2), (2, 3, 2)]  # his 闷豆 of 8m
+    assert paid(led, "dou.zhuanwan") == [(0, 3, 1), (1, 3, 1), (2, 3, 1)]  # seat 3's only
+    led = settle(DOU, "settle.dou.unready_pays=true", "settle.dou.unready_pays_tiles=[1s]")
+    assert not [e for e in led.entries if "paid back" in e.detail]
+
+
+def test_dealer_stays_after_any_draw() -> None:
+    """独山 (CITIES.md; DS §2 "黄庄流局 → 原庄家连庄"): after a draw the dealer deals again,
+    whoever is ready (guiyang: the nearest ready player, seat 1 here)."""
+    case = "guiyang/11_draw_some_ready"  # dealer 0, streak 1, seat 1 ready
+    assert (settle(case).next_dealer, settle(case).next_streak) == (1, 0)
+    led = settle(case, "dealer.draw_dealer_stays=true")
+    assert (led.next_dealer, led.next_streak) == (0, 2)

@@ -152,7 +152,8 @@ BAD_FILES = [
         "unknown parameter",
         HEAD + "settle:\n  shabao: {amount: 10}\n",
         [
-            "{f}:6: settle.shabao.amount: unknown key 'amount' (known: value, on_discard, on_self_draw, id)"
+            "{f}:6: settle.shabao.amount: unknown key 'amount' (known: value, on_discard, "
+            "on_self_draw, others_on_discard, id)"
         ],
     ),
     (
