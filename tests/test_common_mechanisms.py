@@ -255,6 +255,16 @@ def test_baogang_some_tiles_only() -> None:
     assert not [e for e in led.entries if "paid back" in e.detail]
 
 
+def test_repao_kong_kinds() -> None:
+    """安顺 (CITIES.md, FW EnableKongHotPao=false): a 点豆 owner's deal-in is no 热炮; when every
+    kong kind counts it is one (+1, and the discarder is burnt)."""
+    case = "anshun/01_exposed_kong_no_repao"
+    assert not paid(settle(case), "hu.repao")
+    led = settle(case, "repao.kong_kinds=[concealed, exposed, added]")
+    assert paid(led, "hu.repao") == [(3, 1, 1)]
+    assert not [e for e in led.entries if e.payee == 3]  # burnt: his chickens and 点豆 void
+
+
 def test_dealer_stays_after_any_draw() -> None:
     """独山 (CITIES.md; DS §2 "黄庄流局 → 原庄家连庄"): after a draw the dealer deals again,
     whoever is ready (guiyang: the nearest ready player, seat 1 here)."""
