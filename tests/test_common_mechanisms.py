@@ -272,3 +272,21 @@ def test_dealer_stays_after_any_draw() -> None:
     assert (settle(case).next_dealer, settle(case).next_streak) == (1, 0)
     led = settle(case, "dealer.draw_dealer_stays=true")
     assert (led.next_dealer, led.next_streak) == (0, 2)
+
+
+def test_shabao_from_every_declared_loser() -> None:
+    """遵义 (CITIES.md, ZA): 「every other declared non-winner also pays the winner 10」 on a
+    discard win — off, only the declared discarder pays."""
+    case = "zunyi/03_dakuanzhang_baoting_shabao"
+    assert paid(settle(case), "shabao") == [(0, 1, 10), (3, 1, 10)]
+    assert paid(settle(case, "settle.shabao.others_on_discard=false"), "shabao") == [(3, 1, 10)]
+
+
+def test_zeren_reversed_to_any_discarder() -> None:
+    """独山 (DS §11.2): an unready claimer of a 冲锋鸡 pays its premium back to the discarder
+    even when that discarder is not ready himself; GA's reading (reversed) pays only a ready
+    one."""
+    case = "dushan/05_gangkai_dandiao_kongs_baoji"  # seat 1 (unready) punged seat 0's 冲锋
+    assert paid(settle(case), "ji.zeren") == [(1, 0, 2)]
+    led = settle(case, "settle.chickens.zeren.claimer_unready=reversed")
+    assert not paid(led, "ji.zeren")  # seat 0 is not ready

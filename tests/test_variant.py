@@ -18,7 +18,7 @@ from zhuoji.variants_cmd import diff, effective
 SHIPPED = sorted(
     [
         *["guiyang", "guiyang-shoushang", "guiyang-weile", "jinyou", "liupanshui", "luan"],
-        *["anshun", "bijie", "duyun", "kaili", "tongren"],  # CITIES.md cities
+        *["anshun", "bijie", "dushan", "duyun", "kaili", "tongren", "zunyi"],  # CITIES.md cities
     ]
 )
 
