@@ -21,6 +21,7 @@ from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Round
 from zhuoji.errors import ScenarioError
 from zhuoji.variant import VARIANTS_DIR, load_variant
+from zhuoji.variant_io import builtin_names
 
 VARIANTS = sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
 DOC = Path(__file__).resolve().parents[1] / "docs" / "event-log.md"
@@ -166,8 +167,9 @@ def test_unknown_variant() -> None:
         lines[0] = lines[0].replace('"guiyang"', '"nowhere"')
 
     assert rejected(tampered(rename)) == (
-        "log:1: variant: nowhere: no such variant file or shipped variant (shipped: guiyang, "
-        "guiyang-shoushang, guiyang-weile, jinyou, liupanshui, luan)"
+        "log:1: variant: nowhere: no such variant file or shipped variant (shipped: "
+        + ", ".join(builtin_names())
+        + ")"
     )
 
 
