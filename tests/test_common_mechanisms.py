@@ -290,3 +290,15 @@ def test_zeren_reversed_to_any_discarder() -> None:
     assert paid(settle(case), "ji.zeren") == [(1, 0, 2)]
     led = settle(case, "settle.chickens.zeren.claimer_unready=reversed")
     assert not paid(led, "ji.zeren")  # seat 0 is not ready
+
+
+def test_golden_on_held_chickens_only() -> None:
+    """独山 (DS §7.7 「作用在「手中鸡」上」): a golden 幺鸡 counts double held or melded, not
+    discarded — for its ready owner and in 包鸡; guiyang's reading doubles discards too."""
+    case = "dushan/06_golden_held_only_hengji_round"
+    assert paid(settle(case), "ji.baoji") == [(2, 0, 1), (2, 1, 1), (2, 3, 1)]
+    assert (0, 3, 6) in paid(settle(case), "ji.net")
+    both = "[{flip: 9s, tile: 1s, multiplier: 2}, {flip: 2s, tile: 1s, multiplier: 2}]"
+    led = settle(case, f"settle.chickens.golden={both}")
+    assert paid(led, "ji.baoji") == [(2, 0, 2), (2, 1, 2), (2, 3, 2)]
+    assert (0, 3, 7) in paid(led, "ji.net")

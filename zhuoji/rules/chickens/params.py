@@ -102,6 +102,12 @@ class GoldenRule(Params):
         le=100,
         description="its value is multiplied by this (×2 seed 001 一(4); ZA ×3)",
     )
+    discards: bool = Field(
+        True,
+        description="a discarded copy nobody took (内外鸡/满堂鸡, 包鸡) counts golden too (seed "
+        "000 ④ with 2)); false: it counts its plain value — the golden multiplier is on held "
+        "and melded copies only (DS §7.7 「幺鸡计分 ×2（作用在「手中鸡」上）」)",
+    )
 
 
 class WeekdayRule(Params):
