@@ -110,7 +110,7 @@ BAD_FILES = [
         HEAD + "colour: red\n",
         [
             "{f}:5: colour: unknown key 'colour' (known: name, title, title_en, source, description, "
-            "extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
+            "family, extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
             "may_win, dealer, settle, match, stake)"
         ],
     ),

@@ -364,7 +364,12 @@ class HandRef:
         best = 0
         for real in realizations:
             facts = dict(
-                real, one_suit=one_suit, dealer=dealer, **dict.fromkeys(false_facts, False)
+                real,
+                one_suit=one_suit,
+                dealer=dealer,
+                melds=len(melds),
+                pair_runs=_pair_runs(c) if real["form"] == "seven_pairs" else 0,
+                **dict.fromkeys(false_facts, False),
             )
             hits: dict[str, int] = {}
             for pid, row in self.patterns.rows.items():
@@ -1149,3 +1154,16 @@ class Referee:
 
     def offered_any(self) -> bool:
         return any(self.r.legal_actions(s) for s in range(self.n)) or bool(self.r.to_act())
+
+
+def _pair_runs(c: Sequence[int]) -> int:
+    """合浦七对's runs of three pairs (112233): each gap-free stretch of L paired kinds of
+    one suit holds L // 3 of them."""
+    runs = 0
+    for suit in range(3):
+        stretch = 0
+        for rank in range(9):
+            stretch = stretch + 1 if c[suit * 9 + rank] >= 2 else 0
+            if stretch == 3:
+                runs, stretch = runs + 1, 0
+    return runs
