@@ -15,7 +15,20 @@ from zhuoji.variant import VARIANTS_DIR, Ruleset, load_variant
 from zhuoji.variant_io import builtin_names, merge
 from zhuoji.variants_cmd import diff, effective
 
-SHIPPED = ["guiyang", "guiyang-shoushang", "guiyang-weile", "jinyou", "liupanshui", "luan"]
+SHIPPED = [
+    "erdingguai",
+    "guiyang",
+    "guiyang-dingque",
+    "guiyang-qq",
+    "guiyang-shoushang",
+    "guiyang-weile",
+    "jinsha",
+    "jinyou",
+    "liupanshui",
+    "luan",
+    "qianxi",
+    "sandingguai",
+]
 
 
 def test_shipped_list() -> None:
