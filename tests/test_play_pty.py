@@ -6,17 +6,27 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from zhuoji import tiles as T
+from zhuoji.variant import load_variant
+
 pexpect = pytest.importorskip("pexpect")
 
-PROMPT = r"choose \[1-(\d+)\]: "
-HAND = re.compile(r"your hand 手牌: (\S+)(?:  \+ drew 摸 (\S+))?")
+#: the question; it offers typing a tile exactly when a plain discard is a choice
+PROMPT = r"choose \[1-(\d+)\]( or type a tile like 5m to (?:discard it|pass it on))?: "
+HAND = re.compile(r"your hand 手牌: ([^\n]*?)(?:  \+ drew 摸 (\d[mspz]))?\s*\n")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+MENU = re.compile(r"^\s+(\d+)\. (.*?)\s*$", re.M)
 
 
-def spawn(*args: str) -> pexpect.spawn:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="160")
+def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="160", TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    if not colour:
+        env["NO_COLOR"] = "1"
     return pexpect.spawn(
         sys.executable,
         ["-m", "zhuoji.cli", "play", *args],
@@ -27,44 +37,142 @@ def spawn(*args: str) -> pexpect.spawn:
     )
 
 
-def test_play_a_round_to_the_settlement() -> None:
-    child = spawn("--variant", "guiyang", "--seed", "5", "--seat", "1")
-    child.expect("you are seat 1")
-    decisions = 0
+def plain(text: str) -> str:
+    return ANSI.sub("", text).replace("\r", "")
+
+
+def hand_tiles(screen: str) -> list[str]:
+    found = HAND.findall(screen)
+    assert found, screen
+    line, drawn = found[-1]
+    return re.findall(r"\d[mspz]", line) + ([drawn] if drawn else [])
+
+
+def pick_discard(screen: str) -> str:
+    """The tile whose discard leaves the hand fewest tiles from ready (pairs and connected
+    tiles kept), typed in notation as a player would."""
+    rules = load_variant("guiyang").hand_rules()
+    codes = hand_tiles(screen)
+    c = T.counts("".join(codes))
+    best: tuple[tuple[int, ...], str] | None = None
+    for code in sorted(set(codes)):
+        k = T.parse_one(code)
+        c[k] -= 1
+        near = sum(
+            c[j] for j in range(max(0, k - 2), min(27, k + 3)) if j != k and j // 9 == k // 9
+        )
+        key = (rules.shanten(c), c[k], near, k == T.YAOJI, -k)
+        c[k] += 1
+        if best is None or key < best[0]:
+            best = (key, code)
+    assert best is not None
+    return best[1]
+
+
+def test_play_a_round_typing_tiles_to_the_settlement() -> None:
+    """Seed 10, seat 0: the player discards by typing tiles (5m), passes claims, becomes
+    ready; the table names seats one way, marks 幺鸡 in the hand, shows the discards that
+    leave the hand ready and then its waits with the copies left."""
+    child = spawn("--variant", "guiyang", "--seed", "10", "--seat", "0")
+    child.expect("you are seat 0")
+    decisions = typed = 0
+    screens = []
     while True:
         i = child.expect([PROMPT, "totals 合计: "])
         if i == 1:
+            settlement = plain(child.before)
             break
-        screen = child.before
-        assert "your hand 手牌" in screen and "wall 牌墙" in screen
-        assert "seat 1 (you" in screen and "discards 弃牌" in screen
-        child.sendline("1")
+        screen = plain(child.before)
+        screens.append(screen)
+        assert "your hand 手牌" in screen and "wall 牌墙" in screen and "discards 弃牌" in screen
+        assert re.search(r"seat 0 \((东庄|南|西|北), you\)", screen)  # wind, seat, you
+        menu = MENU.findall(screen)
+        assert len(menu) == int(child.match.group(1))
+        win = next((n for n, label in menu if label.startswith("胡")), None)
+        if win is not None:
+            child.sendline(win)
+        elif child.match.group(2):  # a discard: typed as a tile
+            child.sendline(pick_discard(screen))
+            typed += 1
+        else:
+            child.sendline(menu[-1][0])  # 过
         child.expect(r"→ ")
         decisions += 1
         assert decisions < 200
-    assert decisions > 0
-    settlement = child.before
-    assert "round over 本局结束" in settlement and "settlement 结算:" in settlement
+    assert typed > 5
+    text = "\n".join(screens)
+    assert re.search(r"your hand 手牌: [^\n]*1s鸡", text)  # 幺鸡 marked as a chicken
+    hints = re.findall(r"打出即听: (\d[mspz]) → ((?:\d[mspz]\(\d\) ?)+)", text)
+    assert hints  # the discards that leave the hand ready, with the copies left of each wait
+    waits = re.findall(r"听 waits: ([^\n]*)", text)
+    assert waits and re.search(r"\d[mspz] \S+ \(\d left\)", waits[0])
+    assert "settlement 结算:" in settlement and "round over 本局结束" in settlement
+    assert "chickens 鸡:" in settlement and "幺鸡是常鸡" in settlement
     child.expect("next dealer")
-    # every seat's total is printed, and they add up to zero
-    totals = [int(x) for x in re.findall(r"\) ([+-]\d+)", child.before)]
+    totals = [int(x) for x in re.findall(r"\) ([+-]\d+)", plain(child.before))]
     assert len(totals) == 4 and sum(totals) == 0
+    child.expect(r"this round 本局: seat 0 \(\S+, you\) [+-]\d+")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_exchange_and_void_suit_at_the_start() -> None:
+    """换三张 picks are typed as tiles too (the prompt says "pass it on"); after 定缺 every
+    seat's void suit is printed and shown in the table; three seats have three winds."""
+    variant = str(Path(__file__).parent / "variants" / "dingque-3p.yaml")
+    child = spawn("--variant", variant, "--seed", "3", "--seat", "0")
+    for _ in range(3):
+        child.expect(PROMPT)
+        assert "to pass it on" in child.match.group(0)
+        screen = plain(child.before)
+        assert "换三张: pick the tiles to pass on" in screen
+        assert re.search(r"seat 0 \(西, you\)", screen)  # 3 players: 东 南 西
+        child.sendline(hand_tiles(screen)[0])
+        child.expect("→ 换牌")
+    child.expect("换三张 done, passed to the")
+    child.expect(PROMPT)
+    assert child.match.group(2) is None  # 定缺 is a menu choice, no tile to type
+    menu = MENU.findall(plain(child.before))
+    assert [label for _, label in menu][:2] == ["定缺 万", "定缺 条"]
+    child.sendline("1")
+    child.expect("定缺 void suits: ")
+    child.expect(PROMPT)
+    assert "seat 0 (西, you) 缺万" in plain(child.before)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+
+
+def test_colour_in_a_terminal_and_none_with_no_color() -> None:
+    coloured = spawn("--seed", "8", colour=True)
+    coloured.expect(PROMPT)
+    hand = [line for line in coloured.before.splitlines() if "your hand" in line][-1]
+    assert re.search(r"\x1b\[(\d;)*31m\dm", hand), hand  # 万 tiles in red
+    coloured.sendline("q")
+    coloured.expect(pexpect.EOF)
+    coloured.close()
+    bare = spawn("--seed", "8")
+    bare.expect(PROMPT)
+    assert "\x1b[3" not in bare.before
+    bare.sendline("q")
+    bare.expect(pexpect.EOF)
+    bare.close()
 
 
 def test_bad_input_asks_again_and_changes_nothing() -> None:
     child = spawn("--seed", "8")
     child.expect(PROMPT)
     count = int(child.match.group(1))
-    hand = HAND.search(child.before)
-    assert hand is not None
+    assert child.match.group(2)  # a turn: the prompt offers typing a tile
+    hand = hand_tiles(plain(child.before))
+    absent = next(T.text(k) for k in range(27) if T.text(k) not in hand)
     for bad, said in (
         ("abc", "not a choice: 'abc'"),
         ("0", "not a choice: 0"),
         (str(count + 1), f"not a choice: {count + 1}"),
         ("", "please enter a number"),
+        (absent, f"you cannot discard {T.name(T.parse_one(absent))} ({absent}) now"),
     ):
         child.sendline(bad)
         child.expect(re.escape(said))
@@ -73,11 +181,10 @@ def test_bad_input_asks_again_and_changes_nothing() -> None:
     child.sendline("h")
     child.expect("this help")
     child.expect(PROMPT)
-    again = HAND.search(child.before)
-    assert again is not None and again.groups() == hand.groups()  # the table is unchanged
+    assert hand_tiles(plain(child.before)) == hand  # the table is unchanged
     assert int(child.match.group(1)) == count
-    child.sendline("1")
-    child.expect("→ 打")
+    child.sendline(hand[0].upper())  # "5M" reads as 5m
+    child.expect(f"→ 打 {T.name(T.parse_one(hand[0]))}")
     child.expect(PROMPT)
     child.sendline("q")
     child.expect("you left the game")
@@ -98,7 +205,7 @@ def test_end_of_input_in_the_terminal() -> None:
 
 def test_piped_input_ends_cleanly() -> None:
     """Non-interactive stdin: answers are echoed; running out of them ends the game with a
-    message and status 1, without a traceback."""
+    message and status 1, without a traceback or colour codes."""
     proc = subprocess.run(
         [sys.executable, "-m", "zhuoji.cli", "play", "--seed", "8"],
         input="1\nxyz\n1\n",
@@ -110,6 +217,7 @@ def test_piped_input_ends_cleanly() -> None:
     assert proc.returncode == 1
     assert "input ended before the game was over" in proc.stderr
     assert "Traceback" not in proc.stderr
+    assert "\x1b[" not in proc.stdout
     echoed = [line for line in proc.stdout.splitlines() if line.startswith("→ ")]
     assert len(echoed) == 2  # the two valid answers, whatever they chose (a discard, a claim)
     assert "not a choice: 'xyz'" in proc.stdout

@@ -376,6 +376,8 @@ def _allowed_keys() -> set[str]:
         "discards", "declared", "concealed_counts", "wall", "wild", "wild_indicator", "claim_tile",
         "claim_from", "claim_window_ms", "void_suits", "exchange",
         "legal_actions", "reveal", "reveals", "result", "hand_names", "drawn_name", "legal", "settlement",
+        # zhuoji.server.client_view: computed from the seat's own observation
+        "seat_winds", "round_wind", "marks", "waits", "discard_waits", "turn_seconds", "deadline_ms",
     }  # fmt: skip
 
 

@@ -48,6 +48,13 @@ match:
 MOVE = """() => {
   if (!document.getElementById('settlement').hidden) return 'done';
   const buttons = [...document.querySelectorAll('#actions button[data-action]:not([disabled])')];
+  // a discard is a click on a hand tile (the table page: tests/test_server_browser.py)
+  const tiles = document.body.classList.contains('busy') ? [] : [...document.querySelectorAll('#hand .tile.can')];
+  if (!buttons.length && tiles.length) {
+    const t = tiles[tiles.length - 1];
+    t.click();
+    return 'discard ' + t.dataset.tile;
+  }
   if (!buttons.length) return 'wait';
   const pick = (w) => buttons.find((b) => b.dataset.action.split(' ')[1] === w);
   const b = pick('hu') || pick('pass') || buttons[Math.floor(buttons.length / 2)];
@@ -155,7 +162,7 @@ def test_operator_uploads_a_city_and_four_players_play_it(db_url: str, tmp_path:
                     time.sleep(0.03)
             assert moves > 20
             for page in players:
-                assert "Settlement 结算" in page.inner_text("#settlement")
+                assert "本局结算" in page.inner_text("#settlement")
             row = httpx.get(f"{srv.url}/api/tables/{table_id}/rounds/1").json()
             assert row["variant"] == "anshun@1" and row["status"] == "ended"
             assert row["overrides"] == {"settle.chickens.zeren.extra": 2}

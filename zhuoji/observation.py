@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from zhuoji.actions import Action
-from zhuoji.outcome import Meld
+from zhuoji.outcome import Meld, RoundEnd
 
 if TYPE_CHECKING:
     from zhuoji.engine import Round
@@ -94,6 +94,21 @@ class Observation:
     def exchange_received(self) -> tuple[int, ...]:
         """换三张: the tiles passed to this seat (empty until every seat has picked)."""
         return tuple(self._round.seats[self.seat].received)
+
+    @property
+    def reveals(self) -> list[int]:
+        """Revealed tiles that make chickens now, in reveal order (Round.open_reveals)."""
+        return self._round.open_reveals()
+
+    @property
+    def weekday(self) -> int:
+        """The round's day (星期鸡): 1 Monday … 7 Sunday."""
+        return self._round.weekday
+
+    @property
+    def round_end(self) -> RoundEnd | None:
+        """What the round left behind, once it is over (every hand is shown then)."""
+        return self._round.end
 
     def concealed_count(self, seat: int) -> int:
         return sum(self._round.seats[seat].hand)

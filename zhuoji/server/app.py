@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -46,6 +47,7 @@ from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.schema import variant_schema
 from zhuoji.server import store as S
+from zhuoji.server import turn_timer
 from zhuoji.server.auth import Authority, Principal, Role
 from zhuoji.server.tables import (
     NextRound,
@@ -172,6 +174,13 @@ class TableIn(BaseModel):
     )
     bot_delay_ms: int = Field(
         0, ge=0, le=60_000, description="pause before each bot move (0: bots answer at once)"
+    )
+    turn_seconds: int | None = Field(
+        None,
+        ge=turn_timer.MIN_SECONDS,
+        le=turn_timer.MAX_SECONDS,
+        description="turn timer: seconds a human seat has for each decision, after which the "
+        "server passes a claim or discards the drawn tile for it; null: no timer",
     )
     claim_window_ms: int = Field(
         0,
@@ -302,6 +311,7 @@ class TableOut(BaseModel):
     phase: str | None = Field(description="turn, claim, rob, end; null before the first round")
     next_round: NextRound
     bot_delay_ms: int
+    turn_seconds: int | None = Field(description="the turn timer; null: none")
     claim_window_ms: int
     seats: list[SeatOut]
     scores: list[int] = Field(description="match totals per seat over finished rounds")
@@ -400,6 +410,7 @@ def table_out(t: Table, manager: TableManager) -> dict[str, Any]:
         "phase": t.public_phase,
         "next_round": t.next_round,
         "bot_delay_ms": t.bot_delay_ms,
+        "turn_seconds": t.clock.seconds,
         "claim_window_ms": t.claim_window_ms,
         "seats": [
             {
@@ -846,6 +857,7 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
             rounds=body.rounds,
             next_round=body.next_round,
             bot_delay_ms=body.bot_delay_ms,
+            turn_seconds=body.turn_seconds,
             claim_window_ms=body.claim_window_ms,
         )
         table, tokens = await manager.create_table(spec)
@@ -1060,6 +1072,7 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
                 "seat": seat,
                 "players": t.players,
                 "tiles": {T.TILE_TEXT[k]: T.name(k) for k in range(T.NUM_KINDS)},
+                "now_ms": int(time.time() * 1000),  # for a client's turn-timer countdown
             }
         )
         try:

@@ -4,7 +4,7 @@
 ...     srv.url
 'http://127.0.0.1:40123'
 
-The child listens on a free loopback port (``--port 0``); :attr:`ServerProcess.url` is read
+The child listens on a free loopback port (``--port 0``, or ``port``); :attr:`ServerProcess.url` is read
 from its first lines.  :meth:`kill` sends SIGKILL (no shutdown code runs: the crash the
 persistence test needs); :meth:`stop` asks politely.
 """
@@ -33,6 +33,7 @@ class ServerProcess:
         operator_token: str,
         *,
         host: str = "127.0.0.1",
+        port: int = 0,
         cwd: str | Path | None = None,
         log_level: str = "warning",
         startup_timeout: float = 30.0,
@@ -40,6 +41,7 @@ class ServerProcess:
         self.db_url = db_url
         self.operator_token = operator_token
         self.host = host
+        self.port = port  # 0: a free one; a fixed one lets a restarted server keep its URL
         self.cwd = cwd
         self.log_level = log_level
         self.startup_timeout = startup_timeout
@@ -51,7 +53,7 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         cmd = [
             sys.executable, "-m", "zhuoji.cli", "serve",
-            "--host", self.host, "--port", "0",
+            "--host", self.host, "--port", str(self.port),
             "--db", self.db_url,
             "--operator-token", self.operator_token,
             "--log-level", self.log_level, "--no-access-log",

@@ -58,6 +58,7 @@ tables_t = sa.Table(
     sa.Column("next_round", sa.String(20), nullable=False),
     sa.Column("bot_delay_ms", sa.Integer, nullable=False),
     sa.Column("claim_window_ms", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("turn_seconds", sa.Integer, nullable=True),  # the turn timer; NULL: none
 )
 
 seats_t = sa.Table(
@@ -223,17 +224,21 @@ def make_engine(url: str) -> Engine:
     )
 
 
+#: zj_tables columns added since the first release → their SQL type and default
+_ADDED_COLUMNS = {
+    "claim_window_ms": "INTEGER NOT NULL DEFAULT 0",
+    "turn_seconds": "INTEGER NULL",
+}
+
+
 def _upgrade(engine: Engine, schema: str | None) -> None:
     """Columns added since the first release, added to stores made before them."""
     have = {c["name"] for c in sa.inspect(engine).get_columns("zj_tables", schema=schema)}
-    if "claim_window_ms" not in have:
-        table = f'"{schema}".zj_tables' if schema else "zj_tables"
-        with engine.begin() as c:
-            c.execute(
-                sa.text(
-                    f"ALTER TABLE {table} ADD COLUMN claim_window_ms INTEGER NOT NULL DEFAULT 0"
-                )
-            )
+    table = f'"{schema}".zj_tables' if schema else "zj_tables"
+    for column, kind in _ADDED_COLUMNS.items():
+        if column not in have:
+            with engine.begin() as c:
+                c.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
 
 
 class StoreLock:
@@ -348,6 +353,7 @@ class TableRow:
     next_round: str
     bot_delay_ms: int
     claim_window_ms: int = 0
+    turn_seconds: int | None = None
     seats: list[SeatRow] = field(default_factory=list)
     rules: list[RuleRow] = field(default_factory=list)
     rounds: list[RoundRow] = field(default_factory=list)
@@ -389,6 +395,7 @@ def insert_table(row: TableRow) -> Op:
                 next_round=row.next_round,
                 bot_delay_ms=row.bot_delay_ms,
                 claim_window_ms=row.claim_window_ms,
+                turn_seconds=row.turn_seconds,
             )
         )
         c.execute(
@@ -590,7 +597,7 @@ class Store:
             r = c.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).one()
             row = TableRow(
                 r.id, r.name, r.created_at, r.seed, r.rounds_total, r.next_round, r.bot_delay_ms,
-                r.claim_window_ms,
+                r.claim_window_ms, r.turn_seconds,
             )  # fmt: skip
             q = sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
             for r in c.execute(q):

@@ -47,7 +47,9 @@ from zhuoji.match import round_seed, today_weekday
 from zhuoji.observation import Observation
 from zhuoji.report import describe_end, settlement_json
 from zhuoji.server import store as S
+from zhuoji.server import turn_timer
 from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
+from zhuoji.server.client_view import client_extras
 from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
 from zhuoji.variant import Ruleset
 from zhuoji.variants_cmd import diff
@@ -266,6 +268,7 @@ class Table:
         self.next_round = NextRound(row.next_round)
         self.bot_delay_ms = row.bot_delay_ms
         self.claim_window_ms = row.claim_window_ms
+        self.clock = turn_timer.TurnClock(row.turn_seconds)
         self.seats = [
             Seat(s.seat, SeatKind(s.kind), s.bot, s.name, s.token_hash) for s in row.seats
         ]
@@ -292,6 +295,7 @@ class Table:
                 self.decisions.pop(s, None)
             elif s not in self.decisions or self.decisions[s][1] != legal:
                 self.decisions[s] = (seq, legal)
+        self.clock.note(self.decisions, {s.seat for s in self.humans()})
 
     @property
     def rule(self) -> S.RuleRow:
@@ -429,17 +433,20 @@ class Table:
                 seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",
                 hand_names="", result=None, settlement=None,
             )  # fmt: skip
+            out.update(client_extras(self, seat, out))
             return out
         w = self.window
         if w is not None and seat not in w.knows:
             out.update(self._frozen(seat, r.ruleset))
             out["settlement"] = None
+            out.update(client_extras(self, seat, out, w.before))  # from what it saw, too
             return out
         part = round_view(r, seat)
         if w is not None and seat in w.held:
             part = _quiet(part)
         out.update(part)
         out["settlement"] = self.rounds[-1].settlement if r.is_terminal() else None
+        out.update(client_extras(self, seat, out))
         return out
 
 
@@ -471,6 +478,7 @@ class TableSpec:
     rounds: int | None = None
     next_round: NextRound = NextRound.OPERATOR
     bot_delay_ms: int = 0
+    turn_seconds: int | None = None
     claim_window_ms: int = 0
 
 
@@ -707,6 +715,7 @@ class TableManager:
             next_round=spec.next_round.value,
             bot_delay_ms=spec.bot_delay_ms,
             claim_window_ms=spec.claim_window_ms,
+            turn_seconds=spec.turn_seconds,
             seats=seat_rows,
             rules=[S.RuleRow(1, 1, variant, dict(spec.overrides), created)],
         )
@@ -1091,8 +1100,9 @@ class TableManager:
                     listener.push(msg)
 
     def _after_commit(self, table: Table) -> None:
-        """Schedule what goes on by itself: slow bots, a fixed window's end, and bot-only
-        tables' next round."""
+        """Schedule what goes on by itself: the turn timer's deadlines, slow bots, a fixed
+        window's end, and bot-only tables' next round."""
+        turn_timer.schedule(self, table)
         r = table.current
         w = table.window
         if w is not None and w.deadline is not None:

@@ -85,9 +85,14 @@ def discarded_chickens(end: RoundEnd, table: dict[int, Chicken]) -> list[list[in
     return out
 
 
-def _plain(c: Chicken, n: int) -> list[Earning]:
+def _plain(c: Chicken, n: int, thrown: int = 0) -> list[Earning]:
+    """``n`` tiles of chicken ``c``, ``thrown`` of them discarded (内外鸡/满堂鸡: the detail
+    says so, since a player may not see why a tile he no longer holds is paid)."""
+    why = ""
+    if thrown:
+        why = "; discarded" if thrown == n == 1 else f"; {thrown} of them discarded"
     return [
-        Earning(n * part.per_tile, part.item, f"{part.label} ×{n} ({part.per_tile} each)")
+        Earning(n * part.per_tile, part.item, f"{part.label} ×{n} ({part.per_tile} each{why})")
         for part in c.parts
         if part.per_tile
     ]
@@ -106,6 +111,7 @@ def holdings(
     out: list[list[Earning]] = []
     for s, seat in enumerate(end.seats):
         plain: Counter[int] = Counter()
+        thrown: Counter[int] = Counter()  # of ``plain``, the discarded ones
         standing: Counter[int] = Counter()
         extra: list[Earning] = []
         for k in seat.concealed:
@@ -145,13 +151,15 @@ def holdings(
                     assert p.chongfeng is not None
                     if p.chongfeng.also_discard:
                         plain[d.tile] += 1
+                        thrown[d.tile] += 1
                 elif st is Status.HENGJI:
                     assert p.hengji is not None
                     v = status_value(st, c, p)
                     extra.append(Earning(v, "ji.hengji", f"{p.hengji.label} {name(d.tile)} {v}"))
                 else:
                     plain[d.tile] += 1
-        earnings = [e for k in sorted(plain) for e in _plain(table[k], plain[k])]
+                    thrown[d.tile] += 1
+        earnings = [e for k in sorted(plain) for e in _plain(table[k], plain[k], thrown[k])]
         earnings += _standing(table, standing, p) + extra
         out.append(earnings)
     return out

@@ -1,0 +1,129 @@
+"""zhuoji.hints: waits and the copies left of each, per-discard waits, chicken marks — all
+from one seat's observation, never from what it may not see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from zhuoji import tiles as T
+from zhuoji.actions import ActionKind
+from zhuoji.agents.base import make_agent
+from zhuoji.engine import Round
+from zhuoji.hints import discard_waits, marks_now, unseen, waits_left
+from zhuoji.observation import Observation
+from zhuoji.outcome import MeldKind
+from zhuoji.variant import load_variant
+
+
+def _states(variant: str, seeds: range) -> Iterator[tuple[Round, int]]:
+    """(round, seat) at every decision of greedy play, before the seat acts (a generator:
+    look at the round before asking for the next)."""
+    ruleset = load_variant(variant)
+    for seed in seeds:
+        r = Round(ruleset, seed=seed)
+        bots = [make_agent("greedy", seed * 4 + s) for s in range(r.players)]
+        while not r.is_terminal():
+            for s in r.to_act():
+                if r.is_terminal() or s not in r.to_act():
+                    continue
+                yield r, s
+                r.apply(bots[s].act(Observation(r, s)))
+                break
+
+
+def _visible(r: Round, seat: int) -> list[int]:
+    """What ``seat`` has seen, counted the long way from the round itself."""
+    seen = [0] * T.NUM_KINDS
+    for k in range(T.NUM_KINDS):
+        seen[k] += r.seats[seat].hand[k]
+    for s, st in enumerate(r.seats):
+        for m in st.melds:
+            if m.kind is MeldKind.GANG_CONCEALED and s != seat:
+                continue
+            for t in m.tiles:
+                seen[t] += 1
+    for d in r.discards:
+        if d.claimed_by is None:
+            seen[d.tile] += 1
+    if r.wild_indicator is not None:
+        seen[r.wild_indicator] += 1
+    return seen
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan"])
+def test_unseen_counts_only_what_the_seat_has_seen(variant: str) -> None:
+    checked = 0
+    for seed in range(3):
+        ruleset = load_variant(variant)
+        r = Round(ruleset, seed=seed)
+        bots = [make_agent("greedy", seed * 4 + s) for s in range(r.players)]
+        in_set = set(T.kinds_in(ruleset.variant.tiles.set))
+        while not r.is_terminal():
+            for s in range(r.players):
+                left = unseen(Observation(r, s))
+                seen = _visible(r, s)
+                for k in range(T.NUM_KINDS):
+                    assert left[k] == (4 if k in in_set else 0) - seen[k]
+                # another seat's concealed tiles are never subtracted: they are still unseen
+                hidden = [0] * T.NUM_KINDS
+                for o, st in enumerate(r.seats):
+                    if o != s:
+                        for k in range(T.NUM_KINDS):
+                            hidden[k] += st.hand[k]
+                assert all(left[k] >= hidden[k] for k in range(T.NUM_KINDS))
+                checked += 1
+            s = r.to_act()[0]
+            r.apply(bots[s].act(Observation(r, s)))
+    assert checked > 100
+
+
+def test_waits_and_discard_hints_match_the_hand_analyser() -> None:
+    ruleset = load_variant("guiyang")
+    ready = hinted = 0
+    for r, s in _states("guiyang", range(6)):
+        obs = Observation(r, s)
+        rules = ruleset.hand_rules(r.wild)
+        hand = list(obs.hand)
+        left = unseen(obs)
+        if sum(hand) % 3 == 1:
+            assert waits_left(obs) == [(w, left[w]) for w in rules.waits(hand)]
+            ready += bool(waits_left(obs))
+            assert discard_waits(obs) == {}
+        else:
+            assert waits_left(obs) == []
+            hints = discard_waits(obs)
+            legal = {a.tile for a in obs.legal if a.kind is ActionKind.DISCARD}
+            for tile in legal:
+                hand[tile] -= 1
+                expected = rules.waits(hand)
+                hand[tile] += 1
+                if expected:
+                    assert hints[tile] == [(w, left[w]) for w in expected]
+                    hinted += 1
+                else:
+                    assert tile not in hints
+    assert ready > 5 and hinted > 5
+
+
+def test_marks_during_play_and_at_the_end() -> None:
+    """seed 000 特殊玩法规则 2): 幺鸡 always; the revealed tile's next rank is a chicken once
+    it is revealed after the win (``zhuoji.rules.chickens.chicken_marks``)."""
+    ruleset = load_variant("guiyang")
+    ended = 0
+    for seed in range(6):
+        r = Round(ruleset, seed=seed)
+        bots = [make_agent("greedy", seed * 4 + s) for s in range(4)]
+        while not r.is_terminal():
+            assert marks_now(Observation(r, 0)) == {T.YAOJI: "chicken"}
+            s = r.to_act()[0]
+            r.apply(bots[s].act(Observation(r, s)))
+        assert r.end is not None
+        marks = marks_now(Observation(r, 0))
+        if r.end.reveal is not None and not r.end.is_draw:
+            made = T.next_in_cycle(r.end.reveal)
+            golden = r.end.reveal == T.parse_one("9s")
+            assert marks.get(made) == ("golden" if golden else "chicken")
+            ended += 1
+    assert ended > 0

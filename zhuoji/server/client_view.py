@@ -1,0 +1,63 @@
+"""What the table page shows beyond the engine's observation: seat winds, chickens, waits,
+the turn timer and the settlement in words.
+
+:func:`client_extras` adds these keys to a seat's view (``zhuoji.server.tables.Table.view``);
+every one is computed from what that seat may see (:mod:`zhuoji.hints`), so the view keeps
+its promise of hiding other seats' tiles:
+
+* ``seat_winds`` — each seat's wind (0 东 … 3 北; the dealer sits East), ``round_wind``;
+* ``marks`` — tile → ``chicken`` / ``golden`` (金鸡) for the chickens known now: permanent
+  ones and those made by tiles revealed during play, and the after-win 翻鸡's once the
+  round is over (:func:`zhuoji.rules.chickens.chicken_marks`);
+* ``waits`` — ``[{"tile", "left"}]``: the seat's waits (听) between its turns and the copies of
+  each it has not seen; ``discard_waits`` — in its turn, for each discard that leaves the
+  hand ready, the waits it would leave (听牌提示);
+* ``turn_seconds`` and ``deadline_ms`` (epoch milliseconds) — the table's turn timer
+  (:mod:`zhuoji.server.turn_timer`); the WebSocket ``hello`` carries the server's clock
+  (``now_ms``) so a client can count down on its own;
+* in ``settlement``: each entry's ``why`` / ``why_en`` and the round's ``chickens`` rules
+  (:mod:`zhuoji.explain`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from zhuoji import tiles as T
+from zhuoji.explain import explain_settlement
+from zhuoji.hints import discard_waits, marks_now, marks_text, waits_left
+from zhuoji.observation import Observation
+
+if TYPE_CHECKING:
+    from zhuoji.engine import Round
+    from zhuoji.server.tables import Table
+
+
+def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    return [{"tile": T.text(w), "left": n} for w, n in pairs]
+
+
+def client_extras(
+    table: Table, seat: int, view: dict[str, Any], shown: Round | None = None
+) -> dict[str, Any]:
+    """The extra view keys for ``seat`` (see the module docstring), computed from the
+    round as this seat is shown it: ``shown`` when a claim window hides the latest action
+    from it (the round before that action), else the table's current round."""
+    out: dict[str, Any] = {"turn_seconds": table.clock.seconds}
+    r = shown if shown is not None else table.current
+    if r is None:
+        return out
+    n = r.players
+    out["seat_winds"] = [(s - r.dealer) % n for s in range(n)]
+    out["round_wind"] = table.rounds[-1].round_wind if table.rounds else 0
+    obs = Observation(r, seat)
+    out["marks"] = marks_text(marks_now(obs))
+    deadline = table.clock.shown_to(seat, table.current)
+    out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
+    if r.end is None:
+        out["waits"] = _left(waits_left(obs))
+        hints = discard_waits(obs) if view.get("legal") else {}
+        out["discard_waits"] = {T.text(t): _left(ws) for t, ws in hints.items()}
+    elif view.get("settlement"):
+        out["settlement"] = explain_settlement(view["settlement"], r.ruleset, r.end)
+    return out

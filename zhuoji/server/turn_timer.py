@@ -1,0 +1,108 @@
+"""The optional turn timer of a table (``turn_seconds``, set when the table is created).
+
+When a human seat's decision first appears (a turn, a claim, …) it gets a deadline
+``turn_seconds`` later.  The deadline is in the views: in a turn, every seat sees the acting
+seat's deadline (the turn is public); in a claim window only a seat that must answer sees
+its own (who else may claim is hidden).  When the deadline passes and the decision is still
+open, the server plays for the seat, as online tables do (托管): it passes a claim, discards
+the tile just drawn (摸打), or — when neither is possible — takes the greedy bot's choice.
+The action goes through :meth:`zhuoji.server.tables.TableManager.act` with the decision's
+``seq``, so it is refused (and nothing happens) if the seat has acted in the meantime, and
+it is logged like any other action: rounds replay exactly.
+
+Deadlines are kept in memory: after a restart every open decision gets a fresh one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from zhuoji.actions import Action, ActionKind
+from zhuoji.agents.base import make_agent
+from zhuoji.engine import Phase, Round
+from zhuoji.errors import ZhuojiError
+from zhuoji.observation import Observation
+
+if TYPE_CHECKING:
+    from zhuoji.server.tables import Table, TableManager
+
+#: the bounds a table's turn_seconds must keep (API validation uses them)
+MIN_SECONDS = 3
+MAX_SECONDS = 600
+
+
+@dataclass
+class TurnClock:
+    """One table's deadlines: seat → (seq its decision appeared at, deadline in epoch seconds)."""
+
+    seconds: int | None = None
+    deadlines: dict[int, tuple[int, float]] = field(default_factory=dict)
+    tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+
+    def note(self, decisions: Mapping[int, tuple[int, object]], humans: set[int]) -> None:
+        """After the table noted its seats' decisions: new ones get a deadline, answered ones
+        lose theirs."""
+        if not self.seconds:
+            self.deadlines.clear()
+            return
+        for s in list(self.deadlines):
+            if s not in decisions or decisions[s][0] != self.deadlines[s][0]:
+                del self.deadlines[s]
+        now = time.time()
+        for s, (seq, _legal) in decisions.items():
+            if s in humans and s not in self.deadlines:
+                self.deadlines[s] = (seq, now + self.seconds)
+
+    def shown_to(self, viewer: int, r: Round | None) -> float | None:
+        """The deadline ``viewer`` may see (epoch seconds), or None."""
+        if r is None or r.is_terminal() or not self.deadlines:
+            return None
+        if r.phase is Phase.TURN:
+            acting = r.to_act()
+            found = [self.deadlines[s][1] for s in acting if s in self.deadlines]
+            return min(found) if found else None
+        own = self.deadlines.get(viewer)
+        return own[1] if own is not None else None
+
+
+def timeout_action(r: Round, seat: int, bot_seed: int) -> Action:
+    """What the server plays for a seat whose time ran out (see the module docstring)."""
+    legal = r.legal_actions(seat)
+    for a in legal:
+        if a.kind is ActionKind.PASS:
+            return a
+    drawn = r.seats[seat].drawn
+    for a in legal:
+        if a.kind is ActionKind.DISCARD and not a.declare and a.tile == drawn:
+            return a
+    return make_agent("greedy", bot_seed).act(Observation(r, seat))
+
+
+def schedule(manager: TableManager, table: Table) -> None:
+    """Start a waiting task for every deadline that has none (called after each commit)."""
+    clock = table.clock
+    for s, task in list(clock.tasks.items()):
+        if task.done() or s not in clock.deadlines:
+            task.cancel()
+            del clock.tasks[s]
+    for s, (seq, at) in clock.deadlines.items():
+        if s not in clock.tasks:
+            clock.tasks[s] = manager._spawn(table, _expire(manager, table, s, seq, at))
+
+
+async def _expire(manager: TableManager, table: Table, seat: int, seq: int, at: float) -> None:
+    await asyncio.sleep(max(0.0, at - time.time()))
+    r = table.current
+    if r is None or r.is_terminal() or not r.legal_actions(seat):
+        return
+    if table.clock.deadlines.get(seat, (None, 0.0))[0] != seq:
+        return  # the seat answered and has a new decision
+    action = timeout_action(r, seat, (table.seed * 1_000_003 + seq * 31 + seat) % (2**63))
+    table.clock.tasks.pop(seat, None)
+    with contextlib.suppress(ZhuojiError):  # TableError: the seat acted meanwhile
+        await manager.act(table.id, seat, str(action), seq)
