@@ -1,28 +1,33 @@
-"""Round-engine speed: zhuoji against rlcard's ``mahjong`` environment, random agents.
+"""Round-engine speed: zhuoji against rlcard and riichienv, every shipped variant, greedy bots.
 
 Usage::
 
-    python bench/engine.py                    # 10 s per side, guiyang, profile of 300 rounds
-    python bench/engine.py --seconds 30 --variant guiyang-weile
+    python bench/engine.py                    # 6 s per side, guiyang, profile of 300 rounds
+    python bench/engine.py --seconds 20 --variant guiyang-weile
     python bench/engine.py --rounds 2000      # a fixed number of rounds per side
     python bench/engine.py --json
 
-What is timed, in one run:
+What is timed, in one run (each part's sides alternate in slices of about a second, so a
+machine whose load changes during the run slows them alike; rates are rounds per CPU second
+of this process, ``time.process_time``, and per wall-clock second):
 
-* **zhuoji** — ``Round(ruleset, seed=…)`` played to the end by four seeded
-  :class:`zhuoji.agents.base.RandomAgent` with :func:`zhuoji.agents.base.play_round`.
-  Settlement and the event log are always on in the engine: every round records its log
-  (``Round.log``) and settles its ledger at the end; ``--dump-logs`` also serializes each log
-  to JSON lines (``eventlog.dumps``).
-* **rlcard** — ``rlcard.make("mahjong")`` with four ``rlcard.agents.RandomAgent`` and
-  ``env.run(is_training=False)``, one game per call (rlcard's mahjong: 136 tiles, chow, pung,
-  kong; zhuoji's 捉鸡: 108 tiles, no chow).
+1. **peers, random agents** —
+   * **zhuoji**: ``Round(ruleset, seed=…)`` played to the end by four seeded
+     :class:`zhuoji.agents.base.RandomAgent` with :func:`zhuoji.agents.base.play_round`.
+     Settlement and the event log are always on in the engine (``--dump-logs`` also
+     serializes each log to JSON lines);
+   * **rlcard**: ``rlcard.make("mahjong")``, four ``rlcard.agents.RandomAgent``, one game per
+     ``env.run`` (136 tiles, chow, pung, kong; zhuoji's 捉鸡: 108 tiles, no chow);
+   * **riichienv** (Rust): ``RiichiEnv(game_mode=0)`` (one riichi round), four
+     ``riichienv.agents.RandomAgent``, ``reset`` then ``step`` until ``done``.
+   Targets (issue 15): zhuoji ≥ 3,000 rounds per CPU second, ≥ 4× riichienv, ≥ 50× rlcard.
+2. **every shipped variant**, random agents: target no variant below half of guiyang's rate.
+3. **four greedy bots** (``make_agent("greedy")``) on ``--variant``: target ≥ 600 rounds per
+   CPU second.
 
-The two sides run in alternating slices of about a second, so a machine whose load changes
-during the run slows both alike.  Rates are given per wall-clock second and per CPU second
-of this process (``time.process_time``; steadier when other processes share the machine);
-the ratio uses CPU time.  Target: zhuoji ≥ 50× rlcard's rate.  Last, a cProfile of
-zhuoji's side (``--profile-rounds`` rounds) lists the 15 functions with the most own time.
+These parts only measure and print (engine and bot speed-ups are later work).  Last, a
+cProfile of zhuoji's side (``--profile-rounds`` rounds) lists the 15 functions with the most
+own time.  A peer that is not installed is left out and named (``pip install -e '.[bench]'``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
+import importlib.metadata
 import io
 import json
 import os
@@ -42,13 +48,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-TARGET = 50.0
 SLICE = 1.0  # seconds per alternating slice
+RATE_TARGET = 3000.0  # zhuoji random self-play, rounds per CPU second
+PEER_TARGETS = {"rlcard": 50.0, "riichienv": 4.0}  # zhuoji's rate over the peer's
+VARIANT_FLOOR = 0.5  # every variant at least this share of guiyang's rate
+GREEDY_TARGET = 600.0  # four greedy bots, rounds per CPU second
 
 
 @dataclass
 class Side:
     name: str
+    play: Callable[[], int]  # plays one round, returns its number of actions
     rounds: int = 0
     wall: float = 0.0
     cpu: float = 0.0
@@ -59,16 +69,28 @@ class Side:
         spent = self.cpu if cpu else self.wall
         return self.rounds / spent if spent else 0.0
 
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "wall_s": round(self.wall, 3),
+            "cpu_s": round(self.cpu, 3),
+            "rounds_per_s_wall": round(self.rate(cpu=False), 1),
+            "rounds_per_s_cpu": round(self.rate(), 1),
+            "actions_per_round": round(self.steps / self.rounds, 1) if self.rounds else 0,
+        }
 
-def zhuoji_player(variant: str, seed: int, dump_logs: bool) -> Callable[[], int]:
+
+def zhuoji_player(
+    variant: str, seed: int, dump_logs: bool, agent: str = "random"
+) -> Callable[[], int]:
     """One call plays one round and returns its number of actions."""
     from zhuoji import eventlog
-    from zhuoji.agents.base import RandomAgent, play_round
+    from zhuoji.agents.base import make_agent, play_round
     from zhuoji.engine import Round
     from zhuoji.variant import load_variant
 
     ruleset = load_variant(variant)
-    agents = [RandomAgent(seed * 10 + s) for s in range(ruleset.players)]
+    agents = [make_agent(agent, seed * 10 + s) for s in range(ruleset.players)]
     counter = iter(range(seed * 1_000_000, sys.maxsize))
 
     def play() -> int:
@@ -83,10 +105,13 @@ def zhuoji_player(variant: str, seed: int, dump_logs: bool) -> Callable[[], int]
     return play
 
 
-def rlcard_player(seed: int) -> Callable[[], int]:
-    import numpy as np
-    import rlcard
-    from rlcard.agents import RandomAgent
+def rlcard_player(seed: int) -> Callable[[], int] | None:
+    try:
+        import numpy as np
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
 
     np.random.seed(seed)  # rlcard's RandomAgent draws from numpy's global generator
     env = rlcard.make("mahjong", config={"seed": seed})
@@ -99,13 +124,33 @@ def rlcard_player(seed: int) -> Callable[[], int]:
     return play
 
 
-def run_slice(
-    side: Side, play: Callable[[], int], *, seconds: float | None, rounds: int | None
-) -> None:
+def riichienv_player(seed: int) -> Callable[[], int] | None:
+    try:
+        from riichienv import RiichiEnv
+        from riichienv.agents import RandomAgent
+    except ImportError:
+        return None
+
+    env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=seed)  # 0: one round, 4 players
+    agents = [RandomAgent(seed * 10 + s) for s in range(4)]
+
+    def play() -> int:
+        obs = env.reset()
+        actions = 0
+        while not env.done():
+            chosen = {seat: agents[seat].act(o) for seat, o in obs.items()}
+            actions += len(chosen)
+            obs = env.step(chosen)
+        return actions
+
+    return play
+
+
+def run_slice(side: Side, *, seconds: float | None, rounds: int | None) -> None:
     w0, c0 = time.perf_counter(), time.process_time()
     n = 0
     while True:
-        side.steps += play()
+        side.steps += side.play()
         n += 1
         if rounds is not None and n >= rounds:
             break
@@ -116,38 +161,22 @@ def run_slice(
     side.rounds += n
 
 
-def measure(args: argparse.Namespace) -> tuple[Side, Side]:
-    ours = Side("zhuoji")
-    theirs = Side("rlcard")
-    play_ours = zhuoji_player(args.variant, args.seed, args.dump_logs)
-    play_theirs = rlcard_player(args.seed)
-    play_ours()  # warm up: imports, tables, first-call caches
-    play_theirs()
-    if args.rounds is not None:
-        chunk = max(1, args.rounds // 10)
-        while ours.rounds < args.rounds or theirs.rounds < args.rounds:
-            if ours.rounds < args.rounds:
-                run_slice(
-                    ours, play_ours, seconds=None, rounds=min(chunk, args.rounds - ours.rounds)
-                )
-            if theirs.rounds < args.rounds:
-                run_slice(
-                    theirs,
-                    play_theirs,
-                    seconds=None,
-                    rounds=min(chunk, args.rounds - theirs.rounds),
-                )
-    else:
-        while ours.wall < args.seconds or theirs.wall < args.seconds:
-            if ours.wall < args.seconds:
-                run_slice(
-                    ours, play_ours, seconds=min(SLICE, args.seconds - ours.wall), rounds=None
-                )
-            if theirs.wall < args.seconds:
-                run_slice(
-                    theirs, play_theirs, seconds=min(SLICE, args.seconds - theirs.wall), rounds=None
-                )
-    return ours, theirs
+def alternate(sides: list[Side], *, seconds: float | None, rounds: int | None) -> None:
+    """Run every side to its budget (wall seconds or rounds) in alternating slices."""
+    for side in sides:
+        side.play()  # warm up: imports, tables, first-call caches
+    if rounds is not None:
+        chunk = max(1, rounds // 10)
+        while any(s.rounds < rounds for s in sides):
+            for s in sides:
+                if s.rounds < rounds:
+                    run_slice(s, seconds=None, rounds=min(chunk, rounds - s.rounds))
+        return
+    assert seconds is not None
+    while any(s.wall < seconds for s in sides):
+        for s in sides:
+            if s.wall < seconds:
+                run_slice(s, seconds=min(SLICE, seconds - s.wall), rounds=None)
 
 
 def profile(args: argparse.Namespace) -> str:
@@ -164,29 +193,55 @@ def profile(args: argparse.Namespace) -> str:
 
 
 def machine() -> dict[str, Any]:
+    from zhuoji import compiled
+
     info: dict[str, Any] = {
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        "hand kernel": "compiled"
+        if compiled.is_compiled(compiled.select("hand_kernel"))
+        else "pure Python",
     }
     with contextlib.suppress(OSError):
         info["load_average"] = [round(x, 2) for x in os.getloadavg()]
-    try:
-        import rlcard
-
-        info["rlcard"] = getattr(rlcard, "__version__", "?")
-    except ImportError:
-        pass
+    for package in ("rlcard", "riichienv"):
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            info[package] = importlib.metadata.version(package)
     return info
 
 
+def verdict(value: float, target: float) -> str:
+    return "ok" if value >= target else "MISSED"
+
+
+def print_sides(sides: list[Side]) -> None:
+    header = ("rounds", "wall s", "CPU s", "rounds/s wall", "rounds/s CPU", "actions/round")
+    widths = (8, 8, 8, 14, 13, 14)
+    print(f"{'':18} " + " ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
+    for s in sides:
+        per = s.steps / s.rounds if s.rounds else 0.0
+        print(
+            f"{s.name:18} {s.rounds:>8} {s.wall:>8.2f} {s.cpu:>8.2f} {s.rate(cpu=False):>14.1f} "
+            f"{s.rate():>13.1f} {per:>14.1f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
+    from zhuoji.variant_io import builtin_names
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--seconds", type=float, default=10.0, help="wall-clock budget per side (default 10)"
+        "--seconds", type=float, default=6.0, help="wall-clock budget per side (default 6)"
     )
     parser.add_argument(
         "--rounds", type=int, help="a fixed number of rounds per side instead of a time budget"
+    )
+    parser.add_argument(
+        "--variant-seconds", type=float, default=3.0, help="budget per shipped variant (default 3)"
+    )
+    parser.add_argument(
+        "--greedy-seconds", type=float, default=6.0, help="budget for greedy bots (default 6)"
     )
     parser.add_argument("--variant", default="guiyang")
     parser.add_argument("--seed", type=int, default=1)
@@ -200,38 +255,69 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     random.seed(args.seed)
 
-    ours, theirs = measure(args)
-    ratio = ours.rate() / theirs.rate() if theirs.rate() else float("inf")
-    wall_ratio = (
-        ours.rate(cpu=False) / theirs.rate(cpu=False) if theirs.rate(cpu=False) else float("inf")
+    # 1. zhuoji and the peers, random agents
+    ours = Side("zhuoji", zhuoji_player(args.variant, args.seed, args.dump_logs))
+    peers = []
+    missing = []
+    for name, make in (("rlcard", rlcard_player), ("riichienv", riichienv_player)):
+        play = make(args.seed)
+        if play is None:
+            missing.append(name)
+        else:
+            peers.append(Side(name, play))
+    alternate([ours, *peers], seconds=args.seconds, rounds=args.rounds)
+    ratios = {
+        p.name: (ours.rate() / p.rate(), ours.rate(cpu=False) / p.rate(cpu=False)) for p in peers
+    }
+
+    # 2. every shipped variant, random agents
+    variants = [
+        Side(name, zhuoji_player(name, args.seed, args.dump_logs)) for name in builtin_names()
+    ]
+    alternate(
+        variants,
+        seconds=None if args.rounds else args.variant_seconds,
+        rounds=args.rounds and max(1, args.rounds // 4),
     )
+    base = next((v for v in variants if v.name == "guiyang"), variants[0])
+
+    # 3. four greedy bots
+    greedy = Side(
+        f"greedy ×4 {args.variant}", zhuoji_player(args.variant, args.seed, False, "greedy")
+    )
+    alternate(
+        [greedy],
+        seconds=None if args.rounds else args.greedy_seconds,
+        rounds=args.rounds and max(1, args.rounds // 10),
+    )
+
     prof = profile(args) if args.profile_rounds else ""
     env = machine()
     if args.json:
         data = {
             "machine": env,
             "variant": args.variant,
-            "sides": {
-                s.name: {
-                    "rounds": s.rounds,
-                    "wall_s": round(s.wall, 3),
-                    "cpu_s": round(s.cpu, 3),
-                    "rounds_per_s_wall": round(s.rate(cpu=False), 1),
-                    "rounds_per_s_cpu": round(s.rate(), 1),
-                    "actions_per_round": round(s.steps / s.rounds, 1) if s.rounds else 0,
-                }
-                for s in (ours, theirs)
+            "sides": {s.name: s.as_json() for s in (ours, *peers)},
+            "ratios_cpu": {k: round(v[0], 2) for k, v in ratios.items()},
+            "ratios_wall": {k: round(v[1], 2) for k, v in ratios.items()},
+            "targets": {
+                "rounds_per_cpu_s": RATE_TARGET,
+                "peer_ratio": PEER_TARGETS,
+                "variant_share_of_guiyang": VARIANT_FLOOR,
+                "greedy_rounds_per_cpu_s": GREEDY_TARGET,
             },
-            "ratio_cpu": round(ratio, 2),
-            "ratio_wall": round(wall_ratio, 2),
-            "target": TARGET,
-            "meets_target": ratio >= TARGET,
+            "variants": {v.name: v.as_json() for v in variants},
+            "greedy": greedy.as_json(),
+            "missing_peers": missing,
             "profile": prof,
         }
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(f"engine speed, random agents — zhuoji {args.variant} vs rlcard mahjong")
+
+    print(f"engine speed — zhuoji {args.variant} vs peers, random agents")
     print("machine: " + ", ".join(f"{k} {v}" for k, v in env.items()))
+    if missing:
+        print(f"not installed, left out: {', '.join(missing)} (pip install -e '.[bench]')")
     budget = (
         f"{args.rounds} rounds per side"
         if args.rounds is not None
@@ -241,19 +327,32 @@ def main(argv: list[str] | None = None) -> int:
         f"budget: {budget}, alternating slices of ~{SLICE:g} s"
         + (", logs serialized" if args.dump_logs else "")
     )
-    header = ("rounds", "wall s", "CPU s", "rounds/s wall", "rounds/s CPU", "actions/round")
-    widths = (8, 8, 8, 14, 13, 14)
-    print(f"{'':8} " + " ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
-    for s in (ours, theirs):
-        per = s.steps / s.rounds if s.rounds else 0.0
-        print(
-            f"{s.name:8} {s.rounds:>8} {s.wall:>8.2f} {s.cpu:>8.2f} {s.rate(cpu=False):>14.1f} "
-            f"{s.rate():>13.1f} {per:>14.1f}"
-        )
-    verdict = "meets" if ratio >= TARGET else "misses"
+    print_sides([ours, *peers])
     print(
-        f"ratio zhuoji/rlcard: {ratio:.1f}× per CPU second ({wall_ratio:.1f}× per wall second); "
-        f"target ≥ {TARGET:g}×: {verdict}"
+        f"zhuoji: {ours.rate():.0f} rounds per CPU second; target ≥ {RATE_TARGET:,.0f}: "
+        f"{verdict(ours.rate(), RATE_TARGET)}"
+    )
+    for name, (cpu_ratio, wall_ratio) in ratios.items():
+        target = PEER_TARGETS[name]
+        print(
+            f"ratio zhuoji/{name}: {cpu_ratio:.1f}× per CPU second ({wall_ratio:.1f}× per wall "
+            f"second); target ≥ {target:g}×: {verdict(cpu_ratio, target)}"
+        )
+
+    print(f"\nevery shipped variant, random agents (target: ≥ {VARIANT_FLOOR:g}× guiyang's rate)")
+    print_sides(variants)
+    for v in variants:
+        share = v.rate() / base.rate()
+        print(
+            f"  {v.name:18} {share:.2f}× {base.name}'s rate; target ≥ {VARIANT_FLOOR:g}×: "
+            f"{verdict(share, VARIANT_FLOOR)}"
+        )
+
+    print(f"\nfour greedy bots (target ≥ {GREEDY_TARGET:g} rounds per CPU second)")
+    print_sides([greedy])
+    print(
+        f"greedy: {greedy.rate():.0f} rounds per CPU second; target ≥ {GREEDY_TARGET:g}: "
+        f"{verdict(greedy.rate(), GREEDY_TARGET)}"
     )
     if prof:
         print(f"\ncProfile of zhuoji, {args.profile_rounds} rounds, top 15 by own time:")

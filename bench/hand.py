@@ -1,33 +1,58 @@
-"""Hand-analysis speed of zhuoji.hand against the ``mahjong`` package (riichi calculator).
+"""Hand-analysis speed of zhuoji.hand against compiled and pure-Python peers, in one run.
 
 Usage: ``python bench/hand.py [--hands N] [--seed S] [--repeat R]``
 
-Every operation runs on the same seeded suits-only hands (108-tile wall), for both
-libraries, in one run; each timing is the best of ``R`` passes over all hands, in µs per
-hand.  What is compared:
+Peers (``pip install -e '.[bench]'``; a peer that is not installed is left out and named):
 
-* **win, winning 14**: ``zhuoji.hand.is_win`` vs ``Agari().is_agari`` on composed winning
-  14-tile hands (four sets and a pair);
-* **win, random 14**: the same on 14 tiles dealt at random (almost never complete);
-* **waits, 13 tiles**: ``zhuoji.hand.waits`` vs ``is_agari`` tried on every candidate kind
-  (the 27 suited kinds, fewer than four held) — mahjong has no waits call of its own;
-  half the hands are dealt at random, half are winning hands with one tile removed;
-* **shanten, standard**: ``shanten_standard`` vs ``Shanten().calculate_shanten(c,
-  use_chiitoitsu=False, use_kokushi=False)`` (sets and a pair only, like with like);
-* **shanten, + seven pairs**: ``shanten`` (standard and seven pairs) vs ``calculate_shanten(c,
-  use_chiitoitsu=True, use_kokushi=False)``, on the same 13-tile hands as waits.
+* ``xiangting`` (Rust): ``calculate_replacement_number`` (shanten + 1, all riichi forms:
+  standard, seven pairs, 国士) and ``calculate_necessary_tiles`` (its waits when ready);
+* ``riichienv`` (Rust): ``calculate_shanten`` on 136-tile ids (all riichi forms) and
+  ``HandEvaluator(tiles).get_waits()``;
+* ``PyMahjongGB`` (C++, Chinese official rules): ``RegularShanten``, ``SevenPairsShanten``
+  and ``MahjongShanten`` (all GB forms) on 13 tiles; it has no plain win check;
+* ``mahjong`` (pure Python, riichi): ``Agari().is_agari`` and ``Shanten().calculate_shanten``.
 
-The answers are compared too: a line per operation counts the hands where they differ.
-zhuoji's seven pairs count a four-of-a-kind as two pairs (龙七对) and riichi's do not, so
-waits and shanten with seven pairs may legitimately differ on hands holding a kind three or
-four times; nothing else should differ.
-Targets: win ≥ 5×, waits ≥ 10×, shanten ≥ 10× faster.  Last, the cost of a fresh
-``import zhuoji.hand`` (time, traced memory, peak RSS) is measured in a subprocess.
+Every peer gets the same seeded suits-only hands (the 108-tile wall of the Guizhou games),
+converted to its own input (tile order m/p/s, 136-tile ids, GB tile names) before timing.
+What is timed, per hand:
+
+* **win check, winning 14** / **random 14**: ``zhuoji.hand.is_win`` (standard and seven
+  pairs) against each peer's win test (shanten −1, replacement number 0, ``is_agari``);
+* **shanten, standard**: ``shanten_standard`` against GB's ``RegularShanten`` and mahjong
+  without seven pairs or 国士;
+* **shanten, plain forms**: ``shanten`` (standard and seven pairs) against each peer's
+  shanten over its forms;
+* **shanten, all forms**: ``HandRules`` with every form zhuoji knows (standard, seven
+  pairs, 十三烂, 十三幺) against xiangting and GB's ``MahjongShanten``;
+* **waits, ready 13**: ``waits`` against riichienv's ``get_waits``, xiangting's necessary
+  tiles, GB's useful tiles of its ready standard and seven-pairs forms, and mahjong's
+  ``is_agari`` tried on every kind.
+
+Before timing, the answers are compared hand by hand.  Differences the rules explain are
+counted under their reason; any other difference is an error (exit status 1):
+
+* **龙七对** — zhuoji (and GB) count a four-of-a-kind as two pairs in seven pairs; riichi
+  (xiangting, riichienv, mahjong) needs seven different pairs;
+* **十三烂** — a form only zhuoji has (all-forms rows), when it is what decides the answer;
+* **GB knitted forms** — 组合龙 and 全不靠 (knitted straight, honors and knitted tiles), GB
+  forms zhuoji does not have, when they decide GB's answer;
+* **fifth copy** — GB's useful tiles include a kind the hand already holds four times;
+  zhuoji leaves it out (there is no fifth copy to draw), as xiangting and riichienv do.
+
+riichi's 国士无双 and zhuoji's 十三幺 (the same thirteen orphans) cannot decide an answer on
+suits-only hands (six terminals at most), so they need no exception here.
+
+Each pass over the hands is timed in CPU time (``time.process_time``) and wall time, ours and
+each peer's passes alternating so that a busy spell of the shared machine hits all alike;
+the best of ``R`` passes is kept.  A ratio is the peer's time over ours (above 1: zhuoji is
+faster), shown with its target from issue 15 where it has one.  Last, the cost of a fresh
+``import zhuoji.hand`` is measured in a subprocess, and which kernel build ran is named.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import platform
 import random
@@ -35,15 +60,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from mahjong.agari import Agari
-from mahjong.shanten import Shanten
-
+from zhuoji import compiled
 from zhuoji import hand as zh
 from zhuoji.tiles import TileSet, wall
 
 Counts = list[int]
 SUITED = range(27)
+ALL_FORMS = zh.HandRules(forms=frozenset(zh.Form))
 
 IMPORT_PROBE = """
 import json, resource, sys, time, tracemalloc
@@ -104,65 +130,289 @@ def make_hands(n: int, seed: int) -> dict[str, list[Counts]]:
     rng = random.Random(seed)
     wins = [winning(rng) for _ in range(n)]
     thirteen = [dealt(rng, 13) if i % 2 else one_removed(rng, wins[i]) for i in range(n)]
-    return {"win14": wins, "random14": [dealt(rng, 14) for _ in range(n)], "thirteen": thirteen}
+    ready = [one_removed(rng, w) for w in wins]  # every one waits on the tile taken out
+    return {
+        "win14": wins,
+        "random14": [dealt(rng, 14) for _ in range(n)],
+        "thirteen": thirteen,
+        "ready13": ready,
+    }
 
 
 # ---------------------------------------------------------------------------------------
-# the operations, ours and theirs
+# tile conversions: zhuoji's kinds are m 0–8, s 9–17, p 18–26, honors 27–33
 # ---------------------------------------------------------------------------------------
 
-AGARI = Agari()
-SHANTEN = Shanten()
+#: zhuoji kind → riichi kind (m 0–8, p 9–17, s 18–26, honors 27–33); its own inverse
+RIICHI_KIND = tuple(list(range(9)) + list(range(18, 27)) + list(range(9, 18)) + list(range(27, 34)))
+GB_NAMES = tuple(
+    [f"W{r}" for r in range(1, 10)]
+    + [f"T{r}" for r in range(1, 10)]
+    + [f"B{r}" for r in range(1, 10)]
+    + ["F1", "F2", "F3", "F4", "J1", "J2", "J3"]  # 东南西北, 中发白
+)
+GB_KIND = {name: k for k, name in enumerate(GB_NAMES)}
 
 
-def mahjong_waits(c: Counts) -> list[int]:
-    out = []
-    for t in SUITED:
-        if c[t] < 4:
-            c[t] += 1
-            if AGARI.is_agari(c):
-                out.append(t)
-            c[t] -= 1
+def riichi_counts(c: Counts) -> Counts:
+    out = [0] * 34
+    for k, x in enumerate(c):
+        out[RIICHI_KIND[k]] = x
     return out
 
 
-def mahjong_shanten_standard(c: Counts) -> int:
-    return SHANTEN.calculate_shanten(c, use_chiitoitsu=False, use_kokushi=False)
+def riichi_ids(c: Counts) -> list[int]:
+    """136-tile ids (4 × riichi kind + copy), as riichienv takes a hand."""
+    return [4 * RIICHI_KIND[k] + i for k in range(34) for i in range(c[k])]
 
 
-def mahjong_shanten_with_pairs(c: Counts) -> int:
-    return SHANTEN.calculate_shanten(c, use_chiitoitsu=True, use_kokushi=False)
+def gb_tiles(c: Counts) -> tuple[str, ...]:
+    return tuple(GB_NAMES[k] for k in range(34) for _ in range(c[k]))
 
 
-def one_pass(fn: Callable[[Counts], object], hands: Sequence[Counts]) -> float:
-    start = time.perf_counter()
-    for c in hands:
-        fn(c)
-    return time.perf_counter() - start
+def kinds_from_riichi(kinds: Sequence[int]) -> list[int]:
+    return sorted(RIICHI_KIND[k] for k in kinds)
 
 
-def best_times(
-    ours: Callable[[Counts], object],
-    theirs: Callable[[Counts], object],
-    hands: Sequence[Counts],
-    repeat: int,
-) -> tuple[float, float]:
-    """µs per hand for both, best of ``repeat`` passes each; the passes alternate, so a
-    slow spell of a shared machine hits both sides alike."""
-    best_ours = best_theirs = float("inf")
+# ---------------------------------------------------------------------------------------
+# peers: each call takes the hand already in the peer's own input
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Peer:
+    """One peer's call for one operation: ``prepare`` converts a hand (not timed), ``call``
+    is timed, ``answer`` turns its result into zhuoji's terms for the comparison."""
+
+    name: str
+    prepare: Callable[[Counts], Any]
+    call: Callable[[Any], Any]
+    answer: Callable[[Any], Any] = lambda result: result
+    target: float | None = None
+
+
+def load(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+XT = load("xiangting")
+RV = load("riichienv")
+GB = load("MahjongGB")
+MJ_AGARI = load("mahjong.agari")
+MJ_SHANTEN = load("mahjong.shanten")
+MISSING = [
+    name
+    for name, module in (
+        ("xiangting", XT),
+        ("riichienv", RV),
+        ("PyMahjongGB", GB),
+        ("mahjong", MJ_AGARI),
+    )
+    if module is None
+]
+
+
+def xiangting_peers() -> dict[str, Peer]:
+    if XT is None:
+        return {}
+    four = XT.PlayerCount.FOUR
+    rn = XT.calculate_replacement_number
+
+    def necessary(c: Counts) -> tuple[int, int]:
+        result: tuple[int, int] = XT.calculate_necessary_tiles(c, four)
+        return result
+
+    def waits_of(result: tuple[int, int]) -> list[int]:
+        number, bits = result
+        return kinds_from_riichi([k for k in range(34) if bits >> k & 1]) if number == 1 else []
+
+    return {
+        "win": Peer("xiangting", riichi_counts, lambda c: rn(c, four) == 0, target=1.0),
+        "shanten": Peer("xiangting", riichi_counts, lambda c: rn(c, four) - 1, target=0.7),
+        "waits": Peer("xiangting", riichi_counts, necessary, waits_of),
+    }
+
+
+def riichienv_peers() -> dict[str, Peer]:
+    if RV is None:
+        return {}
+    shanten = RV.calculate_shanten
+    evaluator = RV.HandEvaluator
+    return {
+        "win": Peer("riichienv", riichi_ids, lambda t: shanten(t) == -1),
+        "shanten": Peer("riichienv", riichi_ids, shanten),
+        "waits": Peer(
+            "riichienv", riichi_ids, lambda t: evaluator(t).get_waits(), kinds_from_riichi, 1.0
+        ),
+    }
+
+
+def gb_peers() -> dict[str, Peer]:
+    if GB is None:
+        return {}
+
+    def regular(t: tuple[str, ...]) -> int:
+        number: int = GB.RegularShanten(t)[0]
+        return number
+
+    def all_forms(t: tuple[str, ...]) -> int:
+        number: int = GB.MahjongShanten((), t)
+        return number
+
+    def waits(t: tuple[str, ...]) -> list[str]:
+        out: set[str] = set()
+        for form in (GB.RegularShanten, GB.SevenPairsShanten):
+            number, useful = form(t)
+            if number == 0:
+                out.update(useful)
+        return sorted(out)
+
+    return {
+        "standard": Peer("PyMahjongGB", gb_tiles, regular),
+        "all": Peer("PyMahjongGB", gb_tiles, all_forms, target=0.7),
+        "waits": Peer("PyMahjongGB", gb_tiles, waits, lambda r: sorted(GB_KIND[n] for n in r)),
+    }
+
+
+def mahjong_peers() -> dict[str, Peer]:
+    if MJ_AGARI is None or MJ_SHANTEN is None:
+        return {}
+    agari = MJ_AGARI.Agari()
+    shanten = MJ_SHANTEN.Shanten()
+
+    def waits(c: Counts) -> list[int]:
+        out = []
+        for t in range(34):
+            if c[t] < 4:
+                c[t] += 1
+                if agari.is_agari(c):
+                    out.append(t)
+                c[t] -= 1
+        return out
+
+    return {
+        "win": Peer("mahjong", riichi_counts, agari.is_agari),
+        "standard": Peer(
+            "mahjong",
+            riichi_counts,
+            lambda c: shanten.calculate_shanten(c, use_chiitoitsu=False, use_kokushi=False),
+        ),
+        "shanten": Peer(
+            "mahjong",
+            riichi_counts,
+            lambda c: shanten.calculate_shanten(c, use_chiitoitsu=True, use_kokushi=True),
+        ),
+        "waits": Peer("mahjong", riichi_counts, waits, kinds_from_riichi),
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# documented differences
+# ---------------------------------------------------------------------------------------
+
+
+def long_qidui(c: Counts, ours: Any, theirs: Any) -> str | None:
+    """A win or shanten that differs on a hand holding a four-of-a-kind, which zhuoji's seven
+    pairs count as two pairs and riichi's do not."""
+    return "龙七对" if 4 in c and zh.seven_pairs_distance(c) <= zh.standard_distance(c) else None
+
+
+def long_qidui_waits(c: Counts, ours: Any, theirs: Any) -> str | None:
+    """Waits only zhuoji has, each making a four-of-a-kind in a seven-pairs hand."""
+    only_ours = set(ours) - set(theirs)
+    if set(theirs) <= set(ours) and all(c[t] == 3 or (4 in c and c[t] == 1) for t in only_ours):
+        return "龙七对"
+    return None
+
+
+def fifth_copy(c: Counts, ours: Any, theirs: Any) -> str | None:
+    """Waits only the peer has, each on a kind the hand already holds four times (there is
+    no fifth copy to draw; GB's useful tiles do not leave it out)."""
+    only_theirs = set(theirs) - set(ours)
+    if set(ours) <= set(theirs) and all(c[t] == 4 for t in only_theirs):
+        return "fifth copy"
+    return None
+
+
+def shisanlan_decides(c: Counts, ours: Any, theirs: Any) -> str | None:
+    plain = zh.HandRules().shanten(c)
+    return "十三烂" if ALL_FORMS.shanten(c) < plain and theirs == plain else None
+
+
+def gb_knitted(c: Counts, ours: Any, theirs: Any) -> str | None:
+    if GB is None:
+        return None
+    t = gb_tiles(c)
+    knitted = min(GB.KnittedStraightShanten(t)[0], GB.HonorsAndKnittedTilesShanten(t)[0])
+    return "GB knitted forms" if knitted == theirs and knitted < ours else None
+
+
+# ---------------------------------------------------------------------------------------
+# timing
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Timing:
+    cpu: float = float("inf")
+    wall: float = float("inf")
+
+    def keep(self, cpu: float, wall: float) -> None:
+        self.cpu = min(self.cpu, cpu)
+        self.wall = min(self.wall, wall)
+
+
+def one_pass(fn: Callable[[Any], Any], inputs: Sequence[Any]) -> tuple[float, float]:
+    w0, c0 = time.perf_counter(), time.process_time()
+    for x in inputs:
+        fn(x)
+    return time.process_time() - c0, time.perf_counter() - w0
+
+
+@dataclass
+class Row:
+    label: str
+    ours: Callable[[Counts], Any]
+    hands: list[Counts]
+    peers: list[Peer]
+    explain: list[Callable[[Counts, Any, Any], str | None]] = field(default_factory=list)
+
+
+def compare(row: Row, peer: Peer) -> tuple[dict[str, int], list[Counts]]:
+    """Differences by documented reason, and the hands no reason explains."""
+    reasons: dict[str, int] = {}
+    unexplained = []
+    for c in row.hands:
+        ours = row.ours(list(c))
+        theirs = peer.answer(peer.call(peer.prepare(list(c))))
+        if ours == theirs:
+            continue
+        why = next((r for f in row.explain if (r := f(c, ours, theirs))), None)
+        if why is None:
+            unexplained.append(c)
+        else:
+            reasons[why] = reasons.get(why, 0) + 1
+    return reasons, unexplained
+
+
+def time_row(row: Row, repeat: int) -> tuple[Timing, list[Timing]]:
+    """Best CPU and wall time per hand (µs) for ours and each peer, passes alternating."""
+    inputs = [[peer.prepare(list(c)) for c in row.hands] for peer in row.peers]
+    ours_inputs = [list(c) for c in row.hands]
+    ours = Timing()
+    theirs = [Timing() for _ in row.peers]
     for _ in range(repeat):
-        best_ours = min(best_ours, one_pass(ours, hands))
-        best_theirs = min(best_theirs, one_pass(theirs, hands))
-    return best_ours / len(hands) * 1e6, best_theirs / len(hands) * 1e6
-
-
-def disagreements(
-    ours: Callable[[Counts], object], theirs: Callable[[Counts], object], hands: Sequence[Counts]
-) -> tuple[int, int]:
-    """(hands where the answers differ, how many of those hold a kind three or four times,
-    where a four-of-a-kind seven pairs can explain the difference)."""
-    differ = [c for c in hands if ours(list(c)) != theirs(list(c))]
-    return len(differ), sum(1 for c in differ if max(c) >= 3)
+        ours.keep(*one_pass(row.ours, ours_inputs))
+        for peer, peer_inputs, timing in zip(row.peers, inputs, theirs, strict=True):
+            timing.keep(*one_pass(peer.call, peer_inputs))
+    n = len(row.hands) / 1e6
+    for t in (ours, *theirs):
+        t.cpu /= n
+        t.wall /= n
+    return ours, theirs
 
 
 def import_cost() -> str:
@@ -182,6 +432,31 @@ def import_cost() -> str:
     )
 
 
+def rows(hands: dict[str, list[Counts]]) -> list[Row]:
+    xt, rv, gb, mj = xiangting_peers(), riichienv_peers(), gb_peers(), mahjong_peers()
+
+    def pick(*pairs: tuple[dict[str, Peer], str]) -> list[Peer]:
+        return [table[key] for table, key in pairs if key in table]
+
+    riichi_pairs = [long_qidui]
+    return [
+        Row("win check, winning 14", zh.is_win, hands["win14"],
+            pick((xt, "win"), (rv, "win"), (mj, "win")), riichi_pairs),
+        Row("win check, random 14", zh.is_win, hands["random14"],
+            pick((xt, "win"), (rv, "win"), (mj, "win")), riichi_pairs),
+        Row("shanten, standard", zh.shanten_standard, hands["thirteen"],
+            pick((gb, "standard"), (mj, "standard"))),
+        Row("shanten, std + 7 pairs", zh.shanten, hands["thirteen"],
+            pick((xt, "shanten"), (rv, "shanten"), (mj, "shanten")), riichi_pairs),
+        Row("shanten, all forms", ALL_FORMS.shanten, hands["thirteen"],
+            pick((xt, "shanten"), (gb, "all")),
+            [shisanlan_decides, gb_knitted, long_qidui]),
+        Row("waits, ready 13", zh.waits, hands["ready13"],
+            pick((rv, "waits"), (xt, "waits"), (gb, "waits"), (mj, "waits")),
+            [long_qidui_waits, fifth_copy]),
+    ]  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per set (default 2000)")
@@ -189,47 +464,58 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=7, help="passes per timing, best kept")
     args = parser.parse_args(argv)
 
-    hands = make_hands(args.hands, args.seed)
-    Operation = Callable[[Counts], object]
-    # the issue sets targets for winning hands, waits and shanten; random 14 is for context
-    rows: list[tuple[str, Operation, Operation, list[Counts], int | None]] = [
-        ("win, winning 14", zh.is_win, AGARI.is_agari, hands["win14"], 5),
-        ("win, random 14", zh.is_win, AGARI.is_agari, hands["random14"], None),
-        ("waits, 13 tiles", zh.waits, mahjong_waits, hands["thirteen"], 10),
-        (
-            "shanten, standard",
-            zh.shanten_standard,
-            mahjong_shanten_standard,
-            hands["thirteen"],
-            10,
-        ),
-        ("shanten, + seven pairs", zh.shanten, mahjong_shanten_with_pairs, hands["thirteen"], 10),
-    ]
+    table = rows(make_hands(args.hands, args.seed))
+    kernel = compiled.select("hand_kernel")
+    build = "compiled (mypyc)" if compiled.is_compiled(kernel) else "pure Python"
     print(
-        f"zhuoji.hand vs mahjong — {args.hands} hands per set, seed {args.seed}, "
-        f"best of {args.repeat}; Python {platform.python_version()} on {platform.machine()}"
+        f"zhuoji.hand vs peers — {args.hands} hands per set, seed {args.seed}, best of "
+        f"{args.repeat} alternating passes; kernel {build}; Python {platform.python_version()}"
+        f" on {platform.machine()}"
     )
-    header = f"{'operation':24} {'ours µs/op':>11} {'theirs µs/op':>13} {'ratio':>8} {'target':>7}"
+    if MISSING:
+        print(f"not installed, left out: {', '.join(MISSING)} (pip install -e '.[bench]')")
+
+    notes: list[str] = []
+    failed = False
+    for row in table:
+        for peer in row.peers:
+            reasons, unexplained = compare(row, peer)
+            if reasons or unexplained:
+                parts = [f"{n} {why}" for why, n in sorted(reasons.items())]
+                if unexplained:
+                    failed = True
+                    parts.append(f"{len(unexplained)} UNEXPLAINED (first: {unexplained[0]})")
+                notes.append(f"{row.label} vs {peer.name}: differ on " + ", ".join(parts))
+
+    header = (
+        f"{'operation':23} {'peer':12} {'ours µs':>8} {'theirs µs':>9} "
+        f"{'ratio CPU':>9} {'ratio wall':>10} {'target':>7}"
+    )
+    print()
     print(header)
     print("-" * len(header))
-    notes = []
-    for label, ours, theirs, sample, target in rows:
-        ours_us, theirs_us = best_times(ours, theirs, sample, args.repeat)
-        ratio = theirs_us / ours_us
-        goal = "    —" if target is None else f"{target:>5}×"
-        met = "" if target is None else ("ok" if ratio >= target else "MISSED")
-        print(f"{label:24} {ours_us:11.2f} {theirs_us:13.2f} {ratio:7.1f}× {goal} {met}")
-        differ, with_triples = disagreements(ours, theirs, sample)
-        notes.append(
-            f"{label}: answers differ on {differ} of {len(sample)} hands"
-            + (f" ({with_triples} hold a kind 3-4 times)" if differ else "")
-        )
+    for row in table:
+        ours, theirs = time_row(row, args.repeat)
+        label = row.label
+        if not row.peers:
+            print(f"{label:23} {'—':12} {ours.cpu:8.2f}")
+        for peer, t in zip(row.peers, theirs, strict=True):
+            ratio, wall_ratio = t.cpu / ours.cpu, t.wall / ours.wall
+            goal = "—" if peer.target is None else f"≥{peer.target:.1f}×"
+            verdict = "" if peer.target is None else ("ok" if ratio >= peer.target else "MISSED")
+            print(
+                f"{label:23} {peer.name:12} {ours.cpu:8.2f} {t.cpu:9.2f} {ratio:8.2f}× "
+                f"{wall_ratio:9.2f}× {goal:>7} {verdict}"
+            )
+            label = ""
+    print("(µs per hand in CPU time; ratio = their time / ours, above 1 zhuoji is faster)")
     print()
-    for note in notes:
-        print(note)
+    print("answers compared before timing:")
+    for note in notes or ["every answer agrees"]:
+        print(f"  {note}")
     print()
     print(import_cost())
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,226 @@
+"""The compiled hand kernel gives the pure-Python kernel's answers (zhuoji.hand_kernel).
+
+Both builds run the same source; this checks the compiled one (``zhuoji._compiled``, made by
+mypyc at install) against the module run as Python, function by function, on random hands of
+every size, with honors, quads and jokers.  Without a compiled build the comparison skips,
+unless ``ZHUOJI_REQUIRE_COMPILED=1`` (as CI sets), where a missing or stale build fails.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from zhuoji import compiled, hand, hand_kernel
+
+REQUIRE = os.environ.get("ZHUOJI_REQUIRE_COMPILED", "") not in ("", "0")
+HANDS = 3000
+
+
+def _compiled_kernel() -> ModuleType:
+    module = compiled.compiled_module("hand_kernel")
+    if module is None:
+        if REQUIRE:
+            pytest.fail(
+                "ZHUOJI_REQUIRE_COMPILED is set but zhuoji._compiled.hand_kernel is missing"
+            )
+        pytest.skip("no compiled build (pure-Python install)")
+    return module
+
+
+@pytest.fixture(scope="module")
+def kernels() -> tuple[ModuleType, ModuleType]:
+    pure = importlib.import_module("zhuoji.hand_kernel")
+    assert not compiled.is_compiled(pure)
+    return pure, _compiled_kernel()
+
+
+def random_hands(seed: int, count: int) -> list[list[int]]:
+    """Hands of 0–14 tiles from the full 136-tile set, half of them built from sets and
+    pairs (so complete, ready and quad-holding hands are common)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        c = [0] * 34
+        size = rng.choice([1, 2, 4, 5, 7, 8, 10, 11, 13, 13, 13, 14, 14, 14])
+        if i % 2:
+            pool = [k for k in range(34) for _ in range(4)]
+            for k in rng.sample(pool, size):
+                c[k] += 1
+        else:
+            while sum(c) + 3 <= size:
+                k = rng.randrange(34)
+                if k < 27 and k % 9 <= 6 and rng.random() < 0.5:
+                    if max(c[k], c[k + 1], c[k + 2]) < 4:
+                        c[k] += 1
+                        c[k + 1] += 1
+                        c[k + 2] += 1
+                elif c[k] <= 1:
+                    c[k] += 3
+            while sum(c) < size:
+                k = rng.randrange(34)
+                if c[k] < 4:
+                    c[k] += 1
+        out.append(c)
+    return out
+
+
+def outcome(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> object:
+    """The value, or the exception's type and message (both builds must fail alike)."""
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, IndexError) as error:
+        return (type(error).__name__, str(error))
+
+
+FORMS = (
+    hand_kernel.STANDARD,
+    hand_kernel.SEVEN_PAIRS,
+    hand_kernel.SHISANLAN,
+    hand_kernel.SHISANYAO,
+)
+#: every form set (none included: FAR, nothing wins), with every way of reading the forms
+SWITCHES = [
+    sum(form for i, form in enumerate(FORMS) if chosen >> i & 1) | options
+    for chosen in range(1 << len(FORMS))
+    for options in (
+        0,
+        hand_kernel.STRICT_LAN,
+        hand_kernel.QUADS_AS_TWO_PAIRS,
+        hand_kernel.STRICT_LAN | hand_kernel.QUADS_AS_TWO_PAIRS,
+    )
+]
+
+
+def test_compiled_kernel_matches_pure_on_random_hands(
+    kernels: tuple[ModuleType, ModuleType],
+) -> None:
+    pure, fast = kernels
+    checked = 0
+    for c in random_hands(15, HANDS):
+        as_tuple = tuple(c)
+        for name in (
+            "is_win",
+            "waits",
+            "shanten",
+            "shanten_standard",
+            "hand_vector",
+            "is_standard_win",
+            "is_seven_pairs",
+            "is_shisanlan",
+            "is_shisanyao",
+            "quads",
+            "is_ready",
+        ):
+            assert outcome(getattr(fast, name), c) == outcome(getattr(pure, name), c), (name, c)
+            assert outcome(getattr(fast, name), as_tuple) == outcome(getattr(pure, name), c)
+        for jokers in (0, 1, 2):
+            for wild in (False, True):
+                assert outcome(fast.standard_distance, c, jokers, wild_in_play=wild) == outcome(
+                    pure.standard_distance, c, jokers, wild_in_play=wild
+                ), (c, jokers, wild)
+            for q in (False, True):
+                assert fast.seven_pairs_distance(
+                    c, jokers, quads_as_two_pairs=q
+                ) == pure.seven_pairs_distance(c, jokers, quads_as_two_pairs=q)
+            for strict in (False, True):
+                assert fast.shisanlan_distance(c, jokers, strict) == pure.shisanlan_distance(
+                    c, jokers, strict
+                )
+            assert fast.shisanyao_distance(c, jokers) == pure.shisanyao_distance(c, jokers)
+        assert fast.is_shisanlan(c, True) == pure.is_shisanlan(c, True)
+        for switches in SWITCHES:
+            for name in ("forms_distance", "forms_is_win", "forms_waits"):
+                assert outcome(getattr(fast, name), c, switches) == outcome(
+                    getattr(pure, name), c, switches
+                ), (name, c, switches)
+        for q in (False, True):
+            assert outcome(fast.forms_shanten_floor, c, q) == outcome(
+                pure.forms_shanten_floor, c, q
+            )
+        for group in range(4):
+            assert fast.group_index(c, group) == pure.group_index(c, group)
+        assert c == list(as_tuple)  # nothing wrote to the caller's list
+        checked += 1
+    assert checked == HANDS
+
+
+def test_shisanlan_hands_match(kernels: tuple[ModuleType, ModuleType]) -> None:
+    """十三烂 needs fourteen distinct kinds, which random hands rarely hold; half of these
+    are built from the literal triples 147/258/369 (strict hands and near misses)."""
+    pure, fast = kernels
+    rng = random.Random(7)
+    for i in range(2000):
+        c = [0] * 34
+        if i % 2:
+            kinds = rng.sample(range(34), rng.choice([13, 14]))
+        else:
+            triples = rng.sample(range(3), 3)
+            suited = [9 * s + r for s, t in enumerate(triples) for r in range(t, 9, 3)]
+            kinds = rng.sample(suited + list(range(27, 34)), rng.choice([13, 14]))
+            if rng.random() < 0.3:  # one tile off its triple
+                kinds[0] = rng.choice([k for k in range(34) if k not in kinds])
+        for k in kinds:
+            c[k] = 1
+        for switches in SWITCHES:
+            for name in ("forms_distance", "forms_is_win", "forms_waits"):
+                assert getattr(fast, name)(c, switches) == getattr(pure, name)(c, switches)
+        for strict in (False, True):
+            assert fast.shisanlan_distance(c, 0, strict) == pure.shisanlan_distance(c, 0, strict)
+            assert fast.is_shisanlan(c, strict) == pure.is_shisanlan(c, strict)
+
+
+def test_shisanyao_hands_match(kernels: tuple[ModuleType, ModuleType]) -> None:
+    """十三幺 needs the thirteen orphan kinds, which random hands rarely hold: the thirteen
+    less up to two, plus up to three tiles (orphans nine times in ten)."""
+    pure, fast = kernels
+    rng = random.Random(13)
+    for _ in range(2000):
+        c = [0] * 34
+        for k in rng.sample(hand_kernel.ORPHANS, 13 - rng.randrange(3)):
+            c[k] = 1
+        for _extra in range(rng.randrange(4)):
+            k = rng.choice(hand_kernel.ORPHANS) if rng.random() < 0.9 else rng.randrange(34)
+            c[k] = min(c[k] + 1, 4)
+        for switches in SWITCHES:
+            for name in ("forms_distance", "forms_is_win", "forms_waits"):
+                assert outcome(getattr(fast, name), c, switches) == outcome(
+                    getattr(pure, name), c, switches
+                ), (name, c, switches)
+        for jokers in (0, 1, 2):
+            assert fast.shisanyao_distance(c, jokers) == pure.shisanyao_distance(c, jokers)
+        assert fast.is_shisanyao(c) == pure.is_shisanyao(c)
+
+
+def test_lan_table_is_the_generated_one() -> None:
+    """The 十三烂 table ships precomputed (building it cost ~50 ms of every import as
+    Python); it is what its generator makes, in both builds."""
+    assert hand_kernel._lan_table() == hand_kernel._LAN
+    module = compiled.compiled_module("hand_kernel")
+    if module is not None:
+        assert module._LAN == module._lan_table() == hand_kernel._LAN
+
+
+def test_hand_runs_the_selected_kernel() -> None:
+    """zhuoji.hand's functions are the selected kernel's own (no wrapper in between)."""
+    chosen = compiled.select("hand_kernel")
+    assert hand.is_win is chosen.is_win
+    assert hand.waits is chosen.waits
+    assert hand.shanten is chosen.shanten
+    if REQUIRE:
+        assert compiled.is_compiled(chosen), "CI expects the compiled kernel to be selected"
+
+
+def test_compiled_build_is_current() -> None:
+    """The build records its source's hash; a stale build is never run (and CI rebuilds)."""
+    module = _compiled_kernel()
+    source = compiled.source_path("hand_kernel")
+    assert source == Path(hand_kernel.__file__)
+    assert getattr(module, compiled.HASH_ATTR) == compiled.source_hash(source)
