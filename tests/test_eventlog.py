@@ -21,7 +21,6 @@ from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Round
 from zhuoji.errors import ScenarioError
 from zhuoji.variant import VARIANTS_DIR, load_variant
-from zhuoji.variant_io import builtin_names
 
 VARIANTS = sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
 DOC = Path(__file__).resolve().parents[1] / "docs" / "event-log.md"
@@ -82,7 +81,8 @@ def test_logs_of_every_variant_replay(variant: str, tmp_path: Path) -> None:
     ruleset = load_variant(variant)
     for seed in range(2):
         agents = [
-            GreedyAgent(seed * 4 + s) if s % 2 else RandomAgent(seed * 4 + s) for s in range(4)
+            GreedyAgent(seed * 4 + s) if s % 2 else RandomAgent(seed * 4 + s)
+            for s in range(ruleset.variant.tiles.players)
         ]
         r = play_round(Round(ruleset, seed=seed), agents)
         path = tmp_path / f"{variant}-{seed}.jsonl"
@@ -168,7 +168,7 @@ def test_unknown_variant() -> None:
 
     assert rejected(tampered(rename)) == (
         "log:1: variant: nowhere: no such variant file or shipped variant (shipped: "
-        + ", ".join(builtin_names())
+        + ", ".join(VARIANTS)
         + ")"
     )
 

@@ -15,12 +15,27 @@ from zhuoji.variant import VARIANTS_DIR, Ruleset, load_variant
 from zhuoji.variant_io import builtin_names, merge
 from zhuoji.variants_cmd import diff, effective
 
-SHIPPED = sorted(
-    [
-        *["guiyang", "guiyang-shoushang", "guiyang-weile", "jinyou", "liupanshui", "luan"],
-        *["anshun", "bijie", "dushan", "duyun", "kaili", "tongren", "zunyi"],  # CITIES.md cities
-    ]
-)
+SHIPPED = [
+    "anshun",
+    "bijie",
+    "dushan",
+    "duyun",
+    "erdingguai",
+    "guiyang",
+    "guiyang-dingque",
+    "guiyang-qq",
+    "guiyang-shoushang",
+    "guiyang-weile",
+    "jinsha",
+    "jinyou",
+    "kaili",
+    "liupanshui",
+    "luan",
+    "qianxi",
+    "sandingguai",
+    "tongren",
+    "zunyi",
+]
 
 
 def test_shipped_list() -> None:
@@ -115,7 +130,7 @@ BAD_FILES = [
         HEAD + "colour: red\n",
         [
             "{f}:5: colour: unknown key 'colour' (known: name, title, title_en, source, description, "
-            "extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
+            "family, extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
             "may_win, dealer, settle, match, stake)"
         ],
     ),

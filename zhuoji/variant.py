@@ -429,6 +429,14 @@ class Variant(Strict):
     title_en: str = Field("", description="English title")
     source: str = Field(description="where the rules come from (seed file, public text)")
     description: str = Field("", description="what distinguishes this variant")
+    family: str | None = Field(
+        None,
+        pattern=NAME_PATTERN,
+        title="family",
+        description="the rules family the variant belongs to: guizhou (贵州捉鸡 and the cities "
+        "that play it), luan (六安), jinyou (金游世界), or a new one; `zhuoji variants list` "
+        "groups variants by it.  A variant that extends another inherits its family",
+    )
     extends: str | None = Field(None, description="the parent variant (name or relative path)")
     tiles: TilesSection = Field(
         default_factory=TilesSection, description="the tile set and the table"

@@ -382,6 +382,7 @@ class HandRef:
                 one_suit=one_suit,
                 dealer=dealer,
                 melds=len(melds),
+                pair_runs=_pair_runs(c) if real["form"] == "seven_pairs" else 0,
                 **dict.fromkeys(false_facts, False),
             )
             hits: dict[str, int] = {}
@@ -1188,3 +1189,16 @@ class Referee:
 
     def offered_any(self) -> bool:
         return any(self.r.legal_actions(s) for s in range(self.n)) or bool(self.r.to_act())
+
+
+def _pair_runs(c: Sequence[int]) -> int:
+    """合浦七对's runs of three pairs (112233): each gap-free stretch of L paired kinds of
+    one suit holds L // 3 of them."""
+    runs = 0
+    for suit in range(3):
+        stretch = 0
+        for rank in range(9):
+            stretch = stretch + 1 if c[suit * 9 + rank] >= 2 else 0
+            if stretch == 3:
+                runs, stretch = runs + 1, 0
+    return runs
