@@ -17,16 +17,20 @@ from zhuoji.agents.base import make_agent, play_round
 from zhuoji.agents.expert import ExpertAgent
 from zhuoji.agents.expert_chickens import round_chickens
 from zhuoji.agents.expert_payouts import READS, PayoutReadError, param, payouts, stage
-from zhuoji.agents.expert_value import Evaluator, HandState, outlook, typical_rates
+from zhuoji.agents.expert_value import Evaluator, HandState, Valued, outlook, typical_rates
 from zhuoji.engine import Round
+from zhuoji.hand import Form
 from zhuoji.match import Match
 from zhuoji.observation import Observation
-from zhuoji.outcome import Discard, Reveal, RevealAt, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.outcome import Discard, Meld, MeldKind, Reveal, RevealAt, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.rules.registry import Params, Point, hooks
 from zhuoji.settle import settle
 from zhuoji.variant import load_variant
+from zhuoji.variant_io import builtin_names
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
+#: every shipped variant, from the catalog
+SHIPPED = builtin_names()
 
 
 # ---------------------------------------------------------------------------------------
@@ -68,10 +72,10 @@ def test_a_missing_parameter_is_a_loud_error() -> None:
         param(hu, "baoting.extra")
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", SHIPPED)
 def test_payouts_read_for_every_shipped_variant(variant: str) -> None:
-    p = payouts(load_variant(variant))
-    assert p.players == 4
+    rs = load_variant(variant)
+    assert payouts(rs).players == rs.players
 
 
 def test_guiyang_payouts_are_the_variant_file() -> None:
@@ -248,6 +252,16 @@ def test_experts_play_rounds_to_the_end(variant: str) -> None:
     assert sum(result.totals) == 0
 
 
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_experts_play_every_shipped_variant(variant: str) -> None:
+    """A table of experts plays two rounds of every shipped variant (换三张, 定缺, three and
+    two players included), every decision legal, the ledger zero-sum."""
+    rs = load_variant(variant)
+    result = Match(rs, seed=5, rounds=2).play(_checked_experts(rs.players, 5))
+    assert len(result.rounds) == 2
+    assert sum(result.totals) == 0
+
+
 def test_expert_is_deterministic_and_registered() -> None:
     ruleset = load_variant("guiyang")
     totals = []
@@ -382,3 +396,139 @@ def test_thirteen_orphans_is_a_target_where_allowed() -> None:
     plain = T.counts("123m456m789s23p55p")
     waits = tuple(T.parse("14p"))
     assert ready.value > 2 * ev.value(HandState(plain, (), shanten=0, waits=waits)).value
+
+
+# ---------------------------------------------------------------------------------------
+# main's parameters: 热炮 scope, multipliers, 金鸡 on held chickens, 责任 reversed, 包杠
+# ---------------------------------------------------------------------------------------
+
+
+def _repao_view(variant: str, melds: tuple[Meld, ...]) -> Any:
+    return types.SimpleNamespace(ruleset=load_variant(variant), own_melds=lambda: melds)
+
+
+def test_repao_follows_the_variant_section() -> None:
+    """热炮 as the variant's ``repao`` section says: in guiyang any deal-in once the
+    discarder owns a dou (seed 000 15) "所有成豆后打出的牌点炮都被称作是点热炮"); in 独山 only
+    the first discard after his kong (DS §8.3 "玩家杠牌之后打出的第一张牌"); in 六盘水 a late
+    kong makes none (seed 004 (6)(7) "算普通补张")."""
+    kong = Meld(MeldKind.GANG_CONCEALED, T.parse_one("5m"))
+    bot = ExpertAgent(0)
+    assert bot.deals_repao(_repao_view("guiyang", (kong,)))
+    assert not bot.deals_repao(_repao_view("guiyang", ()))
+    assert not bot.deals_repao(_repao_view("dushan", (kong,)))
+    bot._note(make(0, ActionKind.GANG_CONCEALED, T.parse_one("5m")))
+    assert bot.deals_repao(_repao_view("dushan", (kong,)))
+    late = Meld(MeldKind.GANG_CONCEALED, T.parse_one("5m"), late=True)
+    assert not bot.deals_repao(_repao_view("liupanshui", (late,)))
+    assert bot.deals_repao(_repao_view("guiyang-weile", (late,)))
+
+
+def _win_end(dealer: int, how: WinHow) -> RoundEnd:
+    """Seat 1 wins a plain hand (平胡, no pattern) on 4p, by self-draw or on seat 2's discard."""
+    seats = tuple(
+        SeatEnd(tuple(T.parse(h)))
+        for h in (
+            "2468m1379p2468s3s",
+            "123m456m789m23p55p",
+            "1379m2468p1357s9s",
+            "2468m1379p2468s3s",
+        )
+    )
+    return RoundEnd(
+        players=4,
+        dealer=dealer,
+        streak=0,
+        seats=seats,
+        discards=(Discard(2, T.parse_one("4p")),) if how is WinHow.DISCARD else (),
+        wins=(Win(1, how, 2 if how is WinHow.DISCARD else None),),
+        win_tile=T.parse_one("4p"),
+        reveals=(),
+    )
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "kaili", "anshun", "tongren", "zunyi"])
+def test_win_shares_are_what_settlement_pays(variant: str) -> None:
+    """One payer's share of a plain win, as the expert prices it, is the ``hu`` entries
+    zhuoji.settle books: 自摸翻倍 (CITIES.md 安顺), 庄家翻倍 (CITIES.md 凯里), the dealer's
+    part, the 自摸 +1 of 铜仁 (a pattern row, valued with the self-draw fact as the bot does)."""
+    from zhuoji.agents.expert_value import table_fan
+
+    rs = load_variant(variant)
+    w = payouts(rs).win
+    plain = (("form", Form.STANDARD),)
+    for dealer in (1, 2, 3):
+        for how in (WinHow.SELF_DRAW, WinHow.DISCARD):
+            self_draw = how is WinHow.SELF_DRAW
+            fan = table_fan(rs, (*plain, ("self_draw", True)) if self_draw else plain)
+            ledger = settle(rs, _win_end(dealer, how))
+            got = sum(
+                e.amount
+                for e in ledger.entries
+                if e.payer == 2
+                and e.payee == 1
+                and (e.item.startswith("hu.") or e.item == "lianzhuang")
+            )
+            want = w.share(
+                fan,
+                self_draw=self_draw,
+                winner_dealer=dealer == 1,
+                payer_dealer=dealer == 2,
+                streak=0,
+            )
+            assert got == pytest.approx(want), (variant, dealer, how, got, want)
+
+
+def test_golden_on_held_chickens_only() -> None:
+    """独山 金鸡 (``golden.discards: false``, DS §7.7 「幺鸡计分 ×2（作用在「手中鸡」上）」): after
+    a 9s flip a held 幺鸡 is priced golden, a discarded one at its plain value; where 金鸡
+    counts on discards too (guiyang) both are the same."""
+    yao, flip = T.parse_one("1s"), T.parse_one("9s")
+    weights = [0.0] * T.NUM_KINDS
+    weights[flip] = 1.0
+    ds = round_chickens(load_variant("dushan"), (), 1)
+    assert ds.expected(weights)[yao] == 2 * ds.expected_thrown(weights)[yao] > 0
+    gy = round_chickens(load_variant("guiyang"), (), 1)
+    assert gy.expected(weights) == gy.expected_thrown(weights)
+
+
+def test_zeren_claimed_and_reversed() -> None:
+    """责任鸡 from the claimer's side: claiming the round's first 幺鸡 earns the extra when
+    this seat collects; with ``claimer_unready: reversed_to_any`` (DS §11.2) an unready
+    claimer pays it back to the discarder, so a hand certain to end unready loses by it."""
+    ev = _after_first_yaoji([])
+    assert ev.zeren_claimed() == 1.0  # guiyang: 责任 extra 1 × the 幺鸡's base 1
+    view = ev.view
+    unready = Valued(0.0, (0.0, 0.0, 0.0, 1.0, 0.0, 0.0), False, 0.0)
+    ready = Valued(0.0, (0.0, 0.0, 1.0, 0.0, 0.0, 0.0), True, 0.0)
+    bot = ExpertAgent(1)
+    assert bot._zeren_claim(view, ev, ready) == 1.0
+    assert bot._zeren_claim(view, ev, unready) == 0.0
+    rev = _after_first_yaoji(["settle.chickens.zeren.claimer_unready=reversed_to_any"])
+    assert bot._zeren_claim(rev.view, rev, unready) == -1.0
+    assert bot._zeren_claim(rev.view, rev, ready) == 1.0
+
+
+def test_unready_kongs_are_paid_back() -> None:
+    """包杠 (``dou.unready_pays``): in 黔西 an unready owner pays every kong back to every
+    payer (CITIES.md 黔西 BaoKongNeedTing=false); in 毕节 only a kong of 幺鸡 (包杠幺鸡,
+    CITIES.md 毕节); guiyang pays nothing back."""
+    five, yao = T.parse_one("5m"), T.parse_one("1s")
+    for variant, kong, back in (
+        ("qianxi", five, True),
+        ("bijie", five, False),
+        ("guiyang", yao, False),
+    ):
+        r = Round(load_variant(variant), seed=3)
+        ev = Evaluator(TableView(Observation(r, r.current)))
+        melds = (Meld(MeldKind.GANG_CONCEALED, kong),)
+        assert (ev.dou_back(melds) > 0) is back, variant
+    bijie = payouts(load_variant("bijie")).dou
+    assert bijie.pays_back(yao) and not bijie.pays_back(five) and bijie.unready_pays_ready
+
+
+def test_shabao_from_every_declared_loser() -> None:
+    """遵义 (CITIES.md 遵义, ZA "every other declared non-winner also pays the winner 10"):
+    the expert reads 杀报 on a discard win as owed by every declared opponent."""
+    assert payouts(load_variant("zunyi")).shabao.others_on_discard
+    assert not payouts(load_variant("guiyang")).shabao.others_on_discard

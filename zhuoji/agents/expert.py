@@ -107,6 +107,7 @@ class ExpertAgent:
         self._threats = _Threats(seed)
         self._shape = GreedyAgent(seed)
         self._konged = False  # the current turn began with this seat's kong (热炮 next)
+        self._kong_tile = -1
 
     # --- the protocol ------------------------------------------------------------------
 
@@ -130,6 +131,7 @@ class ExpertAgent:
         """Remember whether this seat just made a kong: its next discard is a 热炮 risk.
         After a kong the seat acts again before anyone else (replacement draw)."""
         self._konged = a.kind in _KONGS or a.kind is ActionKind.GANG_EXPOSED
+        self._kong_tile = a.tile if self._konged else -1
         return a
 
     # --- 定缺 ---------------------------------------------------------------------------
@@ -399,22 +401,39 @@ class ExpertAgent:
             fan = _pattern_fan(ev)
         else:
             fan = _plain_fan(ev)
-        share = pay.win.share(
-            fan, self_draw=False, dealer_in=ev.dealer or o == view.dealer, streak=ev.streak
+        repao = self.deals_repao(view)
+        loss = pay.win.share(
+            fan,
+            self_draw=False,
+            winner_dealer=o == view.dealer,
+            payer_dealer=ev.dealer,
+            streak=ev.streak,
+            repao=repao,
         )
-        loss = float(share)
         if view.declared[view.seat] and pay.shabao.on_discard:
             loss += pay.shabao.value
-        if self._konged:
+        if repao:
             plain = (("form", Form.STANDARD),)
-            repao = table_fan(ev.ruleset, (*plain, ("repao", True))) - table_fan(ev.ruleset, plain)
-            loss += max(0, repao)
+            extra = table_fan(ev.ruleset, (*plain, ("repao", True))) - table_fan(ev.ruleset, plain)
+            loss += max(0, extra)
             if pay.burn_on_repao:
                 own = HandState(list(view.hand), view.own_melds())
                 loss += ev.chickens_owned(own) * ev.chicken_payers + ev.cf_mine * pay.others
                 loss += ev.dou_now
         view.cache[key] = loss
         return loss
+
+    def deals_repao(self, view: TableView) -> bool:
+        """Whether this seat's discard now would deal a 热炮: the variant's ``repao`` section
+        decides — the first discard after its own kong, or any once it owns a dou (seed 000
+        15), and which kongs count (late ones, kong kinds)."""
+        melds = view.own_melds()
+        kong = None
+        if self._konged:
+            kong = next(
+                (m for m in reversed(melds) if m.is_kong and m.tile == self._kong_tile), None
+            )
+        return view.ruleset.variant.repao.applies(melds, after_kong=self._konged, kong=kong)
 
     def _zeren_risk(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
         """责任鸡: the chance a 冲锋 or 责任 tile is punged, times what it then costs — the 冲锋
@@ -491,8 +510,15 @@ class ExpertAgent:
         if p_total <= 0:
             return 0.0
         pay = ev.pay
-        share = pay.win.share(_plain_fan(ev), self_draw=True, dealer_in=ev.dealer, streak=ev.streak)
-        cost = share * pay.others if pay.win.rob_for_all else share
+        w = pay.win
+        share = w.share(
+            _plain_fan(ev) * w.rob_kong_mult,
+            self_draw=w.rob_as_self_draw,
+            winner_dealer=False,
+            payer_dealer=ev.dealer,
+            streak=ev.streak,
+        )
+        cost = w.robbed_pays(share, view.players)
         if pay.burn_on_rob_kong:
             cost += max(0.0, val.end_now)
         return min(1.0, p_total) * (cost + max(0.0, val.value - val.end_now))
@@ -509,20 +535,41 @@ class ExpertAgent:
         an = view.analyzer
         s, uke, imp = an.ukeire(hand, view.live)
         state = HandState(list(hand), melds, declared, -1, False, s, uke, imp if s == 0 else ())
-        values = {pass_: ev.value(state).value}
+        now = ev.value(state)
+        values = {pass_: now.value}
+        zeren = self._zeren_claim(view, ev, now)
         for a in legal:
             if a.kind is ActionKind.PENG:
-                values[a] = self._after_claim(view, ev, a, [tile, tile], MeldKind.PENG)
+                values[a] = self._after_claim(view, ev, a, [tile, tile], MeldKind.PENG) + zeren
             elif a.kind is ActionKind.CHI:
                 need = [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != tile]
-                values[a] = self._after_claim(view, ev, a, need, MeldKind.CHI)
+                values[a] = self._after_claim(view, ev, a, need, MeldKind.CHI) + zeren
             elif a.kind is ActionKind.GANG_EXPOSED:
-                values[a] = self._exposed_kong(view, ev, a)
+                values[a] = self._exposed_kong(view, ev, a) + zeren
         best = max(values, key=values.__getitem__)
         efficient = self._shape.claim(view, legal)
         if efficient in values and values[best] - values[efficient] < self.deviation_margin:
             return efficient
         return best
+
+    def _zeren_claim(self, view: TableView, ev: Evaluator, now: Valued) -> float:
+        """责任鸡 earned by claiming the discard (any claim, as settlement counts it): paid by
+        the discarder when this seat collects at the end; where ``claimer_unready`` reverses
+        it, paid back by this seat when it is not ready (to a collecting discarder, or to any,
+        DS §11.2).  The chances are those of the hand before the claim."""
+        amount = ev.zeren_claimed()
+        if not amount:
+            return 0.0
+        p = now.probs
+        p_ready = p[WIN_SELF] + p[WIN_DISCARD] + p[OTHER_READY]
+        ch = ev.chk
+        assert ch is not None
+        gain = amount * (p_ready if ch.collectors_ready else p_ready + p[OTHER_UNREADY])
+        if ch.zeren_reversed != "none" and ch.collectors_ready:
+            src = view.obs.claim_source
+            p_src = 1.0 if ch.zeren_reversed == "reversed_to_any" else ev.p_ready[src]
+            gain -= amount * p[OTHER_UNREADY] * p_src
+        return gain
 
     def _after_claim(
         self, view: TableView, ev: Evaluator, a: Action, used: list[int], kind: MeldKind

@@ -58,6 +58,9 @@ class ChickenRules:
     zeren_extra: int = 0  # the tile's value × this, to the claimer
     zeren_premium: bool = False  # DS: the claimed discard's 冲锋 value less its plain value
     zeren_first_only: bool = True
+    #: an unready claimer pays the 责任 back: none, reversed (to a collecting discarder, GA),
+    #: reversed_to_any (to the discarder, DS §11.2)
+    zeren_reversed: str = "none"
     scope: str = "all"  # hand / permanent / all: which unclaimed discards still count
     collectors_ready: bool = True  # only ready (or winning) players collect (叫嘴)
     payers_unready: bool = False  # only unready players pay a collector
@@ -81,6 +84,7 @@ class ChickenRules:
             zeren_extra=zr.extra if zr is not None and not zr.premium else 0,
             zeren_premium=zr is not None and zr.premium,
             zeren_first_only=zr is None or zr.claims == "first",
+            zeren_reversed=zr.claimer_unready if zr is not None else "none",
             scope=p.scope,
             collectors_ready=p.collectors == "ready",
             payers_unready=p.payers == "unready",
@@ -104,15 +108,21 @@ class RoundChickens:
     by_reveal: tuple[tuple[int, int, int], ...]  # (after-win reveal, kind, value added)
     golden_by: tuple[tuple[int, int], ...]  # (after-win reveal, kind it makes golden)
     golden: frozenset[int]  # golden already (a reveal during play)
+    #: per kind: a discarded copy's value where it differs from a held one (金鸡 on held
+    #: chickens only, ``golden.discards: false``), and by after-win reveal
+    thrown: tuple[int, ...] = ()
+    thrown_by_reveal: tuple[tuple[int, int, int], ...] = ()
 
     def expected(self, weights: Sequence[float] | None) -> list[float]:
         """Expected value of one owned tile of each kind, from each payer; ``weights``: the
         chance of each after-win reveal (None: there is none)."""
-        out = [float(v) for v in self.value]
-        if weights is not None:
-            for r, k, extra in self.by_reveal:
-                out[k] += extra * weights[r]
-        return out
+        return _expected(self.value, self.by_reveal, weights)
+
+    def expected_thrown(self, weights: Sequence[float] | None) -> list[float]:
+        """The same for a discarded copy nobody took (内外鸡, 包鸡)."""
+        if not self.thrown:
+            return self.expected(weights)
+        return _expected(self.thrown, self.thrown_by_reveal, weights)
 
     def chongfeng_value(
         self, rules: ChickenRules, kind: int, weights: Sequence[float] | None
@@ -129,13 +139,26 @@ class RoundChickens:
         return base * (rules.cf_mult * (1.0 - p) + rules.cf_golden_mult * p)
 
 
-def _vectors(table: dict[int, Chicken]) -> tuple[list[int], list[int]]:
+def _expected(
+    value: Sequence[int], by_reveal: Sequence[tuple[int, int, int]], weights: Sequence[float] | None
+) -> list[float]:
+    out = [float(v) for v in value]
+    if weights is not None:
+        for r, k, extra in by_reveal:
+            out[k] += extra * weights[r]
+    return out
+
+
+def _vectors(table: dict[int, Chicken]) -> tuple[list[int], list[int], list[int]]:
+    """Per kind: a held copy's value, the base 冲锋/责任 multiply, a discarded copy's value."""
     value = [0] * T.NUM_KINDS
     base = [0] * T.NUM_KINDS
+    thrown = [0] * T.NUM_KINDS
     for k, c in table.items():
         value[k] = c.value
         base[k] = c.base
-    return value, base
+        thrown[k] = c.discarded().value
+    return value, base, thrown
 
 
 @lru_cache(maxsize=256)
@@ -150,16 +173,19 @@ def round_chickens(ruleset: Ruleset, in_play: tuple[int, ...], weekday: int) -> 
     p = hook.params
     shown = [Reveal(t, RevealAt.START) for t in in_play]
     table = chicken_table(p, shown, weekday)
-    value, base = _vectors(table)
+    value, base, thrown = _vectors(table)
     by_reveal: list[tuple[int, int, int]] = []
+    thrown_by: list[tuple[int, int, int]] = []
     golden_by: list[tuple[int, int]] = []
     if ruleset.variant.deal.reveal != "none":
         for r in range(T.NUM_KINDS):
             after = chicken_table(p, [*shown, Reveal(r, RevealAt.WIN)], weekday)
-            v, _ = _vectors(after)
+            v, _, th = _vectors(after)
             for k in range(T.NUM_KINDS):
                 if v[k] != value[k]:
                     by_reveal.append((r, k, v[k] - value[k]))
+                if th[k] != thrown[k]:
+                    thrown_by.append((r, k, th[k] - thrown[k]))
                 if k in after and after[k].golden and not (k in table and table[k].golden):
                     golden_by.append((r, k))
     return RoundChickens(
@@ -169,4 +195,6 @@ def round_chickens(ruleset: Ruleset, in_play: tuple[int, ...], weekday: int) -> 
         by_reveal=tuple(by_reveal),
         golden_by=tuple(golden_by),
         golden=frozenset(k for k, c in table.items() if c.golden),
+        thrown=tuple(thrown) if thrown != value or thrown_by != by_reveal else (),
+        thrown_by_reveal=tuple(thrown_by),
     )

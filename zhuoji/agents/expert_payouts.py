@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from zhuoji import tiles as T
 from zhuoji.agents.expert_chickens import ChickenRules
 from zhuoji.errors import ZhuojiError
 from zhuoji.rules.chickens.params import ChickenParams
@@ -49,14 +50,19 @@ READS: tuple[tuple[str, str], ...] = (
     ("hu", "dealer_bonus_max_pattern"),
     ("hu", "streak_bonus"),
     ("hu", "other_bonus"),
+    ("hu", "rob_kong_as_self_draw"),
     ("hu", "multipliers.self_draw"),
     ("hu", "multipliers.rob_kong"),
+    ("hu", "multipliers.repao"),
+    ("hu", "multipliers.dealer_wins"),
+    ("hu", "multipliers.dealer_pays"),
     ("hu", "baoting.mode"),
     ("hu", "baoting.hard"),
     ("hu", "baoting.soft"),
     ("shabao", "value"),
     ("shabao", "on_discard"),
     ("shabao", "on_self_draw"),
+    ("shabao", "others_on_discard"),
     ("chickens", "chongfeng.tiles"),
     ("chickens", "chongfeng.multiplier"),
     ("chickens", "chongfeng.golden_multiplier"),
@@ -66,6 +72,7 @@ READS: tuple[tuple[str, str], ...] = (
     ("chickens", "zeren.extra"),
     ("chickens", "zeren.claims"),
     ("chickens", "zeren.premium"),
+    ("chickens", "zeren.claimer_unready"),
     ("chickens", "scope"),
     ("chickens", "collectors"),
     ("chickens", "payers"),
@@ -80,6 +87,9 @@ READS: tuple[tuple[str, str], ...] = (
     ("dou", "jiandousan_value"),
     ("dou", "exposed_paid_by"),
     ("dou", "requires_ready"),
+    ("dou", "unready_pays"),
+    ("dou", "unready_pays_to"),
+    ("dou", "unready_pays_tiles"),
     ("dou", "late_value"),
     ("dou", "void_on_draw"),
     ("chajiao", "extra"),
@@ -130,29 +140,58 @@ def may_win_hook(ruleset: Ruleset, hook_id: str) -> BoundHook | None:
 @dataclass(frozen=True)
 class WinPay:
     """``hu``: who pays a win and what is added to each share (seed 000 连庄规则, seed 001
-    结算规则, seed 004 庄两番)."""
+    结算规则, seed 004 庄两番; the multipliers of CITIES.md 安顺 自摸翻倍 and 凯里 庄家翻倍)."""
 
     discard_paid_by_all: bool = False  # False: the discarder alone pays a discard win
-    rob_for_all: bool = True  # the robbed player pays every share (抢杠)
+    rob_paid: str = "robbed_for_all"  # hu.rob_kong_paid_by
+    rob_as_self_draw: bool = True
     dealer_bonus: int = 0
     dealer_bonus_max_pattern: bool = False
     streak_bonus: int = 0
     other_bonus: int = 0
     self_draw_mult: int = 1
     rob_kong_mult: int = 1
+    repao_mult: int = 1
+    dealer_wins_mult: int = 1
+    dealer_pays_mult: int = 1
     baoting_mode: str = "none"  # none / add / floor
     baoting_hard: int = 0
     baoting_soft: int = 0
 
-    def share(self, fan: int, *, self_draw: bool, dealer_in: bool, streak: int) -> float:
-        """One payer's share of a win of pattern value ``fan`` (报听 already included)."""
-        base = fan * (self.self_draw_mult if self_draw else 1)
-        if dealer_in:
+    def share(
+        self,
+        fan: int,
+        *,
+        self_draw: bool,
+        winner_dealer: bool,
+        payer_dealer: bool,
+        streak: int,
+        repao: bool = False,
+    ) -> float:
+        """One payer's share of a win of pattern value ``fan`` (报听 already included), as
+        ``hu`` pays it: the hand times its multipliers (自摸, 热炮, 庄家翻倍 won and paid),
+        then the dealer's part and 连庄 when the dealer wins or pays, else the other part."""
+        mult = self.self_draw_mult if self_draw else 1
+        if repao and not self_draw:
+            mult *= self.repao_mult
+        if winner_dealer:
+            mult *= self.dealer_wins_mult
+        elif payer_dealer:
+            mult *= self.dealer_pays_mult
+        base = fan * mult
+        if winner_dealer or payer_dealer:
             bonus = self.dealer_bonus
             if self.dealer_bonus_max_pattern:
                 bonus = min(bonus, fan)
             return float(base + bonus + streak * self.streak_bonus)
         return float(base + self.other_bonus)
+
+    def robbed_pays(self, share: float, players: int) -> float:
+        """What the robbed player pays for a robbed kong (抢杠) whose one share is ``share``
+        (``hu.rob_kong_paid_by``; seed 000 16, seed 003, DS §8)."""
+        # robbed_for_all: every share; robbed_triple_and_others: his share (players − 1)
+        # times (the others pay theirs too); robbed_once: his one share
+        return share if self.rob_paid == "robbed_once" else share * (players - 1)
 
     def declared_fan(self, fan: int, *, hard: bool) -> int:
         """A declared (报听) winner's pattern value (seed 000 10 "番数按照十番来计算")."""
@@ -171,6 +210,7 @@ class Shabao:
     value: int = 0
     on_discard: bool = False
     on_self_draw: bool = False
+    others_on_discard: bool = False  # every declared loser pays a discard win (CITIES.md 遵义)
 
 
 @dataclass(frozen=True)
@@ -184,6 +224,15 @@ class Dou:
     needs_ready: bool = False  # scores only if its owner is ready or wins at the end
     late_value: int = 0  # 憨包豆
     void_on_draw: bool = True
+    unready_pays: bool = False  # 包杠: an unready owner pays his kong back (CITIES.md 黔西)
+    unready_pays_ready: bool = False  # ... to the ready payers only (else to every payer)
+    unready_pays_tiles: frozenset[int] | None = None  # ... for kongs of these tiles (None: all)
+
+    def pays_back(self, tile: int) -> bool:
+        """Whether an unready owner pays back his kong of ``tile`` (包杠)."""
+        return self.unready_pays and (
+            self.unready_pays_tiles is None or tile in self.unready_pays_tiles
+        )
 
     @property
     def active(self) -> bool:
@@ -237,13 +286,17 @@ def payouts(ruleset: Ruleset) -> Payouts:
     if hu is not None:
         out["win"] = WinPay(
             discard_paid_by_all=param(hu, "discard_paid_by") == "all",
-            rob_for_all=param(hu, "rob_kong_paid_by") == "robbed_for_all",
+            rob_paid=param(hu, "rob_kong_paid_by"),
+            rob_as_self_draw=param(hu, "rob_kong_as_self_draw"),
             dealer_bonus=param(hu, "dealer_bonus"),
             dealer_bonus_max_pattern=param(hu, "dealer_bonus_max_pattern"),
             streak_bonus=param(hu, "streak_bonus"),
             other_bonus=param(hu, "other_bonus"),
             self_draw_mult=param(hu, "multipliers.self_draw"),
             rob_kong_mult=param(hu, "multipliers.rob_kong"),
+            repao_mult=param(hu, "multipliers.repao"),
+            dealer_wins_mult=param(hu, "multipliers.dealer_wins"),
+            dealer_pays_mult=param(hu, "multipliers.dealer_pays"),
             baoting_mode=param(hu, "baoting.mode") if v.baoting is not None else "none",
             baoting_hard=param(hu, "baoting.hard"),
             baoting_soft=param(hu, "baoting.soft"),
@@ -251,7 +304,10 @@ def payouts(ruleset: Ruleset) -> Payouts:
     sb = stage(ruleset, "shabao")
     if sb is not None and v.baoting is not None:
         out["shabao"] = Shabao(
-            param(sb, "value"), param(sb, "on_discard"), param(sb, "on_self_draw")
+            param(sb, "value"),
+            param(sb, "on_discard"),
+            param(sb, "on_self_draw"),
+            param(sb, "on_discard") and param(sb, "others_on_discard"),
         )
     dou = stage(ruleset, "dou")
     if dou is not None:
@@ -264,6 +320,9 @@ def payouts(ruleset: Ruleset) -> Payouts:
             needs_ready=param(dou, "requires_ready") != "none",
             late_value=param(dou, "late_value"),
             void_on_draw=param(dou, "void_on_draw"),
+            unready_pays=param(dou, "unready_pays"),
+            unready_pays_ready=param(dou, "unready_pays_to") == "ready",
+            unready_pays_tiles=_kinds(param(dou, "unready_pays_tiles")),
         )
     ch = stage(ruleset, "chickens")
     if ch is not None:
@@ -301,6 +360,10 @@ def payouts(ruleset: Ruleset) -> Payouts:
     out["twelve_down"] = stage(ruleset, "twelve_down") is not None
     out["kong_feeder"] = stage(ruleset, "kong_feeder") is not None
     return Payouts(**out)
+
+
+def _kinds(tiles: list[str] | None) -> frozenset[int] | None:
+    return None if tiles is None else frozenset(T.parse_one(t) for t in tiles)
 
 
 def _burns(parts: Any) -> bool:

@@ -517,7 +517,9 @@ class Evaluator:
         sb = self.pay.shabao
         declared_opps = sum(1 for o in range(n) if o != me and view.declared[o])
         self.shabao_in_self = sb.value * declared_opps if sb.on_self_draw else 0.0
-        self.shabao_in_disc = sb.value * declared_opps / max(1, n - 1) if sb.on_discard else 0.0
+        # a discard win: the discarder pays 杀报 if declared, or every declared loser (遵义)
+        per_disc = declared_opps if sb.others_on_discard else declared_opps / max(1, n - 1)
+        self.shabao_in_disc = sb.value * per_disc if sb.on_discard else 0.0
         self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
         #: per-decision scratch space for callers (search caches)
         self.scratch: dict[str, dict[Any, float]] = {}
@@ -525,6 +527,7 @@ class Evaluator:
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
         self.dou_now = self._dou_owned(view.own_melds())
+        self._back_cache: dict[tuple[Meld, ...], float] = {}
         self._chk_fixed = self._chickens_fixed()
         self._owed_fixed = self._owed_fixed_now()
         self.opp_fan = self._typical_opponent_fan()
@@ -575,7 +578,9 @@ class Evaluator:
     def _typical_opponent_fan(self) -> float:
         """An opponent's plain win as this seat pays it (查叫, 包付)."""
         fan = table_fan(self.ruleset, _STANDARD)
-        return self.pay.win.share(fan, self_draw=False, dealer_in=self.dealer, streak=self.streak)
+        return self.pay.win.share(
+            fan, self_draw=False, winner_dealer=False, payer_dealer=self.dealer, streak=self.streak
+        )
 
     # --- what this seat owns -------------------------------------------------------------
 
@@ -599,6 +604,33 @@ class Evaluator:
                 total += dou.exposed * (1 if dou.exposed_from_feeder else others)
         return total
 
+    def dou_back(self, melds: tuple[Meld, ...]) -> float:
+        """包杠 (``dou.unready_pays``, CITIES.md 黔西/毕节/独山): what this seat pays back for
+        its kongs if it ends unready — each kong of a paid-back tile at its value, to every
+        payer or (``unready_pays_to: ready``) the ready ones."""
+        dou = self.pay.dou
+        if not dou.unready_pays or not dou.needs_ready:
+            return 0.0
+        got = self._back_cache.get(melds)
+        if got is not None:
+            return got
+        others = self.pay.others
+        payees = self.ready_opponents if dou.unready_pays_ready else float(others)
+        total = 0.0
+        for m in melds:
+            if not m.kind.is_kong or not dou.pays_back(m.tile):
+                continue
+            if m.late:
+                total += dou.late_value * payees
+            elif m.kind is MeldKind.GANG_CONCEALED:
+                total += dou.concealed * payees
+            elif m.kind is MeldKind.GANG_ADDED:
+                total += dou.added * payees
+            else:
+                total += dou.exposed * (payees / others if dou.exposed_from_feeder else payees)
+        self._back_cache[melds] = total
+        return total
+
     # --- chickens ---------------------------------------------------------------------------
 
     def _chickens_now(self, obs: Observation) -> None:
@@ -614,12 +646,13 @@ class Evaluator:
         self.chicken_payers = float(n - 1)
         self.baoji_payees = 0.0
         if ch is None:
-            self.chicken_ev = [0.0] * T.NUM_KINDS
+            self.chicken_ev = self.thrown_ev = [0.0] * T.NUM_KINDS
             return
         if ch.after_win_reveal:
             self.reveal = [x / self.unseen for x in self.live]
         self.prices = prices = round_chickens(self.ruleset, tuple(obs.reveals), obs.weekday)
         self.chicken_ev = prices.expected(self.reveal)
+        self.thrown_ev = prices.expected_thrown(self.reveal)  # 金鸡 on held copies only (DS)
         self.cf_tiles = frozenset(prices.fixed if ch.cf_tiles is None else ch.cf_tiles)
         self.zeren_tiles = frozenset(prices.fixed if ch.zeren_tiles is None else ch.zeren_tiles)
         seen: set[int] = set()
@@ -673,6 +706,24 @@ class Evaluator:
             return float((ch.cf_mult - 1) * base) if self.is_chongfeng(tile) else 0.0
         return float(ch.zeren_extra * self.prices.base[tile])
 
+    def zeren_claimed(self) -> float:
+        """责任鸡 from the claimer's side: what the discarder of the discard now answered owes
+        its claimer if it is punged (the extra, or DS's premium on a claimed 冲锋); 0 when
+        the discard is not a 责任 tile or not the first of its kind where only that counts."""
+        ch = self.chk
+        if ch is None or not self.table:
+            return 0.0
+        _who, tile, _claimed = self.table[-1]
+        if tile not in self.zeren_tiles:
+            return 0.0
+        if ch.zeren_first_only and sum(1 for _w, t, _c in self.table if t == tile) > 1:
+            return 0.0
+        base = self.prices.base[tile]
+        if ch.zeren_premium:
+            last = len(self.table) - 1
+            return float((ch.cf_mult - 1) * base) if last in self.cf_indexes else 0.0
+        return float(ch.zeren_extra * base)
+
     def discard_counts(self, tile: int, chongfeng: bool = False) -> bool:
         """Whether an unclaimed discard of ``tile`` still counts for its discarder (手上鸡 /
         内外鸡 by ``scope``; a 冲锋 tile only where it also counts as a discard)."""
@@ -694,20 +745,23 @@ class Evaluator:
     def _chickens_fixed(self) -> float:
         """Chicken value (from each payer) of this seat's melds and, by ``scope``, its
         unclaimed discards."""
-        ev = self.chicken_ev
-        total = self._meld_chickens(self.view.own_melds(), ev)
+        total = self._meld_chickens(self.view.own_melds(), self.chicken_ev)
+        thrown = self.thrown_ev
         for i, (who, tile, claimed) in enumerate(self.table):
-            mine = who == self.seat and claimed is None and ev[tile]
+            mine = who == self.seat and claimed is None and thrown[tile]
             if mine and self.discard_counts(tile, i in self.cf_indexes):
-                total += ev[tile]
+                total += thrown[tile]
         return total
 
-    def _baoji_value(self, tile: int) -> float:
+    def _baoji_value(self, tile: int, thrown: bool = False) -> float:
+        """包鸡: one owned copy's value (``thrown``: a discarded one, 金鸡 apart on held
+        copies only)."""
         ch = self.chk
         assert ch is not None
         if not ch.unready_tiles_all and tile not in self.prices.fixed:
             return 0.0
-        return float(self.prices.value[tile])
+        prices = self.prices
+        return float(prices.thrown[tile] if thrown and prices.thrown else prices.value[tile])
 
     def _owed_fixed_now(self) -> float:
         """包鸡 this seat owes each payee if another wins while it is not ready, for what
@@ -721,7 +775,7 @@ class Evaluator:
             for i, (who, tile, claimed) in enumerate(self.table):
                 plain = i not in self.cf_indexes or ch.cf_also_discard
                 if who == self.seat and claimed is None and plain:
-                    owed += self._baoji_value(tile)
+                    owed += self._baoji_value(tile, thrown=True)
         if "melds" in ch.unready_of:
             values = [self._baoji_value(k) for k in range(T.NUM_KINDS)]
             owed += self._meld_chickens(self.view.own_melds(), values)
@@ -738,8 +792,8 @@ class Evaluator:
         if len(state.melds) > self._melds_now:
             total += self._meld_chickens(state.melds[self._melds_now :], ev)
         d = state.discarded
-        if d >= 0 and ev[d] and self.discard_counts(d, state.chongfeng):
-            total += ev[d]
+        if d >= 0 and self.thrown_ev[d] and self.discard_counts(d, state.chongfeng):
+            total += self.thrown_ev[d]
         return total
 
     # --- prices of the ends ----------------------------------------------------------------
@@ -758,7 +812,7 @@ class Evaluator:
         dou = self.dou_now + state.extra_dou
         win_extra = collect + dou
         ready = collect + (dou if dou_p.needs_ready else 0.0)
-        unready = 0.0 if dou_p.needs_ready else dou
+        unready = -self.dou_back(state.melds) if dou_p.needs_ready else dou
         if ch is not None and not ch.collectors_ready:
             unready += collect
         if ch is not None and ch.unready_pays:
@@ -771,10 +825,15 @@ class Evaluator:
                 and "discards" in ch.unready_of
                 and (not state.chongfeng or ch.cf_also_discard)
             ):
-                owed += self._baoji_value(d)
+                owed += self._baoji_value(d, thrown=True)
             unready -= owed * self.baoji_payees
-        if state.declared and self.pay.shabao.on_self_draw:
-            shab = self.pay.shabao.value * self.other_self_draw_share
+        sb = self.pay.shabao
+        if state.declared and (sb.on_self_draw or sb.others_on_discard):
+            shab = 0.0
+            if sb.on_self_draw:
+                shab += sb.value * self.other_self_draw_share
+            if sb.others_on_discard:  # another's deal-in costs this declared seat too (遵义)
+                shab += sb.value * (1.0 - self.other_self_draw_share)
             ready -= shab
             unready -= shab
         liable = self.pay.peng_sets_liable
@@ -792,6 +851,8 @@ class Evaluator:
             draw_ready += dou
             if not dou_p.needs_ready:
                 draw_unready += dou
+            else:
+                draw_unready -= self.dou_back(state.melds)
         return win_extra, ready, unready, draw_ready, draw_unready
 
     def win_values(self, fan_sd: int, fan_disc: int, declared: bool) -> tuple[float, float]:
@@ -806,13 +867,21 @@ class Evaluator:
         others = [o for o in range(self.players) if o != self.seat]
         self_draw = sum(
             w.share(
-                sd, self_draw=True, dealer_in=self.dealer or self.opp_dealer[o], streak=self.streak
+                sd,
+                self_draw=True,
+                winner_dealer=self.dealer,
+                payer_dealer=self.opp_dealer[o],
+                streak=self.streak,
             )
             for o in others
         )
         per = [
             w.share(
-                dc, self_draw=False, dealer_in=self.dealer or self.opp_dealer[o], streak=self.streak
+                dc,
+                self_draw=False,
+                winner_dealer=self.dealer,
+                payer_dealer=self.opp_dealer[o],
+                streak=self.streak,
             )
             for o in others
         ]
