@@ -350,6 +350,28 @@ def test_que_values_what_each_choice_leaves() -> None:
     assert str(ExpertAgent(1).act(obs)) == "1 que p"
 
 
+def test_exchange_passes_the_suit_it_would_give_up() -> None:
+    """换三张 (``exchange``, CITIES.md 捉鸡 with 定缺): seat 1 passes three 筒 — the suit its 定缺
+    gives up by value — where the shared heuristic passes the fewest-tile suit, 万 (breaking
+    its set 123m); a 幺鸡 is never passed while the suit has other tiles."""
+    from conformance.walls import stack
+
+    from zhuoji.agents.base import choose_start
+
+    rs = load_variant("guiyang", {"dingque": {}, "exchange": {"direction": "next"}})
+    hands = ["456789m5678p568s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    r = Round(rs, wall=stack(rs, hands), dealer=0)
+    assert Observation(r, 1).phase == "exchange"
+    assert T.suit_of(choose_start(Observation(r, 1)).tile) == 0
+    bot = ExpertAgent(1)
+    for _ in range(3):
+        obs = Observation(r, 1)
+        a = bot.act(obs)
+        assert a in obs.legal and a.kind is ActionKind.EXCHANGE
+        r.apply(a)
+    assert sorted(Observation(r, 1).exchange_given) == sorted(T.parse("147p"))
+
+
 def test_expert_throws_its_void_suit_first() -> None:
     r = _dingque_round()
     for seat, suit in enumerate("msps"):

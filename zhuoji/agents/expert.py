@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from zhuoji import hand as H
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView
-from zhuoji.agents.base import choose_start, register_agent, suit_weakness
+from zhuoji.agents.base import register_agent, suit_weakness, tile_use
 from zhuoji.agents.cautious import CautiousAgent, Threat
 from zhuoji.agents.expert_value import (
     FAR,
@@ -115,8 +115,8 @@ class ExpertAgent:
         legal = obs.legal
         if len(legal) == 1:
             return self._note(legal[0])
-        if obs.phase == "exchange":  # 换三张: the shared start-of-round heuristic
-            return self._note(choose_start(obs))
+        if obs.phase == "exchange":
+            return self._note(self.choose_exchange(TableView(obs), legal))
         for a in legal:
             if a.kind is ActionKind.HU:
                 return self._note(a)
@@ -144,34 +144,53 @@ class ExpertAgent:
         plus the chickens among the thrown tiles that still count for their discarder
         (内外鸡).  Ties: the suit with fewer, less useful tiles (:func:`suit_weakness`)."""
         ev = Evaluator(view)
+        return max(options, key=lambda a: self._void_value(view, ev, a.tile))
+
+    def _void_value(self, view: TableView, ev: Evaluator, s: int) -> tuple[float, float]:
+        """The hand's value with suit ``s`` given up (see :meth:`choose_que`), then the
+        shared tie-break."""
         hand = view.hand
         live = view.live
+        c = list(hand)
+        thrown = [(k, c[k]) for k in range(9 * s, 9 * s + 9) if c[k]]
+        for k, _ in thrown:
+            c[k] = 0
+        d = H.hand_vector(c)[9]
+        uke = 0
+        for k in range(NUM_KINDS):
+            if k // 9 == s or not live[k] or c[k] >= 4:
+                continue
+            c[k] += 1
+            if H.hand_vector(c)[9] < d:
+                uke += live[k]
+            c[k] -= 1
+        val = ev.value(HandState(c, (), shanten=d - 1, ukeire=uke))
+        worth = ev.thrown_ev
+        kept = sum(worth[k] * n for k, n in thrown if worth[k] and ev.discard_counts(k))
+        p_collect = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
+        bonus = kept * ev.chicken_payers * p_collect
+        weak = suit_weakness(hand, s)
+        return val.value + bonus, -(weak[0] + weak[1] / 100.0)
 
-        def value(a: Action) -> tuple[float, float]:
-            s = a.tile
-            c = list(hand)
-            thrown = [(k, c[k]) for k in range(9 * s, 9 * s + 9) if c[k]]
-            for k, _ in thrown:
-                c[k] = 0
-            d = H.hand_vector(c)[9]
-            uke = 0
-            for k in range(NUM_KINDS):
-                if k // 9 == s or not live[k] or c[k] >= 4:
-                    continue
-                c[k] += 1
-                if H.hand_vector(c)[9] < d:
-                    uke += live[k]
-                c[k] -= 1
-            val = ev.value(HandState(c, (), shanten=d - 1, ukeire=uke))
-            kept = sum(
-                ev.chicken_ev[k] * n for k, n in thrown if ev.chicken_ev[k] and ev.discard_counts(k)
-            )
-            p_collect = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
-            bonus = kept * ev.chicken_payers * p_collect
-            weak = suit_weakness(hand, s)
-            return val.value + bonus, -(weak[0] + weak[1] / 100.0)
+    # --- 换三张 ---------------------------------------------------------------------------
 
-        return max(options, key=value)
+    def choose_exchange(self, view: TableView, legal: Sequence[Action]) -> Action:
+        """换三张 / 换四张 (one ``exchange`` action per tile passed on): pass tiles of the suit
+        whose loss leaves the hand worth most — the suit it would give up at 定缺, valued as
+        :meth:`choose_que` values it — keeping chickens (they pay their holder), then the
+        least useful tiles first (:func:`zhuoji.agents.base.tile_use`).  Once a tile is
+        passed the same suit goes on, where the table allows only one (``same_suit``)."""
+        given = view.obs.exchange_given
+        suits = {suit_of(a.tile) for a in legal}
+        ev = Evaluator(view)
+        if given and suit_of(given[0]) in suits:
+            suit = suit_of(given[0])
+        else:
+            suit = max(sorted(suits), key=lambda s: self._void_value(view, ev, s))
+        mine = [a for a in legal if suit_of(a.tile) == suit]
+        hand = view.hand
+        worth = ev.chicken_ev
+        return min(mine, key=lambda a: (worth[a.tile] > 0, tile_use(hand, a.tile), a.tile))
 
     # --- own turn ----------------------------------------------------------------------
 
