@@ -3,6 +3,8 @@ masks, rewards and the order of claim windows."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,8 +18,11 @@ from zhuoji.env import NUM_ACTIONS, decode, encode, env, raw_env
 from zhuoji.errors import IllegalActionError
 from zhuoji.variant import load_variant
 
+#: 三丁拐 with 换三张 and 定缺 (a test-only table: no shipped variant has 换三张)
+START_CHOICES = str(Path(__file__).parent / "variants" / "dingque-3p.yaml")
 
-@pytest.mark.parametrize("variant", ["guiyang", "luan", "jinyou"])
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan", "jinyou", "sandingguai", START_CHOICES])
 def test_pettingzoo_api(variant: str) -> None:
     api_test(env(variant), num_cycles=400)
 
@@ -32,7 +37,7 @@ def test_three_players_from_a_ruleset() -> None:
     api_test(e, num_cycles=200)
     assert e.unwrapped.possible_agents == ["player_0", "player_1", "player_2"]
     obs, *_ = e.last()
-    assert obs["observation"].shape == (8 + 4 * 3, 34)
+    assert obs["observation"].shape == (12 + 5 * 3, 34)
 
 
 def test_action_encoding_round_trips() -> None:
@@ -45,6 +50,8 @@ def test_action_encoding_round_trips() -> None:
     assert len(seen) == NUM_ACTIONS
     assert decode(225, 0, tile=7).kind is ActionKind.HU
     assert decode(226, 0).kind is ActionKind.PASS
+    assert (decode(229, 0).kind, decode(229, 0).tile) == (ActionKind.QUE, 2)  # 定缺 筒
+    assert (decode(230 + 9, 0).kind, decode(230 + 9, 0).tile) == (ActionKind.EXCHANGE, 9)
     assert (decode(68 + 7 + 6, 0).kind, decode(68 + 7 + 6, 0).tile) == (
         ActionKind.CHI,
         9 + 6,
@@ -74,7 +81,7 @@ def _play(e: raw_env, rng: np.random.Generator, check: bool = True) -> dict[str,
     return total
 
 
-@pytest.mark.parametrize("variant", ["guiyang", "jinyou", "luan"])
+@pytest.mark.parametrize("variant", ["guiyang", "jinyou", "luan", START_CHOICES])
 def test_rewards_are_the_ledger_totals(variant: str) -> None:
     e = raw_env(variant)
     rng = np.random.default_rng(3)
@@ -134,6 +141,41 @@ def test_observation_hides_other_hands() -> None:
     after = e.observe("player_0")["observation"]
     assert np.array_equal(before, after)
     assert before[0].sum() == sum(r.seats[0].hand)
+
+
+def test_start_of_round_choices_are_encoded() -> None:
+    """换三张 then 定缺: every seat in seat order, its phase row set while it chooses; the
+    tiles it passed and received in their rows; another seat's void suit stays hidden until
+    every seat has chosen, then shows as that suit's nine kinds."""
+    e = raw_env(START_CHOICES)
+    n = e.players
+    e.reset(seed=2)
+    r = e.round
+    assert r is not None and r.phase is Phase.EXCHANGE
+    asked = []
+    while r.phase is Phase.EXCHANGE:
+        agent = e.agent_selection
+        obs = e.observe(agent)["observation"]
+        assert obs[8 + 4 * n].all() and not obs[5 + 4 * n].any()
+        asked.append(agent)
+        mask = e.observe(agent)["action_mask"]
+        assert all(230 <= i < 264 for i in np.flatnonzero(mask))
+        e.step(int(np.flatnonzero(mask)[0]))
+    assert asked[:3] == ["player_0", "player_0", "player_0"]
+    mine = e.observe("player_0")["observation"]
+    assert mine[10 + 5 * n].sum() == 3 and mine[11 + 5 * n].sum() == 3
+    assert r.phase is Phase.DINGQUE
+    e.step(227)  # player_0: 万 void
+    seen = e.observe("player_1")["observation"]
+    assert not seen[10 + 4 * n : 10 + 5 * n].any()  # seat 0's choice is hidden so far
+    own = e.observe("player_0")["observation"]
+    assert own[10 + 4 * n, :9].all() and not own[10 + 4 * n, 9:].any()
+    e.step(228)
+    e.step(229)
+    assert r.phase is Phase.TURN
+    seen = e.observe("player_1")["observation"]
+    assert seen[10 + 4 * n + 2, :9].all()  # seat 0, two places after seat 1: 万
+    assert seen[10 + 4 * n, 9:18].all()  # seat 1 itself: 条
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:

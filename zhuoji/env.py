@@ -7,7 +7,7 @@ Needs the ``env`` extra (``pip install zhuoji[env]``: pettingzoo, gymnasium, num
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, obs["action_mask"].shape
-((24, 34), (227,))
+((32, 34), (264,))
 
 Construction
     ``env(variant="guiyang", overrides=None, render_mode=None)`` — ``variant`` is a shipped
@@ -26,7 +26,7 @@ Agents
     as the engine keeps answers hidden and resolves the window (win > kong/pung > chow)
     once every seat has answered.
 
-Action space — ``Discrete(227)``, the same for every seat and variant:
+Action space — ``Discrete(264)``, the same for every seat and variant:
 
 =========  ========================================================================
 index      action
@@ -41,12 +41,14 @@ index      action
 191–224    补杠 / 转弯豆 added kong of tile ``i − 191``
 225        胡 win (self-draw, on the discard, or robbing the kong)
 226        过 pass (in a claim or rob window)
+227–229    定缺 declare suit ``i − 227`` void (0 万, 1 条, 2 筒)
+230–263    换三张 pass on tile ``i − 230`` (one action per tile passed)
 =========  ========================================================================
 
 Actions a variant never allows are simply never in the mask.
 
-Observation space — ``Dict(observation=Box(0, high, (8 + 4n, 34), uint8),
-action_mask=Box(0, 1, (227,), int8))``.  Rows are planes over the 34 tile kinds; "seat
+Observation space — ``Dict(observation=Box(0, high, (12 + 5n, 34), uint8),
+action_mask=Box(0, 1, (264,), int8))``.  Rows are planes over the 34 tile kinds; "seat
 ``r``" means the seat ``r`` places after the observer (0 = the observer, 1 = next to
 play after it, …):
 
@@ -65,11 +67,18 @@ rows                   content
 3+4n                   the 宝牌 wild tile (one-hot; empty in variants without one)
 4+4n                   tiles left in the live wall (whole row, 0–136)
 5+4n … 7+4n            phase: own turn / claim window / rob window (whole rows 1 or 0)
+8+4n, 9+4n             phase: 换三张 / 定缺 window (whole rows 1 or 0)
+10+4n … 9+5n           定缺 suit of seat ``r``: the nine kinds of its void suit set to 1
+                       (empty before it is known: another seat's choice shows once all
+                       have chosen)
+10+5n                  换三张: the tiles this seat passed on (counts)
+11+5n                  换三张: the tiles passed to it (counts, once every seat has picked)
 =====================  ==================================================================
 
-For four players that is 24 × 34.  ``action_mask`` marks the legal actions of the observed
-seat (all zero when it has nothing to decide).  Nothing hidden is exposed: other seats'
-concealed tiles and the wall order never appear.
+Every row is set only as far as the seat may know it (the start-of-round rows stay empty
+in variants without 换三张 or 定缺).  For four players that is 32 × 34.  ``action_mask``
+marks the legal actions of the observed seat (all zero when it has nothing to decide).
+Nothing hidden is exposed: other seats' concealed tiles and the wall order never appear.
 
 Rewards
     0 during play; at the end of the round each agent receives its total of the itemized
@@ -110,7 +119,9 @@ GANG_CONCEALED = 157
 GANG_ADDED = 191
 HU = 225
 PASS = 226
-NUM_ACTIONS = 227
+QUE = 227
+EXCHANGE = 230
+NUM_ACTIONS = 264
 
 _KIND_BASE = {
     ActionKind.PENG: PENG,
@@ -131,6 +142,10 @@ def encode(action: Action) -> int:
         return HU
     if k is ActionKind.PASS:
         return PASS
+    if k is ActionKind.QUE:
+        return QUE + action.tile
+    if k is ActionKind.EXCHANGE:
+        return EXCHANGE + action.tile
     return _KIND_BASE[k] + action.tile
 
 
@@ -157,7 +172,11 @@ def decode(index: int, seat: int, tile: int = -1) -> Action:
             return make(seat, kind, i - base)
     if i == HU:
         return make(seat, ActionKind.HU, tile)
-    return make(seat, ActionKind.PASS)
+    if i == PASS:
+        return make(seat, ActionKind.PASS)
+    if i < EXCHANGE:
+        return make(seat, ActionKind.QUE, i - QUE)
+    return make(seat, ActionKind.EXCHANGE, i - EXCHANGE)
 
 
 def encode_observation(obs: Observation) -> dict[str, np.ndarray[Any, Any]]:
@@ -166,7 +185,7 @@ def encode_observation(obs: Observation) -> dict[str, np.ndarray[Any, Any]]:
     policy plays inside the environment or is seated as an agent (:class:`PolicyAgent`)."""
     n = obs.players
     seat = obs.seat
-    planes = np.zeros((8 + 4 * n, NUM_KINDS), dtype=np.uint8)
+    planes = np.zeros((12 + 5 * n, NUM_KINDS), dtype=np.uint8)
     planes[0] = obs.hand
     legal = obs.legal
     phase = obs.phase
@@ -188,9 +207,17 @@ def encode_observation(obs: Observation) -> dict[str, np.ndarray[Any, Any]]:
     if obs.wild is not None:
         planes[3 + 4 * n, obs.wild] = 1
     planes[4 + 4 * n] = min(obs.wall_left, 136)
-    row = {"turn": 5, "claim": 6, "rob": 7}.get(phase)
+    row = {"turn": 5, "claim": 6, "rob": 7, "exchange": 8, "dingque": 9}.get(phase)
     if row is not None and legal:
         planes[row + 4 * n] = 1
+    for rel in range(n):
+        void = obs.void_suit((seat + rel) % n)
+        if void is not None:
+            planes[10 + 4 * n + rel, 9 * void : 9 * void + 9] = 1
+    for t in obs.exchange_given:
+        planes[10 + 5 * n, t] += 1
+    for t in obs.exchange_received:
+        planes[11 + 5 * n, t] += 1
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     for a in legal:
         mask[encode(a)] = 1
@@ -247,12 +274,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
             self.ruleset = variant
         else:
             self.ruleset = load_ruleset(variant, overrides)
-        v = self.ruleset.variant
-        if v.exchange is not None or v.dingque is not None:
-            raise ZhuojiError(
-                f"variant {self.ruleset.name} starts rounds with 换三张/定缺 choices, which this "
-                "environment's action space does not encode yet"
-            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ZhuojiError(
                 f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
@@ -261,11 +282,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
         self.players = n = self.ruleset.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.planes = 8 + 4 * n
+        self.planes = 12 + 5 * n
         high = np.ones((self.planes, NUM_KINDS), dtype=np.uint8)
         high[0] = T.COPIES
         high[2 : 2 + 2 * n] = T.COPIES
         high[4 + 4 * n] = 136
+        high[10 + 5 * n :] = T.COPIES
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, high, (self.planes, NUM_KINDS), dtype=np.uint8),
@@ -314,8 +336,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
         r = self.round
         assert r is not None
         acting = r.to_act()
-        if r.phase is Phase.TURN or not acting:
-            return acting
+        if r.phase in (Phase.TURN, Phase.EXCHANGE, Phase.DINGQUE) or not acting:
+            return acting  # start-of-round choices: every seat, in seat order
         after = r.discards[-1].seat if r.phase is Phase.CLAIM and r.discards else r.rob_seat
         return sorted(acting, key=lambda s: (s - after - 1) % self.players)
 
