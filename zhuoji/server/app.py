@@ -47,7 +47,7 @@ from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.schema import variant_schema
 from zhuoji.server import store as S
-from zhuoji.server import turn_timer
+from zhuoji.server import turn_timer, wire
 from zhuoji.server.auth import Authority, Principal, Role
 from zhuoji.server.tables import (
     NextRound,
@@ -443,7 +443,7 @@ def round_out(r: S.RoundRow) -> dict[str, Any]:
 
 
 def _encode(content: Any) -> bytes:
-    return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return wire.encode(content)
 
 
 def _json(content: Any) -> Response:
@@ -511,7 +511,7 @@ class WsListener:
             if isinstance(message, tuple):
                 await self.ws.close(code=message[0], reason=message[1])
                 return
-            await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            await self.ws.send_text(wire.encode_text(message))
 
 
 # ---------------------------------------------------------------------------------------
