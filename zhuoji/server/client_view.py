@@ -37,6 +37,33 @@ def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
     return [{"tile": T.text(w), "left": n} for w, n in pairs]
 
 
+class SharedExtras:
+    """The extras every seat's view of one round state has in common: the chickens marked
+    and the explained settlement (the same for every seat: they depend on what the table
+    shows everyone).  Built once per state, when the first seat's view needs them, so a
+    broadcast to four seats computes them once; views are never changed, so the seats share
+    these objects."""
+
+    __slots__ = ("_rounds",)
+
+    def __init__(self) -> None:
+        #: id(round) → (round, its state key, the shared keys)
+        self._rounds: dict[int, tuple[Round, tuple[int, int], dict[str, Any]]] = {}
+
+    def of(self, r: Round) -> dict[str, Any]:
+        """The shared keys for ``r`` as it is now (a state is the log's length and the
+        number of window answers in it: every change to a round logs an event)."""
+        key = (len(r.log), r.answers)
+        found = self._rounds.get(id(r))
+        if found is not None and found[0] is r and found[1] == key:
+            return found[2]
+        shared = {"marks": marks_text(marks_now(Observation(r, 0)))}  # seat-independent
+        if len(self._rounds) >= 4:  # the current round and a window's frozen one
+            self._rounds.clear()
+        self._rounds[id(r)] = (r, key, shared)
+        return shared
+
+
 def client_extras(
     table: Table, seat: int, view: dict[str, Any], shown: Round | None = None
 ) -> dict[str, Any]:
@@ -50,14 +77,19 @@ def client_extras(
     n = r.players
     out["seat_winds"] = [(s - r.dealer) % n for s in range(n)]
     out["round_wind"] = table.rounds[-1].round_wind if table.rounds else 0
-    obs = Observation(r, seat)
-    out["marks"] = marks_text(marks_now(obs))
+    shared = table.shared_extras.of(r)
+    out["marks"] = shared["marks"]
     deadline = table.clock.shown_to(seat, table.current)
     out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
+        obs = Observation(r, seat)
         out["waits"] = _left(waits_left(obs))
         hints = discard_waits(obs) if view.get("legal") else {}
         out["discard_waits"] = {T.text(t): _left(ws) for t, ws in hints.items()}
     elif view.get("settlement"):
-        out["settlement"] = explain_settlement(view["settlement"], r.ruleset, r.end)
+        explained = shared.get("settlement")
+        if explained is None or explained[0] is not view["settlement"]:
+            explained = (view["settlement"], explain_settlement(view["settlement"], r.ruleset, r.end))
+            shared["settlement"] = explained
+        out["settlement"] = explained[1]
     return out

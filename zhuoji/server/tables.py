@@ -49,7 +49,7 @@ from zhuoji.report import describe_end, settlement_json
 from zhuoji.server import store as S
 from zhuoji.server import turn_timer
 from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
-from zhuoji.server.client_view import client_extras
+from zhuoji.server.client_view import SharedExtras, client_extras
 from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
 from zhuoji.variant import Ruleset
 from zhuoji.variants_cmd import diff
@@ -281,6 +281,7 @@ class Table:
         self.bot_task: asyncio.Task[None] | None = None
         self.window: Window | None = None
         self.window_closed = asyncio.Event()
+        self.shared_extras = SharedExtras()  # what every seat's view of a state shares
         #: seat → (seq at which its current choice was first shown, that choice's actions)
         self.decisions: dict[int, tuple[int, tuple[Action, ...]]] = {}
 
