@@ -11,7 +11,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import ActionKind
 from zhuoji.agents.base import make_agent
 from zhuoji.engine import Round
-from zhuoji.hints import discard_waits, marks_now, unseen, waits_left
+from zhuoji.hints import discard_waits, marks_now, seen_by_all, unseen, waits_left
 from zhuoji.observation import Observation
 from zhuoji.outcome import MeldKind
 from zhuoji.variant import load_variant
@@ -61,8 +61,10 @@ def test_unseen_counts_only_what_the_seat_has_seen(variant: str) -> None:
         bots = [make_agent("greedy", seed * 4 + s) for s in range(r.players)]
         in_set = set(T.kinds_in(ruleset.variant.tiles.set))
         while not r.is_terminal():
+            public = seen_by_all(Observation(r, 0))  # the same for every seat
             for s in range(r.players):
                 left = unseen(Observation(r, s))
+                assert unseen(Observation(r, s), public) == left
                 seen = _visible(r, s)
                 for k in range(T.NUM_KINDS):
                     assert left[k] == (4 if k in in_set else 0) - seen[k]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from zhuoji import tiles as T
 from zhuoji.explain import explain_settlement
-from zhuoji.hints import discard_waits, marks_now, marks_text, waits_left
+from zhuoji.hints import discard_waits, marks_now, marks_text, seen_by_all, waits_left
 from zhuoji.observation import Observation
 
 if TYPE_CHECKING:
@@ -38,9 +38,10 @@ def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
 
 
 class SharedExtras:
-    """The extras every seat's view of one round state has in common: the chickens marked
-    and the explained settlement (the same for every seat: they depend on what the table
-    shows everyone).  Built once per state, when the first seat's view needs them, so a
+    """The extras every seat's view of one round state has in common: the chickens marked,
+    the tiles every seat has seen (:func:`zhuoji.hints.seen_by_all`, from which each seat's
+    copies left are counted) and the explained settlement (they depend only on what the
+    table shows everyone).  Built once per state, when the first seat's view needs them, so a
     broadcast to four seats computes them once; views are never changed, so the seats share
     these objects."""
 
@@ -57,7 +58,8 @@ class SharedExtras:
         found = self._rounds.get(id(r))
         if found is not None and found[0] is r and found[1] == key:
             return found[2]
-        shared = {"marks": marks_text(marks_now(Observation(r, 0)))}  # seat-independent
+        everyone = Observation(r, 0)  # what these read is the same for every seat
+        shared = {"marks": marks_text(marks_now(everyone)), "seen": seen_by_all(everyone)}
         if len(self._rounds) >= 4:  # the current round and a window's frozen one
             self._rounds.clear()
         self._rounds[id(r)] = (r, key, shared)
@@ -83,8 +85,8 @@ def client_extras(
     out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
         obs = Observation(r, seat)
-        out["waits"] = _left(waits_left(obs))
-        hints = discard_waits(obs) if view.get("legal") else {}
+        out["waits"] = _left(waits_left(obs, shared["seen"]))
+        hints = discard_waits(obs, shared["seen"]) if view.get("legal") else {}
         out["discard_waits"] = {T.text(t): _left(ws) for t, ws in hints.items()}
     elif view.get("settlement"):
         explained = shared.get("settlement")

@@ -232,23 +232,21 @@ def round_view(r: Round, seat: int) -> dict[str, Any]:
     if r.phase in (Phase.CLAIM, Phase.ROB):
         obs["to_act"] = [seat] if seat in obs["to_act"] else []
     obs["seq"] = r.public_seq()
-    obs["hand_names"] = _names(obs["hand"])
-    drawn = r.seats[seat].drawn
-    obs["drawn_name"] = T.name(drawn) if obs.get("drawn") else None
-    obs["legal"] = _menu(tuple(r.legal_actions(seat)))
+    own = r.seats[seat]
+    obs["hand_names"] = " ".join(_NAMES[k] for k in range(T.NUM_KINDS) for _ in range(own.hand[k]))
+    obs["drawn_name"] = _NAMES[own.drawn] if obs.get("drawn") else None
+    obs["legal"] = [_menu_entry(a) for a in r.legal_actions(seat)]
     return obs
 
 
-@functools.lru_cache(maxsize=8192)
-def _names(hand: str) -> str:
-    return T.names(T.parse(hand)) if hand else ""
+_NAMES = [T.name(k) for k in range(T.NUM_KINDS)]  # the hand's names, in its (sorted) order
 
 
-@functools.lru_cache(maxsize=8192)
-def _menu(actions: tuple[Action, ...]) -> list[dict[str, str]]:
-    """Legal actions with their labels (cached: the engine interns actions).  Callers get a
-    shared list: views are serialized, never changed."""
-    return [{"action": str(a), "label": a.label()} for a in actions]
+@functools.lru_cache(maxsize=4096)
+def _menu_entry(action: Action) -> dict[str, str]:
+    """A legal action with its label (cached: a table has a few hundred distinct actions).
+    Views share these dicts: they are serialized, never changed."""
+    return {"action": str(action), "label": action.label()}
 
 
 def _quiet(view: dict[str, Any]) -> dict[str, Any]:

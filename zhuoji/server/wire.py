@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
+_SORTED = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS
 
 
 def encode(value: Any) -> bytes:
@@ -24,3 +25,10 @@ def encode(value: Any) -> bytes:
 def encode_text(value: Any) -> str:
     """``value`` as compact JSON text (a WebSocket text frame)."""
     return orjson.dumps(value, option=_OPTIONS).decode("utf-8")
+
+
+def stored(value: Any) -> str:
+    """``value`` as the JSON text the store keeps: compact, keys sorted (the text of
+    ``json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)`` for
+    string keys)."""
+    return orjson.dumps(value, option=_SORTED).decode("utf-8")
