@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import logging
@@ -636,9 +637,29 @@ SeatHolder = Annotated[Principal, Depends(seat_holder)]
 # ---------------------------------------------------------------------------------------
 
 
-def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -> FastAPI:
+#: the collector's first-generation threshold in a serving process (Python's default: 700)
+GC_GEN0 = 20_000
+
+
+def tune_gc() -> None:
+    """For a process that serves: freeze what exists now (modules, the app, the tables
+    just loaded: they live as long as the process) out of the collector's reach, and
+    collect the young generation less often.  Every change builds four fresh views, so
+    the default thresholds ran a collection every few actions, each walking every object
+    the server holds (about a tenth of its CPU under load; docs/server.md, *Load*)."""
+    gc.collect()
+    gc.freeze()
+    _, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(GC_GEN0, gen1, gen2)
+
+
+def create_app(
+    db_url: str = S.DEFAULT_URL, operator_token: str | None = None, *, serving: bool = False
+) -> FastAPI:
     """The application over the store at ``db_url``; ``operator_token`` (at least 16
-    characters) authorizes operator calls."""
+    characters) authorizes operator calls.  ``serving``: this process exists to serve the
+    app (``zhuoji serve``), so the garbage collector is tuned for it once the tables are
+    loaded (:func:`tune_gc`)."""
     if not operator_token:
         raise ValueError("an operator token is required")
     store = S.Store(db_url)
@@ -657,6 +678,8 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
             counts["broken"],
         )
         await manager.resume_all()
+        if serving:
+            tune_gc()
         try:
             yield
         finally:

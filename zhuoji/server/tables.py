@@ -280,6 +280,7 @@ class Table:
         self.window: Window | None = None
         self.window_closed = asyncio.Event()
         self.shared_extras = SharedExtras()  # what every seat's view of a state shares
+        self.shared_part: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         #: seat → (seq at which its current choice was first shown, that choice's actions)
         self.decisions: dict[int, tuple[int, tuple[Action, ...]]] = {}
 
@@ -395,19 +396,22 @@ class Table:
 
     # -- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: int, rules: RulesInfo) -> dict[str, Any]:
-        """Everything ``seat`` may see now (as committed: call it under the table's lock).
-
-        During a claim or rob window a seat that has no option in it sees exactly what it
-        would see had nobody been able to answer: the round before the opening action, and
-        the same ``seq`` (answers are not counted, :meth:`Round.public_seq`)."""
-        r = self.current
+    def _shared_part(self, rules: RulesInfo) -> dict[str, Any]:
+        """The table facts every seat's view shows alike (names, scores, match, ready flags,
+        rules), built again only when one of them changes: a round starts or ends, a seat
+        says it is ready, the rules change (:meth:`TableManager._reload` forgets it)."""
+        last = self.rounds[-1] if self.rounds else None
+        key = (
+            len(self.rounds), last.status if last else None, self.live, len(self.rules),
+            tuple(s.ready for s in self.seats),
+        )  # fmt: skip
+        if self.shared_part is not None and self.shared_part[0] == key:
+            return self.shared_part[1]
         number = self.round_number
         rule = self.rule_for(number) if number else self.rule
-        out: dict[str, Any] = {
+        part: dict[str, Any] = {
             "table": self.id,
             "table_name": self.name,
-            "seat": seat,
             "round": number,
             "names": [s.name for s in self.seats],
             "kinds": [s.kind.value for s in self.seats],
@@ -419,14 +423,28 @@ class Table:
                 "next_round": self.next_round.value,
             },
             "ready": [s.ready for s in self.seats],
-            "can_ready": self.next_round is NextRound.READY
-            and not self.live
-            and not self.match_over
-            and self.seats[seat].kind is SeatKind.HUMAN
-            and not self.seats[seat].ready,
             "rules": rules.describe(rule.variant, rule.overrides),
             "claim_window_ms": self.claim_window_ms,
         }
+        self.shared_part = (key, part)
+        return part
+
+    def view(self, seat: int, rules: RulesInfo) -> dict[str, Any]:
+        """Everything ``seat`` may see now (as committed: call it under the table's lock).
+
+        During a claim or rob window a seat that has no option in it sees exactly what it
+        would see had nobody been able to answer: the round before the opening action, and
+        the same ``seq`` (answers are not counted, :meth:`Round.public_seq`)."""
+        r = self.current
+        out = dict(self._shared_part(rules))
+        out["seat"] = seat
+        out["can_ready"] = (
+            self.next_round is NextRound.READY
+            and not self.live
+            and not self.match_over
+            and self.seats[seat].kind is SeatKind.HUMAN
+            and not self.seats[seat].ready
+        )
         if r is None:
             out.update(
                 seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",
@@ -1071,6 +1089,7 @@ class TableManager:
             return
         table.rules = list(fresh.rules)
         table.rounds = list(fresh.rounds)
+        table.shared_part = None
         table.current = None
         table.persisted = 0
         table.close_window()
