@@ -45,11 +45,14 @@ class SharedExtras:
     broadcast to four seats computes them once; views are never changed, so the seats share
     these objects."""
 
-    __slots__ = ("_rounds",)
+    __slots__ = ("_marks", "_rounds")
 
     def __init__(self) -> None:
         #: id(round) → (round, its state key, the shared keys)
         self._rounds: dict[int, tuple[Round, tuple[int, int], dict[str, Any]]] = {}
+        #: id(round) → (round, the reveals that make chickens, the marks): they change
+        #: only when a tile is revealed, not with every state
+        self._marks: dict[int, tuple[Round, tuple[tuple[int, ...], bool], dict[str, Any]]] = {}
 
     def of(self, r: Round) -> dict[str, Any]:
         """The shared keys for ``r`` as it is now (a state is the log's length and the
@@ -59,11 +62,24 @@ class SharedExtras:
         if found is not None and found[0] is r and found[1] == key:
             return found[2]
         everyone = Observation(r, 0)  # what these read is the same for every seat
-        shared = {"marks": marks_text(marks_now(everyone)), "seen": seen_by_all(everyone)}
+        shared = {"marks": self._marks_of(r, everyone), "seen": seen_by_all(everyone)}
         if len(self._rounds) >= 4:  # the current round and a window's frozen one
             self._rounds.clear()
         self._rounds[id(r)] = (r, key, shared)
         return shared
+
+    def _marks_of(self, r: Round, everyone: Observation) -> dict[str, Any]:
+        """The chickens marked: within a round they depend only on the tiles revealed that
+        make chickens (:meth:`Round.open_reveals`) and on whether it is over."""
+        reveals = (tuple(r.open_reveals()), r.end is not None)
+        found = self._marks.get(id(r))
+        if found is not None and found[0] is r and found[1] == reveals:
+            return found[2]
+        marks: dict[str, Any] = dict(marks_text(marks_now(everyone)))
+        if len(self._marks) >= 4:
+            self._marks.clear()
+        self._marks[id(r)] = (r, reveals, marks)
+        return marks
 
 
 def client_extras(

@@ -720,12 +720,11 @@ class Store:
                     try:
                         self._commit([req])
                     except Exception as exc:
-                        _answer(req, exc)
+                        _answer([(req, exc)])
                     else:
-                        _answer(req, None)
+                        _answer([(req, None)])
             else:
-                for req in batch:
-                    _answer(req, None)
+                _answer([(req, None) for req in batch])
 
     def _commit(self, batch: list[_Request]) -> None:
         """One transaction for the batch; the events of all its requests go in with one
@@ -744,14 +743,22 @@ class Store:
         self.requests += len(batch)
 
 
-def _answer(req: _Request, exc: BaseException | None) -> None:
-    def done() -> None:
-        if req.future.done():
-            return
-        if exc is None:
-            req.future.set_result(None)
-        else:
-            req.future.set_exception(exc)
+def _answer(results: list[tuple[_Request, BaseException | None]]) -> None:
+    """Tell the waiting coroutines how their requests went: one wake-up of each event loop
+    for the whole batch (every request of a server comes from its one loop)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Request, BaseException | None]]] = {}
+    for req, exc in results:
+        by_loop.setdefault(req.loop, []).append((req, exc))
 
-    with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
-        req.loop.call_soon_threadsafe(done)
+    def done(answers: list[tuple[_Request, BaseException | None]]) -> None:
+        for req, exc in answers:
+            if req.future.done():
+                continue
+            if exc is None:
+                req.future.set_result(None)
+            else:
+                req.future.set_exception(exc)
+
+    for loop, answers in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
+            loop.call_soon_threadsafe(done, answers)

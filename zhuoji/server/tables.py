@@ -233,13 +233,20 @@ def round_view(r: Round, seat: int) -> dict[str, Any]:
         obs["to_act"] = [seat] if seat in obs["to_act"] else []
     obs["seq"] = r.public_seq()
     own = r.seats[seat]
-    obs["hand_names"] = " ".join(_NAMES[k] for k in range(T.NUM_KINDS) for _ in range(own.hand[k]))
+    obs["hand_names"] = _hand_names(tuple(own.hand))
     obs["drawn_name"] = _NAMES[own.drawn] if obs.get("drawn") else None
     obs["legal"] = [_menu_entry(a) for a in r.legal_actions(seat)]
     return obs
 
 
-_NAMES = [T.name(k) for k in range(T.NUM_KINDS)]  # the hand's names, in its (sorted) order
+_NAMES = [T.name(k) for k in range(T.NUM_KINDS)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _hand_names(hand: tuple[int, ...]) -> str:
+    """The names of a hand's tiles (a count array) in its sorted order; cached, as a
+    seat's hand stays the same from one of its turns to the next."""
+    return " ".join(_NAMES[k] for k in range(T.NUM_KINDS) for _ in range(hand[k]))
 
 
 @functools.lru_cache(maxsize=4096)
