@@ -171,6 +171,23 @@ def test_bad_input_is_one_line_exit_2_nothing_written(
     assert _files(tmp_path) == before
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["stats", "empty.db"], ["compare", "1", "2", "--from-db", "empty.db"]],
+    ids=["stats", "compare --from-db"],
+)
+def test_a_file_that_is_not_a_results_file_is_left_untouched(
+    run: Run, tmp_path: Path, argv: list[str]
+) -> None:
+    """Commands that only read results open the file read-only: an empty file is refused,
+    not given the results tables (it used to grow to 16 KB and list 0 runs)."""
+    (tmp_path / "empty.db").write_bytes(b"")
+    status, out, err = run(*argv)
+    assert status == 2 and out == ""
+    assert err == f"zhuoji {argv[0]}: error: empty.db: not a zhuoji results file (no runs recorded)\n"
+    assert (tmp_path / "empty.db").read_bytes() == b""
+
+
 @pytest.mark.parametrize(("argv", "files", "line"), REPRODUCERS[:10], ids=range(10))
 def test_bad_input_under_json_is_json_on_stderr(
     run: Run, tmp_path: Path, argv: list[str], files: dict[str, bytes], line: str
