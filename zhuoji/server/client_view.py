@@ -107,7 +107,10 @@ def client_extras(
     elif view.get("settlement"):
         explained = shared.get("settlement")
         if explained is None or explained[0] is not view["settlement"]:
-            explained = (view["settlement"], explain_settlement(view["settlement"], r.ruleset, r.end))
+            explained = (
+                view["settlement"],
+                explain_settlement(view["settlement"], r.ruleset, r.end),
+            )
             shared["settlement"] = explained
         out["settlement"] = explained[1]
     return out
