@@ -333,7 +333,7 @@ class Round:
             "to_act": to_act,
             "dealer": self.dealer,
             "streak": self.streak,
-            "hand": T.format_counts(me.hand),
+            "hand": _hand_text(tuple(me.hand)),
             "drawn": T.TILE_TEXT[me.drawn] if me.drawn >= 0 else None,
             "melds": melds,
             "discards": public["discards"],
@@ -1150,6 +1150,13 @@ _CLAIM_MELD = {
 
 #: discard actions by seat and tile, built once
 _DISCARDS = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
+
+
+@lru_cache(maxsize=8192)
+def _hand_text(hand: tuple[int, ...]) -> str:
+    """A hand's notation (a seat's hand stays the same over the other seats' turns, and
+    its view is built after each of them)."""
+    return T.format_counts(hand)
 
 
 @lru_cache(maxsize=4096)

@@ -29,7 +29,7 @@ def unseen(obs: Observation, public: Sequence[int] | None = None) -> list[int]:
     meld face up, every discard still lying in a pond and the revealed 宝牌 indicator.
     ``public``: :func:`seen_by_all` of this state, when the caller has it already (a server
     building every seat's view of one state computes it once)."""
-    in_set = set(T.kinds_in(obs.ruleset.variant.tiles.set))
+    in_set = _IN_SET[obs.ruleset.variant.tiles.set]
     seen = list(seen_by_all(obs) if public is None else public)
     for t, n in enumerate(obs.hand):
         seen[t] += n
@@ -39,6 +39,9 @@ def unseen(obs: Observation, public: Sequence[int] | None = None) -> list[int]:
                 for t in m.tiles:
                     seen[t] += 1
     return [max(0, T.COPIES - b) if k in in_set else 0 for k, b in enumerate(seen)]
+
+
+_IN_SET = {ts: frozenset(T.kinds_in(ts)) for ts in T.TileSet}
 
 
 def seen_by_all(obs: Observation) -> list[int]:
@@ -87,12 +90,16 @@ def discard_waits(
     hand = list(obs.hand)
     if sum(hand) % 3 != 2:
         return {}
+    rules = obs.ruleset.hand_rules(obs.wild)
+    if rules.shanten(hand) > 0:
+        # a discard leaving waits w would make the hand one tile (w) from a win: none does
+        return {}
     candidates = sorted({a.tile for a in obs.legal if a.kind is ActionKind.DISCARD and a.tile >= 0})
     out: dict[int, list[tuple[int, int]]] = {}
     left: list[int] | None = None
     for tile in candidates:
         hand[tile] -= 1
-        waits = _waits(obs.ruleset, obs.wild, hand)
+        waits = list(rules.waits(hand))
         hand[tile] += 1
         if waits:
             if left is None:
