@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    return [{"tile": T.text(w), "left": n} for w, n in pairs]
+    return [{"tile": T.TILE_TEXT[w], "left": n} for w, n in pairs] if pairs else []
 
 
 class SharedExtras:
@@ -62,7 +62,12 @@ class SharedExtras:
         if found is not None and found[0] is r and found[1] == key:
             return found[2]
         everyone = Observation(r, 0)  # what these read is the same for every seat
-        shared = {"marks": self._marks_of(r, everyone), "seen": seen_by_all(everyone)}
+        n = r.players
+        shared = {
+            "marks": self._marks_of(r, everyone),
+            "seen": seen_by_all(everyone),
+            "seat_winds": [(s - r.dealer) % n for s in range(n)],
+        }
         if len(self._rounds) >= 4:  # the current round and a window's frozen one
             self._rounds.clear()
         self._rounds[id(r)] = (r, key, shared)
@@ -88,22 +93,25 @@ def client_extras(
     """The extra view keys for ``seat`` (see the module docstring), computed from the
     round as this seat is shown it: ``shown`` when a claim window hides the latest action
     from it (the round before that action), else the table's current round."""
-    out: dict[str, Any] = {"turn_seconds": table.clock.seconds}
     r = shown if shown is not None else table.current
     if r is None:
-        return out
-    n = r.players
-    out["seat_winds"] = [(s - r.dealer) % n for s in range(n)]
-    out["round_wind"] = table.rounds[-1].round_wind if table.rounds else 0
+        return {"turn_seconds": table.clock.seconds}
     shared = table.shared_extras.of(r)
-    out["marks"] = shared["marks"]
     deadline = table.clock.shown_to(seat, table.current)
-    out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
+    out: dict[str, Any] = {
+        "turn_seconds": table.clock.seconds,
+        "seat_winds": shared["seat_winds"],
+        "round_wind": table.rounds[-1].round_wind if table.rounds else 0,
+        "marks": shared["marks"],
+        "deadline_ms": int(deadline * 1000) if deadline is not None else None,
+    }
     if r.end is None:
         obs = Observation(r, seat)
         out["waits"] = _left(waits_left(obs, shared["seen"]))
         hints = discard_waits(obs, shared["seen"]) if view.get("legal") else {}
-        out["discard_waits"] = {T.text(t): _left(ws) for t, ws in hints.items()}
+        out["discard_waits"] = (
+            {T.TILE_TEXT[t]: _left(ws) for t, ws in hints.items()} if hints else {}
+        )
     elif view.get("settlement"):
         explained = shared.get("settlement")
         if explained is None or explained[0] is not view["settlement"]:

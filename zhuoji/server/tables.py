@@ -228,13 +228,11 @@ class Window:
 
 def round_view(r: Round, seat: int) -> dict[str, Any]:
     """The round part of ``seat``'s view of ``r`` as the engine shows it, with names."""
-    obs = r.observation(seat)
-    if r.phase in (Phase.CLAIM, Phase.ROB):
-        obs["to_act"] = [seat] if seat in obs["to_act"] else []
+    obs = r.observation(seat)  # in a window, its to_act names only this seat
     obs["seq"] = r.public_seq()
     own = r.seats[seat]
     obs["hand_names"] = _hand_names(tuple(own.hand))
-    obs["drawn_name"] = _NAMES[own.drawn] if obs.get("drawn") else None
+    obs["drawn_name"] = _NAMES[own.drawn] if obs["drawn"] else None
     obs["legal"] = [_menu_entry(a) for a in r.legal_actions(seat)]
     return obs
 
