@@ -3,11 +3,15 @@
 
     python bench/server_load.py                          # the sweep: 10/50/150 tables × ws/http
     python bench/server_load.py --tables 100 --transport ws --rounds 2
+    python bench/server_load.py --tables 100 --transport ws --workers 2   # two server processes
     python bench/server_load.py --url http://127.0.0.1:8000 --operator-token TOKEN --tables 20
 
 Each point starts ``zhuoji serve`` on a free loopback port with a fresh SQLite database in
 a temporary directory (or ``--db URL``), plays ``--rounds`` rounds at every table at once
 with four client seats per table (``--seats``; the rest server bots), and stops it.
+``--workers N`` starts N servers, each on its own store, deals the tables out among them
+and plays them all at once (the deployment of several processes, each owning its tables);
+the figures are the sums (server CPU summed over the processes).
 Printed per point: engine actions/s (every action the server applied, the clients' and its
 bots', over the play), client actions/s, action latency p50/p99 (sent → ack over
 WebSocket; the POST over HTTP), and the CPU seconds the server process and this load
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -29,7 +34,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from zhuoji.server.loadgen import run_load
+from zhuoji.server.loadgen import LoadReport, run_load
 from zhuoji.server.process import ServerProcess
 
 try:  # the load generator shares the machine with the server: give it the fast loop too
@@ -47,20 +52,67 @@ def _cpu_of(pid: int) -> float:
 
 
 def point(args: argparse.Namespace, tables: int, transport: str) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="zhuoji-load-") as tmp:
-        db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-        with ServerProcess(db, TOKEN, cwd=tmp, python=args.server_python) as srv:
-            assert srv.proc is not None
-            pid = srv.proc.pid
-            report = run_async(
-                run_load(srv.url, TOKEN, tables=tables, rounds=args.rounds, ws_seats=args.seats,
-                         variant=args.variant, seed=args.seed, timeout=args.timeout,
-                         transport=transport, verify=not args.no_verify,
-                         server_cpu=lambda: _cpu_of(pid))
-            )  # fmt: skip
+    """One point: ``--workers`` servers, each on its own store, the tables dealt out among
+    them round-robin and played at once from this one load generator."""
+    workers = args.workers
+    shares = [tables // workers + (i < tables % workers) for i in range(workers)]
+    with contextlib.ExitStack() as stack:
+        servers = []
+        for i in range(workers):
+            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"zhuoji-load-{i}-"))
+            db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+            servers.append(
+                stack.enter_context(ServerProcess(db, TOKEN, cwd=tmp, python=args.server_python))
+            )
+
+        async def play() -> list[LoadReport]:
+            runs = []
+            for srv, share in zip(servers, shares, strict=True):
+                assert srv.proc is not None
+                pid = srv.proc.pid
+                runs.append(
+                    run_load(srv.url, TOKEN, tables=share, rounds=args.rounds, ws_seats=args.seats,
+                             variant=args.variant, seed=args.seed, timeout=args.timeout,
+                             transport=transport, verify=not args.no_verify,
+                             server_cpu=lambda pid=pid: _cpu_of(pid))
+                )  # fmt: skip
+            return list(await asyncio.gather(*runs))
+
+        reports = run_async(play())
+    report = merged(reports)
     d = report.as_dict()
+    d["workers"] = workers
     d["error_lines"] = report.errors[:5]
     return d
+
+
+def merged(reports: list[LoadReport]) -> LoadReport:
+    """One report for runs played at the same time against several servers: counts and
+    server CPU add up, latencies pool, the wall time is the longest run's; the load
+    generator's CPU is this process's, which every run measured over (nearly) the same
+    span, so the largest is kept."""
+    if len(reports) == 1:
+        return reports[0]
+    first = reports[0]
+    out = LoadReport(sum(r.tables for r in reports), first.rounds_per_table, first.ws_seats)
+    out.transport = first.transport
+    out.seconds = max(r.seconds for r in reports)
+    for r in reports:
+        out.engine_actions += r.engine_actions
+        out.rounds += r.rounds
+        out.actions += r.actions
+        out.latencies += r.latencies
+        out.errors += r.errors
+        out.logs_replayed += r.logs_replayed
+        out.events += r.events
+    cpus = [r.server_cpu for r in reports]
+    out.server_cpu = None if None in cpus else sum(c for c in cpus if c is not None)
+    out.loadgen_cpu = max(r.loadgen_cpu for r in reports)
+    out.server = {
+        k: sum(r.server.get(k, 0) for r in reports) for k in ("actions", "commits", "writes")
+    }
+    out.server["backend"] = first.server.get("backend")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,6 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--db", help="database URL for the started server (default: SQLite in a temp dir)"
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes to start, each on its own SQLite store, the tables dealt out "
+        "among them (the deployment of several processes, docs/server.md)",
+    )
     p.add_argument("--url", help="use a running server (loopback) instead of starting one")
     p.add_argument("--operator-token", help="the running server's operator token (with --url)")
     p.add_argument(
@@ -88,6 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-verify", action="store_true", help="skip replaying every log afterwards")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.workers < 1:
+        p.error("--workers must be at least 1")
+    if args.workers > 1 and (args.db or args.url):
+        p.error(
+            "--workers starts its servers on SQLite stores of their own: not with --db or --url"
+        )
     transports = ["ws", "http"] if args.transport == "both" else [args.transport]
     results = []
     for transport in transports:
@@ -106,8 +171,10 @@ def main(argv: list[str] | None = None) -> int:
             r = results[-1]
             if not args.json:
                 lat, cpu, per = r["latency_ms"], r["cpu_s"], r["cpu_us_per_engine_action"]
+                workers_text = f" on {args.workers} servers" if args.workers > 1 else ""
                 print(
-                    f"{transport:<4} {tables:>4} tables  {r['rounds']:>4} rounds in {r['seconds']:>6.1f} s  "
+                    f"{transport:<4} {tables:>4} tables{workers_text}  "
+                    f"{r['rounds']:>4} rounds in {r['seconds']:>6.1f} s  "
                     f"engine {r['engine_actions_per_s']:>7.1f} actions/s  clients {r['actions_per_s']:>6.1f}/s  "
                     f"p50 {lat['p50']:>7.1f} ms  p99 {lat['p99']:>7.1f} ms  "
                     f"CPU s server {cpu['server']} / loadgen {cpu['loadgen']} "

@@ -453,6 +453,32 @@ def _json(content: Any) -> Response:
     return Response(_encode(content), media_type="application/json")
 
 
+class _EncodedViews:
+    """The body and ETag of the views last sent over HTTP.  A long-polling seat asks again
+    at once with the ETag of the view it got; the view is then usually the same object or
+    an equal one, and is not encoded and hashed again."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self._size = size  # seats remembered (all are forgotten when it is reached)
+        self._last: dict[tuple[Any, Any], tuple[dict[str, Any], bytes, str]] = {}
+
+    def of(self, view: dict[str, Any]) -> tuple[bytes, str]:
+        """The view's JSON and its ETag (a hash of that JSON)."""
+        key = (view.get("table"), view.get("seat"))
+        found = self._last.get(key)
+        if found is not None and (found[0] is view or found[0] == view):
+            return found[1], found[2]
+        body = _encode(view)
+        tag = hashlib.sha256(body).hexdigest()[:32]
+        if len(self._last) >= self._size:
+            self._last.clear()
+        self._last[key] = (view, body, tag)
+        return body, tag
+
+    def etag(self, view: dict[str, Any]) -> str:
+        return self.of(view)[1]
+
+
 class _BinaryFrame(ValueError):
     pass
 
@@ -698,6 +724,7 @@ def create_app(
         lifespan=lifespan,
         responses={401: {"model": ErrorOut}, 403: {"model": ErrorOut}},
     )
+    encoded = _EncodedViews()
     app.state.manager = manager
     app.state.authority = authority
     app.state.store = store
@@ -1019,12 +1046,8 @@ def create_app(
         assert p.seat is not None
         seat = p.seat
 
-        def etag(view: dict[str, Any]) -> str:
-            return hashlib.sha256(_encode(view)).hexdigest()[:32]
-
-        view = await manager.wait_view(table_id, seat, etag, changed_from, wait)
-        body = _encode(view)
-        tag = hashlib.sha256(body).hexdigest()[:32]
+        view = await manager.wait_view(table_id, seat, encoded.etag, changed_from, wait)
+        body, tag = encoded.of(view)
         return Response(body, media_type="application/json", headers={"ETag": tag})
 
     @app.post(

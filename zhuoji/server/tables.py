@@ -939,6 +939,8 @@ class TableManager:
                 await asyncio.wait_for(waiter.arrived.wait(), wait)
         finally:
             self.detach(table_id, waiter)
+        if waiter.view is not None:
+            return waiter.view
         return await self.view(table_id, seat)
 
     def detach(self, table_id: str, listener: Listener) -> None:
@@ -1205,13 +1207,18 @@ class TableManager:
 
 
 class _OnePush:
-    """A long-polling request waiting for its seat's next view."""
+    """A long-polling request waiting for its seat's next view: it keeps the latest one
+    pushed (built by the broadcast under the table's lock; every later change pushes again
+    while it waits, so the last one is the seat's view when it wakes)."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.arrived = asyncio.Event()
+        self.view: dict[str, Any] | None = None
 
     def push(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "state":
+            self.view = message["view"]
         self.arrived.set()
 
     def close(self, code: int, reason: str) -> None:
