@@ -408,7 +408,7 @@ class Table:
         last = self.rounds[-1] if self.rounds else None
         key = (
             len(self.rounds), last.status if last else None, self.live, len(self.rules),
-            tuple(s.ready for s in self.seats),
+            [s.ready for s in self.seats],
         )  # fmt: skip
         if self.shared_part is not None and self.shared_part[0] == key:
             return self.shared_part[1]
@@ -1254,9 +1254,15 @@ def parse_action(text: str, seat: int, players: int) -> Action:
     if given != seat:
         raise TableError(403, f"your token is for seat {seat}; it cannot act for seat {given}")
     try:
-        return Action.parse(f"{seat} {m['word']}" + (f" {m['tile']}" if m["tile"] else ""))
+        return _parsed(seat, m["word"], m["tile"])
     except IllegalActionError as exc:
         raise TableError(422, str(exc)) from exc
+
+
+@functools.lru_cache(maxsize=2048)
+def _parsed(seat: int, word: str, tile: str | None) -> Action:
+    """An action read from checked parts (bounded: a few hundred distinct actions occur)."""
+    return Action.parse(f"{seat} {word}" + (f" {tile}" if tile else ""))
 
 
 __all__ = [
