@@ -33,7 +33,7 @@ expectimax over unseen tiles.  It expands at most :attr:`ExpertAgent.search_budg
 per decision (a count, not a time, so play stays deterministic).
 
 **Decisions** — discards, 报听, kongs of every kind, 碰/吃/点杠 on a discard, wins (always
-taken: no 包牌 risk), robbing a kong, and 定缺 where the engine offers it.
+taken: no 包牌 risk), robbing a kong, and 换三张 and 定缺 where the engine offers them.
 """
 
 from __future__ import annotations
