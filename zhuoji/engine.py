@@ -180,10 +180,9 @@ class Round:
         self.seats[dealer].hand[last] += 1
         self.seats[dealer].drawn = last  # the dealer's 14th tile stands for a drawn one (天和)
 
-        self.wild: int | None = None
         self.wild_indicator: int | None = None
-        if v.wild is not None:
-            self._reveal_wild()
+        # (assigned from a call, not narrowed to None: the compiled build checks the type)
+        self.wild: int | None = self._reveal_wild() if v.wild is not None else None
         self.rules = ruleset.hand_rules(self.wild)
         for st in self.seats:
             self._update_waits(st)
@@ -416,13 +415,13 @@ class Round:
             self._log({"type": "dice", "dice": list(d)})
         return d
 
-    def _reveal_wild(self) -> None:
+    def _reveal_wild(self) -> int:
+        """The round's wild kind, revealed (its indicator kept in ``wild_indicator``)."""
         w = self.ruleset.variant.wild
         assert w is not None
         if w.fixed_kind is not None:  # a fixed wild (红中癞子): nothing is revealed
-            self.wild = w.fixed_kind
-            self._log({"type": "wild", "wild": T.format([self.wild])})
-            return
+            self._log({"type": "wild", "wild": T.format([w.fixed_kind])})
+            return w.fixed_kind
         if w.indicator == "head":
             self.wild_indicator = self.wall.draw_head()
         else:
@@ -439,14 +438,16 @@ class Round:
             else:
                 self.wall.taken[pos] = True
                 self.wall._left -= 1
-        self.wild = T.next_in_cycle(self.wild_indicator)
+        indicator = self.wild_indicator
+        wild = T.next_in_cycle(indicator)
         self._log(
             {
                 "type": "wild",
-                "indicator": T.format([self.wild_indicator]),
-                "wild": T.format([self.wild]),
+                "indicator": T.format([indicator]),
+                "wild": T.format([wild]),
             }
         )
+        return wild
 
     def _replacement(self) -> int:
         how = self.ruleset.variant.deal.replacement
