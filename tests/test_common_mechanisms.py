@@ -243,3 +243,62 @@ def test_exposed_kong_payer() -> None:
         (3, 1, 1),
     ]
     assert paid(settle(REPAO, "settle.dou.exposed_paid_by=konger"), "dou.dian") == [(1, 0, 1)]
+
+
+def test_baogang_some_tiles_only() -> None:
+    """包杠幺鸡 (CITIES.md 毕节, FW EnableBaoKongBam1): only kongs of the listed tiles are paid
+    back; the unready player's other kongs are simply void."""
+    led = settle(DOU, "settle.dou.unready_pays=true", "settle.dou.unready_pays_tiles=[8m]")
+    assert paid(led, "dou.men") == [(2, 0, 2), (2, 1, 2), (2, 3, 2)]  # his 闷豆 of 8m
+    assert paid(led, "dou.zhuanwan") == [(0, 3, 1), (1, 3, 1), (2, 3, 1)]  # seat 3's only
+    led = settle(DOU, "settle.dou.unready_pays=true", "settle.dou.unready_pays_tiles=[1s]")
+    assert not [e for e in led.entries if "paid back" in e.detail]
+
+
+def test_repao_kong_kinds() -> None:
+    """安顺 (CITIES.md, FW EnableKongHotPao=false): a 点豆 owner's deal-in is no 热炮; when every
+    kong kind counts it is one (+1, and the discarder is burnt)."""
+    case = "anshun/01_exposed_kong_no_repao"
+    assert not paid(settle(case), "hu.repao")
+    led = settle(case, "repao.kong_kinds=[concealed, exposed, added]")
+    assert paid(led, "hu.repao") == [(3, 1, 1)]
+    assert not [e for e in led.entries if e.payee == 3]  # burnt: his chickens and 点豆 void
+
+
+def test_dealer_stays_after_any_draw() -> None:
+    """独山 (CITIES.md; DS §2 "黄庄流局 → 原庄家连庄"): after a draw the dealer deals again,
+    whoever is ready (guiyang: the nearest ready player, seat 1 here)."""
+    case = "guiyang/11_draw_some_ready"  # dealer 0, streak 1, seat 1 ready
+    assert (settle(case).next_dealer, settle(case).next_streak) == (1, 0)
+    led = settle(case, "dealer.draw_dealer_stays=true")
+    assert (led.next_dealer, led.next_streak) == (0, 2)
+
+
+def test_shabao_from_every_declared_loser() -> None:
+    """遵义 (CITIES.md, ZA): 「every other declared non-winner also pays the winner 10」 on a
+    discard win — off, only the declared discarder pays."""
+    case = "zunyi/03_dakuanzhang_baoting_shabao"
+    assert paid(settle(case), "shabao") == [(0, 1, 10), (3, 1, 10)]
+    assert paid(settle(case, "settle.shabao.others_on_discard=false"), "shabao") == [(3, 1, 10)]
+
+
+def test_zeren_reversed_to_any_discarder() -> None:
+    """独山 (DS §11.2): an unready claimer of a 冲锋鸡 pays its premium back to the discarder
+    even when that discarder is not ready himself; GA's reading (reversed) pays only a ready
+    one."""
+    case = "dushan/05_gangkai_dandiao_kongs_baoji"  # seat 1 (unready) punged seat 0's 冲锋
+    assert paid(settle(case), "ji.zeren") == [(1, 0, 2)]
+    led = settle(case, "settle.chickens.zeren.claimer_unready=reversed")
+    assert not paid(led, "ji.zeren")  # seat 0 is not ready
+
+
+def test_golden_on_held_chickens_only() -> None:
+    """独山 (DS §7.7 「作用在「手中鸡」上」): a golden 幺鸡 counts double held or melded, not
+    discarded — for its ready owner and in 包鸡; guiyang's reading doubles discards too."""
+    case = "dushan/06_golden_held_only_hengji_round"
+    assert paid(settle(case), "ji.baoji") == [(2, 0, 1), (2, 1, 1), (2, 3, 1)]
+    assert (0, 3, 6) in paid(settle(case), "ji.net")
+    both = "[{flip: 9s, tile: 1s, multiplier: 2}, {flip: 2s, tile: 1s, multiplier: 2}]"
+    led = settle(case, f"settle.chickens.golden={both}")
+    assert paid(led, "ji.baoji") == [(2, 0, 2), (2, 1, 2), (2, 3, 2)]
+    assert (0, 3, 7) in paid(led, "ji.net")

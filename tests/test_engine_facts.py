@@ -122,6 +122,18 @@ def test_repao_scope_after_dou_or_after_kong(variant: str, repao: bool) -> None:
     assert any("burnt" in n for n in r.ledger.notes) is repao
 
 
+@pytest.mark.parametrize("scope", ["after_dou", "after_kong"])
+@pytest.mark.parametrize(("kinds", "repao"), [(["concealed"], True), (["exposed", "added"], False)])
+def test_repao_kong_kinds(scope: str, kinds: list[str], repao: bool) -> None:
+    """repao.kong_kinds (CITIES.md 安顺, FW EnableKongHotPao=false): only the listed kinds of
+    kong make 热炮 — here seat 1's 闷豆, right before the discard that is won."""
+    rs = load_variant("guiyang", {"repao.scope": scope, "repao.kong_kinds": kinds})
+    r, ref = first_after_kong(rs, DADUIZI_9P)
+    assert legal(r, 2) == ["2 hu 9p", "2 pass"]
+    ref.step(Action.parse("2 hu 9p"))
+    assert r.end is not None and r.end.repao is repao
+
+
 # ---------------------------------------------------------------------------------------
 # 必胡: seed 004 (3) "热炮和抢杠和必胡" — the win is the only answer offered
 # ---------------------------------------------------------------------------------------

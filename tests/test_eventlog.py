@@ -81,7 +81,8 @@ def test_logs_of_every_variant_replay(variant: str, tmp_path: Path) -> None:
     ruleset = load_variant(variant)
     for seed in range(2):
         agents = [
-            GreedyAgent(seed * 4 + s) if s % 2 else RandomAgent(seed * 4 + s) for s in range(4)
+            GreedyAgent(seed * 4 + s) if s % 2 else RandomAgent(seed * 4 + s)
+            for s in range(ruleset.variant.tiles.players)
         ]
         r = play_round(Round(ruleset, seed=seed), agents)
         path = tmp_path / f"{variant}-{seed}.jsonl"
@@ -166,8 +167,9 @@ def test_unknown_variant() -> None:
         lines[0] = lines[0].replace('"guiyang"', '"nowhere"')
 
     assert rejected(tampered(rename)) == (
-        "log:1: variant: nowhere: no such variant file or shipped variant (shipped: guiyang, "
-        "guiyang-shoushang, guiyang-weile, jinyou, liupanshui, luan)"
+        "log:1: variant: nowhere: no such variant file or shipped variant (shipped: "
+        + ", ".join(VARIANTS)
+        + ")"
     )
 
 

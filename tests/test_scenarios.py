@@ -197,6 +197,31 @@ def test_three_winners_the_discarder_deals() -> None:
     assert r.ledger.next_dealer == 2  # 001 "一炮三響……下局點炮者做莊"
 
 
+@pytest.mark.parametrize(
+    ("hands", "answers", "dealer"),
+    [
+        ([DEALER_NOT_WAITING, *MULTI[1:]], ("3 hu 5p", "1 hu 5p"), 3),
+        (MULTI, ("1 hu 5p", "0 hu 5p", "3 hu 5p"), 3),
+    ],
+)
+def test_several_winners_first_after_the_discarder_deals(
+    hands: list[str], answers: tuple[str, ...], dealer: int
+) -> None:
+    """DS §2 "首位赢家坐庄" (CITIES.md 独山): the first winner in turn order after the
+    discarder (seat 2) deals, for two winners or three."""
+    rs = load_variant(
+        "guiyang-weile",
+        {
+            "dealer.two_winners": "first_after_discarder",
+            "dealer.three_winners": "first_after_discarder",
+        },
+    )
+    r = multi_round(rs, hands)
+    do(r, *answers)
+    assert r.ledger is not None
+    assert (r.ledger.next_dealer, r.ledger.next_streak) == (dealer, 0)
+
+
 def test_one_winner_when_multiple_winners_is_off() -> None:
     # jinyou: claims.multiple_winners false — the first winner in turn order from the discarder
     r = multi_round(JINYOU, MULTI)
@@ -592,9 +617,13 @@ def expected_next_dealer(ruleset: Ruleset, r: Round) -> tuple[int, int]:
             else rule.get("three_winners", "discarder")
         )
         source = end.wins[0].source
+        if how == "first_after_discarder" and source is not None:  # DS §2 "首位赢家坐庄"
+            return keep(next(s for s in ((source + i) % n for i in range(1, n)) if s in winners))
         return (
             keep(source) if how == "discarder" and source is not None else keep(downstream(winners))
         )
+    if rule.get("draw_dealer_stays", False):  # DS §2 "黄庄流局 → 原庄家连庄"
+        return keep(dealer)
     ref = HandRef(ruleset, end.wild)
     ready = [s for s in range(n) if ref.ready(end.seats[s].concealed_counts())]
     if not ready:
@@ -606,7 +635,9 @@ def expected_next_dealer(ruleset: Ruleset, r: Round) -> tuple[int, int]:
     return keep(downstream(ready))
 
 
-@pytest.mark.parametrize("variant", ["guiyang", "guiyang-weile", "liupanshui", "luan", "jinyou"])
+@pytest.mark.parametrize(
+    "variant", ["guiyang", "guiyang-weile", "liupanshui", "luan", "jinyou", "dushan"]
+)
 def test_dealer_rotation_across_a_match(variant: str) -> None:
     ruleset = load_variant(variant)
     n = ruleset.players

@@ -34,7 +34,7 @@ OP = "operator-browser-token-0123456789"
 SHOTS = os.environ.get("ZHUOJI_SCREENSHOTS")
 
 CITY = """# 安顺捉鸡: a new city on the 贵阳 rules
-name: anshun
+name: anshun-club
 title: 安顺捉鸡
 extends: guiyang
 settle:
@@ -105,7 +105,7 @@ def test_operator_uploads_a_city_and_four_players_play_it(db_url: str, tmp_path:
             op.fill("#author", "王经理")
             op.click("#save")
             op.wait_for_selector("#history:not([hidden])")
-            assert "anshun@1" in op.inner_text("#save-status")
+            assert "anshun-club@1" in op.inner_text("#save-status")
             assert "2 → 3" in op.inner_text("#differences")
             assert "王经理" in op.inner_text("#versions")
             shot(op, "operator-variant-saved.png")
@@ -113,7 +113,7 @@ def test_operator_uploads_a_city_and_four_players_play_it(db_url: str, tmp_path:
             # a table of the new city with a house rule, from the schema form
             op.click("#nav [data-tab=create]")
             op.wait_for_selector("#house-form details")
-            op.select_option("#t-variant", "anshun@1")
+            op.select_option("#t-variant", "anshun-club@1")
             op.wait_for_selector('[data-key="settle.chickens.zeren.extra"]')
             assert "冲锋鸡" in op.inner_text("#house-form")  # Chinese labels from the schema
             op.fill("#t-name", "安顺 evening")
@@ -164,7 +164,7 @@ def test_operator_uploads_a_city_and_four_players_play_it(db_url: str, tmp_path:
             for page in players:
                 assert "本局结算" in page.inner_text("#settlement")
             row = httpx.get(f"{srv.url}/api/tables/{table_id}/rounds/1").json()
-            assert row["variant"] == "anshun@1" and row["status"] == "ended"
+            assert row["variant"] == "anshun-club@1" and row["status"] == "ended"
             assert row["overrides"] == {"settle.chickens.zeren.extra": 2}
             totals = players[0].inner_text("#totals")
             for t in row["totals"]:

@@ -34,8 +34,8 @@ OPH = {"Authorization": f"Bearer {OP}"}
 BOTS = [{"kind": "bot"}] * 4
 
 ANSHUN = """\
-# 安顺: a new city on the 贵阳 rules (test fixture)
-name: anshun
+# 安顺 club rules: a city variant of its own on the 贵阳 rules (test fixture)
+name: anshun-club
 title: 安顺捉鸡
 extends: guiyang
 settle:
@@ -60,9 +60,9 @@ def test_upload_is_versioned_and_described(client: TestClient) -> None:
     assert r.status_code == 201, r.text
     v1 = r.json()
     assert (v1["name"], v1["version"], v1["ref"], v1["parent"]) == (
-        "anshun",
+        "anshun-club",
         1,
-        "anshun@1",
+        "anshun-club@1",
         "guiyang",
     )
     assert v1["author"] == "王经理" and v1["created_at"]
@@ -77,46 +77,51 @@ def test_upload_is_versioned_and_described(client: TestClient) -> None:
         "2 → 3"
     )
     v2 = upload(client, ANSHUN.replace("multiplier: 3", "multiplier: 4")).json()
-    assert v2["ref"] == "anshun@2" and v2["author"] == "operator"
+    assert v2["ref"] == "anshun-club@2" and v2["author"] == "operator"
     listed = {v["name"]: v for v in client.get("/api/variants").json()}
-    assert listed["anshun"]["kind"] == "stored" and listed["anshun"]["latest"] == "anshun@2"
+    assert (
+        listed["anshun-club"]["kind"] == "stored"
+        and listed["anshun-club"]["latest"] == "anshun-club@2"
+    )
     assert listed["guiyang"]["kind"] == "shipped"
-    versions = client.get("/api/variants/anshun/versions").json()
+    versions = client.get("/api/variants/anshun-club/versions").json()
     assert [v["version"] for v in versions] == [1, 2]
-    assert client.get("/api/variants/anshun@1/source").text == ANSHUN
+    assert client.get("/api/variants/anshun-club@1/source").text == ANSHUN
 
 
 def test_a_table_keeps_its_version(client: TestClient) -> None:
     assert upload(client, ANSHUN).status_code == 201
     t = client.post(
-        "/api/tables", json={"variant": "anshun", "seats": BOTS, "seed": 3}, headers=OPH
+        "/api/tables", json={"variant": "anshun-club", "seats": BOTS, "seed": 3}, headers=OPH
     ).json()
-    assert t["variant"] == "anshun@1" and t["title"] == "安顺捉鸡"
+    assert t["variant"] == "anshun-club@1" and t["title"] == "安顺捉鸡"
     assert upload(client, ANSHUN.replace("multiplier: 3", "multiplier: 5")).status_code == 201
     assert client.post(f"/api/tables/{t['id']}/rounds", headers=OPH).status_code == 201
     log = client.get(f"/api/tables/{t['id']}/rounds/1/log", headers=OPH).json()["events"]
     assert log[-1]["type"] == "end"
     row = client.get(f"/api/tables/{t['id']}/rounds/1").json()
-    assert row["variant"] == "anshun@1"
+    assert row["variant"] == "anshun-club@1"
     again = client.get(f"/api/tables/{t['id']}").json()
-    assert again["variant"] == "anshun@1"
-    t2 = client.post("/api/tables", json={"variant": "anshun", "seats": BOTS}, headers=OPH).json()
-    assert t2["variant"] == "anshun@2"
+    assert again["variant"] == "anshun-club@1"
+    t2 = client.post(
+        "/api/tables", json={"variant": "anshun-club", "seats": BOTS}, headers=OPH
+    ).json()
+    assert t2["variant"] == "anshun-club@2"
 
 
 def test_stored_variants_survive_a_restart(db_url: str) -> None:  # noqa: F811
     with TestClient(create_app(db_url, OP)) as c:
         assert upload(c, ANSHUN).status_code == 201
         t = c.post(
-            "/api/tables", json={"variant": "anshun@1", "seats": BOTS, "seed": 5}, headers=OPH
+            "/api/tables", json={"variant": "anshun-club@1", "seats": BOTS, "seed": 5}, headers=OPH
         ).json()
         c.post(f"/api/tables/{t['id']}/rounds", headers=OPH)
     with TestClient(create_app(db_url, OP)) as c:
         assert c.get("/api/health").json()["broken_tables"] == {}
-        assert c.get(f"/api/tables/{t['id']}").json()["variant"] == "anshun@1"
-        child = "name: anshun-east\ntitle: 安顺东\nextends: anshun\nmatch: {rounds: 2}\n"
+        assert c.get(f"/api/tables/{t['id']}").json()["variant"] == "anshun-club@1"
+        child = "name: anshun-club-east\ntitle: 安顺东\nextends: anshun-club\nmatch: {rounds: 2}\n"
         v = upload(c, child).json()
-        assert v["parent"] == "anshun@1"
+        assert v["parent"] == "anshun-club@1"
 
 
 def test_problems_are_located_at_their_line(client: TestClient) -> None:
@@ -124,11 +129,13 @@ def test_problems_are_located_at_their_line(client: TestClient) -> None:
     r = upload(client, bad)
     assert r.status_code == 422
     problems = r.json()["problems"]
-    assert problems and problems[0].startswith("anshun@1:8: settle.chickens.chongfeng.multiplier")
+    assert problems and problems[0].startswith(
+        "anshun-club@1:8: settle.chickens.chongfeng.multiplier"
+    )
     assert "/" not in problems[0].split(":")[0]  # the label is the version, not a server path
     checked = client.post("/api/variants/check", json={"source": bad}, headers=OPH).json()
     assert checked["ok"] is False and checked["problems"] == problems
-    assert client.get("/api/variants").json()[-1]["name"] != "anshun"  # nothing stored
+    assert client.get("/api/variants").json()[-1]["name"] != "anshun-club"  # nothing stored
     for text, needle in [
         ("name: guiyang\nextends: guiyang\n", "is a shipped variant"),
         ("name: x1\ntitle: t\nextends: nowhere\n", "neither a shipped variant"),

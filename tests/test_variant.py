@@ -15,7 +15,27 @@ from zhuoji.variant import VARIANTS_DIR, Ruleset, load_variant
 from zhuoji.variant_io import builtin_names, merge
 from zhuoji.variants_cmd import diff, effective
 
-SHIPPED = ["guiyang", "guiyang-shoushang", "guiyang-weile", "jinyou", "liupanshui", "luan"]
+SHIPPED = [
+    "anshun",
+    "bijie",
+    "dushan",
+    "duyun",
+    "erdingguai",
+    "guiyang",
+    "guiyang-dingque",
+    "guiyang-qq",
+    "guiyang-shoushang",
+    "guiyang-weile",
+    "jinsha",
+    "jinyou",
+    "kaili",
+    "liupanshui",
+    "luan",
+    "qianxi",
+    "sandingguai",
+    "tongren",
+    "zunyi",
+]
 
 
 def test_shipped_list() -> None:
@@ -110,7 +130,7 @@ BAD_FILES = [
         HEAD + "colour: red\n",
         [
             "{f}:5: colour: unknown key 'colour' (known: name, title, title_en, source, description, "
-            "extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
+            "family, extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
             "may_win, dealer, settle, match, stake)"
         ],
     ),
@@ -152,7 +172,8 @@ BAD_FILES = [
         "unknown parameter",
         HEAD + "settle:\n  shabao: {amount: 10}\n",
         [
-            "{f}:6: settle.shabao.amount: unknown key 'amount' (known: value, on_discard, on_self_draw, id)"
+            "{f}:6: settle.shabao.amount: unknown key 'amount' (known: value, on_discard, "
+            "on_self_draw, others_on_discard, id)"
         ],
     ),
     (
@@ -278,9 +299,9 @@ def test_null_switches_a_feature_off() -> None:
 
 def test_unknown_variant_name() -> None:
     with pytest.raises(VariantError) as err:
-        load_variant("zunyi")
+        load_variant("nocity")
     assert err.value.problems == [
-        "zunyi: no such variant file or shipped variant (shipped: " + ", ".join(SHIPPED) + ")"
+        "nocity: no such variant file or shipped variant (shipped: " + ", ".join(SHIPPED) + ")"
     ]
 
 

@@ -1,8 +1,9 @@
-"""Generates the parameter reference in ``docs/variants.md`` from the variant schema.
+"""Generates two parts of ``docs/variants.md``: the catalog of shipped variants (from the
+variant files) and the parameter reference (from the variant schema).
 
-The guide's hand-written part stays as written; the text between the two marker lines is
-replaced.  ``python -m zhuoji.docgen`` rewrites it, ``--check`` exits 1 when it is stale (a
-test runs that).
+The guide's hand-written part stays as written; the text between each pair of marker lines
+is replaced.  ``python -m zhuoji.docgen`` rewrites them, ``--check`` exits 1 when either is
+stale (a test runs that).
 """
 
 from __future__ import annotations
@@ -17,6 +18,58 @@ from zhuoji.schema import variant_schema
 DOC = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
 BEGIN = "<!-- BEGIN GENERATED REFERENCE (python -m zhuoji.docgen) -->"
 END = "<!-- END GENERATED REFERENCE -->"
+CATALOG_BEGIN = "<!-- BEGIN GENERATED CATALOG (python -m zhuoji.docgen) -->"
+CATALOG_END = "<!-- END GENERATED CATALOG -->"
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def apart(name: str) -> str:
+    """What sets a shipped variant apart, in words: its description, and for a variant
+    that extends another, every rule it changes (:func:`zhuoji.variants_cmd.diff`)."""
+    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import read_chain
+    from zhuoji.variants_cmd import diff
+
+    child = load_variant(name)
+    text = child.variant.description.rstrip(".")
+    parent = read_chain(name)[-1].data.get("extends")
+    if parent:
+        changes = [row["words"] for row in diff(load_variant(parent), child)]
+        text += f". Differs from `{parent}`: " + "; ".join(changes)
+    return text + "."
+
+
+def catalog() -> str:
+    """The shipped variants by family: a table per family (``zhuoji variants list``)."""
+    from zhuoji.variants_cmd import catalog as families
+
+    out = [
+        "Shipped variants (`zhuoji variants list`), by family. For a variant that extends "
+        "another, the last column lists every rule it changes, in words (`zhuoji variants "
+        "diff PARENT NAME`); every value cites its source in the file's comments.",
+        "",
+    ]
+    for fam in families():
+        out += [f"**{fam['family'] or '(no family)'}**", ""]
+        out += [
+            "| name | title | players | tiles | source | what sets it apart |",
+            "|---|---|---|---|---|---|",
+        ]
+        for v in fam["variants"]:
+            cells = [
+                f"`{v['name']}`",
+                v["title"],
+                str(v["seats"]),
+                str(v["tiles"]),
+                v["source"],
+                apart(v["name"]),
+            ]
+            out.append("| " + " | ".join(map(_cell, cells)) + " |")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
 
 
 def _type(node: dict[str, Any]) -> str:
@@ -102,12 +155,17 @@ def reference() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def _replace(current: str, begin: str, end: str, body: str) -> str:
+    if begin not in current or end not in current:
+        raise ValueError(f"{DOC} lacks the markers {begin} … {end}")
+    head, rest = current.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n\n{body}\n{end}{tail}"
+
+
 def render(current: str) -> str:
-    if BEGIN not in current or END not in current:
-        raise ValueError(f"{DOC} lacks the generated-reference markers")
-    head, rest = current.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    return f"{head}{BEGIN}\n\n{reference()}\n{END}{tail}"
+    text = _replace(current, CATALOG_BEGIN, CATALOG_END, catalog())
+    return _replace(text, BEGIN, END, reference())
 
 
 def main(argv: list[str] | None = None) -> int:

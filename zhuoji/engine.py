@@ -198,7 +198,7 @@ class Round:
         self.discards: list[Discard] = []
         self.after_kong = False  # the current turn began with a kong's replacement
         self.kong_tile: int | None = None
-        self.kong_late = False  # the last kong made was late (憨包)
+        self.kong_meld: Meld | None = None  # the last kong made (热炮: its kind, 憨包)
         self.discard_repao = False  # the last discard deals a 热炮 (variant repao section)
         self._must_win = frozenset(v.claims.must_win)  # 必胡: "repao", "rob_kong"
         self.first_go_around = True  # no meld made yet (地和, seed 002 "第一圈")
@@ -765,7 +765,7 @@ class Round:
             st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
             st.pungs.remove(tile)
         self.kong_tile = tile
-        self.kong_late = any(m.late for m in st.melds if m.tile == tile and m.kind is kind)
+        self.kong_meld = next(m for m in st.melds if m.tile == tile and m.kind is kind)
         self._kong_reveal()
         if self.wall.live() == 0:
             self._finish([], None)  # no replacement left: the round is drawn
@@ -792,7 +792,7 @@ class Round:
             _new_tuple(Discard, (seat, tile, None, None, self.after_kong, declare))
         )
         repao = self.discard_repao = self.ruleset.variant.repao.applies(
-            st.melds, after_kong=self.after_kong, kong_late=self.kong_late
+            st.melds, after_kong=self.after_kong, kong=self.kong_meld
         )
         must_win = repao and "repao" in self._must_win  # 必胡: the win is the only answer
         self.claim_tile = tile
@@ -999,7 +999,7 @@ class Round:
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
             st.shanten_floor = 0  # the replacement is an extra draw this turn
             self.kong_tile = d.tile
-            self.kong_late = False
+            self.kong_meld = st.melds[-1]
             self._kong_reveal()
             if self.wall.live() == 0:
                 self._finish(

@@ -426,9 +426,13 @@ def _repao(
     assert source is not None
     rule = ruleset.variant.repao
     melds = seats[source].melds
-    kongs = [m for m in melds if m.is_kong and (rule.late_kongs or not m.late)]
+    kongs = [m for m in melds if m.is_kong and rule.counts(m)]
     if given and not kongs:
-        why = " that counts (repao.late_kongs is false)" if any(m.is_kong for m in melds) else ""
+        why = (
+            " that counts (repao.late_kongs, repao.kong_kinds)"
+            if any(m.is_kong for m in melds)
+            else ""
+        )
         raise ScenarioError(
             f"{label}: result.repao: seat {source}, the discarder, owns no kong{why}: no 热炮"
         )
@@ -445,8 +449,10 @@ def _repao(
     won = [d for d in f.discards if d.seat == source and _tile(d.tile, "discards") == win_tile]
     if not won or not won[-1].after_kong:
         return False
-    late = any(m.late for m in melds if m.is_kong and m.tile == kong_tile)
-    return rule.late_kongs or not late
+    behind = (
+        [m for m in melds if m.is_kong and m.tile == kong_tile] if kong_tile is not None else melds
+    )
+    return any(m.is_kong and rule.counts(m) for m in behind)
 
 
 def _won_on(f: RoundEndFile, discards: list[Discard], win_tile: int | None, label: str) -> None:

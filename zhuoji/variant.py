@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from zhuoji import tiles as T
 from zhuoji.hand import Form, HandRules, LanRule, Wild
-from zhuoji.outcome import Meld
+from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.facts import COUNT_FACTS, Requires
 from zhuoji.rules.registry import Hook, Params, Point, hooks
 
@@ -233,6 +233,13 @@ class BaotingSection(Strict):
     )
 
 
+_KONG_KIND: dict[MeldKind, KongKind] = {
+    MeldKind.GANG_CONCEALED: "concealed",
+    MeldKind.GANG_EXPOSED: "exposed",
+    MeldKind.GANG_ADDED: "added",
+}
+
+
 class RepaoSection(Strict):
     """热炮: which deal-ins count as a discard after a kong."""
 
@@ -249,13 +256,24 @@ class RepaoSection(Strict):
         description="a late (憨包) kong makes 热炮 like any kong; false: it is an ordinary "
         'replacement draw (seed 004 (6)(7) "算普通补张")',
     )
+    kong_kinds: list[KongKind] = Field(
+        default_factory=lambda: list[KongKind](["concealed", "exposed", "added"]),
+        title="kongs that make 热炮",
+        description="which kong kinds make their owner's deal-ins 热炮 (安顺: [concealed, "
+        "added], a discard after an exposed kong 点豆 is no 热炮, CITIES.md 安顺 FW "
+        "EnableKongHotPao=false)",
+    )
 
-    def applies(self, melds: Sequence[Meld], *, after_kong: bool, kong_late: bool) -> bool:
+    def counts(self, kong: Meld) -> bool:
+        """Whether ``kong`` (a kong meld) makes its owner's deal-ins 热炮."""
+        return _KONG_KIND.get(kong.kind) in self.kong_kinds and (self.late_kongs or not kong.late)
+
+    def applies(self, melds: Sequence[Meld], *, after_kong: bool, kong: Meld | None) -> bool:
         """Whether a discard deals a 热炮: by a player holding ``melds``; ``after_kong``: it is
-        his first discard after a kong of his, ``kong_late``: that kong was late (憨包)."""
+        his first discard after his kong ``kong``."""
         if self.scope == "after_kong":
-            return after_kong and (self.late_kongs or not kong_late)
-        return any(m.is_kong and (self.late_kongs or not m.late) for m in melds)
+            return after_kong and kong is not None and self.counts(kong)
+        return any(m.is_kong and self.counts(m) for m in melds)
 
 
 class FormsSection(Strict):
@@ -411,6 +429,14 @@ class Variant(Strict):
     title_en: str = Field("", description="English title")
     source: str = Field(description="where the rules come from (seed file, public text)")
     description: str = Field("", description="what distinguishes this variant")
+    family: str | None = Field(
+        None,
+        pattern=NAME_PATTERN,
+        title="family",
+        description="the rules family the variant belongs to: guizhou (贵州捉鸡 and the cities "
+        "that play it), luan (六安), jinyou (金游世界), or a new one; `zhuoji variants list` "
+        "groups variants by it.  A variant that extends another inherits its family",
+    )
     extends: str | None = Field(None, description="the parent variant (name or relative path)")
     tiles: TilesSection = Field(
         default_factory=TilesSection, description="the tile set and the table"

@@ -287,32 +287,55 @@ def diff(a: Any, b: Any) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------
 
 
-def cmd_list(args: argparse.Namespace) -> int:
+def catalog() -> list[dict[str, Any]]:
+    """The shipped variants grouped by ``family`` (families by name, a variant without one
+    last): ``[{family, variants: [{name, family, title, source, extends, seats, tiles}]}]``,
+    what ``variants list --json`` prints under ``families``."""
     from zhuoji import tiles
-    from zhuoji.columns import table
     from zhuoji.variant import load_variant
-    from zhuoji.variant_io import builtin_names
+    from zhuoji.variant_io import builtin_names, read_chain
 
-    rows: list[dict[str, Any]] = []
+    groups: dict[str | None, list[dict[str, Any]]] = {}
     for name in builtin_names():
         v = load_variant(name).variant
-        rows.append(
+        parent = read_chain(name)[-1].data.get("extends")  # the file's own, not the merged
+        groups.setdefault(v.family, []).append(
             {
                 "name": name,
+                "family": v.family,
                 "title": v.title,
                 "source": v.source,
+                "extends": parent,
                 "seats": v.tiles.players,
                 "tiles": len(tiles.wall(v.tiles.set)),
             }
         )
+    order = sorted(groups, key=lambda f: (f is None, f or ""))
+    return [{"family": f, "variants": groups[f]} for f in order]
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from zhuoji.columns import plural, table
+
+    families = catalog()
     if args.json:
-        emit_json(rows)
-    else:
-        cells = [["name", "seats", "tiles", "title", "source"]]
+        count = sum(len(f["variants"]) for f in families)
+        emit_json({"count": count, "families": families})
+        return 0
+    cells = [["name", "seats", "tiles", "extends", "title", "source"]]
+    for fam in families:
         cells += [
-            [r["name"], str(r["seats"]), str(r["tiles"]), r["title"], r["source"]] for r in rows
+            [str(r[key] or "") for key in ("name", "seats", "tiles", "extends", "title", "source")]
+            for r in fam["variants"]
         ]
-        print("\n".join(table(cells, right=[False, True, True], indent="")))
+    lines = table(cells, right=[False, True, True])
+    print(lines[0])
+    at = 1
+    for fam in families:
+        n = len(fam["variants"])
+        print(f"{fam['family'] or '(no family)'} — {plural(n, 'variant')}")
+        print("\n".join(lines[at : at + n]))
+        at += n
     return 0
 
 

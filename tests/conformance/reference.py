@@ -35,6 +35,12 @@ from zhuoji.outcome import MeldKind, WinHow
 from zhuoji.variant import Ruleset
 
 NUM_KINDS = 34
+#: a kong meld's kind as the variant's kong-kind lists write it
+KONG_WORD = {
+    MeldKind.GANG_CONCEALED: "concealed",
+    MeldKind.GANG_EXPOSED: "exposed",
+    MeldKind.GANG_ADDED: "added",
+}
 KINDS_BY_SET = {
     "suits": range(27),
     "full": range(34),
@@ -326,10 +332,11 @@ class HandRef:
 
     # --- pattern value, for the 通行证 ----------------------------------------------------
 
-    def base_fan(self, full: Sequence[int], melds: Sequence[Any], dealer: bool) -> int:
-        """The best non-additive pattern row a complete hand matches (``combine: highest``),
+    def base_fan(self, full: Sequence[int], tile: int, melds: Sequence[Any], dealer: bool) -> int:
+        """The best non-additive pattern row a complete hand (``full``, won on ``tile``)
+        matches (``combine: highest``), or the sum of the rows it matches (``additive``, 独山),
         for hands without wild tiles: what the 通行证's threshold is compared with."""
-        if self.wild is not None or self.patterns.combine != "highest":
+        if self.wild is not None:
             raise NotImplementedError("the reference values only 捉鸡-style pattern tables")
         c = list(full)
         chi_meld = any(m.kind is MeldKind.CHI for m in melds)
@@ -345,7 +352,14 @@ class HandRef:
             and "seven_pairs" in self.forms
             and _seven_pairs(c, 0, self.quads_as_two_pairs)
         ):
-            realizations.append({"form": "seven_pairs", "all_pungs": False, "quads": c.count(4)})
+            realizations.append(
+                {
+                    "form": "seven_pairs",
+                    "all_pungs": False,
+                    "quads": c.count(4),
+                    "quad_on_win": c[tile] == 4,  # the winning tile made the four (龙七对, DS)
+                }
+            )
         every = [k for k in range(NUM_KINDS) for _ in range(c[k])] + [
             t for m in melds for t in m.tiles
         ]
@@ -364,21 +378,26 @@ class HandRef:
         best = 0
         for real in realizations:
             facts = dict(
-                real, one_suit=one_suit, dealer=dealer, **dict.fromkeys(false_facts, False)
+                {"quad_on_win": False, **real},
+                one_suit=one_suit,
+                dealer=dealer,
+                melds=len(melds),
+                pair_runs=_pair_runs(c) if real["form"] == "seven_pairs" else 0,
+                **dict.fromkeys(false_facts, False),
             )
             hits: dict[str, int] = {}
             for pid, row in self.patterns.rows.items():
                 if row.per is not None:
                     raise NotImplementedError(f"pattern {pid}: per-count rows")
-                if (
-                    self._matches(row.requires.model_dump(exclude_none=True), facts)
-                    and not row.additive
+                if self._matches(row.requires.model_dump(exclude_none=True), facts) and (
+                    self.patterns.combine == "additive" or not row.additive
                 ):
                     hits[pid] = row.fan
             for pid in list(hits):
                 for other in self.patterns.rows[pid].excludes:
                     hits.pop(other, None)
-            best = max([best, *hits.values()])
+            additive = self.patterns.combine == "additive"
+            best = max(best, sum(hits.values())) if additive else max([best, *hits.values()])
         return min(best, self.patterns.cap) if self.patterns.cap else best
 
     @staticmethod
@@ -454,6 +473,7 @@ class Referee:
         self.responses: dict[int, str] = {}
         self.repao_window = False
         self.kong_late = False  # the last kong made was late (憨包)
+        self.kong_kind = ""  # … and of this kind (concealed, exposed, added)
         self.wall_before = 0
         self.turn_want: tuple[int, set[str]] = (-1, set())
         self._read_log()
@@ -522,7 +542,14 @@ class Referee:
         return q is None or q.meld_void or self.void[seat] is None or tile // 9 != self.void[seat]
 
     def may_pass(
-        self, seat: int, full: list[int], how: str, source: int, repao: bool, source_declared: bool
+        self,
+        seat: int,
+        full: list[int],
+        tile: int,
+        how: str,
+        source: int,
+        repao: bool,
+        source_declared: bool,
     ) -> bool:
         """通行证 (may_win.pass) for a win on another player's tile."""
         p = self.pass_params
@@ -546,7 +573,9 @@ class Referee:
             return True
         if p.from_declared and source_declared:  # type: ignore[attr-defined]
             return True
-        fan = self.ref.base_fan(full, self.melds(seat), seat == self.r.dealer)
+        if p.min_pattern_fan == 0:  # type: ignore[attr-defined]
+            return True  # 屁胡: any hand wins on a discard
+        fan = self.ref.base_fan(full, tile, self.melds(seat), seat == self.r.dealer)
         return fan >= p.min_pattern_fan  # type: ignore[attr-defined, no-any-return]
 
     def repao(self, seat: int) -> bool:
@@ -555,8 +584,17 @@ class Referee:
         a late kong does not count where ``repao.late_kongs`` is off."""
         rule = self.v.repao
         if rule.scope == "after_kong":
-            return self.turn_after_kong and (rule.late_kongs or not self.kong_late)
-        return any(m.kind.is_kong and (rule.late_kongs or not m.late) for m in self.melds(seat))
+            return (
+                self.turn_after_kong
+                and self.kong_kind in rule.kong_kinds
+                and (rule.late_kongs or not self.kong_late)
+            )
+        return any(
+            m.kind.is_kong
+            and KONG_WORD[m.kind] in rule.kong_kinds
+            and (rule.late_kongs or not m.late)
+            for m in self.melds(seat)
+        )
 
     def locked(self, seat: int, tile: int) -> bool:
         return self.lock_all[seat] or tile in self.lock_tiles[seat]
@@ -639,7 +677,7 @@ class Referee:
             v.claims.win_on_discard
             and self.can_win(seat, full)
             and not self.locked(seat, tile)
-            and self.may_pass(seat, full, "discard", discarder, repao, source_declared)
+            and self.may_pass(seat, full, tile, "discard", discarder, repao, source_declared)
         ):
             out.add(act(seat, "hu", tile))
             if repao and "repao" in v.claims.must_win:
@@ -695,7 +733,7 @@ class Referee:
         if (
             self.can_win(seat, full)
             and not self.locked(seat, tile)
-            and self.may_pass(seat, full, "rob", konger, False, self.declared(konger))
+            and self.may_pass(seat, full, tile, "rob", konger, False, self.declared(konger))
         ):
             if "rob_kong" in self.v.claims.must_win:
                 return {act(seat, "hu", tile)}  # 必胡 (seed 004 (3))
@@ -1022,6 +1060,7 @@ class Referee:
         ):
             self.fail(f"seat {seat}'s added kong of {text(tile)} is not on the table: {melds}")
         self.kong_late = any(m.late for m in melds if m.kind.is_kong and m.tile == tile)
+        self.kong_kind = "added" if kind is ActionKind.GANG_ADDED else "concealed"
         if self.wall_before == 0:
             if not r.is_terminal() or r.end is None or r.end.wins:
                 self.fail("a kong on the last tile must end the round drawn")
@@ -1082,6 +1121,7 @@ class Referee:
             self.lock_all[s] = False
             self.turn_after_kong = False
             self.kong_late = False  # a kong on a discard is never late
+            self.kong_kind = "exposed"
             self.turn_seat = s
             self._read_log()  # an exposed kong's replacement draw
             if want is MeldKind.GANG_EXPOSED and self.wall_before == 0:
@@ -1149,3 +1189,16 @@ class Referee:
 
     def offered_any(self) -> bool:
         return any(self.r.legal_actions(s) for s in range(self.n)) or bool(self.r.to_act())
+
+
+def _pair_runs(c: Sequence[int]) -> int:
+    """合浦七对's runs of three pairs (112233): each gap-free stretch of L paired kinds of
+    one suit holds L // 3 of them."""
+    runs = 0
+    for suit in range(3):
+        stretch = 0
+        for rank in range(9):
+            stretch = stretch + 1 if c[suit * 9 + rank] >= 2 else 0
+            if stretch == 3:
+                runs, stretch = runs + 1, 0
+    return runs

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.outcome import WinHow
-from zhuoji.rules.needs import DECLARING, WINS_ON_ANOTHERS_TILE
+from zhuoji.rules.needs import DECLARING, WINS_ON_ANOTHERS_TILE, Because, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
 
@@ -31,6 +31,13 @@ class ShabaoParams(Params):
     on_self_draw: bool = Field(
         True, title="杀报 on a self-draw", description="when another player self-draws"
     )
+    others_on_discard: bool = Field(
+        False,
+        title="杀报 from every declared loser",
+        description="on a win on a discard (or a robbed kong) every other declared player who "
+        'did not win pays too, not only the discarder (CITIES.md 遵义, ZA: "every other declared '
+        'non-winner also pays the winner 10")',
+    )
 
 
 @register(
@@ -40,20 +47,33 @@ class ShabaoParams(Params):
     phase=Phase.WIN_EXTRA,
     title="杀报",
     labels={"shabao": ("杀报", "beating a declared player")},
-    needs={"": DECLARING, "on_discard": WINS_ON_ANOTHERS_TILE},
+    needs={
+        "": DECLARING,
+        "on_discard": WINS_ON_ANOTHERS_TILE,
+        "others_on_discard": all_of(
+            WINS_ON_ANOTHERS_TILE,
+            Because(Set("settle:shabao.on_discard"), "settle.shabao.on_discard is off"),
+        ),
+    },
 )
 def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
-    """Each declared loser pays each winner ``value`` (once per win)."""
+    """Each declared loser pays each winner ``value`` (once per win); a declared winner of the
+    same discard is no loser."""
     end = ctx.end
+    winners = {w.seat for w in end.wins}
     for win in end.wins:
         if win.seat in ctx.void_wins:
             continue
+        on_tile = win.how in (WinHow.DISCARD, WinHow.ROB_KONG)
         for s, seat in enumerate(end.seats):
-            if s == win.seat or seat.declared is None:
+            if s in winners or seat.declared is None:
                 continue
-            dealt_in = win.how in (WinHow.DISCARD, WinHow.ROB_KONG) and win.source == s
-            if (dealt_in and p.on_discard) or (win.how is WinHow.SELF_DRAW and p.on_self_draw):
-                how = "点炮" if dealt_in else "自摸"
+            dealt_in = on_tile and win.source == s
+            by_other = on_tile and not dealt_in and p.others_on_discard
+            if ((dealt_in or by_other) and p.on_discard) or (
+                win.how is WinHow.SELF_DRAW and p.on_self_draw
+            ):
+                how = "点炮" if dealt_in else "他家点炮" if by_other else "自摸"
                 ctx.pay(
                     s,
                     win.seat,

@@ -1,10 +1,12 @@
 """Who deals next, and the 连庄 streak (``dealer``).
 
 * ``winner_deals`` — seeds 000/001: the winner deals; two winners on one discard: the winner
-  nearest downstream of the old dealer; three: the discarder (seed 001 一炮兩響三響); after a
-  draw (seed 000 17), seed 001 荒莊查叫): nobody ready — the dealer stays (+1 连庄); everyone
+  nearest downstream of the old dealer; three: the discarder (seed 001 一炮兩響三響); or the
+  first winner after the discarder (CITIES.md 独山, DS §2 "首位赢家坐庄"); after a draw
+  (seed 000 17), seed 001 荒莊查叫): nobody ready — the dealer stays (+1 连庄); everyone
   ready — he stays; some ready — the ready player nearest the dealer (the dealer himself if
-  ready); three ready — the one who is not.
+  ready); three ready — the one who is not; or, whoever is ready, the dealer stays (DS §2
+  "黄庄流局 → 原庄家连庄").
 * ``rotate`` — seed 003 庄规则 b: the dealer stays on his own win or a draw, otherwise the next
   seat deals.
 
@@ -18,7 +20,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import RoundEnd
-from zhuoji.rules.needs import STREAK_PAID
+from zhuoji.rules.needs import STREAK_PAID, Because, IsNot, all_of
 from zhuoji.rules.registry import Params, Point, register
 
 
@@ -37,16 +39,31 @@ def nearest_from(start: int, seats: list[int], players: int, *, inclusive: bool 
     raise ValueError("no seat to choose from")
 
 
+SeveralWinners = Literal["nearest_to_dealer", "discarder", "first_after_discarder"]
+_SEVERAL = (
+    "nearest_to_dealer: the winner nearest downstream of the old dealer (seed 001 一炮兩響); "
+    "discarder (seed 001 一炮三響); first_after_discarder: the first winner in turn order "
+    'after the discarder (CITIES.md source DS §2 "首位赢家坐庄")'
+)
+
+
 class WinnerDealsParams(Params):
-    two_winners: Literal["nearest_to_dealer", "discarder"] = Field(
+    two_winners: SeveralWinners = Field(
         "nearest_to_dealer",
         title="next dealer, two winners",
-        description="who deals after a two-winner discard",
+        description="who deals after a two-winner discard: " + _SEVERAL,
     )
-    three_winners: Literal["nearest_to_dealer", "discarder"] = Field(
+    three_winners: SeveralWinners = Field(
         "discarder",
         title="next dealer, three winners",
-        description="who deals after a three-winner discard",
+        description="who deals after a three-winner discard: " + _SEVERAL,
+    )
+    draw_dealer_stays: bool = Field(
+        False,
+        title="dealer stays after any draw",
+        description="after every draw (黄庄) the dealer deals again, his streak one longer, "
+        'whoever is ready (CITIES.md 独山, DS §2 "黄庄流局 → 原庄家连庄"); false: the draw_* '
+        "rules below decide by who is ready (seed 000 17), seed 001 荒莊查叫)",
     )
     draw_none_ready_streak: bool = Field(
         True,
@@ -65,12 +82,22 @@ class WinnerDealsParams(Params):
     )
 
 
+_BY_READY = Because(
+    IsNot("dealer:winner_deals.draw_dealer_stays", True),
+    "the dealer stays after every draw (dealer.draw_dealer_stays)",
+)
+
+
 @register(
     Point.DEALER,
     "winner_deals",
     WinnerDealsParams,
     title="胡牌者接庄",
-    needs={"draw_none_ready_streak": STREAK_PAID, "draw_all_ready_streak": STREAK_PAID},
+    needs={
+        "draw_none_ready_streak": all_of(STREAK_PAID, _BY_READY),
+        "draw_all_ready_streak": all_of(STREAK_PAID, _BY_READY),
+        "draw_three_ready_unready_deals": _BY_READY,
+    },
 )
 def winner_deals(end: RoundEnd, ready: list[bool], p: WinnerDealsParams) -> tuple[int, int]:
     """The winner deals; rules for several winners and for draws as configured."""
@@ -83,7 +110,11 @@ def winner_deals(end: RoundEnd, ready: list[bool], p: WinnerDealsParams) -> tupl
         source = end.wins[0].source
         if rule == "discarder" and source is not None:
             return _keep(end, source)
+        if rule == "first_after_discarder" and source is not None:
+            return _keep(end, nearest_from(source, winners, n, inclusive=False))
         return _keep(end, nearest_from(end.dealer, winners, n))
+    if p.draw_dealer_stays:
+        return _keep(end, end.dealer)
     ready_seats = [s for s in range(n) if ready[s]]
     if not ready_seats:
         return _keep(end, end.dealer, p.draw_none_ready_streak)

@@ -8,7 +8,7 @@ seed 004 豆 (点 1, 闷 2, 转弯 3; a kong not made when first possible scores
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -16,7 +16,9 @@ from zhuoji.outcome import MeldKind
 from zhuoji.rules.needs import KONGS, Because, IsNot, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, register
 from zhuoji.settle import SettleContext
-from zhuoji.tiles import name
+from zhuoji.tiles import TILE_PATTERN, name, parse_one
+
+Tile = Annotated[str, Field(pattern=TILE_PATTERN)]
 
 
 class DouValues(Params):
@@ -68,6 +70,12 @@ class DouParams(Params):
         description="with unready_pays: all — every player who would have paid him, ready or "
         "not (CITIES.md 黔西/金沙 BaoKongNeedTing=false); ready — only those who are ready",
     )
+    unready_pays_tiles: list[Tile] | None = Field(
+        None,
+        title="包杠 tiles",
+        description="with unready_pays: only kongs of these tiles are paid back (包杠幺鸡: "
+        "[1s], CITIES.md 毕节, FW EnableBaoKongBam1); null: every kong",
+    )
     late_value: int = Field(
         0,
         ge=0,
@@ -116,6 +124,7 @@ NEEDS = {
         "every kong scores, ready or not (settle.dou.requires_ready: none)",
     ),
     "unready_pays_to": Because(Set("settle:dou.unready_pays"), "settle.dou.unready_pays is off"),
+    "unready_pays_tiles": Because(Set("settle:dou.unready_pays"), "settle.dou.unready_pays is off"),
 }
 
 
@@ -125,6 +134,9 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     end = ctx.end
     if end.is_draw and p.void_on_draw:
         return
+    pays_back = (
+        None if p.unready_pays_tiles is None else {parse_one(t) for t in p.unready_pays_tiles}
+    )
     for s, seat in enumerate(end.seats):
         for meld in seat.melds:
             if not meld.is_kong:
@@ -136,7 +148,9 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
                 "at_end": ctx.ready[s],
                 "ever": ctx.ready[s] or seat.ever_ready,
             }[p.requires_ready]
-            if not scores and not p.unready_pays:
+            if not scores and not (
+                p.unready_pays and (pays_back is None or meld.tile in pays_back)
+            ):
                 continue
             item, label = _ITEMS[meld.kind]
             if meld.late:

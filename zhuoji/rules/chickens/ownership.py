@@ -112,6 +112,7 @@ def holdings(
     for s, seat in enumerate(end.seats):
         plain: Counter[int] = Counter()
         thrown: Counter[int] = Counter()  # of ``plain``, the discarded ones
+        apart: Counter[int] = Counter()  # discarded copies counted at their own value
         standing: Counter[int] = Counter()
         extra: list[Earning] = []
         for k in seat.concealed:
@@ -124,6 +125,8 @@ def holdings(
             if p.zhuopao and st is not None and st is not Status.PLAIN:
                 v = status_value(st, table[k], p)
                 extra.append(Earning(v, "ji.zhuopao", f"捉炮鸡 {name(k)} ({st.value}) {v}"))
+            elif p.zhuopao and st is not None and table[k].discard_parts:
+                apart[k] += 1  # 捉炮鸡 of a plain discard: its discard value (DS §7.5, §7.7)
             else:
                 plain[k] += 1
                 if p.standing is not None and p.standing.won_tile:
@@ -156,10 +159,15 @@ def holdings(
                     assert p.hengji is not None
                     v = status_value(st, c, p)
                     extra.append(Earning(v, "ji.hengji", f"{p.hengji.label} {name(d.tile)} {v}"))
+                elif c.discard_parts:  # a golden chicken not golden on discards
+                    apart[d.tile] += 1
                 else:
                     plain[d.tile] += 1
                     thrown[d.tile] += 1
         earnings = [e for k in sorted(plain) for e in _plain(table[k], plain[k], thrown[k])]
+        earnings += [
+            e for k in sorted(apart) for e in _plain(table[k].discarded(), apart[k], apart[k])
+        ]
         earnings += _standing(table, standing, p) + extra
         out.append(earnings)
     return out
@@ -219,9 +227,15 @@ def shown(
                 if held is None or (up.tiles == "permanent" and not held.fixed):
                     continue
                 melded[k] += p.kong_counts if m.is_kong else m.tiles.count(k)
-        lines = [
-            (table[k].value, table[k].label, discarded[k], melded[k])
-            for k in sorted(set(discarded) | set(melded))
-        ]
+        lines = []
+        for k in sorted(set(discarded) | set(melded)):
+            c, thrown = table[k], table[k].discarded()
+            if thrown is c:
+                lines.append((c.value, c.label, discarded[k], melded[k]))
+                continue
+            if discarded[k]:
+                lines.append((thrown.value, thrown.label, discarded[k], 0))
+            if melded[k]:
+                lines.append((c.value, c.label, 0, melded[k]))
         out.append(Shown(lines, extra))
     return out

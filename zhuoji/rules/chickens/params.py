@@ -102,6 +102,12 @@ class GoldenRule(Params):
         le=100,
         description="its value is multiplied by this (×2 seed 001 一(4); ZA ×3)",
     )
+    discards: bool = Field(
+        True,
+        description="a discarded copy nobody took (内外鸡/满堂鸡, 包鸡) counts golden too (seed "
+        "000 ④ with 2)); false: it counts its plain value — the golden multiplier is on held "
+        "and melded copies only (DS §7.7 「幺鸡计分 ×2（作用在「手中鸡」上）」)",
+    )
 
 
 class WeekdayRule(Params):
@@ -237,11 +243,14 @@ class Zeren(Params):
         description="unready: only when the discarder is not ready at the end (CITIES.md common "
         "mechanism 4: 「only when its discarder is unready」)",
     )
-    claimer_unready: Literal["none", "reversed"] = Field(
+    claimer_unready: Literal["none", "reversed", "reversed_to_any"] = Field(
         "none",
         title="claimer not ready",
         description="none: nothing is paid when the claimer does not collect; reversed: the "
-        "claimer pays the ready discarder instead (GA ``process_reponsibility_ji_fen``; DS §11.2)",
+        "claimer pays the ready discarder instead (GA ``process_reponsibility_ji_fen``); "
+        "reversed_to_any: he pays the discarder, ready or not — the premium joins the "
+        "unready claimer's 包鸡 to the original discarder (DS §11.2 「还要向原打出者另赔这笔鸡的"
+        "面值 + 溢价」)",
     )
     shouquan: Shouquan | None = Field(
         None,

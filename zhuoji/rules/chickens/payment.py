@@ -70,7 +70,7 @@ def pay_holdings(
 
 def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[Special]) -> None:
     """责任鸡: the discarder pays a collecting claimer; ``reversed``: an unready claimer pays a
-    ready discarder (GA)."""
+    ready discarder (GA); ``reversed_to_any``: any discarder (DS §11.2)."""
     zr = p.zeren
     assert zr is not None or not events
     for z in events:
@@ -80,7 +80,10 @@ def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[S
             continue
         if st.collects[claimer]:
             ctx.pay(discarder, claimer, z.amount, z.item, z.detail)
-        elif zr.claimer_unready == "reversed" and not st.ready[claimer] and st.collects[discarder]:
+        elif not st.ready[claimer] and (
+            zr.claimer_unready == "reversed_to_any"
+            or (zr.claimer_unready == "reversed" and st.collects[discarder])
+        ):
             ctx.pay(
                 claimer, discarder, z.amount, z.item, z.detail + " (reversed: claimer not ready)"
             )

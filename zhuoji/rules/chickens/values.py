@@ -37,10 +37,18 @@ class Chicken:
     permanent: bool  # listed as a permanent chicken (常鸡)
     golden: bool = False
     fanbei: int = 1  # 翻倍鸡: every item on the tile × this
+    discard_parts: tuple[Part, ...] = ()  # what a discarded copy earns, when not ``parts``
 
     @property
     def value(self) -> int:
         return sum(p.per_tile for p in self.parts)
+
+    def discarded(self) -> Chicken:
+        """The chicken as a discarded copy counts it (a golden one not golden on discards,
+        ``GoldenRule.discards``)."""
+        if not self.discard_parts:
+            return self
+        return Chicken(self.kind, self.discard_parts, self.base, self.fixed, self.permanent)
 
     @property
     def label(self) -> str:
@@ -95,7 +103,10 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
         c = table.get(k) or Chicken(k, (), p.flip.value, False, False)
         head = c.parts[0].label if c.parts else name(k)
         part = Part(c.base * g.multiplier, "ji.jinji", f"金鸡 {head}")
-        table[k] = Chicken(k, (part,), c.base, c.fixed, c.permanent, True, c.fanbei)
+        plain = c.parts or (Part(c.base, "ji.fanji", f"翻鸡 {name(k)}"),)
+        table[k] = Chicken(
+            k, (part,), c.base, c.fixed, c.permanent, True, c.fanbei, () if g.discards else plain
+        )
     if p.weekday is not None and p.weekday.value:
         wd = p.weekday
         for k in weekday_kinds(weekday):
@@ -113,5 +124,6 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
                     held.permanent,
                     held.golden,
                     held.fanbei,
+                    (*held.discard_parts, part) if held.discard_parts else (),
                 )
     return table
