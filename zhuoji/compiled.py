@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 GROUPS: dict[str, tuple[str, ...]] = {
     "hand_kernel": ("hand_kernel",),
     # the round engine and what it calls on every action: its wall and the reveals made in
-    # it, its event log, the observation bots read it through
-    "engine": ("engine", "wall", "reveals", "events", "observation"),
+    # it, its event log, the observation bots read it through, and the self-play loop
+    "engine": ("engine", "wall", "reveals", "events", "observation", "autoplay"),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
