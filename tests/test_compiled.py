@@ -210,3 +210,26 @@ def test_the_installed_engine_is_compiled_when_ci_requires_it() -> None:
     import zhuoji.engine
 
     assert compiled.is_compiled(zhuoji.engine), "a missing or stale build of the engine group"
+
+
+def test_the_finder_answers_only_for_the_engine_group() -> None:
+    finder = compiled.CompiledFinder()
+    for name in ("zhuoji.variant", "zhuoji.hand_kernel", "other.engine", "zhuoji.agents.base"):
+        assert finder.find_spec(name) is None, name
+
+
+def test_the_finder_is_installed_once() -> None:
+    compiled.install()
+    compiled.install()
+    assert sum(isinstance(f, compiled.CompiledFinder) for f in sys.meta_path) == 1
+
+
+def test_the_self_play_loop_is_reexported_from_its_group() -> None:
+    """zhuoji.agents.base keeps the names bots and callers import; the objects are the
+    engine group's (compiled or pure, whichever runs)."""
+    import zhuoji.agents.base as base
+    import zhuoji.autoplay as autoplay
+
+    assert base.play_round is autoplay.play_round
+    assert base.RandomAgent is autoplay.RandomAgent
+    assert isinstance(base.RandomAgent(1), base.Agent)
