@@ -6,11 +6,17 @@ Hands are 34-long count arrays (``zhuoji.tiles.counts``); tests write them in no
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import pytest
 
 from zhuoji import tiles
+
+# the golden-case library (tests/golden/goldenlib.py), importable as ``goldenlib`` by every
+# test module and by tests/golden/show.py run as a script from its folder
+sys.path.insert(0, str(Path(__file__).parent / "golden"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

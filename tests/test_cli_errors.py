@@ -171,6 +171,25 @@ def test_bad_input_is_one_line_exit_2_nothing_written(
     assert _files(tmp_path) == before
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["stats", "empty.db"], ["compare", "1", "2", "--from-db", "empty.db"]],
+    ids=["stats", "compare --from-db"],
+)
+def test_a_file_that_is_not_a_results_file_is_left_untouched(
+    run: Run, tmp_path: Path, argv: list[str]
+) -> None:
+    """Commands that only read results open the file read-only: an empty file is refused,
+    not given the results tables (it used to grow to 16 KB and list 0 runs)."""
+    (tmp_path / "empty.db").write_bytes(b"")
+    status, out, err = run(*argv)
+    assert status == 2 and out == ""
+    assert (
+        err == f"zhuoji {argv[0]}: error: empty.db: not a zhuoji results file (no runs recorded)\n"
+    )
+    assert (tmp_path / "empty.db").read_bytes() == b""
+
+
 @pytest.mark.parametrize(("argv", "files", "line"), REPRODUCERS[:10], ids=range(10))
 def test_bad_input_under_json_is_json_on_stderr(
     run: Run, tmp_path: Path, argv: list[str], files: dict[str, bytes], line: str
@@ -195,6 +214,14 @@ def test_validate_a_missing_file_exits_2(run: Run) -> None:
     status, out, _err = run("variants", "validate", "missing.yaml")
     assert status == 2
     assert out == "missing.yaml: 1 problem\n  missing.yaml: no such file\n"
+
+
+def test_validate_takes_a_shipped_variant_by_name(run: Run) -> None:
+    """Like every other command, ``validate`` finds a shipped variant by its name; a file
+    of that name in the current folder comes first."""
+    status, out, _err = run("variants", "validate", "luan")
+    assert status == 0
+    assert out == f"{LUAN}: ok\n"
 
 
 def test_validate_problems_exit_1(run: Run, tmp_path: Path) -> None:

@@ -7,23 +7,15 @@ Every case states the mechanism's source row in CITIES.md and the amounts expect
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
+import goldenlib  # tests/golden/goldenlib.py, on the path by conftest.py
 import pytest
 
 from zhuoji import roundend
 from zhuoji.settle import Ledger
 
 GOLDEN = Path(__file__).parent / "golden"
-if "goldenlib" not in sys.modules:
-    _spec = importlib.util.spec_from_file_location("goldenlib", GOLDEN / "goldenlib.py")
-    assert _spec is not None and _spec.loader is not None
-    _lib = importlib.util.module_from_spec(_spec)
-    sys.modules["goldenlib"] = _lib
-    _spec.loader.exec_module(_lib)
-goldenlib = sys.modules["goldenlib"]
 
 #: seat 1 self-draws 平胡 (non-dealer; the dealer seat 0 has streak 1)
 SELF_DRAW = "guiyang/01_zimo_dealer_streak"

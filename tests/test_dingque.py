@@ -11,12 +11,11 @@ holding the void suit"; FW setting idx 27–28 换三张/换四张; ZA pass "on 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
+import goldenlib  # tests/golden/goldenlib.py, on the path by conftest.py
 import pytest
 from conformance.walls import stack
 
@@ -339,11 +338,6 @@ def test_void_suit_clear_reads_the_hand_and_melds() -> None:
 # settlement after a draw: golden cases (tests/dingque/*.yaml)
 # ---------------------------------------------------------------------------------------
 
-_spec = importlib.util.spec_from_file_location("goldenlib", HERE / "golden" / "goldenlib.py")
-assert _spec is not None and _spec.loader is not None
-goldenlib = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("goldenlib", goldenlib)
-_spec.loader.exec_module(goldenlib)
 CASES = sorted((HERE / "dingque").glob("*.yaml"))
 
 

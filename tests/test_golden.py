@@ -9,13 +9,12 @@ itself (``zhuoji.cli.main``, ``--json``).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
+import goldenlib  # tests/golden/goldenlib.py, on the path by conftest.py
 import pytest
 import yaml
 
@@ -23,11 +22,6 @@ from zhuoji import cli
 from zhuoji.variant_io import builtin_names
 
 GOLDEN = Path(__file__).parent / "golden"
-_spec = importlib.util.spec_from_file_location("goldenlib", GOLDEN / "goldenlib.py")
-assert _spec is not None and _spec.loader is not None
-goldenlib = importlib.util.module_from_spec(_spec)
-sys.modules["goldenlib"] = goldenlib
-_spec.loader.exec_module(goldenlib)
 
 FILES = goldenlib.case_files(GOLDEN)
 IDS = [f"{p.parent.name}/{p.stem}" for p in FILES]

@@ -10,10 +10,9 @@ variant (``builtin_names()``: a variant added later is covered without touching 
 from __future__ import annotations
 
 import functools
-import importlib.util
-import sys
 from pathlib import Path
 
+import goldenlib  # tests/golden/goldenlib.py, on the path by conftest.py
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,13 +28,6 @@ from zhuoji.variant import Ruleset, load_variant
 from zhuoji.variant_io import builtin_names
 
 GOLDEN = Path(__file__).parent / "golden"
-if "goldenlib" not in sys.modules:
-    _spec = importlib.util.spec_from_file_location("goldenlib", GOLDEN / "goldenlib.py")
-    assert _spec is not None and _spec.loader is not None
-    _lib = importlib.util.module_from_spec(_spec)
-    sys.modules["goldenlib"] = _lib
-    _spec.loader.exec_module(_lib)
-goldenlib = sys.modules["goldenlib"]
 
 CASES = goldenlib.case_files(GOLDEN)
 STAKES = st.integers(min_value=1, max_value=1_000_000)

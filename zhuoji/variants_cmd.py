@@ -53,7 +53,9 @@ def configure(subparsers: Any) -> None:
         description="Check variant files: every problem at once with file, line, YAML path "
         "and message. Exit status 1 when a file has problems, 2 when a file cannot be read.",
     )
-    q.add_argument("files", nargs="+", metavar="FILE", help="variant files to check")
+    q.add_argument(
+        "files", nargs="+", metavar="NAME|FILE", help="variant files, or shipped variants by name"
+    )
     json_option(q)
     q.set_defaults(handler=cmd_validate)
     q = vs.add_parser(
@@ -395,12 +397,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from zhuoji import deadkeys
     from zhuoji.errors import VariantError
     from zhuoji.variant import load_variant
-    from zhuoji.variant_io import Problem, display_name
+    from zhuoji.variant_io import VARIANTS_DIR, Problem, builtin_names, display_name
 
     results: list[dict[str, Any]] = []
     status = 0
     for f in args.files:
         path = Path(f)
+        if not path.exists() and f in builtin_names():  # a shipped variant by its name
+            path = VARIANTS_DIR / f"{f}.yaml"
         label = display_name(path)
         if not path.is_file():
             why = "no such file" if not path.exists() else "not a file"
@@ -490,7 +494,9 @@ def hook_rows() -> list[dict[str, Any]]:
             }
             for name, prop in props.items()
         ]
-        rows.append({**hook, "doc": " ".join(hook["doc"].split("\n\n")[0].split()), "params": params})
+        rows.append(
+            {**hook, "doc": " ".join(hook["doc"].split("\n\n")[0].split()), "params": params}
+        )
     return rows
 
 

@@ -298,7 +298,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if not Path(args.from_db).exists():
             raise ZhuojiError(f"--from-db {args.from_db}: no such results file")
         _check_outputs(args)
-        with ResultStore(args.from_db) as store:
+        with ResultStore(args.from_db, readonly=True) as store:
             ra, rb = load_result(store, args.a), load_result(store, args.b)
     else:
         sa = _spec(args, args.a, [*args.set, *args.set_a])
@@ -366,7 +366,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     if not Path(args.file).exists():
         raise ZhuojiError(f"{args.file}: no such results file")
-    with ResultStore(args.file) as store:
+    with ResultStore(args.file, readonly=True) as store:
         if args.run is None:
             runs = store.runs()
             if args.json:

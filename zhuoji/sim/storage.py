@@ -125,16 +125,27 @@ class RunInfo:
 class ResultStore:
     """A results file.  Use as a context manager, or call :meth:`close`."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        """Open (or, unless ``readonly``, create) the results file at ``path``.
+
+        ``readonly`` is for commands that only report (``stats``, ``compare --from-db``):
+        the file is opened read-only, and a file without the results tables is refused
+        rather than given them, so bad input changes nothing.
+        """
         self.path = Path(path)
         try:
-            self.db = sqlite3.connect(self.path, timeout=60)
+            if readonly:
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            else:
+                self.db = sqlite3.connect(self.path, timeout=60)
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA foreign_keys = ON")
             tables = {
                 r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
             if not {"runs", "rounds"} <= tables:
+                if readonly:
+                    raise ZhuojiError(f"{self.path}: not a zhuoji results file (no runs recorded)")
                 # WAL: `zhuoji stats` can read the file while a run is writing to it
                 self.db.execute("PRAGMA journal_mode = WAL")
                 self.db.executescript(SCHEMA)
