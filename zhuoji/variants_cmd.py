@@ -396,8 +396,8 @@ def warning_dict(warning: Any) -> dict[str, Any]:
 def cmd_validate(args: argparse.Namespace) -> int:
     from zhuoji import deadkeys
     from zhuoji.errors import VariantError
-    from zhuoji.variant import load_variant
-    from zhuoji.variant_io import VARIANTS_DIR, Problem, builtin_names, display_name
+    from zhuoji.variant import VARIANTS_DIR, load_variant
+    from zhuoji.variant_io import Problem, builtin_names, display_name
 
     results: list[dict[str, Any]] = []
     status = 0
