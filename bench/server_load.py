@@ -3,15 +3,21 @@
 
     python bench/server_load.py                          # the sweep: 10/50/150 tables × ws/http
     python bench/server_load.py --tables 100 --transport ws --rounds 2
+    python bench/server_load.py --tables 100 --transport ws --workers 2   # two server processes
     python bench/server_load.py --url http://127.0.0.1:8000 --operator-token TOKEN --tables 20
 
 Each point starts ``zhuoji serve`` on a free loopback port with a fresh SQLite database in
 a temporary directory (or ``--db URL``), plays ``--rounds`` rounds at every table at once
 with four client seats per table (``--seats``; the rest server bots), and stops it.
+``--workers N`` starts N servers, each on its own store, deals the tables out among them
+and plays them all at once (the deployment of several processes, each owning its tables);
+the figures are the sums (server CPU summed over the processes).
 Printed per point: engine actions/s (every action the server applied, the clients' and its
 bots', over the play), client actions/s, action latency p50/p99 (sent → ack over
-WebSocket; the POST over HTTP), and CPU seconds used by the server process and by this
-load generator — the machine is shared, so compare CPU time as well as wall time.  Checks:
+WebSocket; the POST over HTTP), and the CPU seconds the server process and this load
+generator used over the play (table creation to the last client done; not the checks
+after it), also per engine action — the machine is shared, so compare CPU time as well as
+wall time.  Checks:
 no errors, every round's event log replays to the recorded totals.  Exits 1 if a check
 fails.  Traffic goes to loopback only; every run is bounded by ``--timeout``.
 """
@@ -20,16 +26,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from zhuoji.server.loadgen import run_load
+from zhuoji.server.loadgen import LoadReport, run_load
 from zhuoji.server.process import ServerProcess
+
+try:  # the load generator shares the machine with the server: give it the fast loop too
+    from uvloop import run as run_async
+except ImportError:  # pragma: no cover - uvloop is in the server extra except on Windows
+    run_async = asyncio.run
 
 TOKEN = "bench-operator-token-0000"
 
@@ -41,24 +52,67 @@ def _cpu_of(pid: int) -> float:
 
 
 def point(args: argparse.Namespace, tables: int, transport: str) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="zhuoji-load-") as tmp:
-        db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-        with ServerProcess(db, TOKEN, cwd=tmp) as srv:
-            assert srv.proc is not None
-            cpu0, own0, t0 = _cpu_of(srv.proc.pid), time.process_time(), time.perf_counter()
-            report = asyncio.run(
-                run_load(srv.url, TOKEN, tables=tables, rounds=args.rounds, ws_seats=args.seats,
-                         variant=args.variant, seed=args.seed, timeout=args.timeout,
-                         transport=transport, verify=not args.no_verify)
-            )  # fmt: skip
-            wall = time.perf_counter() - t0
-            server_cpu = _cpu_of(srv.proc.pid) - cpu0
+    """One point: ``--workers`` servers, each on its own store, the tables dealt out among
+    them round-robin and played at once from this one load generator."""
+    workers = args.workers
+    shares = [tables // workers + (i < tables % workers) for i in range(workers)]
+    with contextlib.ExitStack() as stack:
+        servers = []
+        for i in range(workers):
+            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"zhuoji-load-{i}-"))
+            db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+            servers.append(
+                stack.enter_context(ServerProcess(db, TOKEN, cwd=tmp, python=args.server_python))
+            )
+
+        async def play() -> list[LoadReport]:
+            runs = []
+            for srv, share in zip(servers, shares, strict=True):
+                assert srv.proc is not None
+                pid = srv.proc.pid
+                runs.append(
+                    run_load(srv.url, TOKEN, tables=share, rounds=args.rounds, ws_seats=args.seats,
+                             variant=args.variant, seed=args.seed, timeout=args.timeout,
+                             transport=transport, verify=not args.no_verify,
+                             server_cpu=lambda pid=pid: _cpu_of(pid))
+                )  # fmt: skip
+            return list(await asyncio.gather(*runs))
+
+        reports = run_async(play())
+    report = merged(reports)
     d = report.as_dict()
-    d["server_cpu_s"] = round(server_cpu, 2)
-    d["loadgen_cpu_s"] = round(time.process_time() - own0, 2)
-    d["wall_s"] = round(wall, 2)
+    d["workers"] = workers
     d["error_lines"] = report.errors[:5]
     return d
+
+
+def merged(reports: list[LoadReport]) -> LoadReport:
+    """One report for runs played at the same time against several servers: counts and
+    server CPU add up, latencies pool, the wall time is the longest run's; the load
+    generator's CPU is this process's, which every run measured over (nearly) the same
+    span, so the largest is kept."""
+    if len(reports) == 1:
+        return reports[0]
+    first = reports[0]
+    out = LoadReport(sum(r.tables for r in reports), first.rounds_per_table, first.ws_seats)
+    out.transport = first.transport
+    out.seconds = max(r.seconds for r in reports)
+    for r in reports:
+        out.engine_actions += r.engine_actions
+        out.rounds += r.rounds
+        out.actions += r.actions
+        out.latencies += r.latencies
+        out.errors += r.errors
+        out.logs_replayed += r.logs_replayed
+        out.events += r.events
+    cpus = [r.server_cpu for r in reports]
+    out.server_cpu = None if None in cpus else sum(c for c in cpus if c is not None)
+    out.loadgen_cpu = max(r.loadgen_cpu for r in reports)
+    out.server = {
+        k: sum(r.server.get(k, 0) for r in reports) for k in ("actions", "commits", "writes")
+    }
+    out.server["backend"] = first.server.get("backend")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +129,30 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--db", help="database URL for the started server (default: SQLite in a temp dir)"
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes to start, each on its own SQLite store, the tables dealt out "
+        "among them (the deployment of several processes, docs/server.md)",
+    )
     p.add_argument("--url", help="use a running server (loopback) instead of starting one")
     p.add_argument("--operator-token", help="the running server's operator token (with --url)")
+    p.add_argument(
+        "--server-python",
+        default=sys.executable,
+        help="the interpreter that runs the started server (another virtualenv's python: "
+        "compare another install under the same load generator)",
+    )
     p.add_argument("--no-verify", action="store_true", help="skip replaying every log afterwards")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.workers < 1:
+        p.error("--workers must be at least 1")
+    if args.workers > 1 and (args.db or args.url):
+        p.error(
+            "--workers starts its servers on SQLite stores of their own: not with --db or --url"
+        )
     transports = ["ws", "http"] if args.transport == "both" else [args.transport]
     results = []
     for transport in transports:
@@ -87,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.url:
                 if not args.operator_token:
                     p.error("--url needs --operator-token")
-                report = asyncio.run(
+                report = run_async(
                     run_load(args.url.rstrip("/"), args.operator_token, tables=tables,
                              rounds=args.rounds, ws_seats=args.seats, timeout=args.timeout,
                              transport=transport)
@@ -97,12 +170,15 @@ def main(argv: list[str] | None = None) -> int:
                 results.append(point(args, tables, transport))
             r = results[-1]
             if not args.json:
-                lat = r["latency_ms"]
+                lat, cpu, per = r["latency_ms"], r["cpu_s"], r["cpu_us_per_engine_action"]
+                workers_text = f" on {args.workers} servers" if args.workers > 1 else ""
                 print(
-                    f"{transport:<4} {tables:>4} tables  {r['rounds']:>4} rounds in {r['seconds']:>6.1f} s  "
+                    f"{transport:<4} {tables:>4} tables{workers_text}  "
+                    f"{r['rounds']:>4} rounds in {r['seconds']:>6.1f} s  "
                     f"engine {r['engine_actions_per_s']:>7.1f} actions/s  clients {r['actions_per_s']:>6.1f}/s  "
                     f"p50 {lat['p50']:>7.1f} ms  p99 {lat['p99']:>7.1f} ms  "
-                    f"CPU server {r.get('server_cpu_s', '?')} s, loadgen {r.get('loadgen_cpu_s', '?')} s  "
+                    f"CPU s server {cpu['server']} / loadgen {cpu['loadgen']} "
+                    f"(us per engine action {per['server']} / {per['loadgen']})  "
                     f"errors {r['errors']}",
                     flush=True,
                 )

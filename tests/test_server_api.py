@@ -7,8 +7,10 @@ another seat's concealed tiles or the wall — until the round is over (摊牌).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -723,3 +725,27 @@ def test_long_poll_answers_on_change(client: TestClient) -> None:
         f"/api/tables/{tid}/view", headers=h, params={"changed_from": tag, "wait": 5}
     )
     assert time.monotonic() - t0 < 2 and moved.headers["etag"] != tag and moved.json()["round"] == 1
+
+
+def test_long_poll_woken_by_a_change_answers_the_current_view(client: TestClient) -> None:
+    """The waiting poll is answered with the view the change's broadcast built for the seat:
+    the same body and ETag (the hash of that body) as a fresh look right after."""
+    t = make_table(
+        client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+    )
+    tid, h = t["id"], bearer(t["tokens"]["0"])
+    tag = client.get(f"/api/tables/{tid}/view", headers=h).headers["etag"]
+    starter = threading.Timer(0.3, lambda: client.post(f"/api/tables/{tid}/rounds", headers=OPH))
+    starter.start()
+    try:
+        t0 = time.monotonic()
+        woken = client.get(
+            f"/api/tables/{tid}/view", headers=h, params={"changed_from": tag, "wait": 10}
+        )
+        assert 0.25 < time.monotonic() - t0 < 5
+    finally:
+        starter.join()
+    fresh = client.get(f"/api/tables/{tid}/view", headers=h)
+    assert woken.json()["round"] == 1 and woken.headers["etag"] != tag
+    assert woken.content == fresh.content and woken.headers["etag"] == fresh.headers["etag"]
+    assert woken.headers["etag"] == hashlib.sha256(woken.content).hexdigest()[:32]

@@ -1,5 +1,5 @@
 """Bounded load on loopback: 20 tables at once, every seat a WebSocket client, two rounds
-each, against the real ``zhuoji serve`` process on SQLite.
+each, against the real ``zhuoji serve`` process on SQLite; and five tables of HTTP clients.
 
 Checks: no client got an error, every round finished, every round's stored event log
 replays through the engine to the recorded totals, and every client saw each round's last
@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
+pytest.importorskip("aiohttp")
 pytest.importorskip("websockets")
 
 from zhuoji.server.loadgen import run_load
@@ -39,3 +40,15 @@ def test_twenty_tables_over_websocket(tmp_path: Path) -> None:
     assert report.actions > 0 and 0 < len(report.latencies) <= report.actions
     assert report.rounds_per_s > 0
     assert report.percentile(99) < 5.0, report.text()  # seconds; far above what loopback gives
+
+
+def test_five_tables_over_http(tmp_path: Path) -> None:
+    """The HTTP clients (long poll, post): the same checks on a smaller load."""
+    with ServerProcess(f"sqlite:///{tmp_path / 'load.db'}", OP, cwd=tmp_path) as srv:
+        report = asyncio.run(
+            run_load(srv.url, OP, tables=5, rounds=1, ws_seats=4, timeout=45, transport="http")
+        )
+    print("\n" + report.text())
+    assert report.errors == []
+    assert report.rounds == report.logs_replayed == 5
+    assert 0 < len(report.latencies) <= report.actions

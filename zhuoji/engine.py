@@ -114,6 +114,7 @@ class Round:
         self.actions = 0  # actions applied so far
         self.answers = 0  # window answers not public (see public_seq)
         self._public_cache: tuple[tuple[int, int], dict[str, Any]] | None = None
+        self._discards_shown: tuple[list[Discard], list[dict[str, Any]]] = ([], [])
         self.seed = seed
         self._dice_queue = list(dice or [])
         self.dice_rolled: list[tuple[int, int]] = []
@@ -313,31 +314,32 @@ class Round:
         """What ``seat`` may see: its own hand, every meld and discard, counts; never another
         seat's concealed tiles or the wall order."""
         me = self.seats[seat]
-        text = T.TILE_TEXT
-        window = self.phase in (Phase.CLAIM, Phase.ROB)
         public = self._public_view()
+        # in a claim window, who else may claim is not public: only one's own turn shows
+        to_act = public["to_act"]
+        if self.phase is not Phase.TURN:
+            to_act = [seat] if seat in to_act else []
+        void_suits = public["void_suits"]
+        if self.phase is Phase.DINGQUE and seat in self.responses:  # its own pick, unseen
+            void_suits = list(void_suits)
+            void_suits[seat] = T.SUIT_LETTERS[self.responses[seat].tile]
+        melds = public["melds"]
+        if public["hidden_melds"]:  # one's own concealed kongs show their tiles to oneself
+            melds = list(melds)
+            melds[seat] = public["own_melds"][seat]
         return {
             "seat": seat,
-            "phase": self.phase.value,
-            # in a claim window, who else may claim is not public: only one's own turn shows
-            "to_act": self.to_act()
-            if self.phase is Phase.TURN
-            else [s for s in self.to_act() if s == seat],
+            "phase": public["phase"],
+            "to_act": to_act,
             "dealer": self.dealer,
             "streak": self.streak,
-            "hand": T.format_counts(me.hand),
-            "drawn": text[me.drawn] if me.drawn >= 0 else None,
-            "melds": [
-                public["own_melds"][i] if i == seat else shown
-                for i, shown in enumerate(public["melds"])
-            ],
+            "hand": _hand_text(tuple(me.hand)),
+            "drawn": T.TILE_TEXT[me.drawn] if me.drawn >= 0 else None,
+            "melds": melds,
             "discards": public["discards"],
             "declared": public["declared"],
             # 定缺: another seat's void suit shows once every seat has chosen
-            "void_suits": [
-                T.SUIT_LETTERS[v] if v is not None else None
-                for v in (self.observe(seat).void_suit(s) for s in range(self.players))
-            ],
+            "void_suits": void_suits,
             "exchange": {
                 "given": T.format(me.given),
                 "received": T.format(me.received),
@@ -346,17 +348,15 @@ class Round:
             if self.ruleset.variant.exchange is not None
             else None,
             "concealed_counts": public["concealed_counts"],
-            "wall": self.wall.live(),
-            "wild": text[self.wild] if self.wild is not None else None,
-            "wild_indicator": text[self.wild_indicator]
-            if self.wild_indicator is not None
-            else None,
-            "claim_tile": text[self.claim_tile] if window else None,
-            "claim_from": self.observe(seat).claim_source if window else None,
-            "legal_actions": [str(a) for a in self.legal_actions(seat)],
-            "reveal": text[self.end.reveal] if self.end and self.end.reveal is not None else None,
-            "reveals": [text[t] for t in self.open_reveals()],
-            "result": self.result_summary() if self.end else None,
+            "wall": public["wall"],
+            "wild": public["wild"],
+            "wild_indicator": public["wild_indicator"],
+            "claim_tile": public["claim_tile"],
+            "claim_from": public["claim_from"],
+            "legal_actions": [_action_text(a) for a in self.legal_actions(seat)],
+            "reveal": public["reveal"],
+            "reveals": public["reveals"],
+            "result": public["result"],
         }
 
     def _public_view(self) -> dict[str, Any]:
@@ -368,18 +368,51 @@ class Round:
         if cached is not None and cached[0] == key:
             return cached[1]
         text = T.TILE_TEXT
+        window = self.phase in (Phase.CLAIM, Phase.ROB)
+        melds = [[_meld_text(m, not self.end) for m in st.melds] for st in self.seats]
+        own_melds = [[_meld_text(m, False) for m in st.melds] for st in self.seats]
         public = {
-            "melds": [[_meld_text(m, not self.end) for m in st.melds] for st in self.seats],
-            "own_melds": [[_meld_text(m, False) for m in st.melds] for st in self.seats],
-            "discards": [
-                {"seat": d.seat, "tile": text[d.tile], "claimed_by": d.claimed_by}
-                for d in self.discards
-            ],
+            "phase": self.phase.value,
+            "to_act": self.to_act(),
+            "melds": melds,
+            "own_melds": own_melds,
+            "hidden_melds": melds != own_melds,
+            "discards": self._discard_texts(),
             "declared": [s.declared.value if s.declared else None for s in self.seats],
+            # 定缺: a seat's void suit is set for everyone once every seat has chosen
+            "void_suits": [
+                T.SUIT_LETTERS[s.void_suit] if s.void_suit >= 0 else None for s in self.seats
+            ],
             "concealed_counts": [sum(s.hand) for s in self.seats],
+            "wall": self.wall.live(),
+            "wild": text[self.wild] if self.wild is not None else None,
+            "wild_indicator": text[self.wild_indicator]
+            if self.wild_indicator is not None
+            else None,
+            "claim_tile": text[self.claim_tile] if window else None,
+            "claim_from": self.observe(0).claim_source if window else None,
+            "reveal": text[self.end.reveal] if self.end and self.end.reveal is not None else None,
+            "reveals": [text[t] for t in self.open_reveals()],
+            "result": self.result_summary() if self.end else None,
         }
         self._public_cache = (key, public)
         return public
+
+    def _discard_texts(self) -> list[dict[str, Any]]:
+        """The ponds as the views show them.  The entries of the last list built are reused
+        for the discards that have not changed since: discards are only appended, and only
+        the latest one can change (when it is claimed), so all but the latest are kept when
+        the one before it is still the same object."""
+        ds = self.discards
+        n = len(ds)
+        src, shown = self._discards_shown
+        keep = n - 1 if len(src) in (n - 1, n) and n >= 2 and src[n - 2] is ds[n - 2] else 0
+        text = T.TILE_TEXT
+        out = shown[:keep] + [
+            {"seat": d.seat, "tile": text[d.tile], "claimed_by": d.claimed_by} for d in ds[keep:]
+        ]
+        self._discards_shown = (ds[:], out)
+        return out
 
     def open_reveals(self) -> list[int]:
         """Revealed tiles that make chickens now, in reveal order (前后鸡, 滚筒鸡, 开局翻鸡
@@ -1147,6 +1180,19 @@ def _listed(action: Action, legal: Sequence[Action]) -> bool:
         if a is action:
             return True
     return action in legal
+
+
+@lru_cache(maxsize=8192)
+def _hand_text(hand: tuple[int, ...]) -> str:
+    """A hand's notation (a seat's hand stays the same over the other seats' turns, and
+    its view is built after each of them)."""
+    return T.format_counts(hand)
+
+
+@lru_cache(maxsize=4096)
+def _action_text(a: Action) -> str:
+    """An action's text (a view lists the legal ones after every change)."""
+    return str(a)
 
 
 @lru_cache(maxsize=4096)

@@ -19,19 +19,40 @@ from zhuoji.rules.chickens import chicken_marks
 from zhuoji.rules.chickens.marks import Mark
 from zhuoji.variant import Ruleset
 
-__all__ = ["Mark", "discard_waits", "marks_now", "marks_text", "unseen", "waits_left"]
+__all__ = [
+    "Mark", "discard_waits", "marks_now", "marks_text", "seen_by_all", "unseen", "waits_left",
+]
 
 
-def unseen(obs: Observation) -> list[int]:
+def unseen(obs: Observation, public: Sequence[int] | None = None) -> list[int]:
     """Per kind, the copies this seat has not seen: the set's four, less its own hand, every
-    meld face up, every discard still lying in a pond and the revealed 宝牌 indicator."""
-    in_set = set(T.kinds_in(obs.ruleset.variant.tiles.set))
-    left = [T.COPIES if k in in_set else 0 for k in range(T.NUM_KINDS)]
-    seen = list(obs.hand)
+    meld face up, every discard still lying in a pond and the revealed 宝牌 indicator.
+    ``public``: :func:`seen_by_all` of this state, when the caller has it already (a server
+    building every seat's view of one state computes it once)."""
+    in_set = _IN_SET[obs.ruleset.variant.tiles.set]
+    seen = list(seen_by_all(obs) if public is None else public)
+    for t, n in enumerate(obs.hand):
+        seen[t] += n
+    if obs.phase != "end":  # one's own concealed kongs (face down to the others)
+        for m in obs.melds(obs.seat):
+            if m.kind is MeldKind.GANG_CONCEALED:
+                for t in m.tiles:
+                    seen[t] += 1
+    return [max(0, T.COPIES - b) if k in in_set else 0 for k, b in enumerate(seen)]
+
+
+_IN_SET = {ts: frozenset(T.kinds_in(ts)) for ts in T.TileSet}
+
+
+def seen_by_all(obs: Observation) -> list[int]:
+    """Per kind, the copies every seat has seen: melds face up (a concealed kong laid face
+    down only once the round is over), discards still lying in a pond, the 宝牌 indicator."""
+    seen = [0] * T.NUM_KINDS
+    ended = obs.phase == "end"
     for s in range(obs.players):
         for m in obs.melds(s):
-            if m.kind is MeldKind.GANG_CONCEALED and s != obs.seat and obs.phase != "end":
-                continue  # laid face down: its tile is not known
+            if m.kind is MeldKind.GANG_CONCEALED and not ended:
+                continue  # laid face down: its tile is not known (its owner adds it)
             for t in m.tiles:
                 seen[t] += 1
     for _by, tile, claimed in obs.discards:
@@ -39,37 +60,50 @@ def unseen(obs: Observation) -> list[int]:
             seen[tile] += 1
     if obs.wild_indicator is not None:
         seen[obs.wild_indicator] += 1
-    return [max(0, a - b) for a, b in zip(left, seen, strict=True)]
+    return seen
 
 
 def _waits(ruleset: Ruleset, wild: int | None, hand: Sequence[int]) -> list[int]:
     return list(ruleset.hand_rules(wild).waits(hand))
 
 
-def waits_left(obs: Observation) -> list[tuple[int, int]]:
+def waits_left(obs: Observation, public: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """(wait, unseen copies) of the seat's hand between its turns (13, 10 … tiles); empty
-    when it is not ready or when it is the seat's turn (see :func:`discard_waits`)."""
+    when it is not ready or when it is the seat's turn (see :func:`discard_waits`).
+    ``public`` as for :func:`unseen`."""
     hand = list(obs.hand)
     if sum(hand) % 3 != 1:
         return []
-    left = unseen(obs)
-    return [(w, left[w]) for w in _waits(obs.ruleset, obs.wild, hand)]
+    waits = _waits(obs.ruleset, obs.wild, hand)
+    if not waits:
+        return []
+    left = unseen(obs, public)
+    return [(w, left[w]) for w in waits]
 
 
-def discard_waits(obs: Observation) -> dict[int, list[tuple[int, int]]]:
+def discard_waits(
+    obs: Observation, public: Sequence[int] | None = None
+) -> dict[int, list[tuple[int, int]]]:
     """For each tile the seat may discard now, the (wait, unseen copies) the hand would be
-    left with; discards that leave it not ready are not listed (听牌提示)."""
+    left with; discards that leave it not ready are not listed (听牌提示).  ``public`` as
+    for :func:`unseen`."""
     hand = list(obs.hand)
     if sum(hand) % 3 != 2:
         return {}
+    rules = obs.ruleset.hand_rules(obs.wild)
+    if rules.shanten(hand) > 0:
+        # a discard leaving waits w would make the hand one tile (w) from a win: none does
+        return {}
     candidates = sorted({a.tile for a in obs.legal if a.kind is ActionKind.DISCARD and a.tile >= 0})
-    left = unseen(obs)
     out: dict[int, list[tuple[int, int]]] = {}
+    left: list[int] | None = None
     for tile in candidates:
         hand[tile] -= 1
-        waits = _waits(obs.ruleset, obs.wild, hand)
+        waits = list(rules.waits(hand))
         hand[tile] += 1
         if waits:
+            if left is None:
+                left = unseen(obs, public)
             out[tile] = [(w, left[w]) for w in waits]
     return out
 

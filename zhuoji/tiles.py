@@ -177,8 +177,17 @@ def format(tiles: Iterable[int]) -> str:
 
 
 def format_counts(c: Sequence[int]) -> str:
-    """Notation of a count array, sorted."""
-    return format(k for k in range(NUM_KINDS) for _ in range(c[k]))
+    """Notation of a count array, sorted: each suit's ranks, then its letter (the text of
+    :func:`format` for the sorted kinds; a server shows every seat its hand after each
+    change, so this is written per suit from precomputed runs rather than per tile)."""
+    if min(c) < 0 or max(c) > COPIES:  # not a hand: tile by tile
+        return format(k for k in range(NUM_KINDS) for _ in range(c[k]))
+    out = ""
+    for letter, kinds in _SUIT_KINDS:
+        digits = "".join([_RUNS[k][c[k]] for k in kinds])
+        if digits:
+            out += digits + letter
+    return out
 
 
 def to_tiles(c: Sequence[int]) -> list[int]:
@@ -263,3 +272,8 @@ def prev_in_cycle(kind: int) -> int:
 TILE_TEXT: tuple[str, ...] = tuple(f"{k % 9 + 1}{LETTERS[k // 9]}" for k in range(NUM_KINDS))
 
 _WALLS = {ts: tuple(k for k in kinds_in(ts) for _ in range(COPIES)) for ts in TileSet}
+
+
+#: format_counts: each suit's letter and kinds; a kind's rank digit written 0-4 times
+_SUIT_KINDS = [(LETTERS[s], range(s * 9, s * 9 + (9 if s < 3 else 7))) for s in range(4)]
+_RUNS = [[str(rank_of(k)) * n for n in range(COPIES + 1)] for k in range(NUM_KINDS)]

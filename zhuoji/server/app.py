@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import logging
@@ -47,7 +48,7 @@ from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.schema import variant_schema
 from zhuoji.server import store as S
-from zhuoji.server import turn_timer
+from zhuoji.server import turn_timer, wire
 from zhuoji.server.auth import Authority, Principal, Role
 from zhuoji.server.tables import (
     NextRound,
@@ -443,13 +444,39 @@ def round_out(r: S.RoundRow) -> dict[str, Any]:
 
 
 def _encode(content: Any) -> bytes:
-    return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return wire.encode(content)
 
 
 def _json(content: Any) -> Response:
     """A view as JSON, straight: views are built by the table (their documented model is
     SeatView), so the hot play routes skip re-validating them."""
     return Response(_encode(content), media_type="application/json")
+
+
+class _EncodedViews:
+    """The body and ETag of the views last sent over HTTP.  A long-polling seat asks again
+    at once with the ETag of the view it got; the view is then usually the same object or
+    an equal one, and is not encoded and hashed again."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self._size = size  # seats remembered (all are forgotten when it is reached)
+        self._last: dict[tuple[Any, Any], tuple[dict[str, Any], bytes, str]] = {}
+
+    def of(self, view: dict[str, Any]) -> tuple[bytes, str]:
+        """The view's JSON and its ETag (a hash of that JSON)."""
+        key = (view.get("table"), view.get("seat"))
+        found = self._last.get(key)
+        if found is not None and (found[0] is view or found[0] == view):
+            return found[1], found[2]
+        body = _encode(view)
+        tag = hashlib.sha256(body).hexdigest()[:32]
+        if len(self._last) >= self._size:
+            self._last.clear()
+        self._last[key] = (view, body, tag)
+        return body, tag
+
+    def etag(self, view: dict[str, Any]) -> str:
+        return self.of(view)[1]
 
 
 class _BinaryFrame(ValueError):
@@ -511,7 +538,7 @@ class WsListener:
             if isinstance(message, tuple):
                 await self.ws.close(code=message[0], reason=message[1])
                 return
-            await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            await self.ws.send_text(wire.encode_text(message))
 
 
 # ---------------------------------------------------------------------------------------
@@ -595,8 +622,12 @@ async def _refuse(send: Send, status: int, detail: str) -> None:
 
 bearer = HTTPBearer(auto_error=False, description="operator token or seat token")
 
+# The credential checks are coroutines: a plain function would be run in the thread pool for
+# every request (two thread hand-offs per seat request, the largest cost of the HTTP play);
+# they only hash the token and look it up.
 
-def principal(
+
+async def principal(
     request: Request, cred: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 ) -> Principal:
     """The caller, from the bearer token (401 without a valid one)."""
@@ -611,13 +642,13 @@ def principal(
     return p
 
 
-def operator(p: Annotated[Principal, Depends(principal)]) -> Principal:
+async def operator(p: Annotated[Principal, Depends(principal)]) -> Principal:
     if p.role is not Role.OPERATOR:
         raise HTTPException(403, "this needs the operator credential; a seat token cannot do it")
     return p
 
 
-def seat_holder(table_id: str, p: Annotated[Principal, Depends(principal)]) -> Principal:
+async def seat_holder(table_id: str, p: Annotated[Principal, Depends(principal)]) -> Principal:
     if p.role is not Role.PLAYER:
         raise HTTPException(
             403, "this needs a seat token (the operator reads seats at /seats/{seat}/view)"
@@ -636,9 +667,29 @@ SeatHolder = Annotated[Principal, Depends(seat_holder)]
 # ---------------------------------------------------------------------------------------
 
 
-def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -> FastAPI:
+#: the collector's first-generation threshold in a serving process (Python's default: 700)
+GC_GEN0 = 20_000
+
+
+def tune_gc() -> None:
+    """For a process that serves: freeze what exists now (modules, the app, the tables
+    just loaded: they live as long as the process) out of the collector's reach, and
+    collect the young generation less often.  Every change builds four fresh views, so
+    the default thresholds ran a collection every few actions, each walking every object
+    the server holds (about a tenth of its CPU under load; docs/server.md, *Load*)."""
+    gc.collect()
+    gc.freeze()
+    _, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(GC_GEN0, gen1, gen2)
+
+
+def create_app(
+    db_url: str = S.DEFAULT_URL, operator_token: str | None = None, *, serving: bool = False
+) -> FastAPI:
     """The application over the store at ``db_url``; ``operator_token`` (at least 16
-    characters) authorizes operator calls."""
+    characters) authorizes operator calls.  ``serving``: this process exists to serve the
+    app (``zhuoji serve``), so the garbage collector is tuned for it once the tables are
+    loaded (:func:`tune_gc`)."""
     if not operator_token:
         raise ValueError("an operator token is required")
     store = S.Store(db_url)
@@ -657,6 +708,8 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
             counts["broken"],
         )
         await manager.resume_all()
+        if serving:
+            tune_gc()
         try:
             yield
         finally:
@@ -675,6 +728,7 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
         lifespan=lifespan,
         responses={401: {"model": ErrorOut}, 403: {"model": ErrorOut}},
     )
+    encoded = _EncodedViews()
     app.state.manager = manager
     app.state.authority = authority
     app.state.store = store
@@ -996,12 +1050,8 @@ def create_app(db_url: str = S.DEFAULT_URL, operator_token: str | None = None) -
         assert p.seat is not None
         seat = p.seat
 
-        def etag(view: dict[str, Any]) -> str:
-            return hashlib.sha256(_encode(view)).hexdigest()[:32]
-
-        view = await manager.wait_view(table_id, seat, etag, changed_from, wait)
-        body = _encode(view)
-        tag = hashlib.sha256(body).hexdigest()[:32]
+        view = await manager.wait_view(table_id, seat, encoded.etag, changed_from, wait)
+        body, tag = encoded.of(view)
         return Response(body, media_type="application/json", headers={"ETag": tag})
 
     @app.post(

@@ -106,7 +106,7 @@ def serve(args: argparse.Namespace) -> int:
     if len(token) < 16:
         raise ZhuojiError("the operator token must be at least 16 characters")
     url = normalize_url(args.db or DEFAULT_URL)
-    app = create_app(url, token)
+    app = create_app(url, token, serving=True)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from zhuoji import tiles as T
 from zhuoji.explain import explain_settlement
-from zhuoji.hints import discard_waits, marks_now, marks_text, waits_left
+from zhuoji.hints import discard_waits, marks_now, marks_text, seen_by_all, waits_left
 from zhuoji.observation import Observation
 
 if TYPE_CHECKING:
@@ -34,7 +34,57 @@ if TYPE_CHECKING:
 
 
 def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    return [{"tile": T.text(w), "left": n} for w, n in pairs]
+    return [{"tile": T.TILE_TEXT[w], "left": n} for w, n in pairs] if pairs else []
+
+
+class SharedExtras:
+    """The extras every seat's view of one round state has in common: the chickens marked,
+    the tiles every seat has seen (:func:`zhuoji.hints.seen_by_all`, from which each seat's
+    copies left are counted) and the explained settlement (they depend only on what the
+    table shows everyone).  Built once per state, when the first seat's view needs them, so a
+    broadcast to four seats computes them once; views are never changed, so the seats share
+    these objects."""
+
+    __slots__ = ("_marks", "_rounds")
+
+    def __init__(self) -> None:
+        #: id(round) → (round, its state key, the shared keys)
+        self._rounds: dict[int, tuple[Round, tuple[int, int], dict[str, Any]]] = {}
+        #: id(round) → (round, the reveals that make chickens, the marks): they change
+        #: only when a tile is revealed, not with every state
+        self._marks: dict[int, tuple[Round, tuple[tuple[int, ...], bool], dict[str, Any]]] = {}
+
+    def of(self, r: Round) -> dict[str, Any]:
+        """The shared keys for ``r`` as it is now (a state is the log's length and the
+        number of window answers in it: every change to a round logs an event)."""
+        key = (len(r.log), r.answers)
+        found = self._rounds.get(id(r))
+        if found is not None and found[0] is r and found[1] == key:
+            return found[2]
+        everyone = Observation(r, 0)  # what these read is the same for every seat
+        n = r.players
+        shared = {
+            "marks": self._marks_of(r, everyone),
+            "seen": seen_by_all(everyone),
+            "seat_winds": [(s - r.dealer) % n for s in range(n)],
+        }
+        if len(self._rounds) >= 4:  # the current round and a window's frozen one
+            self._rounds.clear()
+        self._rounds[id(r)] = (r, key, shared)
+        return shared
+
+    def _marks_of(self, r: Round, everyone: Observation) -> dict[str, Any]:
+        """The chickens marked: within a round they depend only on the tiles revealed that
+        make chickens (:meth:`Round.open_reveals`) and on whether it is over."""
+        reveals = (tuple(r.open_reveals()), r.end is not None)
+        found = self._marks.get(id(r))
+        if found is not None and found[0] is r and found[1] == reveals:
+            return found[2]
+        marks: dict[str, Any] = dict(marks_text(marks_now(everyone)))
+        if len(self._marks) >= 4:
+            self._marks.clear()
+        self._marks[id(r)] = (r, reveals, marks)
+        return marks
 
 
 def client_extras(
@@ -43,21 +93,32 @@ def client_extras(
     """The extra view keys for ``seat`` (see the module docstring), computed from the
     round as this seat is shown it: ``shown`` when a claim window hides the latest action
     from it (the round before that action), else the table's current round."""
-    out: dict[str, Any] = {"turn_seconds": table.clock.seconds}
     r = shown if shown is not None else table.current
     if r is None:
-        return out
-    n = r.players
-    out["seat_winds"] = [(s - r.dealer) % n for s in range(n)]
-    out["round_wind"] = table.rounds[-1].round_wind if table.rounds else 0
-    obs = Observation(r, seat)
-    out["marks"] = marks_text(marks_now(obs))
+        return {"turn_seconds": table.clock.seconds}
+    shared = table.shared_extras.of(r)
     deadline = table.clock.shown_to(seat, table.current)
-    out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
+    out: dict[str, Any] = {
+        "turn_seconds": table.clock.seconds,
+        "seat_winds": shared["seat_winds"],
+        "round_wind": table.rounds[-1].round_wind if table.rounds else 0,
+        "marks": shared["marks"],
+        "deadline_ms": int(deadline * 1000) if deadline is not None else None,
+    }
     if r.end is None:
-        out["waits"] = _left(waits_left(obs))
-        hints = discard_waits(obs) if view.get("legal") else {}
-        out["discard_waits"] = {T.text(t): _left(ws) for t, ws in hints.items()}
+        obs = Observation(r, seat)
+        out["waits"] = _left(waits_left(obs, shared["seen"]))
+        hints = discard_waits(obs, shared["seen"]) if view.get("legal") else {}
+        out["discard_waits"] = (
+            {T.TILE_TEXT[t]: _left(ws) for t, ws in hints.items()} if hints else {}
+        )
     elif view.get("settlement"):
-        out["settlement"] = explain_settlement(view["settlement"], r.ruleset, r.end)
+        explained = shared.get("settlement")
+        if explained is None or explained[0] is not view["settlement"]:
+            explained = (
+                view["settlement"],
+                explain_settlement(view["settlement"], r.ruleset, r.end),
+            )
+            shared["settlement"] = explained
+        out["settlement"] = explained[1]
     return out

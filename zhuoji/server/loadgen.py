@@ -18,10 +18,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 from zhuoji import eventlog, hand, tiles
@@ -67,6 +70,10 @@ class LoadReport:
     logs_replayed: int = 0
     events: int = 0
     server: dict[str, Any] = field(default_factory=dict)
+    #: CPU seconds over the play (table creation to the last client done; not the checks
+    #: after it): the server process's (when the caller can read it) and this process's
+    server_cpu: float | None = None
+    loadgen_cpu: float = 0.0
 
     @property
     def rounds_per_s(self) -> float:
@@ -99,6 +106,18 @@ class LoadReport:
                 "p99": round(self.percentile(99) * 1000, 2),
                 "max": round(max(self.latencies, default=0.0) * 1000, 2),
             },
+            "cpu_s": {
+                "server": round(self.server_cpu, 2) if self.server_cpu is not None else None,
+                "loadgen": round(self.loadgen_cpu, 2),
+            },
+            "cpu_us_per_engine_action": {
+                "server": round(1e6 * self.server_cpu / self.engine_actions)
+                if self.server_cpu is not None and self.engine_actions
+                else None,
+                "loadgen": round(1e6 * self.loadgen_cpu / self.engine_actions)
+                if self.engine_actions
+                else None,
+            },
             "errors": len(self.errors),
             "logs_replayed": self.logs_replayed,
             "events": self.events,
@@ -114,6 +133,9 @@ class LoadReport:
             f"engine actions {self.engine_actions}: {d['engine_actions_per_s']}/s; "
             f"client actions {self.actions}: {d['actions_per_s']}/s; latency p50 {lat['p50']} ms, "
             f"p90 {lat['p90']} ms, p99 {lat['p99']} ms, max {lat['max']} ms",
+            f"CPU over the play: server {d['cpu_s']['server']} s, load generator "
+            f"{d['cpu_s']['loadgen']} s ({d['cpu_us_per_engine_action']['server']} / "
+            f"{d['cpu_us_per_engine_action']['loadgen']} us per engine action)",
             f"errors {len(self.errors)}; event logs replayed {self.logs_replayed} ({self.events} events)",
             f"server: {self.server.get('actions', '?')} actions in {self.server.get('commits', '?')} commits "
             f"of {self.server.get('writes', '?')} writes ({self.server.get('backend', '?')})",
@@ -132,6 +154,16 @@ class _Seen:
 async def _seat_client(
     ws_url: str, token: str, report: LoadReport, seen: _Seen, deadline: float
 ) -> None:
+    """One seat over its WebSocket (latency: the action sent → its ack)."""
+    try:
+        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            await _play_seat(ws_url, token, report, seen)
+    except TimeoutError:
+        report.errors.append(f"{ws_url}: timed out")
+
+
+async def _play_seat(ws_url: str, token: str, report: LoadReport, seen: _Seen) -> None:
+    """One seat's client until its match is over (the caller bounds it in time)."""
     acted: tuple[int, int] | None = None
     retries = 0  # 409s answered by a sync, in a row
     readied: int | None = -1  # the round after which this seat said ready
@@ -141,12 +173,7 @@ async def _seat_client(
     async with connect(ws_url, max_size=2**23, open_timeout=30) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                report.errors.append(f"{ws_url}: timed out")
-                return
-            raw = await asyncio.wait_for(ws.recv(), remaining)
-            m = json.loads(raw)
+            m = orjson.loads(await ws.recv(decode=False))
             kind = m.get("type")
             if kind == "ack":
                 t0 = sent.pop(m.get("id"), None)
@@ -203,19 +230,26 @@ async def _seat_client(
 
 
 async def _http_seat_client(
-    http: httpx.AsyncClient, tid: str, token: str, report: LoadReport, seen: _Seen, deadline: float
+    http: aiohttp.ClientSession,
+    tid: str,
+    token: str,
+    report: LoadReport,
+    seen: _Seen,
+    deadline: float,
 ) -> None:
     """One seat over plain HTTP: long-poll the view (``changed_from``), act when it may
-    (latency: the POST)."""
+    (latency: the POST).  Its own aiohttp session (one keep-alive connection): this client
+    costs a fifth of httpx's CPU per request, and the load generator shares the machine
+    with the server it measures."""
     h = {"Authorization": f"Bearer {token}"}
     acted: tuple[int, int] | None = None
     readied: int | None = -1
     tag: str | None = None
     while time.monotonic() < deadline:
         params: dict[str, str | int] = {"changed_from": tag, "wait": 20} if tag else {}
-        r = await http.get(f"/api/tables/{tid}/view", headers=h, params=params)
-        tag = r.headers.get("etag")
-        v = r.json()
+        async with http.get(f"/api/tables/{tid}/view", headers=h, params=params) as r:
+            tag = r.headers.get("etag")
+            v = orjson.loads(await r.read())
         rnd = v["round"]
         if rnd is not None:
             seen.last_seq[rnd] = max(seen.last_seq.get(rnd, -1), v["seq"])
@@ -223,26 +257,29 @@ async def _http_seat_client(
             return
         if v["can_ready"] and readied != rnd:
             readied = rnd
-            await http.post(f"/api/tables/{tid}/ready", headers=h)
+            async with http.post(f"/api/tables/{tid}/ready", headers=h) as r:
+                await r.read()
             tag = None
             continue
         if v["legal"] and (rnd, v["seq"]) != acted:
             acted = (rnd, v["seq"])
             t0 = time.perf_counter()
-            r = await http.post(
+            async with http.post(
                 f"/api/tables/{tid}/actions",
-                json={"action": choose(v), "seq": v["seq"]},
-                headers=h,
-            )
+                data=orjson.dumps({"action": choose(v), "seq": v["seq"]}),
+                headers={**h, "Content-Type": "application/json"},
+            ) as r:
+                body = await r.read()
+                status = r.status
             report.actions += 1
-            if r.status_code == 200:
+            if status == 200:
                 report.latencies.append(time.perf_counter() - t0)
-                out = r.json()["view"]
+                out = orjson.loads(body)["view"]
                 seen.last_seq[rnd] = max(seen.last_seq.get(rnd, -1), out["seq"])
-            elif r.status_code == 409:
+            elif status == 409:
                 acted = None  # benign: the state moved on; look again
             else:
-                report.errors.append(f"{tid}: {r.status_code} {r.text[:200]}")
+                report.errors.append(f"{tid}: {status} {body[:200]!r}")
             tag = None
             continue
     report.errors.append(f"{tid}: timed out")
@@ -260,15 +297,20 @@ async def run_load(
     timeout: float = 120.0,
     verify: bool = True,
     transport: str = "ws",
+    server_cpu: Callable[[], float] | None = None,
 ) -> LoadReport:
     """Play the load and check it (see the module docstring).  ``transport``: ``ws`` (one
-    WebSocket per seat) or ``http`` (each seat polls its view and posts its actions)."""
+    WebSocket per seat) or ``http`` (each seat polls its view and posts its actions).
+    ``server_cpu``: reads the server process's CPU seconds so far (a local server), for
+    its CPU over the play."""
     report = LoadReport(tables, rounds, ws_seats)
     report.transport = transport
     op = {"Authorization": f"Bearer {operator_token}"}
     ws_base = "ws" + base_url[len("http") :]
     async with httpx.AsyncClient(base_url=base_url, headers=op, timeout=60) as http:
         before = (await http.get("/api/health")).json()
+        cpu0 = server_cpu() if server_cpu is not None else 0.0
+        own0 = time.process_time()
         t0 = time.perf_counter()  # bot-only tables start playing as soon as they exist
         deadline = time.monotonic() + timeout
         created = []
@@ -293,12 +335,12 @@ async def run_load(
             created.append(r.json())
         seen: dict[tuple[str, int], _Seen] = {}
         clients = []
-        seat_clients: list[httpx.AsyncClient] = []  # one each: a shared pool scans all
+        seat_clients: list[aiohttp.ClientSession] = []  # one each: a shared pool scans all
         for t in created:
             for seat, token in t["tokens"].items():
                 s = seen[(t["id"], int(seat))] = _Seen()
                 if transport == "http":
-                    one = httpx.AsyncClient(base_url=base_url, timeout=60, verify=False)
+                    one = aiohttp.ClientSession(base_url, timeout=aiohttp.ClientTimeout(total=60))
                     seat_clients.append(one)
                     clients.append(_http_seat_client(one, t["id"], token, report, s, deadline))
                 else:
@@ -307,17 +349,21 @@ async def run_load(
                     )
         results = await asyncio.gather(*clients, return_exceptions=True)
         for one in seat_clients:
-            await one.aclose()
+            await one.close()
         for res in results:
             if isinstance(res, BaseException):
                 report.errors.append(f"client failed: {res!r}")
         # bot-only tables (ws_seats == 0) play on by themselves: wait for their matches
+        ids = {t["id"] for t in created}
         while time.monotonic() < deadline:
-            states = [(await http.get(f"/api/tables/{t['id']}")).json() for t in created]
-            if all(s["rounds_played"] >= rounds for s in states):
+            listing = (await http.get("/api/tables")).json()
+            if all(s["rounds_played"] >= rounds for s in listing if s["id"] in ids):
                 break
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)
         report.seconds = time.perf_counter() - t0
+        report.loadgen_cpu = time.process_time() - own0
+        if server_cpu is not None:
+            report.server_cpu = server_cpu() - cpu0
         report.server = (await http.get("/api/health")).json()
         report.engine_actions = report.server["actions"] - before["actions"]
         rulesets: dict[str, Ruleset] = {}

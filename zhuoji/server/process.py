@@ -37,6 +37,7 @@ class ServerProcess:
         cwd: str | Path | None = None,
         log_level: str = "warning",
         startup_timeout: float = 30.0,
+        python: str = sys.executable,
     ) -> None:
         self.db_url = db_url
         self.operator_token = operator_token
@@ -45,6 +46,7 @@ class ServerProcess:
         self.cwd = cwd
         self.log_level = log_level
         self.startup_timeout = startup_timeout
+        self.python = python  # another interpreter runs another install (before/after benches)
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.output: list[str] = []
@@ -52,7 +54,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         cmd = [
-            sys.executable, "-m", "zhuoji.cli", "serve",
+            self.python, "-m", "zhuoji.cli", "serve",
             "--host", self.host, "--port", str(self.port),
             "--db", self.db_url,
             "--operator-token", self.operator_token,

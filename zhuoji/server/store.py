@@ -39,6 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from zhuoji.errors import ZhuojiError
+from zhuoji.server import wire
 
 #: a unit of work: runs inside the writer's transaction
 Op = Callable[[Connection], None]
@@ -132,7 +133,8 @@ class StoreError(ZhuojiError):
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    """Stored JSON: compact UTF-8 text with sorted keys (:func:`zhuoji.server.wire.stored`)."""
+    return wire.stored(value)
 
 
 SCHEMES = ("sqlite", "postgresql")
@@ -485,27 +487,34 @@ def insert_round(table_id: str, row: RoundRow) -> Op:
     return op
 
 
+@dataclass(frozen=True)
+class AppendEvents:
+    """An op: events ``first_seq …`` of round ``number`` (seq is the index in the round's
+    log).  The writer inserts the events of every request in a batch with one statement
+    (:meth:`Store._commit`); called on its own, it inserts just these."""
+
+    table_id: str
+    number: int
+    first_seq: int
+    events: Sequence[dict[str, Any]]
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {"table_id": self.table_id, "number": self.number, "seq": self.first_seq + i,
+             "event": dumps(e)}
+            for i, e in enumerate(self.events)
+        ]  # fmt: skip
+
+    def __call__(self, c: Connection) -> None:
+        if self.events:
+            c.execute(events_t.insert(), self.rows())
+
+
 def append_events(
     table_id: str, number: int, first_seq: int, events: Sequence[dict[str, Any]]
 ) -> Op:
     """Events ``first_seq …`` of round ``number`` (seq is the index in the round's log)."""
-
-    def op(c: Connection) -> None:
-        if events:
-            c.execute(
-                events_t.insert(),
-                [
-                    {
-                        "table_id": table_id,
-                        "number": number,
-                        "seq": first_seq + i,
-                        "event": dumps(e),
-                    }
-                    for i, e in enumerate(events)
-                ],
-            )
-
-    return op
+    return AppendEvents(table_id, number, first_seq, events)
 
 
 def end_round(table_id: str, row: RoundRow) -> Op:
@@ -711,30 +720,45 @@ class Store:
                     try:
                         self._commit([req])
                     except Exception as exc:
-                        _answer(req, exc)
+                        _answer([(req, exc)])
                     else:
-                        _answer(req, None)
+                        _answer([(req, None)])
             else:
-                for req in batch:
-                    _answer(req, None)
+                _answer([(req, None) for req in batch])
 
     def _commit(self, batch: list[_Request]) -> None:
+        """One transaction for the batch; the events of all its requests go in with one
+        multi-row insert (after the other ops: no other op reads or refers to events)."""
+        rows: list[dict[str, Any]] = []
         with self.engine.begin() as c:
             for req in batch:
                 for op in req.ops:
-                    op(c)
+                    if isinstance(op, AppendEvents):
+                        rows += op.rows()
+                    else:
+                        op(c)
+            if rows:
+                c.execute(events_t.insert(), rows)
         self.commits += 1
         self.requests += len(batch)
 
 
-def _answer(req: _Request, exc: BaseException | None) -> None:
-    def done() -> None:
-        if req.future.done():
-            return
-        if exc is None:
-            req.future.set_result(None)
-        else:
-            req.future.set_exception(exc)
+def _answer(results: list[tuple[_Request, BaseException | None]]) -> None:
+    """Tell the waiting coroutines how their requests went: one wake-up of each event loop
+    for the whole batch (every request of a server comes from its one loop)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Request, BaseException | None]]] = {}
+    for req, exc in results:
+        by_loop.setdefault(req.loop, []).append((req, exc))
 
-    with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
-        req.loop.call_soon_threadsafe(done)
+    def done(answers: list[tuple[_Request, BaseException | None]]) -> None:
+        for req, exc in answers:
+            if req.future.done():
+                continue
+            if exc is None:
+                req.future.set_result(None)
+            else:
+                req.future.set_exception(exc)
+
+    for loop, answers in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
+            loop.call_soon_threadsafe(done, answers)

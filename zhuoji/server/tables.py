@@ -49,7 +49,7 @@ from zhuoji.report import describe_end, settlement_json
 from zhuoji.server import store as S
 from zhuoji.server import turn_timer
 from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
-from zhuoji.server.client_view import client_extras
+from zhuoji.server.client_view import SharedExtras, client_extras
 from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
 from zhuoji.variant import Ruleset
 from zhuoji.variants_cmd import diff
@@ -228,27 +228,30 @@ class Window:
 
 def round_view(r: Round, seat: int) -> dict[str, Any]:
     """The round part of ``seat``'s view of ``r`` as the engine shows it, with names."""
-    obs = r.observation(seat)
-    if r.phase in (Phase.CLAIM, Phase.ROB):
-        obs["to_act"] = [seat] if seat in obs["to_act"] else []
+    obs = r.observation(seat)  # in a window, its to_act names only this seat
     obs["seq"] = r.public_seq()
-    obs["hand_names"] = _names(obs["hand"])
-    drawn = r.seats[seat].drawn
-    obs["drawn_name"] = T.name(drawn) if obs.get("drawn") else None
-    obs["legal"] = _menu(tuple(r.legal_actions(seat)))
+    own = r.seats[seat]
+    obs["hand_names"] = _hand_names(tuple(own.hand))
+    obs["drawn_name"] = _NAMES[own.drawn] if obs["drawn"] else None
+    obs["legal"] = [_menu_entry(a) for a in r.legal_actions(seat)]
     return obs
 
 
-@functools.lru_cache(maxsize=8192)
-def _names(hand: str) -> str:
-    return T.names(T.parse(hand)) if hand else ""
+_NAMES = [T.name(k) for k in range(T.NUM_KINDS)]
 
 
 @functools.lru_cache(maxsize=8192)
-def _menu(actions: tuple[Action, ...]) -> list[dict[str, str]]:
-    """Legal actions with their labels (cached: the engine interns actions).  Callers get a
-    shared list: views are serialized, never changed."""
-    return [{"action": str(a), "label": a.label()} for a in actions]
+def _hand_names(hand: tuple[int, ...]) -> str:
+    """The names of a hand's tiles (a count array) in its sorted order; cached, as a
+    seat's hand stays the same from one of its turns to the next."""
+    return " ".join(_NAMES[k] for k in range(T.NUM_KINDS) for _ in range(hand[k]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _menu_entry(action: Action) -> dict[str, str]:
+    """A legal action with its label (cached: a table has a few hundred distinct actions).
+    Views share these dicts: they are serialized, never changed."""
+    return {"action": str(action), "label": action.label()}
 
 
 def _quiet(view: dict[str, Any]) -> dict[str, Any]:
@@ -281,6 +284,8 @@ class Table:
         self.bot_task: asyncio.Task[None] | None = None
         self.window: Window | None = None
         self.window_closed = asyncio.Event()
+        self.shared_extras = SharedExtras()  # what every seat's view of a state shares
+        self.shared_part: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         #: seat → (seq at which its current choice was first shown, that choice's actions)
         self.decisions: dict[int, tuple[int, tuple[Action, ...]]] = {}
 
@@ -396,19 +401,22 @@ class Table:
 
     # -- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: int, rules: RulesInfo) -> dict[str, Any]:
-        """Everything ``seat`` may see now (as committed: call it under the table's lock).
-
-        During a claim or rob window a seat that has no option in it sees exactly what it
-        would see had nobody been able to answer: the round before the opening action, and
-        the same ``seq`` (answers are not counted, :meth:`Round.public_seq`)."""
-        r = self.current
+    def _shared_part(self, rules: RulesInfo) -> dict[str, Any]:
+        """The table facts every seat's view shows alike (names, scores, match, ready flags,
+        rules), built again only when one of them changes: a round starts or ends, a seat
+        says it is ready, the rules change (:meth:`TableManager._reload` forgets it)."""
+        last = self.rounds[-1] if self.rounds else None
+        key = (
+            len(self.rounds), last.status if last else None, self.live, len(self.rules),
+            [s.ready for s in self.seats],
+        )  # fmt: skip
+        if self.shared_part is not None and self.shared_part[0] == key:
+            return self.shared_part[1]
         number = self.round_number
         rule = self.rule_for(number) if number else self.rule
-        out: dict[str, Any] = {
+        part: dict[str, Any] = {
             "table": self.id,
             "table_name": self.name,
-            "seat": seat,
             "round": number,
             "names": [s.name for s in self.seats],
             "kinds": [s.kind.value for s in self.seats],
@@ -420,14 +428,28 @@ class Table:
                 "next_round": self.next_round.value,
             },
             "ready": [s.ready for s in self.seats],
-            "can_ready": self.next_round is NextRound.READY
-            and not self.live
-            and not self.match_over
-            and self.seats[seat].kind is SeatKind.HUMAN
-            and not self.seats[seat].ready,
             "rules": rules.describe(rule.variant, rule.overrides),
             "claim_window_ms": self.claim_window_ms,
         }
+        self.shared_part = (key, part)
+        return part
+
+    def view(self, seat: int, rules: RulesInfo) -> dict[str, Any]:
+        """Everything ``seat`` may see now (as committed: call it under the table's lock).
+
+        During a claim or rob window a seat that has no option in it sees exactly what it
+        would see had nobody been able to answer: the round before the opening action, and
+        the same ``seq`` (answers are not counted, :meth:`Round.public_seq`)."""
+        r = self.current
+        out = dict(self._shared_part(rules))
+        out["seat"] = seat
+        out["can_ready"] = (
+            self.next_round is NextRound.READY
+            and not self.live
+            and not self.match_over
+            and self.seats[seat].kind is SeatKind.HUMAN
+            and not self.seats[seat].ready
+        )
         if r is None:
             out.update(
                 seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",
@@ -917,6 +939,8 @@ class TableManager:
                 await asyncio.wait_for(waiter.arrived.wait(), wait)
         finally:
             self.detach(table_id, waiter)
+        if waiter.view is not None:
+            return waiter.view
         return await self.view(table_id, seat)
 
     def detach(self, table_id: str, listener: Listener) -> None:
@@ -1072,6 +1096,7 @@ class TableManager:
             return
         table.rules = list(fresh.rules)
         table.rounds = list(fresh.rounds)
+        table.shared_part = None
         table.current = None
         table.persisted = 0
         table.close_window()
@@ -1182,13 +1207,18 @@ class TableManager:
 
 
 class _OnePush:
-    """A long-polling request waiting for its seat's next view."""
+    """A long-polling request waiting for its seat's next view: it keeps the latest one
+    pushed (built by the broadcast under the table's lock; every later change pushes again
+    while it waits, so the last one is the seat's view when it wakes)."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.arrived = asyncio.Event()
+        self.view: dict[str, Any] | None = None
 
     def push(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "state":
+            self.view = message["view"]
         self.arrived.set()
 
     def close(self, code: int, reason: str) -> None:
@@ -1224,9 +1254,15 @@ def parse_action(text: str, seat: int, players: int) -> Action:
     if given != seat:
         raise TableError(403, f"your token is for seat {seat}; it cannot act for seat {given}")
     try:
-        return Action.parse(f"{seat} {m['word']}" + (f" {m['tile']}" if m["tile"] else ""))
+        return _parsed(seat, m["word"], m["tile"])
     except IllegalActionError as exc:
         raise TableError(422, str(exc)) from exc
+
+
+@functools.lru_cache(maxsize=2048)
+def _parsed(seat: int, word: str, tile: str | None) -> Action:
+    """An action read from checked parts (bounded: a few hundred distinct actions occur)."""
+    return Action.parse(f"{seat} {word}" + (f" {tile}" if tile else ""))
 
 
 __all__ = [

@@ -1,0 +1,99 @@
+"""``Round.observation``: what a seat is shown, built from per-state shared parts (the
+server builds every seat's view after each change), must equal what the seat's
+:class:`~zhuoji.observation.Observation` says, field by field, at every step of played
+rounds — with concealed kongs face down to the others, 定缺 picks unseen until everyone
+chose, claim windows, wilds and 换三张."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from zhuoji import tiles as T
+from zhuoji.agents.base import make_agent
+from zhuoji.engine import Phase, Round
+from zhuoji.observation import Observation
+from zhuoji.outcome import Meld, MeldKind
+from zhuoji.variant import Ruleset, load_variant
+
+
+def _meld(m: Meld, hidden: bool) -> str:
+    if hidden and m.kind is MeldKind.GANG_CONCEALED:
+        return f"{m.kind.value} ????"
+    source = f" from {m.source}" if m.source is not None else ""
+    return f"{m.kind.value} {T.format(m.tiles)}{source}"
+
+
+def expected(r: Round, seat: int) -> dict[str, Any]:
+    """The observation spelled out from the seat's Observation, nothing shared or cached."""
+    o = Observation(r, seat)
+    text = T.TILE_TEXT
+    window = r.phase in (Phase.CLAIM, Phase.ROB)
+    ended = r.end is not None
+    voids = [o.void_suit(s) for s in range(r.players)]
+    return {
+        "seat": seat,
+        "phase": o.phase,
+        "to_act": r.to_act() if r.phase is Phase.TURN else [s for s in r.to_act() if s == seat],
+        "dealer": o.dealer,
+        "streak": o.streak,
+        "hand": T.format(T.to_tiles(o.hand)),
+        "drawn": text[o.drawn] if o.drawn >= 0 else None,
+        "melds": [
+            [_meld(m, not ended and s != seat) for m in o.melds(s)] for s in range(r.players)
+        ],
+        "discards": [{"seat": a, "tile": text[t], "claimed_by": c} for a, t, c in o.discards],
+        "declared": [
+            r.seats[s].declared.value if o.declared(s) else None  # type: ignore[union-attr]
+            for s in range(r.players)
+        ],
+        "void_suits": [T.SUIT_LETTERS[v] if v is not None else None for v in voids],
+        "exchange": {
+            "given": T.format(o.exchange_given),
+            "received": T.format(o.exchange_received),
+            "direction": o.exchange_direction,
+        }
+        if r.ruleset.variant.exchange is not None
+        else None,
+        "concealed_counts": [o.concealed_count(s) for s in range(r.players)],
+        "wall": o.wall_left,
+        "wild": text[o.wild] if o.wild is not None else None,
+        "wild_indicator": text[o.wild_indicator] if o.wild_indicator is not None else None,
+        "claim_tile": text[o.claim_tile] if window else None,
+        "claim_from": o.claim_source if window else None,
+        "legal_actions": [str(a) for a in o.legal],
+        "reveal": text[r.end.reveal] if r.end and r.end.reveal is not None else None,
+        "reveals": [text[t] for t in o.reveals],
+        "result": r.result_summary() if r.end else None,
+    }
+
+
+def _rulesets() -> list[Ruleset]:
+    return [
+        load_variant("guiyang"),
+        load_variant("guiyang", {"dingque": {}, "exchange": {}}),
+        load_variant("luan"),  # a wild
+        load_variant("sandingguai"),  # three players
+    ]
+
+
+@pytest.mark.parametrize("ruleset", _rulesets(), ids=lambda r: r.variant.name)
+def test_observation_matches_the_seat_observation_at_every_step(ruleset: Ruleset) -> None:
+    rng = random.Random(11)
+    kongs = game = 0
+    while game < 6 or (not kongs and game < 80):  # on until a face-down kong was shown
+        game += 1
+        r = Round(ruleset, seed=game)
+        agents = [make_agent("greedy" if (game + s) % 2 else "random", game * 10 + s)
+                  for s in range(r.players)]  # fmt: skip
+        while True:
+            for seat in range(r.players):
+                assert r.observation(seat) == expected(r, seat), (game, seat, len(r.log))
+            if r.is_terminal():
+                break
+            seat = rng.choice(r.to_act())
+            r.apply(agents[seat].act(Observation(r, seat)))
+        kongs += sum(m.kind is MeldKind.GANG_CONCEALED for st in r.seats for m in st.melds)
+    assert kongs  # the face-down kongs were exercised
