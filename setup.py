@@ -1,11 +1,12 @@
 """Build step of the install: compile the hot modules with mypyc (docs/build.md).
 
 Everything else about the package is in ``pyproject.toml``.  Each module named in
-``zhuoji.compiled.MODULES`` is copied, with the SHA-256 of its source appended, to
+``zhuoji.compiled.GROUPS`` is copied, with the SHA-256 of its source appended (and its
+imports of its group's other modules pointed at their compiled builds), to
 ``build/mypyc-src/zhuoji/_compiled/<name>.py`` and compiled from there, so the extension is
 ``zhuoji._compiled.<name>``: it never shadows ``zhuoji/<name>.py`` (an editable install puts
-extensions inside the source tree), and ``zhuoji.compiled.select`` runs it only while the
-source still has that hash.
+extensions inside the source tree), and ``zhuoji.compiled`` runs it only while every source
+of its group still has the recorded hash.  Each group is one shared library.
 
 ``ZHUOJI_PURE=1`` at install compiles nothing.  Without mypyc or a C compiler the install
 still succeeds, pure Python, and says so.
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent
 STAGE = ROOT / "build" / "mypyc-src"
 # mypyc checks types with its own settings, not the project's (whose plugins the isolated
 # build environment does not have); the modules it follows are checked by the project's mypy
-MYPY_CONFIG = "[mypy]\nfollow_imports = silent\n"
+MYPY_CONFIG = "[mypy]\nfollow_imports = silent\nignore_missing_imports = True\n"
 
 
 def _zhuoji_compiled() -> ModuleType:
@@ -41,10 +42,10 @@ def _zhuoji_compiled() -> ModuleType:
     return module
 
 
-def stage(compiled: ModuleType) -> list[str]:
+def stage(compiled: ModuleType) -> list[tuple[list[str], str]]:
     """Copy the package's top-level modules into the staging tree (mypy follows the compiled
     modules' imports there) and write each compiled module under ``_compiled`` with its
-    hash."""
+    hash; the paths to compile, by group."""
     if STAGE.exists():
         shutil.rmtree(STAGE)
     package = STAGE / "zhuoji"
@@ -58,18 +59,16 @@ def stage(compiled: ModuleType) -> list[str]:
         ROOT / "zhuoji" / "_compiled" / "__init__.py", package / "_compiled" / "__init__.py"
     )
     (STAGE / "mypy.ini").write_text(MYPY_CONFIG, encoding="utf-8")
-    paths = []
-    for name in compiled.MODULES:
-        source = ROOT / "zhuoji" / f"{name}.py"
-        target = package / "_compiled" / f"{name}.py"
-        digest = compiled.source_hash(source)
-        text = source.read_text(encoding="utf-8")
-        target.write_text(
-            f"{text}\n\n{compiled.HASH_ATTR}: str = {digest!r}  # written by setup.py\n",
-            encoding="utf-8",
-        )
-        paths.append(str(target.relative_to(ROOT)))
-    return paths
+    groups = []
+    for group, members in compiled.GROUPS.items():
+        paths = []
+        for name in members:
+            source = ROOT / "zhuoji" / f"{name}.py"
+            target = package / "_compiled" / f"{name}.py"
+            target.write_text(compiled.compiled_source(name, source), encoding="utf-8")
+            paths.append(str(target.relative_to(ROOT)))
+        groups.append((paths, f"{compiled.COMPILED_PACKAGE}.{group}_group"))
+    return groups
 
 
 def extensions() -> list[Extension]:
@@ -79,13 +78,15 @@ def extensions() -> list[Extension]:
     try:
         from mypyc.build import mypycify
 
-        paths = stage(_zhuoji_compiled())
+        groups = stage(_zhuoji_compiled())
         cwd = os.getcwd()
         os.chdir(ROOT)  # mypyc names modules by their path from here
         try:
             built = mypycify(
-                ["--config-file", str(STAGE / "mypy.ini"), *paths],
+                ["--config-file", str(STAGE / "mypy.ini")]
+                + [path for paths, _name in groups for path in paths],
                 opt_level="3",
+                separate=groups,  # one shared library a group: each group runs on its own
                 target_dir=str(Path("build") / "mypyc"),
             )
         finally:

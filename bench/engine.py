@@ -25,9 +25,12 @@ of this process, ``time.process_time``, and per wall-clock second):
 3. **four greedy bots** (``make_agent("greedy")``) on ``--variant``: target ≥ 600 rounds per
    CPU second.
 
-These parts only measure and print (engine and bot speed-ups are later work).  Last, a
-cProfile of zhuoji's side (``--profile-rounds`` rounds) lists the 15 functions with the most
-own time.  A peer that is not installed is left out and named (``pip install -e '.[bench]'``).
+The engine group (``zhuoji/engine.py``, ``wall``, ``reveals``, ``events``,
+``observation``, ``autoplay``: the loop and the random agent) runs compiled when the install
+built it (``docs/build.md``; the header says which build runs); the other bots run as
+Python.  Last, a cProfile of zhuoji's side
+(``--profile-rounds`` rounds) lists the 15 functions with the most own time.  A peer
+that is not installed is left out and named (``pip install -e '.[bench]'``).
 """
 
 from __future__ import annotations
@@ -199,9 +202,12 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
-        "hand kernel": "compiled"
-        if compiled.is_compiled(compiled.select("hand_kernel"))
-        else "pure Python",
+        **{
+            f"{group} group": "compiled"
+            if compiled.is_compiled(compiled.select(members[0]))
+            else "pure Python"
+            for group, members in compiled.GROUPS.items()
+        },
     }
     with contextlib.suppress(OSError):
         info["load_average"] = [round(x, 2) for x in os.getloadavg()]

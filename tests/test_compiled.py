@@ -93,3 +93,143 @@ def test_an_edited_source_runs_as_python_with_a_warning(package_copy: Path) -> N
     done = run_probe({}, package_copy)
     assert done.stdout.strip() == "zhuoji.hand_kernel"
     assert "hand_kernel.py changed since it was compiled" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# the engine group: compiled together, run together, imported by its own names
+# ---------------------------------------------------------------------------------------
+
+REQUIRE = os.environ.get("ZHUOJI_REQUIRE_COMPILED", "") not in ("", "0")
+ENGINE_PROBE = (
+    "import zhuoji.engine as e, zhuoji.wall as w, zhuoji.observation as o, zhuoji.hand as h, "
+    "sys; print(e.__name__, w.__name__, o.__name__, h._kernel.__name__, "
+    "e.Wall is w.Wall, sys.modules['zhuoji.engine'] is e)"
+)
+
+
+def run_engine_probe(
+    env_extra: dict[str, str], path: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "ZHUOJI_PURE"}
+    env.update(env_extra)
+    if path is not None:
+        env["PYTHONPATH"] = str(path)
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", ENGINE_PROBE],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=path or ROOT.parent,
+    )
+
+
+def test_every_group_module_imports_its_group_by_compiled_names() -> None:
+    """What setup.py compiles: no import of a group member by its own name is left (mypyc
+    would call it as Python), and the source's hash is recorded."""
+    for group, members in compiled.GROUPS.items():
+        for name in members:
+            text = compiled.compiled_source(name)
+            for other in members:
+                for form in (f"from zhuoji.{other} import", f"import zhuoji.{other}"):
+                    assert form not in text, f"{name}.py ({group}): {form!r} left as it is"
+            digest = compiled.source_hash(compiled.source_path(name))
+            assert text.endswith(f"{compiled.HASH_ATTR}: str = {digest!r}  # written by setup.py\n")
+
+
+def test_the_rewrite_touches_imports_only() -> None:
+    members = compiled.GROUPS["engine"]
+    assert "engine" in members and "wall" in members
+    text = compiled.compiled_source("engine")
+    assert "from zhuoji._compiled.wall import Wall" in text
+    assert "from zhuoji import tiles as T" in text  # not in the group: left alone
+
+
+def test_a_module_outside_the_groups_is_refused() -> None:
+    with pytest.raises(KeyError, match="not a compiled module"):
+        compiled.group_of("variant")
+
+
+def test_zhuoji_pure_runs_the_engine_as_python() -> None:
+    out = run_engine_probe({"ZHUOJI_PURE": "1"}).stdout.split()
+    assert out == [
+        "zhuoji.engine",
+        "zhuoji.wall",
+        "zhuoji.observation",
+        "zhuoji.hand_kernel",
+        "True",
+        "True",
+    ]
+
+
+@pytest.fixture
+def engine_copy(tmp_path: Path) -> Path:
+    """A copy of the installed package with the engine group compiled, to edit freely."""
+    if any(compiled.compiled_module(n) is None for n in compiled.GROUPS["engine"]):
+        if REQUIRE:
+            pytest.fail("ZHUOJI_REQUIRE_COMPILED is set but the engine group is not compiled")
+        pytest.skip("no compiled build (pure-Python install)")
+    shutil.copytree(ROOT, tmp_path / "zhuoji", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def test_the_engine_group_runs_compiled_under_its_own_names(engine_copy: Path) -> None:
+    done = run_engine_probe({}, engine_copy)
+    assert done.stdout.split() == [
+        "zhuoji._compiled.engine",
+        "zhuoji._compiled.wall",
+        "zhuoji._compiled.observation",
+        "zhuoji._compiled.hand_kernel",
+        "True",
+        "True",
+    ]
+    assert "changed since it was compiled" not in done.stderr
+
+
+def test_one_edited_module_runs_its_whole_group_as_python(engine_copy: Path) -> None:
+    """The group's modules call each other natively: an edit to one (the wall) runs all of
+    them as Python, with a warning naming the edited file; other groups stay compiled."""
+    source = engine_copy / "zhuoji" / "wall.py"
+    source.write_text(source.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    done = run_engine_probe({}, engine_copy)
+    assert done.stdout.split() == [
+        "zhuoji.engine",
+        "zhuoji.wall",
+        "zhuoji.observation",
+        "zhuoji._compiled.hand_kernel",
+        "True",
+        "True",
+    ]
+    assert "wall.py changed since it was compiled" in done.stderr
+    assert done.stderr.count("changed since it was compiled") == 1  # one warning a group
+
+
+def test_the_installed_engine_is_compiled_when_ci_requires_it() -> None:
+    if not REQUIRE:
+        pytest.skip("ZHUOJI_REQUIRE_COMPILED is not set")
+    import zhuoji.engine
+
+    assert compiled.is_compiled(zhuoji.engine), "a missing or stale build of the engine group"
+
+
+def test_the_finder_answers_only_for_the_engine_group() -> None:
+    finder = compiled.CompiledFinder()
+    for name in ("zhuoji.variant", "zhuoji.hand_kernel", "other.engine", "zhuoji.agents.base"):
+        assert finder.find_spec(name) is None, name
+
+
+def test_the_finder_is_installed_once() -> None:
+    compiled.install()
+    compiled.install()
+    assert sum(isinstance(f, compiled.CompiledFinder) for f in sys.meta_path) == 1
+
+
+def test_the_self_play_loop_is_reexported_from_its_group() -> None:
+    """zhuoji.agents.base keeps the names bots and callers import; the objects are the
+    engine group's (compiled or pure, whichever runs)."""
+    import zhuoji.agents.base as base
+    import zhuoji.autoplay as autoplay
+
+    assert base.play_round is autoplay.play_round
+    assert base.RandomAgent is autoplay.RandomAgent
+    assert isinstance(base.RandomAgent(1), base.Agent)

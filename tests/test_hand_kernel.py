@@ -135,6 +135,10 @@ def test_compiled_kernel_matches_pure_on_random_hands(
                     c, jokers, strict
                 )
             assert fast.shisanyao_distance(c, jokers) == pure.shisanyao_distance(c, jokers)
+            for switches in SWITCHES[:: 1 + jokers]:
+                assert outcome(fast.forms_distance_jokers, c, jokers, switches) == outcome(
+                    pure.forms_distance_jokers, c, jokers, switches
+                ), (c, jokers, switches)
         assert fast.is_shisanlan(c, True) == pure.is_shisanlan(c, True)
         for switches in SWITCHES:
             for name in ("forms_distance", "forms_is_win", "forms_waits"):
@@ -150,6 +154,32 @@ def test_compiled_kernel_matches_pure_on_random_hands(
         assert c == list(as_tuple)  # nothing wrote to the caller's list
         checked += 1
     assert checked == HANDS
+
+
+def _least_form_distance(c: list[int], jokers: int, switches: int) -> int:
+    """What ``HandRules.distance`` computed with wild tiles, form by form, before
+    ``forms_distance_jokers``: the least of each switched-on form's own distance."""
+    k = hand_kernel
+    best = k.FAR
+    if switches & k.STANDARD:
+        best = min(best, k.standard_distance(c, jokers, wild_in_play=True))
+    if switches & k.SEVEN_PAIRS:
+        q2 = bool(switches & k.QUADS_AS_TWO_PAIRS)
+        best = min(best, k.seven_pairs_distance(c, jokers, quads_as_two_pairs=q2))
+    if switches & k.SHISANLAN:
+        best = min(best, k.shisanlan_distance(c, jokers, bool(switches & k.STRICT_LAN)))
+    if switches & k.SHISANYAO:
+        best = min(best, k.shisanyao_distance(c, jokers))
+    return best
+
+
+def test_forms_distance_jokers_is_the_least_form_distance() -> None:
+    for c in random_hands(16, 400):
+        for jokers in (0, 1, 2, 3):
+            for switches in SWITCHES:
+                assert outcome(hand_kernel.forms_distance_jokers, c, jokers, switches) == outcome(
+                    _least_form_distance, c, jokers, switches
+                ), (c, jokers, switches)
 
 
 def test_shisanlan_hands_match(kernels: tuple[ModuleType, ModuleType]) -> None:

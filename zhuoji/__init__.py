@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from zhuoji import compiled as _compiled
+
 __version__ = "0.1.0"
+
+# ``import zhuoji.engine`` (and the other modules compiled with it) runs the mypyc build while
+# it is current (zhuoji.compiled, docs/build.md)
+_compiled.install()
 
 if TYPE_CHECKING:
     from zhuoji.variant import load_variant as load_variant

@@ -1,78 +1,198 @@
 """Which build of a compiled module runs: the mypyc build when it is current, else pure Python.
 
-Installing the package compiles the hot modules listed in :data:`MODULES` with mypyc
-(``setup.py``; ``docs/build.md``).  The compiled module is not put beside its source under
-the same name, where it would shadow the ``.py`` file: ``zhuoji/hand_kernel.py`` compiles to
-``zhuoji._compiled.hand_kernel``, which records the SHA-256 of the source it was built from.
-:func:`select` returns the compiled module only when that hash matches the source file as it
-is now, so an edit to the source runs at once (as pure Python, with a warning to reinstall)
-and can never be hidden by a stale build.  ``ZHUOJI_PURE=1`` forces pure Python.
+Installing the package compiles the hot modules with mypyc (``setup.py``;
+``docs/build.md``), in the groups of :data:`GROUPS`: a group's modules are compiled together
+(mypyc calls between them natively), so they run together, all compiled or all pure.  A
+compiled module is not put beside its source under the same name, where it would shadow the
+``.py`` file: ``zhuoji/engine.py`` compiles to ``zhuoji._compiled.engine``, which records the
+SHA-256 of the source it was built from.  A group runs compiled only when every module's
+hash matches its source file as it is now, so an edit to the source runs at once (as pure
+Python, with a warning to reinstall) and can never be hidden by a stale build.
+``ZHUOJI_PURE=1`` forces pure Python.
+
+Two ways in:
+
+* :func:`select` returns a module's build (``zhuoji.hand`` re-exports the hand kernel's
+  functions from ``select("hand_kernel")``);
+* the modules of :data:`STAND_INS` are imported by their own names everywhere
+  (``from zhuoji.engine import Round``): :class:`CompiledFinder`, put first on
+  ``sys.meta_path`` when the package is imported, answers those imports with the compiled
+  module when its group runs compiled, and leaves them to the ordinary ``.py`` import
+  otherwise.  Either way one module object serves both names, so ``zhuoji.engine.Round`` is
+  one class.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import importlib.util
 import os
+import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
 
-#: modules compiled at install, by name inside the ``zhuoji`` package
-MODULES = ("hand_kernel",)
+if TYPE_CHECKING:
+    from importlib.abc import Loader
+
+#: groups of modules compiled at install (names inside the ``zhuoji`` package), by group name
+GROUPS: dict[str, tuple[str, ...]] = {
+    "hand_kernel": ("hand_kernel",),
+    # the round engine and what it calls on every action: its wall and the reveals made in
+    # it, its event log, the observation bots read it through, and the self-play loop
+    "engine": ("engine", "wall", "reveals", "events", "observation", "autoplay"),
+}
+#: every compiled module
+MODULES = tuple(name for group in GROUPS.values() for name in group)
+#: modules whose compiled build stands in for them under their own name (CompiledFinder)
+STAND_INS = GROUPS["engine"]
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"
 #: the attribute a compiled module carries: the SHA-256 of the source it was built from
 HASH_ATTR = "SOURCE_SHA256"
+#: the package compiled modules live in
+COMPILED_PACKAGE = "zhuoji._compiled"
 
 
 def source_hash(path: Path) -> str:
     """The hash the build records (over the source file's bytes)."""
+    import hashlib  # only when a compiled module is looked at (not at CLI start-up)
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def source_path(name: str) -> Path:
-    """The ``.py`` file of ``zhuoji.<name>``, found without importing it."""
-    spec = importlib.util.find_spec(f"zhuoji.{name}")
-    if spec is None or spec.origin is None:
-        raise ImportError(f"zhuoji.{name} has no source file")
-    return Path(spec.origin)
+    """The ``.py`` file of ``zhuoji.<name>`` (compiled modules are top-level modules of the
+    package), found without importing it."""
+    path = Path(__file__).with_name(f"{name}.py")
+    if not path.is_file():
+        raise ImportError(f"zhuoji.{name} has no source file {path}")
+    return path
+
+
+def compiled_source(name: str, path: Path | None = None) -> str:
+    """The text ``setup.py`` compiles for ``zhuoji.<name>``: its source (``path``, by default
+    the package's file), with the imports of its group's other modules naming their compiled
+    builds (``from zhuoji.wall import`` → ``from zhuoji._compiled.wall import``, so mypyc
+    links them natively), and the source's hash appended as :data:`HASH_ATTR`."""
+    import re
+
+    source = path or source_path(name)
+    members = "|".join(re.escape(m) for m in GROUPS[group_of(name)])
+    pattern = re.compile(rf"^(\s*(?:from|import) )zhuoji\.({members})\b", re.MULTILINE)
+    text = pattern.sub(rf"\1{COMPILED_PACKAGE}.\2", source.read_text(encoding="utf-8"))
+    return f"{text}\n\n{HASH_ATTR}: str = {source_hash(source)!r}  # written by setup.py\n"
 
 
 def compiled_module(name: str) -> ModuleType | None:
     """The compiled build of ``zhuoji.<name>``, or None when it was not built."""
     try:
-        return importlib.import_module(f"zhuoji._compiled.{name}")
+        return importlib.import_module(f"{COMPILED_PACKAGE}.{name}")
     except ImportError:
         return None
 
 
-def choose(compiled: ModuleType, source: Path, env: Mapping[str, str]) -> bool:
-    """Whether to run ``compiled`` rather than the pure module: ``env`` does not ask for pure
-    Python, and it was built from ``source`` as it is now (else a warning says so)."""
+def group_of(name: str) -> str:
+    for group, members in GROUPS.items():
+        if name in members:
+            return group
+    raise KeyError(f"zhuoji.{name} is not a compiled module")
+
+
+def choose_group(
+    builds: Sequence[ModuleType], sources: Sequence[Path], env: Mapping[str, str]
+) -> bool:
+    """Whether to run a group's compiled ``builds`` rather than pure Python: ``env`` does not
+    ask for pure Python, and each was built from its source in ``sources`` as it is now
+    (else a warning names the changed files)."""
     if env.get(PURE_ENV, "") not in ("", "0"):
         return False
-    if getattr(compiled, HASH_ATTR, None) == source_hash(source):
+    changed = [
+        str(source)
+        for build, source in zip(builds, sources, strict=True)
+        if getattr(build, HASH_ATTR, None) != source_hash(source)
+    ]
+    if not changed:
         return True
+    names = ", ".join(f"zhuoji.{Path(s).stem}" for s in sources)
     warnings.warn(
-        f"{source} changed since it was compiled; running it as pure Python "
+        f"{', '.join(changed)} changed since it was compiled; running {names} as pure Python "
         "(reinstall to compile it again: pip install -e .)",
         RuntimeWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
     return False
 
 
+def choose(compiled: ModuleType, source: Path, env: Mapping[str, str]) -> bool:
+    """:func:`choose_group` for a group of one module."""
+    return choose_group([compiled], [source], env)
+
+
+@cache
+def group_runs_compiled(group: str) -> bool:
+    """Whether the group's compiled build runs (decided once per process)."""
+    members = GROUPS[group]
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return False
+    builds = [compiled_module(name) for name in members]
+    if any(b is None for b in builds):
+        return False
+    sources = [source_path(name) for name in members]
+    return choose_group([b for b in builds if b is not None], sources, os.environ)
+
+
 def select(name: str) -> ModuleType:
-    """``zhuoji._compiled.<name>`` when it is current and wanted, else ``zhuoji.<name>``."""
-    compiled = compiled_module(name)
-    if compiled is not None and choose(compiled, source_path(name), os.environ):
-        return compiled
+    """``zhuoji._compiled.<name>`` when its group is current and wanted, else
+    ``zhuoji.<name>``."""
+    if group_runs_compiled(group_of(name)):
+        return importlib.import_module(f"{COMPILED_PACKAGE}.{name}")
     return importlib.import_module(f"zhuoji.{name}")
 
 
 def is_compiled(module: ModuleType) -> bool:
     """Whether ``module`` is a compiled build (a ``zhuoji._compiled`` module)."""
-    return module.__name__.startswith("zhuoji._compiled.")
+    return module.__name__.startswith(f"{COMPILED_PACKAGE}.")
+
+
+class _StandIn:
+    """Loader giving an already imported compiled module for another name."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+        self.spec = module.__spec__
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
+        return self.module
+
+    def exec_module(self, module: ModuleType) -> None:
+        # the compiled module ran when it was imported under its own name; the import
+        # system gave it the stand-in's spec: its own tells which build runs
+        module.__spec__ = self.spec
+
+
+class CompiledFinder:
+    """Meta path finder: ``import zhuoji.engine`` (any module of :data:`STAND_INS`) gives
+    the compiled module when its group runs compiled; otherwise it finds nothing and the
+    ordinary import loads the ``.py`` file."""
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != "zhuoji" or name not in STAND_INS:
+            return None
+        if not group_runs_compiled(group_of(name)):
+            return None
+        module = importlib.import_module(f"{COMPILED_PACKAGE}.{name}")
+        loader = cast("Loader", _StandIn(module))  # the protocol, without importing importlib.abc
+        return ModuleSpec(fullname, loader, origin=getattr(module, "__file__", None))
+
+
+def install() -> None:
+    """Put :class:`CompiledFinder` first on ``sys.meta_path`` (once)."""
+    if not any(isinstance(f, CompiledFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, CompiledFinder())

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 from itertools import compress
-from typing import Any
+from typing import Any, Final
 
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
@@ -83,9 +83,10 @@ class SeatState:
     # a lower bound on the shanten between turns: one turn (a draw or claim, then a
     # discard) lowers shanten by at most one, so a hand two or more away needs no check
     shanten_floor: int = 0
+    kongs: int = 0  # kong melds among ``melds`` (kept as they are made)
 
     def has_kong(self) -> bool:
-        return any(m.kind.is_kong for m in self.melds)
+        return self.kongs > 0
 
 
 class Round:
@@ -181,10 +182,9 @@ class Round:
         self.seats[dealer].hand[last] += 1
         self.seats[dealer].drawn = last  # the dealer's 14th tile stands for a drawn one (天和)
 
-        self.wild: int | None = None
         self.wild_indicator: int | None = None
-        if v.wild is not None:
-            self._reveal_wild()
+        # (assigned from a call, not narrowed to None: the compiled build checks the type)
+        self.wild: int | None = self._reveal_wild() if v.wild is not None else None
         self.rules = ruleset.hand_rules(self.wild)
         for st in self.seats:
             self._update_waits(st)
@@ -263,7 +263,7 @@ class Round:
             raise IllegalActionError(
                 f"action {action} refused: seat {seat} is not to act now (phase {phase.value})"
             )
-        if action not in legal:
+        if not _listed(action, legal):
             shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
             raise IllegalActionError(
                 f"action {action} is not legal for seat {seat} in phase {phase.value}; legal: {shown}"
@@ -449,13 +449,13 @@ class Round:
             self._log({"type": "dice", "dice": list(d)})
         return d
 
-    def _reveal_wild(self) -> None:
+    def _reveal_wild(self) -> int:
+        """The round's wild kind, revealed (its indicator kept in ``wild_indicator``)."""
         w = self.ruleset.variant.wild
         assert w is not None
         if w.fixed_kind is not None:  # a fixed wild (红中癞子): nothing is revealed
-            self.wild = w.fixed_kind
-            self._log({"type": "wild", "wild": T.format([self.wild])})
-            return
+            self._log({"type": "wild", "wild": T.format([w.fixed_kind])})
+            return w.fixed_kind
         if w.indicator == "head":
             self.wild_indicator = self.wall.draw_head()
         else:
@@ -472,14 +472,16 @@ class Round:
             else:
                 self.wall.taken[pos] = True
                 self.wall._left -= 1
-        self.wild = T.next_in_cycle(self.wild_indicator)
+        indicator = self.wild_indicator
+        wild = T.next_in_cycle(indicator)
         self._log(
             {
                 "type": "wild",
-                "indicator": T.format([self.wild_indicator]),
-                "wild": T.format([self.wild]),
+                "indicator": T.format([indicator]),
+                "wild": T.format([wild]),
             }
         )
+        return wild
 
     def _replacement(self) -> int:
         how = self.ruleset.variant.deal.replacement
@@ -648,7 +650,7 @@ class Round:
         )
         if complete and self._may_win(self._check(seat, tile, WinHow.SELF_DRAW, None)):
             extra.append(make(seat, ActionKind.HU, tile))
-        if 4 in hand or (st.pungs and any(map(hand.__getitem__, st.pungs))):
+        if _holds_four(hand) or (st.pungs and any(map(hand.__getitem__, st.pungs))):
             self._kong_options(seat, st, extra)
         discards: Sequence[Action]
         if st.declared is not None and tile >= 0:
@@ -699,7 +701,7 @@ class Round:
         if void >= 0 and any(hand[void : void + 9]):  # 定缺 discard_void_first
             out = [a for a in compress(_DISCARDS[seat], hand) if void <= a.tile < void + 9]
         elif self.wild is None and st.discards:  # the common case: every kind held, nothing else
-            return tuple(compress(_DISCARDS[seat], hand))
+            return _held_kinds(_DISCARDS[seat], hand)
         else:
             out = list(compress(_DISCARDS[seat], hand))  # one action per kind held
         wild = self.wild
@@ -755,6 +757,7 @@ class Round:
             late = st.kong_seen.get(action.tile, st.turns) < st.turns
             st.hand[action.tile] -= 4
             st.melds.append(Meld(MeldKind.GANG_CONCEALED, action.tile, None, None, late))
+            st.kongs += 1
             self.first_go_around = False
             self._after_kong_declared(seat, action.tile, MeldKind.GANG_CONCEALED)
         elif kind is ActionKind.GANG_ADDED:
@@ -795,6 +798,7 @@ class Round:
             late = st.kong_seen.get(tile, st.turns) < st.turns
             old = st.melds[i]
             st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
+            st.kongs += 1
             st.pungs.remove(tile)
         self.kong_tile = tile
         self.kong_meld = next(m for m in st.melds if m.tile == tile and m.kind is kind)
@@ -823,8 +827,12 @@ class Round:
         self.discards.append(
             _new_tuple(Discard, (seat, tile, None, None, self.after_kong, declare))
         )
-        repao = self.discard_repao = self.ruleset.variant.repao.applies(
-            st.melds, after_kong=self.after_kong, kong=self.kong_meld
+        # 热炮 needs a kong: this turn's, or one held (the common case, no kong, is decided
+        # without calling the variant's rule)
+        repao = self.discard_repao = bool(st.kongs or self.after_kong) and (
+            self.ruleset.variant.repao.applies(
+                st.melds, after_kong=self.after_kong, kong=self.kong_meld
+            )
         )
         must_win = repao and "repao" in self._must_win  # 必胡: the win is the only answer
         self.claim_tile = tile
@@ -1029,6 +1037,7 @@ class Round:
         else:
             st.hand[d.tile] -= 3
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
+            st.kongs += 1
             st.shanten_floor = 0  # the replacement is an extra draw this turn
             self.kong_tile = d.tile
             self.kong_meld = st.melds[-1]
@@ -1149,7 +1158,28 @@ _CLAIM_MELD = {
 }
 
 #: discard actions by seat and tile, built once
-_DISCARDS = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
+_DISCARDS: Final = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
+
+
+def _holds_four(hand: list[int]) -> bool:
+    """``4 in hand``, as a loop over machine integers in the compiled build (``in`` compares
+    Python ints one by one)."""
+    return any(n == 4 for n in hand)
+
+
+def _held_kinds(row: list[Action], hand: list[int]) -> tuple[Action, ...]:
+    """``tuple(compress(row, hand))``: the entry of ``row`` for each kind held, as a loop the
+    compiled build runs natively."""
+    return tuple([row[k] for k in range(len(hand)) if hand[k]])
+
+
+def _listed(action: Action, legal: Sequence[Action]) -> bool:
+    """``action in legal``, by identity first: an agent answering with an element of
+    ``legal`` (the common case) costs no tuple comparisons."""
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 @lru_cache(maxsize=8192)

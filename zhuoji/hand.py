@@ -36,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -198,13 +198,14 @@ class HandRules:
             if form is not None:
                 switches = _FORM_SWITCH[form] | switches & _OPTION_SWITCHES
             return _kernel.forms_distance(c, switches)
-        forms = self.forms if form is None else (form,)
+        switches = self._switches
+        if form is not None:
+            switches = _FORM_SWITCH[form] | switches & _OPTION_SWITCHES
         best = FAR
         for base, jokers in self._variants(c):
-            for f in forms:
-                d = _FORM_DISTANCE[f](base, jokers, self) - jokers
-                if d < best:
-                    best = d
+            d = _kernel.forms_distance_jokers(base, jokers, switches) - jokers
+            if d < best:
+                best = d
         return best
 
     def shanten(self, c: Sequence[int]) -> int:
@@ -292,16 +293,6 @@ def _form_switches(forms: Collection[Form], quads_as_two_pairs: bool, lan: LanRu
 
 
 _PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
-#: each form's distance with jokers (a drawn joker may stand for a fifth copy)
-_FORM_DISTANCE: dict[Form, Callable[[Sequence[int], int, HandRules], int]] = {
-    Form.STANDARD: lambda c, j, r: standard_distance(c, j, wild_in_play=True),
-    Form.SEVEN_PAIRS: lambda c, j, r: seven_pairs_distance(
-        c, j, quads_as_two_pairs=r.quads_as_two_pairs
-    ),
-    Form.SHISANLAN: lambda c, j, r: shisanlan_distance(c, j, r.strict_lan),
-    Form.SHISANYAO: lambda c, j, r: shisanyao_distance(c, j),
-}
-
 PLAIN = HandRules()
 
 

@@ -682,6 +682,31 @@ def forms_distance(c: Sequence[int], switches: int) -> int:
     return _distance(_as_list(c), switches)
 
 
+def forms_distance_jokers(c: Sequence[int], jokers: int, switches: int) -> int:
+    """Fewest tiles to add over the forms switched on (``FAR`` with none) for a hand of
+    wild tiles in play: ``c`` without its jokers, ``jokers`` held beside it (so a fifth copy
+    counts, as :func:`standard_distance` with ``wild_in_play``).  Each form as its own
+    entry point computes it (``zhuoji.hand.HandRules.distance``, one call per reading of
+    the stand-in tiles instead of one per form)."""
+    cc = _as_list(c)
+    best = FAR
+    if switches & STANDARD:
+        best = standard_distance(cc, jokers, wild_in_play=True)
+    if switches & SEVEN_PAIRS:
+        d = _seven_pairs_distance(cc, jokers, (switches & QUADS_AS_TWO_PAIRS) != 0)
+        if d < best:
+            best = d
+    if switches & SHISANLAN:
+        d = _shisanlan_distance(cc, jokers, (switches & STRICT_LAN) != 0)
+        if d < best:
+            best = d
+    if switches & SHISANYAO:
+        d = _shisanyao_from(cc, _total(cc) + jokers)
+        if d < best:
+            best = d
+    return best
+
+
 def forms_shanten_floor(c: Sequence[int], quads_as_two_pairs: bool) -> int:
     """A lower bound on the plain forms' shanten that may count a fifth copy."""
     i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(_as_list(c))

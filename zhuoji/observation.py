@@ -40,7 +40,7 @@ class Observation:
     @property
     def legal(self) -> Sequence[Action]:
         r = self._round
-        if r.phase.value == "end" or self.seat in r.responses:
+        if r.is_terminal() or self.seat in r.responses:  # (not phase.value: a Python call)
             return ()
         return r.pending.get(self.seat, ())
 

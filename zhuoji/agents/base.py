@@ -1,14 +1,15 @@
-"""The agent protocol, the random agent, the registry of bots, and the loop that plays a
-round with agents (see ``docs/agents.md``)."""
+"""The agent protocol, the registry of bots, the start-of-round heuristic they share, and
+(from :mod:`zhuoji.autoplay`, compiled with the engine) the random agent and the loop that
+plays a round with agents (see ``docs/agents.md``)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from zhuoji.actions import Action, ActionKind
-from zhuoji.engine import Phase, Round
+from zhuoji.autoplay import RandomAgent as RandomAgent
+from zhuoji.autoplay import play_round as play_round
 from zhuoji.errors import ZhuojiError
 from zhuoji.observation import Observation
 from zhuoji.tiles import NUM_KINDS, suit_of
@@ -29,20 +30,6 @@ class Agent(Protocol):
     name: str
 
     def act(self, obs: Observation) -> Action: ...
-
-
-class RandomAgent:
-    """Uniformly random legal actions (seeded)."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-        self._random = self.rng.random
-
-    def act(self, obs: Observation) -> Action:
-        legal = obs.legal
-        return legal[int(self._random() * len(legal))]  # uniform; random() is C-level
 
 
 # ---------------------------------------------------------------------------------------
@@ -79,25 +66,6 @@ def choose_start(obs: Observation) -> Action:
     weakest = min({suit_of(a.tile) for a in legal}, key=lambda s: suit_weakness(hand, s))
     mine = [a for a in legal if suit_of(a.tile) == weakest]
     return min(mine, key=lambda a: (tile_use(hand, a.tile), a.tile))
-
-
-def play_round(r: Round, agents: Sequence[Agent]) -> Round:
-    """Ask the agents for actions until the round ends."""
-    if len(agents) != r.players:
-        raise ZhuojiError(f"{len(agents)} agents for {r.players} seats")
-    views = [Observation(r, seat) for seat in range(r.players)]  # views: reused every step
-    acts = [agent.act for agent in agents]
-    apply = r.apply
-    while r.phase is not Phase.END:
-        if r.phase is Phase.TURN:  # one seat acts (the common case)
-            seat = r.current
-            apply(acts[seat](views[seat]))
-            continue
-        for seat in r.to_act():
-            apply(acts[seat](views[seat]))
-            if r.is_terminal():
-                break
-    return r
 
 
 _FACTORIES: dict[str, Callable[[int | None], Agent]] = {"random": RandomAgent}

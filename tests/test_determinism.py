@@ -1,0 +1,101 @@
+"""Determinism across engine changes: fixed seeds give the same logs as before.
+
+A speed-up of the engine or the bots (the compiled build, incremental counts, trusted
+paths) must not change a single event: each shipped variant's rounds, played from fixed
+seeds by the random, greedy and cautious agents, are hashed (their event logs as JSON lines,
+``docs/event-log.md``, and the observations the seats were shown along the way) and compared
+with fingerprints stored here.  The fingerprints were taken before the speed-up
+(issue 15), so the check covers both builds (CI runs this file again with ``ZHUOJI_PURE=1``).
+
+A rule change that is meant to change play (a variant file, a hook) changes its variant's
+fingerprint; print the new ones with ``python tests/test_determinism.py`` and say why in the
+commit.  An optimization never may.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+
+import pytest
+
+from zhuoji import eventlog
+from zhuoji.actions import Action
+from zhuoji.agents.base import make_agent, play_round
+from zhuoji.engine import Round
+from zhuoji.observation import Observation
+from zhuoji.variant import load_variant
+from zhuoji.variant_io import builtin_names
+
+#: (agent, rounds): each round seeded 0, 1, …; agents seeded by seat
+PLAYS = (("random", 24), ("greedy", 4), ("cautious", 2))
+
+#: sha256 (first 16 hex digits) of each variant's plays, taken before the speed-up (the
+#: variants shipped later by the catalog, issue 12, from main's code before the speed-up)
+FINGERPRINTS = {
+    "anshun": "3427e37d65c88331",
+    "bijie": "2653eb019e1f7b35",
+    "dushan": "2ef17eb50bafa3f9",
+    "duyun": "a0bb499bfabba6b1",
+    "erdingguai": "cd3d5ea0936d6c63",
+    "guiyang": "3d764aaf05104f08",
+    "guiyang-dingque": "6460fb164c9aa487",
+    "guiyang-qq": "25f006c2555e240f",
+    "guiyang-shoushang": "7b885548658ecc66",
+    "guiyang-weile": "5b4ba9c30cb8ac8c",
+    "jinsha": "6771e4161958155c",
+    "jinyou": "9696303dbbf64c03",
+    "kaili": "e7ae741dcc0b2ac4",
+    "liupanshui": "0d2d552003617ec4",
+    "luan": "285311bcc0bb2421",
+    "qianxi": "e76d7543c1996265",
+    "sandingguai": "aeb9b2c3414c4d5c",
+    "tongren": "921d2ee560f5d360",
+    "zunyi": "f2734448cb81a943",
+}
+
+
+class Watching:
+    """Wraps an agent: records what its seat was shown (every fourth decision) and chose."""
+
+    def __init__(self, agent_name: str, seat: int, out: list[str]) -> None:
+        self.agent = make_agent(agent_name, 100 + seat)
+        self.name = self.agent.name
+        self.out = out
+        self.calls = 0
+
+    def act(self, obs: Observation) -> Action:
+        choice = self.agent.act(obs)
+        if self.calls % 4 == 0:
+            self.out.append(json.dumps(obs.to_dict(), ensure_ascii=False, sort_keys=True))
+        self.calls += 1
+        self.out.append(str(choice))
+        return choice
+
+
+def fingerprint(variant: str) -> str:
+    ruleset = load_variant(variant)
+    digest = hashlib.sha256()
+    for agent_name, rounds in PLAYS:
+        for seed in range(rounds):
+            seen: list[str] = []
+            agents = [Watching(agent_name, s, seen) for s in range(ruleset.players)]
+            r = play_round(Round(ruleset, seed=seed), agents)
+            digest.update(eventlog.dumps(r.log).encode())
+            digest.update("\n".join(seen).encode())
+    return digest.hexdigest()[:16]
+
+
+def test_every_shipped_variant_has_a_fingerprint() -> None:
+    assert sorted(FINGERPRINTS) == builtin_names()
+
+
+@pytest.mark.parametrize("variant", sorted(FINGERPRINTS))
+def test_fixed_seeds_give_the_stored_logs(variant: str) -> None:
+    assert fingerprint(variant) == FINGERPRINTS[variant]
+
+
+if __name__ == "__main__":  # print the current fingerprints (after a rule change)
+    for name in sys.argv[1:] or sorted(FINGERPRINTS):
+        print(f'    "{name}": "{fingerprint(name)}",')
