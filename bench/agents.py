@@ -1,26 +1,33 @@
-"""Rank the built-in bots by simulation: points per round and points lost by dealing in.
+"""The bot ladder: points per round with 95 % intervals, and how each bot plays.
 
-Each *mix* seats two bot kinds alternately round the table (``A B A B``); every other match
-swaps them (``B A B A``) so each kind sits in every seat equally often.  Rounds are played
-as matches (``Match``, dealer rotation and 连庄 included) with fixed seeds: match ``i`` of a
-mix uses seed ``--seed + i`` and its bots are seeded from it, so a run replays exactly.
-Matches are spread over ``--workers`` processes.  Last, one process times each bot alone
-(``--speed-rounds``, CPU time, engine included).
+Each *mix* ``A:B`` seats two bot kinds alternately round the table and plays every deal
+twice (**duplicate**): once as ``A B A B`` and once as ``B A B A``, with the same match
+seed — the same walls, dice and first dealer — so each kind holds every hand of the deal
+and the luck of the cards largely cancels.  Rounds are played as matches (``Match``:
+dealer rotation and 连庄); match pair ``i`` of a mix uses seed ``--seed + i`` and its bots
+are seeded from it, so a run replays exactly.  Pairs are spread over ``--workers``
+processes.
 
-Reported per mix and bot kind (per seat-round, i.e. one seat for one round):
+Reported per mix, for kind A (the ladder puts ``expert`` there):
 
-* **points/round** — mean ledger total, with its standard error over matches;
-* **dealt-in/round** — points lost by dealing in: the ``hu.*``, ``baoting`` and ``shabao``
-  ledger entries a seat paid as the discarder of a winning discard (点炮), per round, with
-  its standard error over matches;
-* **deal-ins %** — share of seat-rounds in which the seat dealt in;
-* **wins %** / **self-draw %** — share of seat-rounds the seat won / won by self-draw.
+* **points/round** — A's mean ledger total per seat-round with a 95 % interval (1.96
+  standard errors over match pairs, the independent unit); B's is its negative (two seats
+  each, zero-sum);
+* per kind: **wins %**, **self-draw %**, **deal-in %** (seat-rounds whose discard was won
+  on), **报听 %** (seat-rounds declared), **kongs** (per seat-round) and **dealt-in** (points
+  paid as the discarder of a winning discard: ``hu.*``, ``baoting``, ``shabao``, per
+  seat-round).
+
+Then one process times each bot alone (``--speed-rounds``, the same bot in every seat,
+CPU time, engine included), and ``--budgets`` plays expert with several search budgets
+against cautious (strength against budget).
 
 Usage::
 
-    python bench/agents.py                      # 10,000 rounds per mix, 2 workers
-    python bench/agents.py --rounds 2000 --variant guiyang-weile
-    python bench/agents.py --mix greedy:random --mix cautious:greedy --json
+    python bench/agents.py                                  # the ladder: 5 families × 3 mixes
+    python bench/agents.py --family guiyang --rounds 4000   # one family
+    python bench/agents.py --mix cautious:greedy --family guiyang-weile --json
+    python bench/agents.py --budgets 0,8,24,64 --family guiyang --rounds 2000 --speed-rounds 0
 """
 
 from __future__ import annotations
@@ -35,14 +42,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zhuoji.agents.base import make_agent, play_round
+from zhuoji.agents.base import make_agent, play_round, register_agent
+from zhuoji.agents.expert import ExpertAgent
 from zhuoji.engine import Round
 from zhuoji.match import Match
 from zhuoji.outcome import WinHow
+from zhuoji.sim.behaviour import seat_behaviour
 from zhuoji.variant import load_variant
 
-DEFAULT_MIXES = ("greedy:random", "cautious:greedy")
+FAMILIES = ("guiyang", "guiyang-weile", "liupanshui", "luan", "jinyou")
+LADDER = ("expert:cautious", "expert:greedy", "expert:random")
 DEAL_IN_ITEMS = ("baoting", "shabao")
+COLUMNS = ("wins", "self_draws", "dealins", "declared", "kongs", "dealt_in")
 
 
 def dealt_in(r: Round) -> list[int]:
@@ -64,93 +75,95 @@ def dealt_in(r: Round) -> list[int]:
 
 @dataclass
 class KindStats:
-    """Sums for one bot kind in one match (or merged over matches)."""
+    """Sums for one bot kind (over seats, rounds and matches)."""
 
     seat_rounds: int = 0
     points: int = 0
-    dealt_in: int = 0
-    deal_ins: int = 0
-    wins: int = 0
-    self_draws: int = 0
-    match_means: list[float] = field(default_factory=list)  # points per seat-round, per match
-    match_dealt: list[float] = field(default_factory=list)  # dealt-in per seat-round, per match
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COLUMNS, 0))
 
     def merge(self, other: KindStats) -> None:
         self.seat_rounds += other.seat_rounds
         self.points += other.points
-        self.dealt_in += other.dealt_in
-        self.deal_ins += other.deal_ins
-        self.wins += other.wins
-        self.self_draws += other.self_draws
-        self.match_means.extend(other.match_means)
-        self.match_dealt.extend(other.match_dealt)
+        for k, v in other.counts.items():
+            self.counts[k] += v
 
 
-def play_match(job: tuple[str, str, str, int, int]) -> tuple[dict[str, KindStats], int, float]:
-    """Play one match; returns per-kind stats, rounds played and CPU seconds."""
+def budget_factory(budget: int) -> type[ExpertAgent]:
+    """An expert with another search budget (registered as ``expert@N``)."""
+    return type(
+        f"ExpertAgent{budget}",
+        (ExpertAgent,),
+        {"search_budget": budget, "name": f"expert@{budget}"},
+    )
+
+
+def _register(kinds: Sequence[str]) -> None:
+    for k in kinds:
+        if k.startswith("expert@"):
+            register_agent(k, budget_factory(int(k.split("@", 1)[1])))
+
+
+def play_pair(job: tuple[str, str, str, int, int]) -> tuple[dict[str, KindStats], int, float]:
+    """Play one match twice with the seats swapped; per-kind sums, rounds and CPU seconds."""
     variant, a, b, seed, rounds = job
+    _register((a, b))
     start = time.process_time()
     ruleset = load_variant(variant)
     n = ruleset.players
-    kinds = [(a if (s + seed) % 2 == 0 else b) for s in range(n)]
-    agents = [make_agent(k, seed * 16 + s) for s, k in enumerate(kinds)]
-    match = Match(ruleset, seed=seed, rounds=rounds)
-    stats = {k: KindStats() for k in set(kinds)}
+    stats = {a: KindStats(), b: KindStats()}
     played = 0
-    for r in match.rounds():
-        play_round(r, agents)
-        assert r.end is not None and r.ledger is not None
-        played += 1
-        totals = r.ledger.totals()
-        lost = dealt_in(r)
-        winners = {w.seat: w.how for w in r.end.wins}
-        for s, k in enumerate(kinds):
-            st = stats[k]
-            st.seat_rounds += 1
-            st.points += totals[s]
-            st.dealt_in += lost[s]
-            st.deal_ins += lost[s] > 0
-            if s in winners:
-                st.wins += 1
-                st.self_draws += winners[s] is WinHow.SELF_DRAW
-    for st in stats.values():
-        st.match_means.append(st.points / st.seat_rounds)
-        st.match_dealt.append(st.dealt_in / st.seat_rounds)
+    for swap in (0, 1):
+        kinds = [(a if (s + swap) % 2 == 0 else b) for s in range(n)]
+        agents = [make_agent(k, seed * 16 + s) for s, k in enumerate(kinds)]
+        for r in Match(ruleset, seed=seed, rounds=rounds).rounds():
+            play_round(r, agents)
+            assert r.end is not None and r.ledger is not None
+            played += 1
+            totals = r.ledger.totals()
+            lost = dealt_in(r)
+            beh = seat_behaviour(r.end)
+            for s, k in enumerate(kinds):
+                st = stats[k]
+                st.seat_rounds += 1
+                st.points += totals[s]
+                st.counts["dealt_in"] += lost[s]
+                for key, v in beh[s].items():
+                    st.counts[key] += v
     return stats, played, time.process_time() - start
 
 
 def run_mix(
     variant: str, mix: str, rounds: int, seed: int, workers: int, per_match: int
 ) -> dict[str, Any]:
+    """Play ``rounds`` deals (each twice) of a mix; A's points per round with its interval."""
     a, b = mix.split(":")
-    matches = math.ceil(rounds / per_match)
+    pairs = math.ceil(rounds / per_match)
     jobs = []
     left = rounds
-    for i in range(matches):
+    for i in range(pairs):
         jobs.append((variant, a, b, seed + i, min(per_match, left)))
         left -= per_match
-    merged: dict[str, KindStats] = {k: KindStats() for k in (a, b)}
+    merged = {a: KindStats(), b: KindStats()}
+    pair_means: list[float] = []
     wall = time.perf_counter()
     cpu = 0.0
     played = 0
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.imap_unordered(play_match, jobs, chunksize=4)
-            for stats, n, secs in results:
-                played += n
-                cpu += secs
-                for k, st in stats.items():
-                    merged[k].merge(st)
+            results = list(pool.imap(play_pair, jobs, chunksize=2))
     else:
-        for job in jobs:
-            stats, n, secs = play_match(job)
-            played += n
-            cpu += secs
-            for k, st in stats.items():
-                merged[k].merge(st)
+        results = [play_pair(job) for job in jobs]
+    for stats, n, secs in results:
+        played += n
+        cpu += secs
+        pair_means.append(stats[a].points / stats[a].seat_rounds)
+        for k, st in stats.items():
+            merged[k].merge(st)
     wall = time.perf_counter() - wall
+    mean = merged[a].points / merged[a].seat_rounds
+    half = 1.96 * _se(pair_means)
     rows = []
-    for k in dict.fromkeys((a, b)):
+    for k in (a, b):
         st = merged[k]
         sr = st.seat_rounds
         rows.append(
@@ -158,19 +171,18 @@ def run_mix(
                 "agent": k,
                 "seat_rounds": sr,
                 "points_per_round": st.points / sr,
-                "points_se": _se(st.match_means),
-                "dealt_in_per_round": st.dealt_in / sr,
-                "dealt_in_se": _se(st.match_dealt),
-                "deal_in_rate": st.deal_ins / sr,
-                "win_rate": st.wins / sr,
-                "self_draw_rate": st.self_draws / sr,
+                **{f"{c}_rate": st.counts[c] / sr for c in COLUMNS if c != "dealt_in"},
+                "dealt_in_per_round": st.counts["dealt_in"] / sr,
             }
         )
     return {
         "mix": mix,
         "variant": variant,
         "rounds": played,
-        "matches": matches,
+        "deals": played // 2,
+        "match_pairs": pairs,
+        "points_per_round": mean,
+        "ci95": [mean - half, mean + half],
         "seconds": wall,
         "cpu_seconds": cpu,
         "rounds_per_cpu_second": played / cpu if cpu else 0.0,
@@ -179,7 +191,7 @@ def run_mix(
 
 
 def _se(xs: Sequence[float]) -> float:
-    """Standard error of the mean of per-match values (matches are independent)."""
+    """Standard error of the mean of per-pair values (pairs are independent)."""
     n = len(xs)
     if n < 2:
         return 0.0
@@ -187,46 +199,70 @@ def _se(xs: Sequence[float]) -> float:
     return math.sqrt(sum((x - mu) ** 2 for x in xs) / (n - 1) / n)
 
 
-def speed(variant: str, kind: str, rounds: int) -> float:
-    """Rounds per CPU second of one process with ``kind`` in every seat (engine included)."""
+def speed(variant: str, kind: str, rounds: int) -> tuple[float, float]:
+    """(rounds per CPU second, milliseconds per decision) of one process with ``kind`` in
+    every seat (engine included)."""
+    _register((kind,))
     ruleset = load_variant(variant)
-    agents = [make_agent(kind, s) for s in range(ruleset.players)]
+    agents = [_Counting(make_agent(kind, s)) for s in range(ruleset.players)]
     start = time.process_time()
     Match(ruleset, seed=999, rounds=rounds).play(agents)
-    return rounds / (time.process_time() - start)
+    secs = time.process_time() - start
+    decisions = sum(a.calls for a in agents)
+    return rounds / secs, 1000 * sum(a.secs for a in agents) / max(1, decisions)
+
+
+class _Counting:
+    """Counts an agent's decisions and their CPU time."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.calls = 0
+        self.secs = 0.0
+
+    def act(self, obs: Any) -> Any:
+        t = time.process_time()
+        a = self.inner.act(obs)
+        self.secs += time.process_time() - t
+        self.calls += 1
+        return a
 
 
 def render(results: Sequence[dict[str, Any]]) -> str:
     head = (
-        f"{'mix (A:B, seats ABAB)':<22} {'agent':<9} {'seat-rounds':>11} {'points/round':>15} "
-        f"{'dealt-in/round':>15} {'deal-ins %':>10} {'wins %':>7} {'self-draw %':>11}"
+        f"{'family':<14} {'mix (A:B)':<17} {'A points/round [95% CI]':>27} {'agent':<10} "
+        f"{'wins %':>7} {'self-draw %':>11} {'deal-in %':>9} {'报听 %':>7} {'kongs':>6} {'dealt-in':>8}"
     )
-    lines = [head, "-" * len(head)]
+    lines = [head, "-" * (len(head) + 1)]
     for res in results:
+        lo, hi = res["ci95"]
+        pts = f"{res['points_per_round']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
         for i, row in enumerate(res["rows"]):
-            label = res["mix"] if i == 0 else ""
-            pts = f"{row['points_per_round']:+.3f} ±{row['points_se']:.3f}"
-            dealt = f"{row['dealt_in_per_round']:.3f} ±{row['dealt_in_se']:.3f}"
             lines.append(
-                f"{label:<22} {row['agent']:<9} {row['seat_rounds']:>11} {pts:>15} "
-                f"{dealt:>15} {100 * row['deal_in_rate']:>10.2f} "
-                f"{100 * row['win_rate']:>7.2f} {100 * row['self_draw_rate']:>11.2f}"
+                f"{res['variant'] if i == 0 else '':<14} {res['mix'] if i == 0 else '':<17} "
+                f"{pts if i == 0 else '':>27} {row['agent']:<10} "
+                f"{100 * row['wins_rate']:>7.2f} {100 * row['self_draws_rate']:>11.2f} "
+                f"{100 * row['dealins_rate']:>9.2f} {100 * row['declared_rate']:>7.2f} "
+                f"{row['kongs_rate']:>6.3f} {row['dealt_in_per_round']:>8.3f}"
             )
         lines.append(
-            f"{'':<22} ({res['rounds']} rounds in {res['matches']} matches, {res['seconds']:.1f} s wall, "
-            f"{res['rounds_per_cpu_second']:.0f} rounds per CPU second)"
+            f"{'':<14} ({res['deals']} deals × 2 seatings in {res['match_pairs']} match pairs, "
+            f"{res['seconds']:.0f} s wall, {res['rounds_per_cpu_second']:.0f} rounds per CPU second)"
         )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--variant", default="guiyang")
-    p.add_argument("--rounds", type=int, default=10_000, help="rounds per mix")
     p.add_argument(
-        "--mix",
+        "--family",
         action="append",
-        help="A:B bot kinds (repeatable); default: " + ", ".join(DEFAULT_MIXES),
+        help="variant (repeatable); default: " + ", ".join(FAMILIES),
+    )
+    p.add_argument("--rounds", type=int, default=2000, help="deals per mix (each played twice)")
+    p.add_argument(
+        "--mix", action="append", help="A:B bot kinds (repeatable); default: " + ", ".join(LADDER)
     )
     p.add_argument("--seed", type=int, default=1, help="first match seed")
     p.add_argument("--workers", type=int, default=2)
@@ -236,33 +272,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--speed-rounds",
         type=int,
-        default=300,
-        help="rounds for the one-process speed check of each bot (0: skip)",
+        default=100,
+        help="rounds for the one-process speed check of each bot on each family (0: skip)",
+    )
+    p.add_argument(
+        "--budgets",
+        help="comma-separated expert search budgets to play against cautious instead of the ladder",
     )
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    per_match = args.match_rounds or load_variant(args.variant).variant.match.rounds
-    mixes = args.mix or list(DEFAULT_MIXES)
+    families = args.family or list(FAMILIES)
+    mixes = args.mix or list(LADDER)
+    if args.budgets:
+        mixes = [f"expert@{int(b)}:cautious" for b in args.budgets.split(",")]
     results = []
     if not args.json:
         print(
-            f"bench/agents.py: {args.variant}, {args.rounds} rounds per mix, {per_match}-round matches, "
+            f"bench/agents.py: {args.rounds} deals per mix, each played twice (seats swapped), "
             f"seeds from {args.seed}, {args.workers} workers"
         )
-    for mix in mixes:
-        results.append(run_mix(args.variant, mix, args.rounds, args.seed, args.workers, per_match))
-    speeds = {}
+    for fam in families:
+        per_match = args.match_rounds or load_variant(fam).variant.match.rounds
+        for mix in mixes:
+            res = run_mix(fam, mix, args.rounds, args.seed, args.workers, per_match)
+            results.append(res)
+            if not args.json:
+                print(render([res]).split("\n", 2)[2] if results[:-1] else render([res]))
+                sys.stdout.flush()
+    speeds: dict[str, dict[str, list[float]]] = {}
     if args.speed_rounds:
-        for kind in ("random", "greedy", "cautious"):
-            speeds[kind] = speed(args.variant, kind, args.speed_rounds)
+        kinds = sorted({k for m in mixes for k in m.split(":")})
+        for fam in families:
+            speeds[fam] = {k: list(speed(fam, k, args.speed_rounds)) for k in kinds}
     if args.json:
-        print(json.dumps({"mixes": results, "rounds_per_cpu_second": speeds}, indent=2))
-    else:
-        print(render(results))
-        if speeds:
+        print(json.dumps({"mixes": results, "speed": speeds}, indent=2))
+    elif speeds:
+        print(
+            f"one process, {args.speed_rounds} rounds, the same bot in every seat "
+            "(CPU time, engine included): rounds/s, ms per decision"
+        )
+        for fam, by in speeds.items():
             print(
-                f"one process, {args.speed_rounds} rounds, the same bot in every seat (CPU time): "
-                + ", ".join(f"{k} {v:.0f} rounds/s" for k, v in speeds.items())
+                f"  {fam:<14} "
+                + ", ".join(f"{k} {v[0]:.0f}/s {v[1]:.2f} ms" for k, v in by.items())
             )
     return 0
 

@@ -364,3 +364,36 @@ def test_table_view_counts_only_what_the_seat_sees() -> None:
     hand = list(view.hand)
     hand[nine_s] -= 1
     assert not may_win_on_discard(view, hand, five_m)
+
+
+def test_discard_options_with_thirteen_orphans_match_brute_force() -> None:
+    """Hands rich in 1s, 9s and honors, where 十三幺 (jinyou) is the nearest form."""
+    ruleset = load_variant("jinyou")
+    rules = ruleset.hand_rules()
+    an = analyzer(rules)
+    rng = random.Random(9)
+    orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+    checked = 0
+    for _ in range(150):
+        c = [0] * T.NUM_KINDS
+        for k in rng.sample(orphans, rng.randint(9, 13)):
+            c[k] += 1
+        while sum(c) < 14:
+            k = rng.choice(orphans if rng.random() < 0.6 else range(T.NUM_KINDS))
+            if c[k] < 3:
+                c[k] += 1
+        live = [max(0, T.COPIES - c[k] - rng.randint(0, 2)) for k in range(T.NUM_KINDS)]
+        for o in an.options(c, [k for k in range(T.NUM_KINDS) if c[k]], live, only_best=False):
+            h = list(c)
+            h[o.tile] -= 1
+            s = rules.shanten(h)
+            imp = []
+            for t in range(T.NUM_KINDS):
+                if live[t] and h[t] < T.COPIES:
+                    h[t] += 1
+                    if rules.shanten(h) < s:
+                        imp.append(t)
+                    h[t] -= 1
+            assert (o.shanten, o.improving) == (s, tuple(imp)), T.format_counts(c)
+            checked += 1
+    assert checked > 1000

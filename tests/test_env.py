@@ -3,6 +3,8 @@ masks, rewards and the order of claim windows."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,8 +18,11 @@ from zhuoji.env import NUM_ACTIONS, decode, encode, env, raw_env
 from zhuoji.errors import IllegalActionError
 from zhuoji.variant import load_variant
 
+#: 三丁拐 with 换三张 and 定缺 (a test-only table: no shipped variant has 换三张)
+START_CHOICES = str(Path(__file__).parent / "variants" / "dingque-3p.yaml")
 
-@pytest.mark.parametrize("variant", ["guiyang", "luan", "jinyou"])
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan", "jinyou", "sandingguai", START_CHOICES])
 def test_pettingzoo_api(variant: str) -> None:
     api_test(env(variant), num_cycles=400)
 
@@ -32,7 +37,7 @@ def test_three_players_from_a_ruleset() -> None:
     api_test(e, num_cycles=200)
     assert e.unwrapped.possible_agents == ["player_0", "player_1", "player_2"]
     obs, *_ = e.last()
-    assert obs["observation"].shape == (8 + 4 * 3, 34)
+    assert obs["observation"].shape == (12 + 5 * 3, 34)
 
 
 def test_action_encoding_round_trips() -> None:
@@ -45,6 +50,8 @@ def test_action_encoding_round_trips() -> None:
     assert len(seen) == NUM_ACTIONS
     assert decode(225, 0, tile=7).kind is ActionKind.HU
     assert decode(226, 0).kind is ActionKind.PASS
+    assert (decode(229, 0).kind, decode(229, 0).tile) == (ActionKind.QUE, 2)  # 定缺 筒
+    assert (decode(230 + 9, 0).kind, decode(230 + 9, 0).tile) == (ActionKind.EXCHANGE, 9)
     assert (decode(68 + 7 + 6, 0).kind, decode(68 + 7 + 6, 0).tile) == (
         ActionKind.CHI,
         9 + 6,
@@ -74,7 +81,7 @@ def _play(e: raw_env, rng: np.random.Generator, check: bool = True) -> dict[str,
     return total
 
 
-@pytest.mark.parametrize("variant", ["guiyang", "jinyou", "luan"])
+@pytest.mark.parametrize("variant", ["guiyang", "jinyou", "luan", START_CHOICES])
 def test_rewards_are_the_ledger_totals(variant: str) -> None:
     e = raw_env(variant)
     rng = np.random.default_rng(3)
@@ -136,6 +143,41 @@ def test_observation_hides_other_hands() -> None:
     assert before[0].sum() == sum(r.seats[0].hand)
 
 
+def test_start_of_round_choices_are_encoded() -> None:
+    """换三张 then 定缺: every seat in seat order, its phase row set while it chooses; the
+    tiles it passed and received in their rows; another seat's void suit stays hidden until
+    every seat has chosen, then shows as that suit's nine kinds."""
+    e = raw_env(START_CHOICES)
+    n = e.players
+    e.reset(seed=2)
+    r = e.round
+    assert r is not None and r.phase is Phase.EXCHANGE
+    asked = []
+    while r.phase is Phase.EXCHANGE:
+        agent = e.agent_selection
+        obs = e.observe(agent)["observation"]
+        assert obs[8 + 4 * n].all() and not obs[5 + 4 * n].any()
+        asked.append(agent)
+        mask = e.observe(agent)["action_mask"]
+        assert all(230 <= i < 264 for i in np.flatnonzero(mask))
+        e.step(int(np.flatnonzero(mask)[0]))
+    assert asked[:3] == ["player_0", "player_0", "player_0"]
+    mine = e.observe("player_0")["observation"]
+    assert mine[10 + 5 * n].sum() == 3 and mine[11 + 5 * n].sum() == 3
+    assert r.phase is Phase.DINGQUE
+    e.step(227)  # player_0: 万 void
+    seen = e.observe("player_1")["observation"]
+    assert not seen[10 + 4 * n : 10 + 5 * n].any()  # seat 0's choice is hidden so far
+    own = e.observe("player_0")["observation"]
+    assert own[10 + 4 * n, :9].all() and not own[10 + 4 * n, 9:].any()
+    e.step(228)
+    e.step(229)
+    assert r.phase is Phase.TURN
+    seen = e.observe("player_1")["observation"]
+    assert seen[10 + 4 * n + 2, :9].all()  # seat 0, two places after seat 1: 万
+    assert seen[10 + 4 * n, 9:18].all()  # seat 1 itself: 条
+
+
 def test_illegal_action_raises_and_changes_nothing() -> None:
     e = raw_env("guiyang")
     e.reset(seed=4)
@@ -147,3 +189,118 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         e.step(illegal)
     assert len(r.log) == log
+
+
+# ---------------------------------------------------------------------------------------
+# a trained policy at the table (the docs/agents.md recipe, briefly)
+# ---------------------------------------------------------------------------------------
+
+
+def _features(planes: np.ndarray) -> np.ndarray:
+    return np.append(np.minimum(planes, 4).astype(np.float64).ravel() / 4.0, 1.0)
+
+
+def _softmax(w: np.ndarray, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    z = w @ x
+    z = np.where(mask > 0, z - z[mask > 0].max(), -np.inf)
+    p = np.exp(z)
+    return p / p.sum()
+
+
+def test_reinforce_against_expert_opponents_runs() -> None:
+    """The docs/agents.md training loop: seat 0 learns, the expert plays the other seats
+    inside the environment, the policy moves with the rewards."""
+    from zhuoji.agents.expert import ExpertAgent
+
+    e = raw_env("guiyang")
+    learner = e.possible_agents[0]
+    bots = {a: ExpertAgent(i) for i, a in enumerate(e.possible_agents) if a != learner}
+    rng = np.random.default_rng(0)
+    w = np.zeros((NUM_ACTIONS, e.planes * 34 + 1))
+    start = w.copy()
+    for episode in range(2):
+        e.reset(seed=episode)
+        grads, reward = [], 0.0
+        for agent in e.agent_iter(10_000):
+            obs, r, term, trunc, _ = e.last()
+            if agent == learner:
+                reward += r
+            if term or trunc:
+                e.step(None)
+                continue
+            if agent == learner:
+                x, mask = _features(obs["observation"]), obs["action_mask"]
+                p = _softmax(w, x, mask)
+                a = int(rng.choice(len(p), p=p))
+                g = -np.outer(p, x)
+                g[a] += x
+                grads.append(g)
+                e.step(a)
+            else:
+                e.step(encode(bots[agent].act(e.agent_observation(agent))))
+        for g in grads:
+            w += 0.01 * reward * g
+    assert e.round is not None and e.round.is_terminal()
+    assert not np.array_equal(w, start) or reward == 0.0
+
+
+def test_a_trained_policy_plays_as_an_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A linear softmax policy fitted for a moment to the expert's choices (behaviour
+    cloning on the environment's own observations) is seated with PolicyAgent next to
+    zhuoji bots: it plays whole rounds legally and picks up the expert's play."""
+    from zhuoji.agents import base
+    from zhuoji.agents.base import make_agent, play_round
+    from zhuoji.agents.expert import ExpertAgent
+    from zhuoji.engine import Round
+    from zhuoji.env import PolicyAgent, encode_observation
+    from zhuoji.observation import Observation
+
+    ruleset = load_variant("guiyang")
+    teacher = ExpertAgent(1)
+    xs, ys, masks = [], [], []
+    for seed in range(3):
+        r = Round(ruleset, seed=seed)
+        while not r.is_terminal():
+            for seat in r.to_act():
+                obs = Observation(r, seat)
+                a = teacher.act(obs)
+                if len(obs.legal) > 1:
+                    enc = encode_observation(obs)
+                    xs.append(_features(enc["observation"]))
+                    masks.append(enc["action_mask"])
+                    ys.append(encode(a))
+                r.apply(a)
+                if r.is_terminal():
+                    break
+    w = np.zeros((NUM_ACTIONS, len(xs[0])))
+    for _ in range(30):  # a few epochs of softmax regression
+        for x, y, m in zip(xs, ys, masks, strict=True):
+            p = _softmax(w, x, m)
+            p[y] -= 1.0
+            w -= 0.5 * np.outer(p, x)
+    hits = sum(
+        int(np.argmax(np.where(m > 0, w @ x, -np.inf)) == y)
+        for x, y, m in zip(xs, ys, masks, strict=True)
+    )
+    assert hits > 0.5 * len(ys)  # chance is about one in ten
+
+    def policy(planes: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.argmax(np.where(mask > 0, w @ _features(planes), -np.inf)))
+
+    # registered for this test only (the registry is global)
+    monkeypatch.setitem(base._FACTORIES, "cloned", lambda seed: PolicyAgent(policy, "cloned"))
+    agents = [make_agent(k, i) for i, k in enumerate(["cloned", "expert", "cautious", "expert"])]
+    for seed in (11, 12):
+        r = play_round(Round(ruleset, seed=seed), agents)
+        assert r.ledger is not None and sum(r.ledger.totals()) == 0
+
+
+def test_policy_agent_refuses_a_masked_action() -> None:
+    from zhuoji.engine import Round
+    from zhuoji.env import PolicyAgent
+    from zhuoji.observation import Observation
+
+    r = Round(load_variant("guiyang"), seed=1)
+    bad = PolicyAgent(lambda planes, mask: int(np.flatnonzero(mask == 0)[0]), "bad")
+    with pytest.raises(IllegalActionError, match="masked action"):
+        bad.act(Observation(r, r.current))

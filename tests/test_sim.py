@@ -237,3 +237,106 @@ def test_sqlite_round_trip(tmp_path: Path) -> None:
         loaded = load_result(store, run_id)
     assert strip_timing(loaded.summary()) == strip_timing(result.summary())
     assert loaded.summary()["run_id"] == run_id
+
+
+# --- behaviour -----------------------------------------------------------------------------
+
+
+def test_behaviour_counts_of_a_hand_made_round() -> None:
+    from zhuoji import tiles as T
+    from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
+    from zhuoji.sim.behaviour import round_behaviour
+
+    yaoji = T.parse_one("1s")
+    end = RoundEnd(
+        players=4,
+        dealer=0,
+        streak=0,
+        seats=(
+            SeatEnd((), (Meld(MeldKind.GANG_CONCEALED, 0), Meld(MeldKind.GANG_EXPOSED, 5, 2))),
+            SeatEnd((), declared=Declaration.SOFT),
+            SeatEnd((), (Meld(MeldKind.GANG_ADDED, 7, 3),)),
+            SeatEnd(()),
+        ),
+        discards=tuple(Discard(s % 4, t) for s, t in enumerate([3, 4, yaoji, 6, yaoji, 8])),
+        wins=(Win(1, WinHow.DISCARD, 3), Win(2, WinHow.DISCARD, 3)),
+        win_tile=8,
+    )
+    got = dict(round_behaviour(end, load_variant("guiyang")))
+    assert got == {
+        "first_chicken.rounds": 1,
+        "first_chicken.position": 3,  # the third discard of the round
+        "first_chicken.early": 1,
+        "dealins": 1,  # one discarder, two winners
+        "declared": 1,
+        "kongs": 3,
+        "kongs.concealed": 1,
+        "kongs.exposed": 1,
+        "kongs.added": 1,
+    }
+
+
+def test_behaviour_statistics_from_records() -> None:
+    early = (("first_chicken.early", 1), ("first_chicken.position", 4), ("first_chicken.rounds", 1))
+    late = (("first_chicken.position", 20), ("first_chicken.rounds", 1))
+    recs = [
+        _rec(0, 0, (0, 0, 0, 0), {}, behaviour=(*early, ("kongs", 2))),
+        _rec(1, 0, (0, 0, 0, 0), {}, behaviour=(("declared", 1), *late)),
+        _rec(2, 1, (0, 0, 0, 0), {}, behaviour=(("dealins", 1),)),
+        _rec(3, 1, (0, 0, 0, 0), {}),
+    ]  # fmt: skip
+    acc = Accumulator(4, 2)
+    acc.extend(recs)
+    b = summarize(acc)["behaviour"]
+    assert b["first_chicken_position"]["value"] == 12.0  # (4 + 20) / 2 rounds with one
+    assert b["first_chicken_early"]["value"] == 0.25
+    assert b["first_chicken_kept"]["value"] == 0.5
+    assert b["kong_rate"]["value"] == 2 / 16  # per seat-round
+    assert b["declare_rate"]["value"] == 1 / 16
+    assert b["dealin_rate"]["value"] == 1 / 16
+
+
+def test_awareness_note() -> None:
+    from zhuoji.sim.behaviour import awareness_note
+
+    note = awareness_note(["greedy", "cautious"])
+    assert note is not None and "do not price settlement payouts" in note
+    assert awareness_note(["expert", "greedy"]) is None
+
+
+def test_compare_text_puts_the_note_by_the_outcomes(capsys: pytest.CaptureFixture[str]) -> None:
+    """With bots that ignore payouts, ``compare`` says so under the outcome rows when it
+    lists them (``--all``), and on its own line when it does not."""
+    from zhuoji.cli import main
+
+    argv = ["compare", "guiyang", "guiyang", "--set-b", "settle.chickens.chongfeng.multiplier=6"]
+    argv += ["--agents", "greedy", "--rounds", "8", "--workers", "1", "--bootstrap", "50"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    notes = [i for i, line in enumerate(lines) if "do not price settlement payouts" in line]
+    assert len(notes) == 1 and lines[notes[0]].startswith("note:")
+    assert main([*argv, "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    notes = [i for i, line in enumerate(lines) if "do not price settlement payouts" in line]
+    assert len(notes) == 1
+    assert lines[notes[0] - 1].strip().startswith("outcomes")
+
+
+def test_a_results_file_from_before_behaviour_opens(tmp_path: Path) -> None:
+    import sqlite3
+
+    from zhuoji.sim.storage import SCHEMA
+
+    db = tmp_path / "old.sqlite"
+    old = SCHEMA.replace("    behaviour TEXT NOT NULL DEFAULT '{}',\n", "")
+    con = sqlite3.connect(db)
+    con.executescript(old)
+    con.close()
+    spec = SimSpec("guiyang", rounds=8, seed=2).resolve()
+    with ResultStore(db) as store:
+        run_id = store.start_run(
+            spec, players=4, pattern_names={}, workers=1, backend="local", name="old"
+        )
+        result = simulate(spec, workers=1, on_records=lambda r: store.add_rounds(run_id, r))
+        store.finish_run(run_id, result.elapsed_s)
+        assert len(list(store.records(run_id))) == 8

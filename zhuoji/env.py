@@ -7,7 +7,7 @@ Needs the ``env`` extra (``pip install zhuoji[env]``: pettingzoo, gymnasium, num
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, obs["action_mask"].shape
-((24, 34), (227,))
+((32, 34), (264,))
 
 Construction
     ``env(variant="guiyang", overrides=None, render_mode=None)`` — ``variant`` is a shipped
@@ -26,7 +26,7 @@ Agents
     as the engine keeps answers hidden and resolves the window (win > kong/pung > chow)
     once every seat has answered.
 
-Action space — ``Discrete(227)``, the same for every seat and variant:
+Action space — ``Discrete(264)``, the same for every seat and variant:
 
 =========  ========================================================================
 index      action
@@ -41,12 +41,14 @@ index      action
 191–224    补杠 / 转弯豆 added kong of tile ``i − 191``
 225        胡 win (self-draw, on the discard, or robbing the kong)
 226        过 pass (in a claim or rob window)
+227–229    定缺 declare suit ``i − 227`` void (0 万, 1 条, 2 筒)
+230–263    换三张 pass on tile ``i − 230`` (one action per tile passed)
 =========  ========================================================================
 
 Actions a variant never allows are simply never in the mask.
 
-Observation space — ``Dict(observation=Box(0, high, (8 + 4n, 34), uint8),
-action_mask=Box(0, 1, (227,), int8))``.  Rows are planes over the 34 tile kinds; "seat
+Observation space — ``Dict(observation=Box(0, high, (12 + 5n, 34), uint8),
+action_mask=Box(0, 1, (264,), int8))``.  Rows are planes over the 34 tile kinds; "seat
 ``r``" means the seat ``r`` places after the observer (0 = the observer, 1 = next to
 play after it, …):
 
@@ -65,11 +67,18 @@ rows                   content
 3+4n                   the 宝牌 wild tile (one-hot; empty in variants without one)
 4+4n                   tiles left in the live wall (whole row, 0–136)
 5+4n … 7+4n            phase: own turn / claim window / rob window (whole rows 1 or 0)
+8+4n, 9+4n             phase: 换三张 / 定缺 window (whole rows 1 or 0)
+10+4n … 9+5n           定缺 suit of seat ``r``: the nine kinds of its void suit set to 1
+                       (empty before it is known: another seat's choice shows once all
+                       have chosen)
+10+5n                  换三张: the tiles this seat passed on (counts)
+11+5n                  换三张: the tiles passed to it (counts, once every seat has picked)
 =====================  ==================================================================
 
-For four players that is 24 × 34.  ``action_mask`` marks the legal actions of the observed
-seat (all zero when it has nothing to decide).  Nothing hidden is exposed: other seats'
-concealed tiles and the wall order never appear.
+Every row is set only as far as the seat may know it (the start-of-round rows stay empty
+in variants without 换三张 or 定缺).  For four players that is 32 × 34.  ``action_mask``
+marks the legal actions of the observed seat (all zero when it has nothing to decide).
+Nothing hidden is exposed: other seats' concealed tiles and the wall order never appear.
 
 Rewards
     0 during play; at the end of the round each agent receives its total of the itemized
@@ -96,6 +105,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.engine import Phase, Round
 from zhuoji.errors import IllegalActionError, ZhuojiError
+from zhuoji.observation import Observation
 from zhuoji.variant import Ruleset
 from zhuoji.variant_io import load_ruleset
 
@@ -109,7 +119,9 @@ GANG_CONCEALED = 157
 GANG_ADDED = 191
 HU = 225
 PASS = 226
-NUM_ACTIONS = 227
+QUE = 227
+EXCHANGE = 230
+NUM_ACTIONS = 264
 
 _KIND_BASE = {
     ActionKind.PENG: PENG,
@@ -130,6 +142,10 @@ def encode(action: Action) -> int:
         return HU
     if k is ActionKind.PASS:
         return PASS
+    if k is ActionKind.QUE:
+        return QUE + action.tile
+    if k is ActionKind.EXCHANGE:
+        return EXCHANGE + action.tile
     return _KIND_BASE[k] + action.tile
 
 
@@ -156,7 +172,74 @@ def decode(index: int, seat: int, tile: int = -1) -> Action:
             return make(seat, kind, i - base)
     if i == HU:
         return make(seat, ActionKind.HU, tile)
-    return make(seat, ActionKind.PASS)
+    if i == PASS:
+        return make(seat, ActionKind.PASS)
+    if i < EXCHANGE:
+        return make(seat, ActionKind.QUE, i - QUE)
+    return make(seat, ActionKind.EXCHANGE, i - EXCHANGE)
+
+
+def encode_observation(obs: Observation) -> dict[str, np.ndarray[Any, Any]]:
+    """The environment's observation of one seat (see the module docstring), built from
+    the public :class:`~zhuoji.observation.Observation` alone: the same planes whether a
+    policy plays inside the environment or is seated as an agent (:class:`PolicyAgent`)."""
+    n = obs.players
+    seat = obs.seat
+    planes = np.zeros((12 + 5 * n, NUM_KINDS), dtype=np.uint8)
+    planes[0] = obs.hand
+    legal = obs.legal
+    phase = obs.phase
+    if phase == "turn" and legal and obs.drawn >= 0:
+        planes[1, obs.drawn] = 1
+    for rel in range(n):
+        s = (seat + rel) % n
+        for m in obs.melds(s):
+            for t in m.tiles:
+                planes[2 + rel, t] += 1
+        if obs.declared(s):
+            planes[2 + 2 * n + rel] = 1
+        if s == obs.dealer:
+            planes[2 + 3 * n + rel] = 1
+    for who, tile, _claimed in obs.discards:
+        planes[2 + n + (who - seat) % n, tile] += 1
+    if obs.claim_tile >= 0:
+        planes[2 + 4 * n, obs.claim_tile] = 1
+    if obs.wild is not None:
+        planes[3 + 4 * n, obs.wild] = 1
+    planes[4 + 4 * n] = min(obs.wall_left, 136)
+    row = {"turn": 5, "claim": 6, "rob": 7, "exchange": 8, "dingque": 9}.get(phase)
+    if row is not None and legal:
+        planes[row + 4 * n] = 1
+    for rel in range(n):
+        void = obs.void_suit((seat + rel) % n)
+        if void is not None:
+            planes[10 + 4 * n + rel, 9 * void : 9 * void + 9] = 1
+    for t in obs.exchange_given:
+        planes[10 + 5 * n, t] += 1
+    for t in obs.exchange_received:
+        planes[11 + 5 * n, t] += 1
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for a in legal:
+        mask[encode(a)] = 1
+    return {"observation": planes, "action_mask": mask}
+
+
+class PolicyAgent:
+    """Seats a policy trained on this environment as a zhuoji agent (simulator, server,
+    ``zhuoji play``): ``policy(observation, action_mask) -> index`` gets the environment's
+    arrays for the seat and returns an action index; a masked-out index is an error."""
+
+    def __init__(self, policy: Any, name: str = "policy") -> None:
+        self.policy = policy
+        self.name = name
+
+    def act(self, obs: Observation) -> Action:
+        enc = encode_observation(obs)
+        index = int(self.policy(enc["observation"], enc["action_mask"]))
+        if not 0 <= index < NUM_ACTIONS or not enc["action_mask"][index]:
+            raise IllegalActionError(f"policy {self.name!r} chose masked action {index}")
+        tile = next((a.tile for a in obs.legal if a.kind is ActionKind.HU), -1)
+        return decode(index, obs.seat, tile)
 
 
 def env(
@@ -191,12 +274,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
             self.ruleset = variant
         else:
             self.ruleset = load_ruleset(variant, overrides)
-        v = self.ruleset.variant
-        if v.exchange is not None or v.dingque is not None:
-            raise ZhuojiError(
-                f"variant {self.ruleset.name} starts rounds with 换三张/定缺 choices, which this "
-                "environment's action space does not encode yet"
-            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ZhuojiError(
                 f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
@@ -205,11 +282,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
         self.players = n = self.ruleset.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.planes = 8 + 4 * n
+        self.planes = 12 + 5 * n
         high = np.ones((self.planes, NUM_KINDS), dtype=np.uint8)
         high[0] = T.COPIES
         high[2 : 2 + 2 * n] = T.COPIES
         high[4 + 4 * n] = 136
+        high[10 + 5 * n :] = T.COPIES
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, high, (self.planes, NUM_KINDS), dtype=np.uint8),
@@ -258,8 +336,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
         r = self.round
         assert r is not None
         acting = r.to_act()
-        if r.phase is Phase.TURN or not acting:
-            return acting
+        if r.phase in (Phase.TURN, Phase.EXCHANGE, Phase.DINGQUE) or not acting:
+            return acting  # start-of-round choices: every seat, in seat order
         after = r.discards[-1].seat if r.phase is Phase.CLAIM and r.discards else r.rob_seat
         return sorted(acting, key=lambda s: (s - after - 1) % self.players)
 
@@ -301,37 +379,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         r = self.round
         assert r is not None, "call reset() first"
-        n = self.players
-        seat = self._seat[agent]
-        obs = np.zeros((self.planes, NUM_KINDS), dtype=np.uint8)
-        me = r.seats[seat]
-        obs[0] = me.hand
-        if r.phase is Phase.TURN and r.current == seat and me.drawn >= 0:
-            obs[1, me.drawn] = 1
-        for rel in range(n):
-            s = (seat + rel) % n
-            st = r.seats[s]
-            for m in st.melds:
-                for t in m.tiles:
-                    obs[2 + rel, t] += 1
-            if st.declared is not None:
-                obs[2 + 2 * n + rel] = 1
-            if s == r.dealer:
-                obs[2 + 3 * n + rel] = 1
-        for d in r.discards:
-            obs[2 + n + (d.seat - seat) % n, d.tile] += 1
-        if r.phase in (Phase.CLAIM, Phase.ROB) and r.claim_tile >= 0:
-            obs[2 + 4 * n, r.claim_tile] = 1
-        if r.wild is not None:
-            obs[3 + 4 * n, r.wild] = 1
-        obs[4 + 4 * n] = min(r.wall.live(), 136)
-        phase_row = {Phase.TURN: 5, Phase.CLAIM: 6, Phase.ROB: 7}.get(r.phase)
-        if phase_row is not None and seat in r.to_act():
-            obs[phase_row + 4 * n] = 1
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        for a in r.legal_actions(seat):
-            mask[encode(a)] = 1
-        return {"observation": obs, "action_mask": mask}
+        return encode_observation(Observation(r, self._seat[agent]))
+
+    def agent_observation(self, agent: str) -> Observation:
+        """The seat's :class:`~zhuoji.observation.Observation`, for zhuoji bots playing some
+        seats of the environment (``ExpertAgent(0).act(e.agent_observation(agent))``)."""
+        assert self.round is not None, "call reset() first"
+        return Observation(self.round, self._seat[agent])
 
     def legal_actions(self, agent: str) -> list[Action]:
         """The engine's legal actions for an agent (for bots that speak :class:`Action`)."""

@@ -95,7 +95,7 @@ class HandAnalyzer:
             w.stand_in if w is not None and w.stand_in is not None and w.stand_in != w.kind else -1
         )
         #: the incremental fast path applies (no wild tiles, no 十三烂)
-        self.plain = self.wild < 0 and not self.lan and not self.yao and self.standard
+        self.plain = self.wild < 0 and not self.lan and self.standard
 
     # --- single hands ----------------------------------------------------------------
 
@@ -214,7 +214,9 @@ class HandAnalyzer:
         """:meth:`options` for a plain hand (no wild tiles, no 十三烂): incremental look-ups.
 
         Adding a tile lowers a distance by at most one, so a tile improves the hand exactly
-        when it improves a form whose distance is the hand's.  For the standard form the
+        when it improves a form whose distance is the hand's.  十三幺 is counted from the
+        orphan kinds held: a missing orphan improves it, and so does a held one while no
+        orphan is held twice.  For the standard form the
         improving ranks of one suit depend only on that suit's pattern and the class
         product of the other three, which is cached (:func:`_improving_ranks`)."""
         n = sum(c)  # 14 - 3k
@@ -244,7 +246,14 @@ class HandAnalyzer:
                 hist[x] += 1
             else:
                 sp_after[d] = _FAR
-        dist = {d: min(std_after[d], sp_after[d]) for d in kinds}
+        yao = self.yao and n >= 14
+        yao_after: dict[int, int] = {}
+        if yao:
+            for d in kinds:
+                c[d] -= 1
+                yao_after[d] = H.shisanyao_distance(c)
+                c[d] += 1
+        dist = {d: min(std_after[d], sp_after[d], yao_after.get(d, _FAR)) for d in kinds}
         best = min(dist.values(), default=_FAR)
         out = []
         for d in kinds:
@@ -296,6 +305,11 @@ class HandAnalyzer:
                     hist[xt] += 1
                 hist[x] -= 1
                 hist[x + 1] += 1
+            if yao and yao_after[d] == dd:
+                paired = any(c[k] >= 2 for k in H.ORPHANS)
+                for k in H.ORPHANS:
+                    if live[k] > 0 and (not c[k] or (not paired and c[k] == 1)):
+                        found.add(k)
             cls[g] = saved
             idx[g] += _WEIGHT[d]
             c[d] += 1

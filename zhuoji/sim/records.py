@@ -124,6 +124,8 @@ class RoundRecord:
     actions: int = 0
     discards: int = 0
     tiles_left: int = 0
+    #: behaviour counts (:mod:`zhuoji.sim.behaviour`): first chicken discard, deal-ins, 报听, kongs
+    behaviour: tuple[tuple[str, int], ...] = ()
 
     @property
     def kind(self) -> str:
@@ -170,6 +172,7 @@ class RoundRecord:
             "actions": self.actions,
             "discards": self.discards,
             "tiles_left": self.tiles_left,
+            "behaviour": json.dumps(dict(self.behaviour)),
         }
 
     @classmethod
@@ -194,4 +197,9 @@ class RoundRecord:
             actions=int(row["actions"]),
             discards=int(row["discards"]),
             tiles_left=int(row["tiles_left"]),
+            behaviour=tuple(
+                sorted(
+                    (str(k), int(v)) for k, v in json.loads(row.get("behaviour") or "{}").items()
+                )
+            ),
         )

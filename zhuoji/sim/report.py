@@ -26,6 +26,7 @@ from typing import Any, cast
 
 from zhuoji.columns import table
 from zhuoji.settle import item_label
+from zhuoji.sim.behaviour import awareness_note, behaviour_lines
 from zhuoji.sim.records import KINDS
 from zhuoji.sim.runner import SimResult
 from zhuoji.sim.stats import KIND_LABELS, PERCENTILES, Comparison, Row, swing_histogram
@@ -139,6 +140,7 @@ def render_summary(s: dict[str, Any]) -> str:
         f"round length: {num(rl['actions'], 1)} actions, {num(rl['discards'], 1)} discards (turns) per round; "
         f"mean 连庄 streak {num(s['streak_mean'], 3)}"
     )
+    lines += behaviour_lines(s)
     if s.get("bankroll"):
         lines.append(describe_bankroll(s["bankroll"]))
     return "\n".join(lines)
@@ -176,47 +178,65 @@ GROUP_TITLES = {
     "moved": "points moved",
     "swing": "swing (max |seat total| per round)",
     "length": "round length",
+    "behaviour": "behaviour (how the bots played)",
 }
 
 
-def _rows_table(rows: list[Row], level: float) -> list[str]:
-    """Statistics by group: A, B, B − A and the interval."""
+def _rows_table(rows: list[Row], level: float, note: str | None = None) -> list[str]:
+    """Statistics by group: A, B, B − A and the interval; ``note`` goes under the outcome
+    group's title (outside the aligned columns)."""
     cells: list[list[str]] = [["statistic", "A", "B", "B − A", f"{level:.0%} CI"]]
     group = None
+    at = -1
     for r in rows:
         if r.stat.group != group:
             group = r.stat.group
             cells.append([GROUP_TITLES.get(group, group)])
+            if group == "outcomes":
+                at = len(cells)
         cells.append(
             ["  " + r.stat.label, _fmt(r, r.a), _fmt(r, r.b), _fmt(r, r.diff, True), _ci(r)]
         )
-    return table(cells, right=[False, True, True, True, True], indent="  ")
+    out = table(cells, right=[False, True, True, True, True], indent="  ")
+    if note and at >= 0:
+        out.insert(len(out) - len(cells) + at, "    " + note)
+    return out
 
 
 def render_comparison(
     a: dict[str, Any], b: dict[str, Any], cmp: Comparison, *, every: bool = False
 ) -> str:
     """The text of ``compare``: first the changes whose interval excludes 0 (the ones the
-    runs can tell apart), then, with ``every``, the statistics within their intervals."""
+    runs can tell apart), then, with ``every``, the statistics within their intervals.
+    When no agent prices payouts, a note says so next to the outcome rows (on its own line
+    when no outcome row is listed)."""
     lines = [f"A: {describe_run(a)}", f"B: {describe_run(b)}"]
     lines.append(f"intervals: {cmp.method()}")
+    note = awareness_note([*a["agents"], *b["agents"]])
     sig = [r for r in cmp.rows if r.significant]
     rest = [r for r in cmp.rows if not r.significant]
     lines.append("")
     if sig:
         lines.append(f"changes whose {cmp.level:.0%} interval excludes 0 ({len(sig)}):")
-        lines += _rows_table(sig, cmp.level)
+        lines += _rows_table(sig, cmp.level, note)
+        if any(r.stat.group == "outcomes" for r in sig):
+            note = None  # placed
     else:
         lines.append(f"no statistic changes beyond its {cmp.level:.0%} interval")
     lines.append("")
     if every:
         lines.append(f"within their intervals ({len(rest)}):")
-        lines += _rows_table(rest, cmp.level)
+        lines += _rows_table(rest, cmp.level, note)
+        if any(r.stat.group == "outcomes" for r in rest):
+            note = None
     else:
         lines.append(f"{len(rest)} other statistics are within their intervals (--all lists them)")
+    if note:
+        lines.append(note)
     for side, s in (("A", a), ("B", b)):
         if s.get("bankroll"):
             lines.append(f"{side}: {describe_bankroll(s['bankroll'])}")
+    return "\n".join(lines)
     return "\n".join(lines)
 
 
@@ -591,6 +611,9 @@ def write_report(
         "percentage points (pp). Highlighted rows: the interval excludes 0. Definitions: "
         "<code>docs/simulation.md</code>.</p>"
     )
+    note = awareness_note([*sa["agents"], *sb["agents"]])
+    if note:
+        parts.append(f"<p class='note'><b>{e(note)}</b></p>")
     if font is None:
         parts.append(
             "<p class='note'>No CJK font was found, so the charts label items and patterns in "

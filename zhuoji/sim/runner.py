@@ -22,6 +22,7 @@ from zhuoji.match import Match
 from zhuoji.rules.patterns import HandValue
 from zhuoji.settle import SettleContext
 from zhuoji.sim import backends
+from zhuoji.sim.behaviour import round_behaviour
 from zhuoji.sim.records import RoundRecord, SimSpec
 from zhuoji.sim.stats import Accumulator, summarize
 from zhuoji.variant import Ruleset
@@ -111,6 +112,7 @@ def record_round(
         actions=sum(1 for e in r.log if e["type"] == "action"),
         discards=len(end.discards),
         tiles_left=end.tiles_left,
+        behaviour=round_behaviour(end, ruleset),
     )
 
 

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zhuoji.settle import item_label
+from zhuoji.sim import behaviour
 from zhuoji.sim.records import KINDS, RoundRecord
 
 FloatArray = npt.NDArray[np.float64]
@@ -103,6 +104,7 @@ class Accumulator:
         c["actions"] += rec.actions
         c["discards"] += rec.discards
         c["streak"] += rec.streak
+        behaviour.add_counts(c, rec.behaviour)
         m = self.max_payout
         if rec.max_payout and (
             m is None
@@ -221,6 +223,10 @@ def _ratio(num: str, den: str) -> Callable[[Sums], FloatArray]:
     return lambda s: _div(s[num], s[den])
 
 
+def _scaled_ratio(num: str, den: str, scale: float) -> Callable[[Sums], FloatArray]:
+    return lambda s: _div(s[num], s[den] * scale)
+
+
 def _std_of(seat: int) -> Callable[[Sums], FloatArray]:
     return lambda s: _std(s, seat)
 
@@ -331,6 +337,8 @@ def catalog(
             _ratio("streak", "n"),
         )
     )
+    for key, label, unit, num, den, scale in behaviour.stat_specs(players):
+        out.append(Stat(key, "behaviour", label, _scaled_ratio(num, den, scale), unit))
     return out
 
 
@@ -439,6 +447,11 @@ def summarize(
             "discards: turns that ended with a discard",
         },
         "streak_mean": v["length.streak"],
+        "behaviour": {
+            st.key.split(".", 1)[1]: {"label": st.label, "unit": st.unit, "value": v[st.key]}
+            for st in stats
+            if st.group == "behaviour"
+        },
     }
 
 

@@ -8,7 +8,7 @@ Tables::
          pattern_names, spec)
     rounds(run_id, idx, match, round, dealer, streak, kind, totals, wins, patterns,
            items, swing, gross, max_payout, max_item, max_detail, actions, discards,
-           tiles_left)
+           tiles_left, behaviour)
 
 List-valued columns hold JSON text (``totals`` ``[3,-1,-1,-1]``, ``items``
 ``{"hu.pattern": 3}``, …); the scalar ones (``kind``, ``swing``, ``gross``) are there for
@@ -77,6 +77,7 @@ CREATE TABLE IF NOT EXISTS rounds (
     actions INTEGER NOT NULL,
     discards INTEGER NOT NULL,
     tiles_left INTEGER NOT NULL,
+    behaviour TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 """
@@ -84,6 +85,7 @@ CREATE TABLE IF NOT EXISTS rounds (
 _COLUMNS = (
     "idx", "match", "round", "dealer", "streak", "kind", "totals", "wins", "patterns", "items",
     "swing", "gross", "max_payout", "max_item", "max_detail", "actions", "discards", "tiles_left",
+    "behaviour",
 )  # fmt: skip
 
 
@@ -149,6 +151,11 @@ class ResultStore:
                 # WAL: `zhuoji stats` can read the file while a run is writing to it
                 self.db.execute("PRAGMA journal_mode = WAL")
                 self.db.executescript(SCHEMA)
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(rounds)")}
+            if "behaviour" not in columns:  # a file written before behaviour was kept
+                self.db.execute(
+                    "ALTER TABLE rounds ADD COLUMN behaviour TEXT NOT NULL DEFAULT '{}'"
+                )
         except sqlite3.DatabaseError as exc:
             raise ZhuojiError(f"{self.path}: not a zhuoji results file: {exc}") from exc
 

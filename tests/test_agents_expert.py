@@ -1,0 +1,556 @@
+"""The expert bot: its payout reading (checked against the hooks' parameter models and the
+real settlement), legality and determinism on every shipped variant, and play that moves
+with the payouts."""
+
+from __future__ import annotations
+
+import random
+import types
+from typing import Any, Union, get_args, get_origin
+
+import pytest
+
+from zhuoji import tiles as T
+from zhuoji.actions import Action, ActionKind, make
+from zhuoji.agents.analysis import TableView
+from zhuoji.agents.base import make_agent, play_round
+from zhuoji.agents.expert import ExpertAgent
+from zhuoji.agents.expert_chickens import round_chickens
+from zhuoji.agents.expert_payouts import READS, PayoutReadError, param, payouts, stage
+from zhuoji.agents.expert_value import Evaluator, HandState, Valued, outlook, typical_rates
+from zhuoji.engine import Round
+from zhuoji.hand import Form
+from zhuoji.match import Match
+from zhuoji.observation import Observation
+from zhuoji.outcome import Discard, Meld, MeldKind, Reveal, RevealAt, RoundEnd, SeatEnd, Win, WinHow
+from zhuoji.rules.registry import Params, Point, hooks
+from zhuoji.settle import settle
+from zhuoji.variant import load_variant
+from zhuoji.variant_io import builtin_names
+
+VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
+#: every shipped variant, from the catalog
+SHIPPED = builtin_names()
+
+
+# ---------------------------------------------------------------------------------------
+# reading the payouts
+# ---------------------------------------------------------------------------------------
+
+
+def _model_of(annotation: Any) -> type[Params] | None:
+    if isinstance(annotation, type) and issubclass(annotation, Params):
+        return annotation
+    if get_origin(annotation) in (Union, types.UnionType, list):
+        for arg in get_args(annotation):
+            found = _model_of(arg)
+            if found is not None:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("hook_id, path", READS)
+def test_every_parameter_the_expert_reads_exists(hook_id: str, path: str) -> None:
+    """A renamed or removed hook parameter fails here, naming what to adapt in
+    zhuoji/agents/expert_payouts.py."""
+    known = {**hooks(Point.SETTLE), **hooks(Point.MAY_WIN)}
+    assert hook_id in known, f"hook {hook_id!r} is gone; the expert bot reads {hook_id}.{path}"
+    model: type[Params] | None = known[hook_id].params
+    for part in path.split("."):
+        assert model is not None and part in model.model_fields, (
+            f"{hook_id}.{path}: {part!r} is no longer a parameter of hook {hook_id!r}"
+        )
+        model = _model_of(model.model_fields[part].annotation)
+
+
+def test_a_missing_parameter_is_a_loud_error() -> None:
+    hu = stage(load_variant("guiyang"), "hu")
+    assert hu is not None
+    with pytest.raises(PayoutReadError, match=r"hu\.no_such_thing"):
+        param(hu, "no_such_thing")
+    with pytest.raises(PayoutReadError, match=r"baoting\.extra"):
+        param(hu, "baoting.extra")
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_payouts_read_for_every_shipped_variant(variant: str) -> None:
+    rs = load_variant(variant)
+    assert payouts(rs).players == rs.players
+
+
+def test_guiyang_payouts_are_the_variant_file() -> None:
+    """Values quoted from zhuoji/variants/guiyang.yaml (seed 000)."""
+    p = payouts(load_variant("guiyang"))
+    assert (p.win.baoting_mode, p.win.baoting_hard, p.win.baoting_soft) == ("floor", 10, 10)
+    assert (p.shabao.value, p.shabao.on_discard, p.shabao.on_self_draw) == (10, True, True)
+    assert (p.dou.concealed, p.dou.exposed, p.dou.added, p.dou.needs_ready) == (2, 1, 1, True)
+    ch = p.chickens
+    assert ch is not None
+    assert ch.cf_tiles == (T.parse_one("1s"),) and ch.cf_mult == 2 and ch.cf_round_first
+    assert ch.cf_golden_mult == 4 and ch.zeren_extra == 1 and ch.scope == "all"
+    assert ch.collectors_ready and not ch.payers_unready and not ch.unready_pays
+    assert p.passes.limited and p.passes.min_pattern_fan == 2
+    weile = payouts(load_variant("guiyang-weile")).chickens
+    assert weile is not None and weile.cf_mult == 3 and weile.unready_pays
+    assert weile.unready_of == {"discards", "melds", "chongfeng"} and not weile.unready_tiles_all
+    weile_pay = payouts(load_variant("guiyang-weile"))
+    assert weile_pay.dou.added == 3 and weile_pay.win.baoting_mode == "add"
+    assert payouts(load_variant("jinyou")).chickens is None
+    assert payouts(load_variant("luan")).reng_bao == 15
+    assert payouts(load_variant("jinyou")).twelve_down
+
+
+def test_overrides_reach_the_payouts() -> None:
+    rs = load_variant("guiyang", ["settle.chickens.chongfeng.multiplier=6"])
+    ch = payouts(rs).chickens
+    assert ch is not None and ch.cf_mult == 6
+
+
+def _chicken_end(rs_reveal: int) -> RoundEnd:
+    """Seat 1 self-draws a plain hand; seat 0 is ready (45m waits 3m6m) holding two 幺鸡;
+    seats 2 and 3 are not ready."""
+    seats = (
+        SeatEnd(tuple(T.parse("45m11s234p567p888p"))),
+        SeatEnd(tuple(T.parse("123m456m789m23p55p"))),
+        SeatEnd(tuple(T.parse("1379m2468p1357s9s"))),
+        SeatEnd(tuple(T.parse("2468m1379p2468s3s"))),
+    )
+    return RoundEnd(
+        players=4,
+        dealer=1,
+        streak=0,
+        seats=seats,
+        discards=(Discard(2, T.parse_one("9m")),),
+        wins=(Win(1, WinHow.SELF_DRAW),),
+        win_tile=T.parse_one("4p"),
+        reveals=(Reveal(rs_reveal, RevealAt.WIN),),
+    )
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui"])
+def test_chicken_prices_agree_with_settlement(variant: str) -> None:
+    """For every revealed tile, what the expert expects a collector to earn for the tiles
+    it owns is what zhuoji.settle pays it (the chicken entries)."""
+    rs = load_variant(variant)
+    prices = round_chickens(rs, (), 1)
+    for reveal in T.kinds_in(T.TileSet.SUITS):
+        end = _chicken_end(reveal)
+        ledger = settle(rs, end)
+        got = sum(e.amount for e in ledger.entries if e.payee == 0 and e.item.startswith("ji."))
+        weights = [0.0] * T.NUM_KINDS
+        weights[reveal] = 1.0
+        ev = prices.expected(weights)
+        owned = end.seats[0].concealed_counts()
+        want = 3 * sum(ev[k] * owned[k] for k in range(T.NUM_KINDS))
+        assert got == pytest.approx(want), (T.format([reveal]), got, want)
+
+
+def _after_first_yaoji(overrides: list[str]) -> Evaluator:
+    """Seat 1's evaluator after the dealer's first discard, a 幺鸡 nobody claims."""
+    from conformance.walls import stack
+
+    rs = load_variant("guiyang", overrides)
+    hands = ["1s456789m5678p68s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    r = Round(rs, wall=stack(rs, hands), dealer=0)
+    r.apply(Action.parse("0 discard 1s"))
+    while r.phase.value == "claim":
+        for seat in r.to_act():
+            r.apply(make(seat, ActionKind.PASS))
+    return Evaluator(TableView(Observation(r, 1)))
+
+
+def test_chongfeng_and_zeren_follow_their_parameters() -> None:
+    """冲锋 on the round's first 幺鸡 (seed 000 ①) or on each player's own first discard
+    (``chongfeng.first: own``, DS §7.3); 责任鸡 as an extra or as DS's premium (the 冲锋
+    value less the plain value)."""
+    yao = T.parse_one("1s")
+    ev = _after_first_yaoji([])
+    assert not ev.is_chongfeng(yao) and ev.zeren_cost(yao) == 0.0
+    own = _after_first_yaoji(["settle.chickens.chongfeng.first=own"])
+    assert own.is_chongfeng(yao) and own.chongfeng_value(yao) > 2.0  # ×2, golden ×4 possible
+    premium = _after_first_yaoji(
+        [
+            "settle.chickens.chongfeng.first=own",
+            "settle.chickens.chongfeng.multiplier=6",
+            "settle.chickens.zeren.premium=true",
+            "settle.chickens.zeren.claims=every",
+        ]
+    )
+    assert premium.zeren_cost(yao) == 5.0
+    assert premium.zeren_cost(T.parse_one("2s")) == 0.0  # not a 责任 tile
+
+
+# ---------------------------------------------------------------------------------------
+# the value model
+# ---------------------------------------------------------------------------------------
+
+
+def test_every_pattern_fact_has_a_neutral_value() -> None:
+    """The bot values shapes through the variant's own pattern rows with every other fact
+    neutral; a fact added to zhuoji.rules.facts needs a neutral value there too
+    (``tile_copies`` is read from ``held`` by the row itself)."""
+    from zhuoji.agents.expert_value import _NEUTRAL
+    from zhuoji.rules.facts import Requires
+
+    missing = set(Requires.model_fields) - set(_NEUTRAL) - {"tile_copies"}
+    assert not missing, f"no neutral value for {sorted(missing)} in expert_value._NEUTRAL"
+
+
+def test_outlook_probabilities_add_up() -> None:
+    rates = typical_rates("standard", 80)
+    for d in (1, 2, 3, 5):
+        for cycles in (0, 1, 7, 15):
+            probs = outlook(cycles, d, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.05, rates)
+            assert sum(probs) == pytest.approx(1.0)
+            assert min(probs) >= 0.0
+
+
+def test_a_closer_hand_is_worth_more() -> None:
+    """Same table, two hands one step apart: the nearer one wins more often."""
+    rates = typical_rates("standard", 80)
+    far = outlook(10, 4, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.0, rates)
+    near = outlook(10, 2, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.0, rates)
+    assert near[0] > far[0]
+
+
+# ---------------------------------------------------------------------------------------
+# legality, wins, determinism
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_expert_answers_legally_in_random_states(variant: str) -> None:
+    """Random play visits claims, kongs, declarations and robbing; the expert answers every
+    decision legally and takes every win."""
+    ruleset = load_variant(variant)
+    bot = ExpertAgent(3)
+    asked = 0
+    for seed in range(2):
+        r = Round(ruleset, seed=2000 + seed)
+        rng = random.Random(seed)
+        while not r.is_terminal():
+            for seat in r.to_act():
+                obs = Observation(r, seat)
+                a = bot.act(obs)
+                asked += 1
+                assert a in obs.legal, f"expert chose {a} not in {obs.legal}"
+                if any(x.kind is ActionKind.HU for x in obs.legal):
+                    assert a.kind is ActionKind.HU
+                r.apply(rng.choice(obs.legal))
+                if r.is_terminal():
+                    break
+    assert asked > 60
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_experts_play_rounds_to_the_end(variant: str) -> None:
+    ruleset = load_variant(variant)
+    rounds = 1 if variant == "luan" else 2
+    agents = [make_agent(k, i) for i, k in enumerate(["expert", "cautious", "expert", "greedy"])]
+    result = Match(ruleset, seed=7, rounds=rounds).play(agents)
+    assert len(result.rounds) == rounds
+    assert sum(result.totals) == 0
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_experts_play_every_shipped_variant(variant: str) -> None:
+    """A table of experts plays two rounds of every shipped variant (换三张, 定缺, three and
+    two players included), every decision legal, the ledger zero-sum."""
+    rs = load_variant(variant)
+    result = Match(rs, seed=5, rounds=2).play(_checked_experts(rs.players, 5))
+    assert len(result.rounds) == 2
+    assert sum(result.totals) == 0
+
+
+def test_expert_is_deterministic_and_registered() -> None:
+    ruleset = load_variant("guiyang")
+    totals = []
+    for _ in range(2):
+        r = Round(ruleset, seed=31)
+        play_round(r, [make_agent("expert", i) for i in range(4)])
+        totals.append((r.returns(), r.actions))
+    assert totals[0] == totals[1]
+    assert getattr(make_agent("expert"), "payout_aware", False)
+
+
+# ---------------------------------------------------------------------------------------
+# play that follows the payouts
+# ---------------------------------------------------------------------------------------
+
+
+def _dealer_obs(overrides: list[str], seed: int) -> tuple[Round, Observation]:
+    r = Round(load_variant("guiyang", overrides), seed=seed)
+    return r, Observation(r, r.current)
+
+
+def test_chongfeng_multiplier_moves_the_first_yaoji() -> None:
+    """On first turns holding a lone 幺鸡, the value of discarding it first grows with the
+    冲锋鸡 multiplier (it pays its discarder when ready, seed 000 ①), so the expert lets it
+    go at least as often at ×6 as at ×2, and on some hands only at ×6."""
+    moved = 0
+    for seed in range(60):
+        _, o2 = _dealer_obs([], seed)
+        hand = o2.hand
+        if hand[T.YAOJI] != 1:
+            continue
+        _, o6 = _dealer_obs(["settle.chickens.chongfeng.multiplier=6"], seed)
+        a2 = ExpertAgent(0).act(o2)
+        a6 = ExpertAgent(0).act(o6)
+        if a2.tile == T.YAOJI:
+            assert a6.tile == T.YAOJI, f"seed {seed}: discarded 1s at ×2 but kept it at ×6"
+        elif a6.tile == T.YAOJI:
+            moved += 1
+    assert moved >= 3
+
+
+def test_qingyise_value_moves_the_target() -> None:
+    """A hand leaning to one suit: its one-suit target is worth more when 清一色 pays 20."""
+    values = []
+    for fan in (10, 40):
+        rs = load_variant("guiyang", [f"patterns.rows.qingyise.fan={fan}"])
+        r = Round(rs, seed=4)
+        obs = Observation(r, r.current)
+        ev = Evaluator(TableView(obs))
+        hand = T.counts("1123455678m9m3p")
+        state = HandState(hand, (), shanten=1, ukeire=10)
+        values.append(ev.value(state))
+    assert values[1].value > values[0].value
+    assert values[1].target == "suit"
+
+
+def test_kong_is_declared_when_it_pays() -> None:
+    """The greedy bot's 闷豆 situation: four of a kind in the dealt hand is declared."""
+    from test_agents import stacked_wall
+
+    ruleset = load_variant("guiyang")
+    hands = ["1111m456p789p23s7p", "55m29m19s159p2468s", "3579m2468p35789s", "2468m13579p1357s"]
+    r = Round(ruleset, wall=stacked_wall(hands, "9p", ""), dealer=0)
+    a = ExpertAgent(0).act(Observation(r, 0))
+    assert a == make(0, ActionKind.GANG_CONCEALED, T.parse_one("1m"))
+
+
+def _dingque_round() -> Round:
+    """A 定缺 table (guiyang with ``dingque``); seat 1 holds 123m, 1479p and 234667s."""
+    from conformance.walls import stack
+
+    rs = load_variant("guiyang", {"dingque": {}})
+    hands = ["456789m5678p568s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    return Round(rs, wall=stack(rs, hands), dealer=0)
+
+
+def test_que_values_what_each_choice_leaves() -> None:
+    """定缺 by value: giving up 万 (three tiles, the fewest) would break the set 123m and keep
+    the scattered 1479p; the expert gives up 筒, where the shared heuristic gives up 万."""
+    from zhuoji.agents.base import choose_start
+
+    r = _dingque_round()
+    obs = Observation(r, 1)
+    assert obs.phase == "dingque"
+    assert str(choose_start(obs)) == "1 que m"
+    assert str(ExpertAgent(1).act(obs)) == "1 que p"
+
+
+def test_exchange_passes_the_suit_it_would_give_up() -> None:
+    """换三张 (``exchange``, CITIES.md 捉鸡 with 定缺): seat 1 passes three 筒 — the suit its 定缺
+    gives up by value — where the shared heuristic passes the fewest-tile suit, 万 (breaking
+    its set 123m); a 幺鸡 is never passed while the suit has other tiles."""
+    from conformance.walls import stack
+
+    from zhuoji.agents.base import choose_start
+
+    rs = load_variant("guiyang", {"dingque": {}, "exchange": {"direction": "next"}})
+    hands = ["456789m5678p568s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    r = Round(rs, wall=stack(rs, hands), dealer=0)
+    assert Observation(r, 1).phase == "exchange"
+    assert T.suit_of(choose_start(Observation(r, 1)).tile) == 0
+    bot = ExpertAgent(1)
+    for _ in range(3):
+        obs = Observation(r, 1)
+        a = bot.act(obs)
+        assert a in obs.legal and a.kind is ActionKind.EXCHANGE
+        r.apply(a)
+    assert sorted(Observation(r, 1).exchange_given) == sorted(T.parse("147p"))
+
+
+def test_expert_throws_its_void_suit_first() -> None:
+    r = _dingque_round()
+    for seat, suit in enumerate("msps"):
+        r.apply(Action.parse(f"{seat} que {suit}"))
+    obs = Observation(r, 0)
+    assert obs.phase == "turn"
+    a = ExpertAgent(0).act(obs)
+    assert a.kind is ActionKind.DISCARD and T.suit_of(a.tile) == 0
+
+
+def test_experts_play_whole_dingque_rounds() -> None:
+    """三丁拐 with 换三张 and 定缺 (tests/variants/dingque-3p.yaml): every decision legal, no
+    winner holds its void suit."""
+    from pathlib import Path
+
+    rs = load_variant(Path(__file__).parent / "variants" / "dingque-3p.yaml")
+    for seed in range(2):
+        r = Round(rs, seed=seed)
+        play_round(r, _checked_experts(3, seed))
+        assert r.end is not None
+        for w in r.end.wins:
+            assert not r.end.seats[w.seat].void_tiles()
+
+
+def _checked_experts(n: int, seed: int) -> list[ExpertAgent]:
+    class Checked(ExpertAgent):
+        def act(self, obs: Observation) -> Action:
+            a = super().act(obs)
+            assert a in obs.legal
+            return a
+
+    return [Checked(seed * n + s) for s in range(n)]
+
+
+def test_thirteen_orphans_is_a_target_where_allowed() -> None:
+    """jinyou allows 十三幺 at 9 fan (its row): a hand heading there keeps that target, and a
+    ready 十三幺 is worth far more than a plain ready hand."""
+    r = Round(load_variant("jinyou"), seed=2)
+    ev = Evaluator(TableView(Observation(r, r.current)))
+    near = HandState(T.counts("19m19s1p123456z55m"), (), shanten=2, ukeire=10)
+    assert any(dict(t.facts).get("form") == "shisanyao" for t in ev.targets(near))
+    orphans = T.counts("19m19s19p1234567z")
+    ready = ev.value(HandState(orphans, (), shanten=0, waits=tuple(T.parse("19m19s19p1234567z"))))
+    plain = T.counts("123m456m789s23p55p")
+    waits = tuple(T.parse("14p"))
+    assert ready.value > 2 * ev.value(HandState(plain, (), shanten=0, waits=waits)).value
+
+
+# ---------------------------------------------------------------------------------------
+# main's parameters: 热炮 scope, multipliers, 金鸡 on held chickens, 责任 reversed, 包杠
+# ---------------------------------------------------------------------------------------
+
+
+def _repao_view(variant: str, melds: tuple[Meld, ...]) -> Any:
+    return types.SimpleNamespace(ruleset=load_variant(variant), own_melds=lambda: melds)
+
+
+def test_repao_follows_the_variant_section() -> None:
+    """热炮 as the variant's ``repao`` section says: in guiyang any deal-in once the
+    discarder owns a dou (seed 000 15) "所有成豆后打出的牌点炮都被称作是点热炮"); in 独山 only
+    the first discard after his kong (DS §8.3 "玩家杠牌之后打出的第一张牌"); in 六盘水 a late
+    kong makes none (seed 004 (6)(7) "算普通补张")."""
+    kong = Meld(MeldKind.GANG_CONCEALED, T.parse_one("5m"))
+    bot = ExpertAgent(0)
+    assert bot.deals_repao(_repao_view("guiyang", (kong,)))
+    assert not bot.deals_repao(_repao_view("guiyang", ()))
+    assert not bot.deals_repao(_repao_view("dushan", (kong,)))
+    bot._note(make(0, ActionKind.GANG_CONCEALED, T.parse_one("5m")))
+    assert bot.deals_repao(_repao_view("dushan", (kong,)))
+    late = Meld(MeldKind.GANG_CONCEALED, T.parse_one("5m"), late=True)
+    assert not bot.deals_repao(_repao_view("liupanshui", (late,)))
+    assert bot.deals_repao(_repao_view("guiyang-weile", (late,)))
+
+
+def _win_end(dealer: int, how: WinHow) -> RoundEnd:
+    """Seat 1 wins a plain hand (平胡, no pattern) on 4p, by self-draw or on seat 2's discard."""
+    seats = tuple(
+        SeatEnd(tuple(T.parse(h)))
+        for h in (
+            "2468m1379p2468s3s",
+            "123m456m789m23p55p",
+            "1379m2468p1357s9s",
+            "2468m1379p2468s3s",
+        )
+    )
+    return RoundEnd(
+        players=4,
+        dealer=dealer,
+        streak=0,
+        seats=seats,
+        discards=(Discard(2, T.parse_one("4p")),) if how is WinHow.DISCARD else (),
+        wins=(Win(1, how, 2 if how is WinHow.DISCARD else None),),
+        win_tile=T.parse_one("4p"),
+        reveals=(),
+    )
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "kaili", "anshun", "tongren", "zunyi"])
+def test_win_shares_are_what_settlement_pays(variant: str) -> None:
+    """One payer's share of a plain win, as the expert prices it, is the ``hu`` entries
+    zhuoji.settle books: 自摸翻倍 (CITIES.md 安顺), 庄家翻倍 (CITIES.md 凯里), the dealer's
+    part, the 自摸 +1 of 铜仁 (a pattern row, valued with the self-draw fact as the bot does)."""
+    from zhuoji.agents.expert_value import table_fan
+
+    rs = load_variant(variant)
+    w = payouts(rs).win
+    plain = (("form", Form.STANDARD),)
+    for dealer in (1, 2, 3):
+        for how in (WinHow.SELF_DRAW, WinHow.DISCARD):
+            self_draw = how is WinHow.SELF_DRAW
+            fan = table_fan(rs, (*plain, ("self_draw", True)) if self_draw else plain)
+            ledger = settle(rs, _win_end(dealer, how))
+            got = sum(
+                e.amount
+                for e in ledger.entries
+                if e.payer == 2
+                and e.payee == 1
+                and (e.item.startswith("hu.") or e.item == "lianzhuang")
+            )
+            want = w.share(
+                fan,
+                self_draw=self_draw,
+                winner_dealer=dealer == 1,
+                payer_dealer=dealer == 2,
+                streak=0,
+            )
+            assert got == pytest.approx(want), (variant, dealer, how, got, want)
+
+
+def test_golden_on_held_chickens_only() -> None:
+    """独山 金鸡 (``golden.discards: false``, DS §7.7 「幺鸡计分 ×2（作用在「手中鸡」上）」): after
+    a 9s flip a held 幺鸡 is priced golden, a discarded one at its plain value; where 金鸡
+    counts on discards too (guiyang) both are the same."""
+    yao, flip = T.parse_one("1s"), T.parse_one("9s")
+    weights = [0.0] * T.NUM_KINDS
+    weights[flip] = 1.0
+    ds = round_chickens(load_variant("dushan"), (), 1)
+    assert ds.expected(weights)[yao] == 2 * ds.expected_thrown(weights)[yao] > 0
+    gy = round_chickens(load_variant("guiyang"), (), 1)
+    assert gy.expected(weights) == gy.expected_thrown(weights)
+
+
+def test_zeren_claimed_and_reversed() -> None:
+    """责任鸡 from the claimer's side: claiming the round's first 幺鸡 earns the extra when
+    this seat collects; with ``claimer_unready: reversed_to_any`` (DS §11.2) an unready
+    claimer pays it back to the discarder, so a hand certain to end unready loses by it."""
+    ev = _after_first_yaoji([])
+    assert ev.zeren_claimed() == 1.0  # guiyang: 责任 extra 1 × the 幺鸡's base 1
+    view = ev.view
+    unready = Valued(0.0, (0.0, 0.0, 0.0, 1.0, 0.0, 0.0), False, 0.0)
+    ready = Valued(0.0, (0.0, 0.0, 1.0, 0.0, 0.0, 0.0), True, 0.0)
+    bot = ExpertAgent(1)
+    assert bot._zeren_claim(view, ev, ready) == 1.0
+    assert bot._zeren_claim(view, ev, unready) == 0.0
+    rev = _after_first_yaoji(["settle.chickens.zeren.claimer_unready=reversed_to_any"])
+    assert bot._zeren_claim(rev.view, rev, unready) == -1.0
+    assert bot._zeren_claim(rev.view, rev, ready) == 1.0
+
+
+def test_unready_kongs_are_paid_back() -> None:
+    """包杠 (``dou.unready_pays``): in 黔西 an unready owner pays every kong back to every
+    payer (CITIES.md 黔西 BaoKongNeedTing=false); in 毕节 only a kong of 幺鸡 (包杠幺鸡,
+    CITIES.md 毕节); guiyang pays nothing back."""
+    five, yao = T.parse_one("5m"), T.parse_one("1s")
+    for variant, kong, back in (
+        ("qianxi", five, True),
+        ("bijie", five, False),
+        ("guiyang", yao, False),
+    ):
+        r = Round(load_variant(variant), seed=3)
+        ev = Evaluator(TableView(Observation(r, r.current)))
+        melds = (Meld(MeldKind.GANG_CONCEALED, kong),)
+        assert (ev.dou_back(melds) > 0) is back, variant
+    bijie = payouts(load_variant("bijie")).dou
+    assert bijie.pays_back(yao) and not bijie.pays_back(five) and bijie.unready_pays_ready
+
+
+def test_shabao_from_every_declared_loser() -> None:
+    """遵义 (CITIES.md 遵义, ZA "every other declared non-winner also pays the winner 10"):
+    the expert reads 杀报 on a discard win as owed by every declared opponent."""
+    assert payouts(load_variant("zunyi")).shabao.others_on_discard
+    assert not payouts(load_variant("guiyang")).shabao.others_on_discard

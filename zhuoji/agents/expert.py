@@ -1,0 +1,654 @@
+"""Expert bot: every option valued in points with the table's own payouts.
+
+Where ``greedy`` chases the fastest win and ``cautious`` folds by fixed weights, ``expert``
+prices each legal action as the points it expects this seat to end the round with
+(:class:`~zhuoji.agents.expert_value.Evaluator`), all read from the variant:
+
+* **the hand** — the best of its target shapes (standard, 大对子, 七对, 清一色 …), each with
+  its distance, live improving tiles and the pattern table's value of the finished hand;
+  the 通行证 (seed 000 特殊玩法规则 1) decides whether it may win on discards;
+* **chickens** — the chickens it owns (held, melded and, with 内外鸡, discarded) are
+  collected only if it is ready when someone wins (叫嘴); 冲锋/英雄鸡 goes to the round's
+  first discarded 幺鸡 and 责任鸡 costs its discarder when it is punged (seed 000 2),
+  seed 001 二), weighed by the chance an opponent holds a pair of it; 包鸡 where an unready
+  seat pays;
+* **dou** — a kong's value from each payer, its 通行证, the replacement draw, and for an
+  added kong the chance it is robbed (抢杠: the robbed player pays all, seed 000 16);
+* **报听 and 杀报** — a declared hand counts the 报听 value and may win on discards, but is
+  frozen and pays 杀报 when another wins (seed 000 10, 11);
+* **查叫** — at a draw a ready hand collects, an unready one pays (seed 000 17));
+* **deal-in danger** — per tile, for every opponent: the chance it is ready and waits on
+  that tile (the cautious bot's reading of the table) times what this seat would pay:
+  the opponent's likely pattern value as the discarder pays it, 杀报 if declared, the
+  chickens and dou lost to 烧 after its own kong (热炮), and the round ending now;
+* **扔宝 and 碰N对** (六安) — the 15-嘴 gamble of throwing the wild first, the liability of a
+  third claimed set.
+
+**Search.**  Static values use the hand's own improving tiles for the next draw and
+typical rates after it.  For the best ``search_width`` discards of a hand one step from
+ready, the next draw is searched: every improving tile (weighted by its live copies) is
+drawn, the best discard of the fourteen is chosen by its exact ready value (its waits'
+live copies, pattern values and 通行证), and the results are averaged — a one-ply
+expectimax over unseen tiles.  It expands at most :attr:`ExpertAgent.search_budget` hands
+per decision (a count, not a time, so play stays deterministic).
+
+**Decisions** — discards, 报听, kongs of every kind, 碰/吃/点杠 on a discard, wins (always
+taken: no 包牌 risk), robbing a kong, and 换三张 and 定缺 where the engine offers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zhuoji import hand as H
+from zhuoji.actions import Action, ActionKind
+from zhuoji.agents.analysis import DiscardOption, TableView
+from zhuoji.agents.base import register_agent, suit_weakness, tile_use
+from zhuoji.agents.cautious import CautiousAgent, Threat
+from zhuoji.agents.expert_value import (
+    FAR,
+    OTHER_READY,
+    OTHER_UNREADY,
+    WIN_DISCARD,
+    WIN_SELF,
+    Evaluator,
+    HandState,
+    Valued,
+    table_fan,
+)
+from zhuoji.agents.greedy import GreedyAgent, _suit_lean
+from zhuoji.hand import Form
+from zhuoji.observation import Observation
+from zhuoji.outcome import Meld, MeldKind
+from zhuoji.tiles import NUM_KINDS, suit_of
+
+_KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
+
+
+class _Threats(CautiousAgent):
+    """The cautious bot's reading of the opponents (who is ready, may win on this seat's
+    discard, which tiles it waits on); the expert prices the losses itself."""
+
+
+class ExpertAgent:
+    """Payout-aware bot; see the module docstring."""
+
+    name = "expert"
+    #: this bot's play follows the table's payouts (``zhuoji compare`` reports it)
+    payout_aware = True
+    #: hands expanded by the next-draw search per decision (0: no search)
+    search_budget = 8
+    #: discards searched (the best by static value)
+    search_width = 2
+    #: the search runs only when the searched discards' static values lie this close
+    #: (points): further apart, one more draw's detail would not reorder them
+    search_window = 0.3
+    #: least value gain (points) for which a kong breaking nothing is still declined
+    kong_margin = 0.0
+    #: points per unit of the greedy bot's keep value (pairs, neighbours, middle ranks,
+    #: the suit leaned to): the shape after the next draws, which the next draw's
+    #: improving tiles alone do not see; it breaks near-ties between discards
+    shape_weight = 0.03
+    #: calibration of the cautious bot's wait weights as probabilities, measured on greedy
+    #: play (docs/agents.md): where a 通行证 limits wins on discards (guiyang, 60 rounds)
+    #: they predicted 50 deal-ins where 12 happened; where any ready hand may win on a
+    #: discard (jinyou, 40 rounds) 45 where 31 happened
+    danger_scale = 0.25
+    danger_scale_open = 0.42
+    #: opponents whose chance to be ready and able to win on a discard is below this
+    #: (after calibration) are not weighed tile by tile
+    danger_floor = 0.01
+    #: points by which an option must beat the efficient choice (the greedy bot's order:
+    #: shanten, live improving tiles, shape) to be played instead: below it the value
+    #: model's estimates are noise, and efficiency is what wins hands
+    deviation_margin = 0.25
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._threats = _Threats(seed)
+        self._shape = GreedyAgent(seed)
+        self._konged = False  # the current turn began with this seat's kong (热炮 next)
+        self._kong_tile = -1
+
+    # --- the protocol ------------------------------------------------------------------
+
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal
+        if len(legal) == 1:
+            return self._note(legal[0])
+        if obs.phase == "exchange":
+            return self._note(self.choose_exchange(TableView(obs), legal))
+        for a in legal:
+            if a.kind is ActionKind.HU:
+                return self._note(a)
+        view = TableView(obs)
+        if obs.phase == "dingque":
+            return self._note(self.choose_que(view, legal))
+        if obs.phase == "turn":
+            return self._note(self.turn(view, legal))
+        return self._note(self.claim(view, legal))
+
+    def _note(self, a: Action) -> Action:
+        """Remember whether this seat just made a kong: its next discard is a 热炮 risk.
+        After a kong the seat acts again before anyone else (replacement draw)."""
+        self._konged = a.kind in _KONGS or a.kind is ActionKind.GANG_EXPOSED
+        self._kong_tile = a.tile if self._konged else -1
+        return a
+
+    # --- 定缺 ---------------------------------------------------------------------------
+
+    def choose_que(self, view: TableView, options: Sequence[Action]) -> Action:
+        """定缺 (``"<seat> que <m|s|p>"``): give up the suit whose loss leaves the hand worth
+        most.  Each choice is valued like any hand (:meth:`Evaluator.value`): the other
+        suits' tiles, their distance to a win counting the void tiles as draws still to
+        come (they are thrown first), their live improving tiles, targets such as 清一色;
+        plus the chickens among the thrown tiles that still count for their discarder
+        (内外鸡).  Ties: the suit with fewer, less useful tiles (:func:`suit_weakness`)."""
+        ev = Evaluator(view)
+        return max(options, key=lambda a: self._void_value(view, ev, a.tile))
+
+    def _void_value(self, view: TableView, ev: Evaluator, s: int) -> tuple[float, float]:
+        """The hand's value with suit ``s`` given up (see :meth:`choose_que`), then the
+        shared tie-break."""
+        hand = view.hand
+        live = view.live
+        c = list(hand)
+        thrown = [(k, c[k]) for k in range(9 * s, 9 * s + 9) if c[k]]
+        for k, _ in thrown:
+            c[k] = 0
+        d = H.hand_vector(c)[9]
+        uke = 0
+        for k in range(NUM_KINDS):
+            if k // 9 == s or not live[k] or c[k] >= 4:
+                continue
+            c[k] += 1
+            if H.hand_vector(c)[9] < d:
+                uke += live[k]
+            c[k] -= 1
+        val = ev.value(HandState(c, (), shanten=d - 1, ukeire=uke))
+        worth = ev.thrown_ev
+        kept = sum(worth[k] * n for k, n in thrown if worth[k] and ev.discard_counts(k))
+        p_collect = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
+        bonus = kept * ev.chicken_payers * p_collect
+        weak = suit_weakness(hand, s)
+        return val.value + bonus, -(weak[0] + weak[1] / 100.0)
+
+    # --- 换三张 ---------------------------------------------------------------------------
+
+    def choose_exchange(self, view: TableView, legal: Sequence[Action]) -> Action:
+        """换三张 / 换四张 (one ``exchange`` action per tile passed on): pass tiles of the suit
+        whose loss leaves the hand worth most — the suit it would give up at 定缺, valued as
+        :meth:`choose_que` values it — keeping chickens (they pay their holder), then the
+        least useful tiles first (:func:`zhuoji.agents.base.tile_use`).  Once a tile is
+        passed the same suit goes on, where the table allows only one (``same_suit``)."""
+        given = view.obs.exchange_given
+        suits = {suit_of(a.tile) for a in legal}
+        ev = Evaluator(view)
+        if given and suit_of(given[0]) in suits:
+            suit = suit_of(given[0])
+        else:
+            suit = max(sorted(suits), key=lambda s: self._void_value(view, ev, s))
+        mine = [a for a in legal if suit_of(a.tile) == suit]
+        hand = view.hand
+        worth = ev.chicken_ev
+        return min(mine, key=lambda a: (worth[a.tile] > 0, tile_use(hand, a.tile), a.tile))
+
+    # --- own turn ----------------------------------------------------------------------
+
+    def turn(self, view: TableView, legal: Sequence[Action]) -> Action:
+        ev = Evaluator(view)
+        me = view.seat
+        hand = view.hand
+        melds = view.own_melds()
+        declared = view.declared[me]
+        plain = {a.tile: a for a in legal if a.kind is ActionKind.DISCARD and not a.declare}
+        void = view.obs.void_suit(me)
+        if void is not None:  # 定缺: the void suit goes first (no win while it is held)
+            plain = {t: a for t, a in plain.items() if suit_of(t) == void} or plain
+        opts = view.analyzer.options(hand, plain, view.live)
+        scored = self.score_discards(view, ev, hand, melds, declared, opts)
+        best_tile, best_value = max(scored.items(), key=lambda kv: kv[1])
+        efficient = self._shape.choose_discard(view, opts)
+        if best_value - scored[efficient] < self.deviation_margin:
+            best_tile, best_value = efficient, scored[efficient]
+        choice: Action = plain[best_tile]
+        for a in legal:
+            if a.kind in _KONGS:
+                v = self.kong_value(view, ev, a)
+                if v > best_value + self.kong_margin:
+                    choice, best_value = a, v
+        declares = [a for a in legal if a.declare]
+        if declares:
+            by_tile = {o.tile: o for o in opts}
+            for a in declares:
+                o = by_tile.get(a.tile)
+                if o is None:
+                    continue
+                c = list(hand)
+                c[a.tile] -= 1
+                waits = tuple(view.rules.waits(c))
+                state = HandState(c, melds, True, a.tile, ev.is_chongfeng(a.tile), 0, -1, waits)
+                v = self._with_danger(view, ev, a.tile, ev.value(state))
+                if v > best_value:
+                    choice, best_value = a, v
+        return choice
+
+    def score_discards(
+        self,
+        view: TableView,
+        ev: Evaluator,
+        hand: Sequence[int],
+        melds: tuple[Meld, ...],
+        declared: bool,
+        opts: Sequence[DiscardOption],
+        cycles_off: int = 0,
+    ) -> dict[int, float]:
+        """Each discard's value: the hand it leaves, its danger, then the search."""
+        static: dict[int, float] = {}
+        states: dict[int, HandState] = {}
+        best = min(o.shanten for o in opts)
+        lean = _suit_lean(view) if self.shape_weight else -1
+        # a discard two steps back is worth valuing only as a defence: when it is safer
+        # than every discard that keeps the hand (or is a 冲锋 tile or the wild)
+        safest = min(
+            (self.deal_in(view, ev, o.tile)[0] for o in opts if o.shanten <= best + 1),
+            default=0.0,
+        )
+        for o in opts:
+            if (
+                o.shanten > best + 1
+                and self.deal_in(view, ev, o.tile)[0] >= safest
+                and not ev.is_chongfeng(o.tile)
+                and o.tile != view.wild
+            ):
+                continue
+            c = list(hand)
+            c[o.tile] -= 1
+            state = HandState(
+                c,
+                melds,
+                declared,
+                o.tile,
+                ev.is_chongfeng(o.tile),
+                o.shanten,
+                o.ukeire,
+                o.improving if o.shanten == 0 else (),
+                cycles_off,
+                quick=o.shanten > best + 1,
+            )
+            states[o.tile] = state
+            static[o.tile] = self._with_danger(view, ev, o.tile, ev.value(state))
+            if self.shape_weight:
+                static[o.tile] -= self.shape_weight * self._shape.keep_value(view, o.tile, lean)
+        if self.search_budget > 0 and best == 1 and not declared and len(static) > 1:
+            self._search(view, ev, states, static, opts)
+        return static
+
+    def _search(
+        self,
+        view: TableView,
+        ev: Evaluator,
+        states: dict[int, HandState],
+        scores: dict[int, float],
+        opts: Sequence[DiscardOption],
+    ) -> None:
+        """Next-draw expectimax for the best discards one step from ready (in place)."""
+        by_tile = {o.tile: o for o in opts}
+        top = sorted(
+            (t for t in scores if by_tile[t].shanten == 1 and by_tile[t].ukeire > 0),
+            key=lambda t: -scores[t],
+        )[: self.search_width]
+        if len(top) < 2 or scores[top[0]] - scores[top[-1]] > self.search_window:
+            return
+        per = max(1, self.search_budget // len(top))
+        live = view.live
+        unseen = ev.unseen
+        h = ev.hazard
+        shift = 0.0
+        for t in top:
+            state = states[t]
+            o = by_tile[t]
+            draws = sorted(o.improving, key=lambda k: -live[k])
+            values = [(live[k], self._ready_after(view, ev, state, k)) for k in draws[:per]]
+            got = sum(n for n, _ in values)
+            if not got:
+                continue
+            mean = sum(n * v for n, v in values) / got
+            p_up = o.ukeire / unseen
+            static = ev.value(state)
+            stay = ev.value(
+                HandState(state.c, state.melds, False, -1, False, 1, o.ukeire, (), 1)
+            ).value
+            refined = h * static.end_now + (1 - h) * (p_up * mean + (1 - p_up) * stay)
+            shift += refined - static.value
+            scores[t] += refined - static.value
+        # the options not searched move by the searched ones' mean change, so that
+        # searched and static values compare like with like
+        mean_shift = shift / len(top)
+        for t in scores:
+            if t not in top:
+                scores[t] += mean_shift
+
+    def _ready_after(self, view: TableView, ev: Evaluator, state: HandState, draw: int) -> float:
+        """Best value after drawing ``draw`` to a hand one step from ready and discarding:
+        the two ready discards with the most live waits are valued exactly.  Fourteen-tile
+        hands repeat between options (discard a, draw b = discard b, draw a): cached."""
+        c = list(state.c)
+        c[draw] += 1
+        key = tuple(c)
+        cache = ev.scratch.setdefault("ready_after", {})
+        got = cache.get(key)
+        if got is not None:
+            return got
+        live = list(view.live)
+        live[draw] = max(0, live[draw] - 1)
+        kinds = [k for k in range(NUM_KINDS) if c[k]]
+        ready = [o for o in view.analyzer.options(c, kinds, live) if o.shanten == 0]
+        ready.sort(key=lambda o: -o.ukeire)
+        best = -1e18
+        for o in ready[:2]:
+            after = list(c)
+            after[o.tile] -= 1
+            s = HandState(after, state.melds, False, -1, False, 0, o.ukeire, o.improving, 1)
+            best = max(best, ev.value(s).value)
+        if best <= -1e18:
+            best = ev.value(state).value
+        cache[key] = best
+        return best
+
+    # --- danger --------------------------------------------------------------------------
+
+    def _with_danger(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
+        """An option's value once its discard of ``tile`` is priced: the chance it deals in
+        (the round ends now, this seat pays) and, for the round's first 冲锋 tile, the chance
+        it is punged (责任鸡)."""
+        p_total, paid = self.deal_in(view, ev, tile)
+        v = (1.0 - p_total) * val.value + p_total * val.end_now - paid
+        if ev.is_chongfeng(tile) or ev.zeren_cost(tile):
+            v -= self._zeren_risk(view, ev, tile, val)
+        if ev.pay.reng_bao and tile == view.wild and not view.discards_by[view.seat]:
+            # 扔宝 (seed 003): paid by each other seat if this seat wins, to the winner if not
+            p_win = val.probs[WIN_SELF] + val.probs[WIN_DISCARD]
+            p_lose = val.probs[OTHER_READY] + val.probs[OTHER_UNREADY]
+            v += ev.pay.reng_bao * (p_win * ev.pay.others - p_lose)
+        return v
+
+    def deal_in(self, view: TableView, ev: Evaluator, tile: int) -> tuple[float, float]:
+        """(chance that discarding ``tile`` deals in, expected points paid for it)."""
+        if not ev.pay.win_on_discard:
+            return 0.0, 0.0
+        cache = view.cache.get("expert.danger")
+        if not isinstance(cache, dict):
+            cache = {}
+            view.cache["expert.danger"] = cache
+        got = cache.get(tile)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        scale = self.danger_scale if ev.pay.passes.limited else self.danger_scale_open
+        threats = [th for th in self._threats.threats(view) if th.p * scale >= self.danger_floor]
+        p_total = paid = 0.0
+        for th in threats:
+            if not th.weights:
+                self._threats._weigh(view, th)
+            if th.total <= 0:
+                continue
+            p = th.p * min(1.0, self._threats.waits_per_hand * th.weights[tile] / th.total)
+            p *= scale
+            if p <= 0:
+                continue
+            p_total += p
+            paid += p * self.loss_to(view, ev, th)
+        out = (min(p_total, 1.0), paid)
+        cache[tile] = out
+        return out
+
+    def loss_to(self, view: TableView, ev: Evaluator, th: Threat) -> float:
+        """What this seat pays when ``th``'s seat wins on its discard: the likely pattern
+        value as the discarder pays it, 杀报, and the chickens and dou burnt by 热炮."""
+        key = f"expert.loss.{th.seat}"
+        got = view.cache.get(key)
+        if isinstance(got, float):
+            return got
+        pay = ev.pay
+        o = th.seat
+        if view.declared[o]:
+            fan = pay.win.declared_fan(_plain_fan(ev), hard=o == view.dealer)
+        elif (
+            th.shape == "pairs"
+            or th.focus >= 0
+            or (pay.passes.limited and not (pay.passes.dou and view.has_kong(o)))
+        ):
+            fan = _pattern_fan(ev)
+        else:
+            fan = _plain_fan(ev)
+        repao = self.deals_repao(view)
+        loss = pay.win.share(
+            fan,
+            self_draw=False,
+            winner_dealer=o == view.dealer,
+            payer_dealer=ev.dealer,
+            streak=ev.streak,
+            repao=repao,
+        )
+        if view.declared[view.seat] and pay.shabao.on_discard:
+            loss += pay.shabao.value
+        if repao:
+            plain = (("form", Form.STANDARD),)
+            extra = table_fan(ev.ruleset, (*plain, ("repao", True))) - table_fan(ev.ruleset, plain)
+            loss += max(0, extra)
+            if pay.burn_on_repao:
+                own = HandState(list(view.hand), view.own_melds())
+                loss += ev.chickens_owned(own) * ev.chicken_payers + ev.cf_mine * pay.others
+                loss += ev.dou_now
+        view.cache[key] = loss
+        return loss
+
+    def deals_repao(self, view: TableView) -> bool:
+        """Whether this seat's discard now would deal a 热炮: the variant's ``repao`` section
+        decides — the first discard after its own kong, or any once it owns a dou (seed 000
+        15), and which kongs count (late ones, kong kinds)."""
+        melds = view.own_melds()
+        kong = None
+        if self._konged:
+            kong = next(
+                (m for m in reversed(melds) if m.is_kong and m.tile == self._kong_tile), None
+            )
+        return view.ruleset.variant.repao.applies(melds, after_kong=self._konged, kong=kong)
+
+    def _zeren_risk(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
+        """责任鸡: the chance a 冲锋 or 责任 tile is punged, times what it then costs — the 冲锋
+        value lost and the extra paid to the claimer (seed 000 ②)."""
+        live = view.live[tile]
+        if live < 2:
+            return 0.0
+        unseen = max(1, ev.unseen)
+        p_none = 1.0
+        for o in range(view.players):
+            if o == view.seat:
+                continue
+            rho = min(1.0, view.obs.concealed_count(o) / unseen)
+            p0 = (1 - rho) ** live
+            p1 = live * rho * (1 - rho) ** (live - 1)
+            p_none *= p0 + p1
+        p_claim = 1.0 - p_none
+        lost = 0.0
+        if ev.is_chongfeng(tile):
+            p_ready = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
+            lost = ev.chongfeng_value(tile) * ev.pay.others * p_ready
+        return p_claim * (lost + ev.zeren_cost(tile))
+
+    # --- kongs ---------------------------------------------------------------------------
+
+    def kong_value(self, view: TableView, ev: Evaluator, a: Action) -> float:
+        """A kong's value: the hand after it (one more draw: the replacement), the dou it
+        collects, its 通行证, and for an added kong the chance it is robbed."""
+        hand = list(view.hand)
+        melds = list(view.own_melds())
+        pay = ev.pay
+        late = False
+        if a.kind is ActionKind.GANG_CONCEALED:
+            hand[a.tile] -= 4
+            kind = MeldKind.GANG_CONCEALED
+            melds.append(Meld(kind, a.tile))
+            dou = pay.dou.concealed * pay.others
+        else:
+            hand[a.tile] -= 1
+            kind = MeldKind.GANG_ADDED
+            i = next(i for i, m in enumerate(melds) if m.kind is MeldKind.PENG and m.tile == a.tile)
+            melds[i] = Meld(kind, a.tile, melds[i].source)
+            dou = pay.dou.added * pay.others
+        if late:
+            dou = pay.dou.late_value * pay.others
+        rules = view.rules
+        shanten = rules.shanten(hand)
+        waits = tuple(rules.waits(hand)) if shanten == 0 else ()
+        uke = _ukeire(view, hand) if shanten > 0 else -1
+        state = HandState(
+            hand, tuple(melds), view.declared[view.seat], -1, False, shanten, uke, waits, -1, dou
+        )
+        val = ev.value(state)
+        v = val.value
+        if a.kind is ActionKind.GANG_ADDED and "added" in view.ruleset.variant.claims.rob_kong:
+            v -= self._rob_risk(view, ev, a.tile, val)
+        return v
+
+    def _rob_risk(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
+        """抢杠: a ready opponent waiting on the added tile wins, paid by this seat for all
+        (seed 000 16), and 烧 voids this seat's chickens and dou where the variant says so."""
+        threats = self._threats.threats(view)
+        p_total = 0.0
+        for th in threats:
+            if not th.weights:
+                self._threats._weigh(view, th)
+            if th.total <= 0:
+                continue
+            p = ev.p_ready[th.seat] * min(
+                1.0, self._threats.waits_per_hand * th.weights[tile] / th.total
+            )
+            p_total += p
+        p_total *= self.danger_scale if ev.pay.passes.limited else self.danger_scale_open
+        if p_total <= 0:
+            return 0.0
+        pay = ev.pay
+        w = pay.win
+        share = w.share(
+            _plain_fan(ev) * w.rob_kong_mult,
+            self_draw=w.rob_as_self_draw,
+            winner_dealer=False,
+            payer_dealer=ev.dealer,
+            streak=ev.streak,
+        )
+        cost = w.robbed_pays(share, view.players)
+        if pay.burn_on_rob_kong:
+            cost += max(0.0, val.end_now)
+        return min(1.0, p_total) * (cost + max(0.0, val.value - val.end_now))
+
+    # --- claims on a discard ---------------------------------------------------------------
+
+    def claim(self, view: TableView, legal: Sequence[Action]) -> Action:
+        ev = Evaluator(view)
+        hand = view.hand
+        melds = view.own_melds()
+        declared = view.declared[view.seat]
+        pass_ = next(a for a in legal if a.kind is ActionKind.PASS)
+        tile = view.claim_tile
+        an = view.analyzer
+        s, uke, imp = an.ukeire(hand, view.live)
+        state = HandState(list(hand), melds, declared, -1, False, s, uke, imp if s == 0 else ())
+        now = ev.value(state)
+        values = {pass_: now.value}
+        zeren = self._zeren_claim(view, ev, now)
+        for a in legal:
+            if a.kind is ActionKind.PENG:
+                values[a] = self._after_claim(view, ev, a, [tile, tile], MeldKind.PENG) + zeren
+            elif a.kind is ActionKind.CHI:
+                need = [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != tile]
+                values[a] = self._after_claim(view, ev, a, need, MeldKind.CHI) + zeren
+            elif a.kind is ActionKind.GANG_EXPOSED:
+                values[a] = self._exposed_kong(view, ev, a) + zeren
+        best = max(values, key=values.__getitem__)
+        efficient = self._shape.claim(view, legal)
+        if efficient in values and values[best] - values[efficient] < self.deviation_margin:
+            return efficient
+        return best
+
+    def _zeren_claim(self, view: TableView, ev: Evaluator, now: Valued) -> float:
+        """责任鸡 earned by claiming the discard (any claim, as settlement counts it): paid by
+        the discarder when this seat collects at the end; where ``claimer_unready`` reverses
+        it, paid back by this seat when it is not ready (to a collecting discarder, or to any,
+        DS §11.2).  The chances are those of the hand before the claim."""
+        amount = ev.zeren_claimed()
+        if not amount:
+            return 0.0
+        p = now.probs
+        p_ready = p[WIN_SELF] + p[WIN_DISCARD] + p[OTHER_READY]
+        ch = ev.chk
+        assert ch is not None
+        gain = amount * (p_ready if ch.collectors_ready else p_ready + p[OTHER_UNREADY])
+        if ch.zeren_reversed != "none" and ch.collectors_ready:
+            src = view.obs.claim_source
+            p_src = 1.0 if ch.zeren_reversed == "reversed_to_any" else ev.p_ready[src]
+            gain -= amount * p[OTHER_UNREADY] * p_src
+        return gain
+
+    def _after_claim(
+        self, view: TableView, ev: Evaluator, a: Action, used: list[int], kind: MeldKind
+    ) -> float:
+        """Value of claiming (pung or chow) and then making the best discard."""
+        hand = list(view.hand)
+        for t in used:
+            hand[t] -= 1
+        src = view.obs.claim_source
+        meld = Meld(kind, a.tile, src, view.claim_tile if kind is MeldKind.CHI else None)
+        melds = (*view.own_melds(), meld)
+        kinds = [k for k in range(NUM_KINDS) if hand[k]]
+        if not kinds:
+            return -1e18
+        opts = view.analyzer.options(hand, kinds, view.live)
+        scored = self.score_discards(view, ev, hand, melds, view.declared[view.seat], opts)
+        return max(scored.values())
+
+    def _exposed_kong(self, view: TableView, ev: Evaluator, a: Action) -> float:
+        """点豆: the kong on the discard, its dou (from the feeder), the replacement draw."""
+        hand = list(view.hand)
+        hand[a.tile] -= 3
+        src = view.obs.claim_source
+        melds = (*view.own_melds(), Meld(MeldKind.GANG_EXPOSED, a.tile, src))
+        pay = ev.pay
+        dou = pay.dou.exposed * (1 if pay.dou.exposed_from_feeder else pay.others)
+        rules = view.rules
+        shanten = rules.shanten(hand)
+        waits = tuple(rules.waits(hand)) if shanten == 0 else ()
+        uke = _ukeire(view, hand) if shanten > 0 else -1
+        state = HandState(
+            hand, melds, view.declared[view.seat], -1, False, shanten, uke, waits, -1, dou
+        )
+        return ev.value(state).value
+
+
+def _ukeire(view: TableView, hand: Sequence[int]) -> int:
+    return view.analyzer.ukeire(hand, view.live)[1]
+
+
+def _plain_fan(ev: Evaluator) -> int:
+    return table_fan(ev.ruleset, (("form", Form.STANDARD),))
+
+
+def _pattern_fan(ev: Evaluator) -> int:
+    """The cheapest pattern that lets a hand win on a discard without a dou (通行证), e.g.
+    大对子 5 or 七对 8 in guiyang; the plain value where any hand may."""
+    p = ev.pay.passes
+    if not p.limited:
+        return _plain_fan(ev)
+    found = FAR
+    for facts in (
+        (("form", Form.STANDARD), ("all_pungs", True)),
+        (("form", Form.SEVEN_PAIRS),),
+        (("form", Form.STANDARD), ("one_suit", True)),
+    ):
+        f = table_fan(ev.ruleset, facts)
+        if p.min_pattern_fan <= f < found:
+            found = f
+    return found if found < FAR else _plain_fan(ev)
+
+
+register_agent("expert", ExpertAgent)

@@ -1,0 +1,1101 @@
+"""The expert bot's value model: what a hand is worth from here to the end of the round.
+
+A hand between turns (13 − 3k concealed tiles) is valued as an expectation over how the
+round can end for this seat, each end priced with the table's payouts
+(:mod:`zhuoji.agents.expert_payouts`) and pattern table:
+
+* **win by self-draw / on a discard** — the hand's pattern value (the variant's own rows,
+  :func:`zhuoji.rules.patterns.value_of`) times the payers, 报听, the dealer's part, plus
+  the chickens and dou it then collects and any 杀报 owed to it;
+* **someone else wins while this seat is ready / not ready** — chickens and dou collected
+  only when ready (叫嘴, seed 001), 包鸡 and paid-back dou when not, 杀报 owed when declared;
+* **a draw (荒庄) ready / not ready** — 查叫 (seed 000 17)).
+
+The chances of these ends come from a small Markov chain over this seat's remaining draws
+(:func:`outlook`): each cycle the other seats may end the round (a hazard from the
+opponents' readiness) or discard a tile this seat may win on (通行证 decides whether it
+may, seed 000 特殊玩法规则 1), then this seat draws: a ready hand wins on one of its live
+waits, an unready one moves a step closer with its live improving tiles.  The first draw
+uses the hand's own counts; later draws use typical rates for the target shape.  The
+chain is memoized on rounded inputs, so valuing a discard costs a few table look-ups.
+
+Targets: a hand may aim at several shapes — the standard form, 大对子 (all pungs), 七对,
+清一色 in its strongest suit, 混一色, 十三烂 — each with its own distance, improving tiles and
+pattern value; the hand is worth its best target.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from zhuoji import hand as H
+from zhuoji import tiles as T
+from zhuoji.agents.analysis import TableView
+from zhuoji.agents.expert_chickens import round_chickens
+from zhuoji.agents.expert_payouts import Payouts, payouts
+from zhuoji.observation import Observation
+from zhuoji.outcome import Meld, MeldKind
+from zhuoji.rules.patterns import value_of
+from zhuoji.variant import Ruleset
+
+FAR = H.FAR
+
+#: terminal kinds of the outlook, in the order of its probability vectors
+WIN_SELF, WIN_DISCARD, OTHER_READY, OTHER_UNREADY, DRAW_READY, DRAW_UNREADY = range(6)
+
+#: typical live improving tiles by distance (tiles to add; 1 = ready) for each target
+#: shape, measured on greedy play; distance 1 means the live waits of a future ready hand
+_TYPICAL = {
+    "standard": (0.0, 5.5, 17.0, 30.0, 42.0, 50.0, 55.0),
+    "pairs": (0.0, 2.6, 8.0, 13.0, 18.0, 22.0, 26.0),
+    "pungs": (0.0, 3.5, 6.0, 9.0, 12.0, 15.0, 18.0),
+    "suit": (0.0, 4.5, 10.0, 14.0, 17.0, 20.0, 22.0),
+    "lan": (0.0, 3.0, 12.0, 20.0, 26.0, 30.0, 34.0),
+}
+
+
+# ---------------------------------------------------------------------------------------
+# the Markov outlook
+# ---------------------------------------------------------------------------------------
+
+
+#: opponents' progress (their discards) up to which hazard profiles are tabulated
+_MAX_T = 40
+
+
+@lru_cache(maxsize=4096)
+def hazard_profile(
+    undeclared: int, declared: int, melds_q: int, rate_q: int, rate_declared_q: int
+) -> tuple[float, ...]:
+    """Chance per cycle that another seat ends the round by winning, by the undeclared
+    opponents' progress ``t`` (their mean number of discards): each is ready with a
+    logistic chance in ``t`` and its melds (fit to greedy play on guiyang: about 16 %
+    after 4 discards, 54 % after 8, 82 % after 12; a meld counts like 1.3 discards), and a
+    ready seat wins a cycle with chance ``rate_q``/1000; declared seats are ready from the
+    start (``rate_declared_q``/1000)."""
+    r, rd = rate_q / 1000.0, rate_declared_q / 1000.0
+    out = []
+    for t in range(_MAX_T + 1):
+        x = 0.45 * (t - 7.6) + 0.6 * melds_q / 2.0
+        p = 1.0 / (1.0 + math.exp(-x))
+        keep = (1.0 - p * r) ** undeclared * (1.0 - rd) ** declared
+        out.append(1.0 - keep)
+    return tuple(out)
+
+
+Profile = tuple[int, int, int, int, int]
+
+
+@lru_cache(maxsize=400_000)
+def _future(
+    cycles: int, d: int, t: int, prof: Profile, ws: float, wd: float, rates: tuple[float, ...]
+) -> tuple[float, ...]:
+    """End probabilities from the start of a cycle (others' turns first) with the hand at
+    distance ``d``, ``cycles`` own draws left and the opponents at progress ``t``; ``ws``
+    and ``wd`` are the self-draw and discard-win chances once ready, ``rates[d]`` the
+    chance a draw improves distance ``d``."""
+    if cycles <= 0:
+        out = [0.0] * 6
+        out[DRAW_READY if d == 1 else DRAW_UNREADY] = 1.0
+        return tuple(out)
+    hazard = hazard_profile(*prof)[min(t, _MAX_T)]
+    nt = t + 1
+    out = [0.0] * 6
+    alive = 1.0
+    if d == 1 and wd > 0:
+        out[WIN_DISCARD] += wd
+        alive -= wd
+    out[OTHER_READY if d == 1 else OTHER_UNREADY] += alive * hazard
+    alive *= 1.0 - hazard
+    if d == 1:
+        out[WIN_SELF] += alive * ws
+        nxt = _future(cycles - 1, 1, nt, prof, ws, wd, rates)
+        stay = alive * (1.0 - ws)
+        return tuple(o + stay * x for o, x in zip(out, nxt, strict=True))
+    q = rates[min(d, len(rates) - 1)]
+    up = _future(cycles - 1, d - 1, nt, prof, ws, wd, rates)
+    same = _future(cycles - 1, d, nt, prof, ws, wd, rates)
+    return tuple(o + alive * (q * a + (1.0 - q) * b) for o, a, b in zip(out, up, same, strict=True))
+
+
+def outlook(
+    cycles: int,
+    d: int,
+    q1: float,
+    t: int,
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+) -> tuple[float, ...]:
+    """:func:`_future` with this hand's own first-draw improvement chance ``q1`` (chances
+    rounded to 1/200 so chains are shared between calls and decisions)."""
+    return _outlook(
+        max(0, cycles),
+        min(d, len(rates) + 2),
+        round(q1 * 200) / 200,
+        max(0, min(t, _MAX_T)),
+        prof,
+        round(ws * 200) / 200,
+        round(wd * 200) / 200,
+        rates,
+    )
+
+
+@lru_cache(maxsize=400_000)
+def _outlook(
+    cycles: int,
+    d: int,
+    q1: float,
+    t: int,
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+) -> tuple[float, ...]:
+    if cycles <= 0 or d == 1:
+        return _future(cycles, d, t, prof, ws, wd, rates)
+    hz = hazard_profile(*prof)[t]
+    out = [0.0] * 6
+    out[OTHER_UNREADY] = hz
+    alive = 1.0 - hz
+    up = _future(cycles - 1, d - 1, t + 1, prof, ws, wd, rates)
+    same = _future(cycles - 1, d, t + 1, prof, ws, wd, rates)
+    return tuple(
+        o + alive * (q1 * a + (1.0 - q1) * b) for o, a, b in zip(out, up, same, strict=True)
+    )
+
+
+@lru_cache(maxsize=4096)
+def typical_rates(shape: str, unseen_bucket: int) -> tuple[float, ...]:
+    """Per-draw improvement chances of the typical hand of a shape, by distance."""
+    u = max(unseen_bucket, 8)
+    return tuple(min(0.9, x / u) for x in _TYPICAL[shape])
+
+
+# ---------------------------------------------------------------------------------------
+# pattern values through the variant's own rows
+# ---------------------------------------------------------------------------------------
+
+Facts = tuple[tuple[str, object], ...]
+
+_NEUTRAL: dict[str, object] = {
+    "form": H.Form.STANDARD,
+    "all_pungs": False,
+    "one_suit": False,
+    "mixed_one_suit": False,
+    "quads": 0,
+    "concealed": True,
+    "single_wait": False,
+    "one_wait": False,
+    "wide_wait": False,
+    "melds": 0,
+    "quad_on_win": False,
+    "pair_runs": 0,
+    "no_wild": True,
+    "wilds": 0,
+    "missing_suit": False,
+    "no_terminals": False,
+    "terminal_pair": False,
+    "kan": 0,
+    "twin_chows": 0,
+    "full_straight": False,
+    "all_honors_lan": False,
+    "wild_single_wait": False,
+    "wild_pair_wait": False,
+    "held": (0,) * T.NUM_KINDS,
+    "peng_sets": 0,
+    "concealed_kongs": 0,
+    "exposed_kongs": 0,
+    "dragon_pungs": 0,
+    "seat_wind_pung": False,
+    "round_wind_pung": False,
+    "self_draw": False,
+    "rob_kong": False,
+    "gangkai": False,
+    "repao": False,
+    "haidi": False,
+    "tianhu": False,
+    "dihu": False,
+    "renhu": False,
+    "declared": False,
+    "dealer": False,
+}
+
+
+@lru_cache(maxsize=65536)
+def table_value(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> tuple[int, int]:
+    """(pattern part, total) the variant's pattern table gives a hand with these facts
+    (:func:`zhuoji.rules.patterns.value_of`: excludes, ``combine`` and the cap apply); the
+    pattern part (non-additive rows) is what the 通行证 threshold reads."""
+    f = dict(_NEUTRAL)
+    f.update(context)
+    f.update(shape)
+    comps = value_of(ruleset.variant.patterns, f)
+    return sum(c.fan for c in comps if not c.bonus), sum(c.fan for c in comps)
+
+
+def table_fan(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> int:
+    """The total value of a hand with these facts (see :func:`table_value`)."""
+    return table_value(ruleset, shape, context)[1]
+
+
+_CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+
+
+def _held(
+    c: Sequence[int], meld_tiles: Sequence[int], wild: int | None, counted: frozenset[int]
+) -> tuple[int, ...]:
+    """The ``held`` fact: tiles physically held, melds included, wild tiles not, for the
+    kinds a pattern row counts (``counted``: e.g. 红中 嘴); other kinds read 0, so values
+    stay cacheable."""
+    out = [0] * T.NUM_KINDS
+    for k in counted:
+        if k != wild:
+            out[k] = c[k] + meld_tiles.count(k)
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def counted_tiles(ruleset: Ruleset) -> frozenset[int]:
+    """The kinds the variant's pattern rows count (a row's own ``tile``)."""
+    return frozenset(T.parse_one(r.tile) for r in ruleset.variant.patterns.rows.values() if r.tile)
+
+
+def hand_context(
+    c: Sequence[int],
+    melds: Sequence[Meld],
+    *,
+    wild: int | None,
+    dealer: bool,
+    declared: bool,
+    seat_wind: int,
+    round_wind: int,
+    counted: frozenset[int] = frozenset(),
+) -> Facts:
+    """Facts the current hand already shows, as the completed hand would likely keep them
+    (claimed melds, kongs, concealed pungs, dragons, suits present, terminals, wilds)."""
+    kinds = [k for k in range(T.NUM_KINDS) if c[k] and k != wild]
+    meld_tiles = [t for m in melds for t in m.tiles]
+    every = set(kinds) | set(meld_tiles)
+    suits = {k // 9 for k in every if k < 27}
+    pungs = [k for k in kinds if c[k] >= 3] + [m.tile for m in melds if m.kind is not MeldKind.CHI]
+    wilds = c[wild] if wild is not None else 0
+    return (
+        ("concealed", not any(m.kind.claimed for m in melds)),
+        ("no_wild", wilds == 0),
+        ("wilds", wilds),
+        ("missing_suit", len(suits) < 3),
+        ("no_terminals", not any(T.is_terminal_or_honor(k) for k in every)),
+        ("kan", sum(1 for k in kinds if c[k] >= 3)),
+        ("held", _held(c, meld_tiles, wild, counted)),
+        ("melds", len(melds)),
+        ("peng_sets", sum(1 for m in melds if m.kind in _CLAIMED_SETS)),
+        ("concealed_kongs", sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED)),
+        (
+            "exposed_kongs",
+            sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
+        ),
+        ("dragon_pungs", sum(1 for k in pungs if k >= 31)),
+        ("seat_wind_pung", 27 + seat_wind in pungs),
+        ("round_wind_pung", 27 + round_wind in pungs),
+        ("declared", declared),
+        ("dealer", dealer),
+    )
+
+
+@lru_cache(maxsize=65536)
+def complete_shapes(
+    full: tuple[int, ...], melds: tuple[Meld, ...], ruleset: Ruleset, wild: int | None
+) -> tuple[Facts, ...]:
+    """Shape facts of each form a complete hand takes, decided from counts as
+    :class:`~zhuoji.agents.analysis.PatternScreen` decides them: the form, all pungs, one
+    suit, mixed one suit, seven pairs' four-of-a-kinds."""
+    c = list(full)
+    jokers = 0
+    if wild is not None:
+        jokers = c[wild]
+        c[wild] = 0
+    v = ruleset.variant
+    forms = v.forms.allowed
+    n = sum(c) + jokers
+    kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
+    suits = {k // 9 for k in kinds if k < 27}
+    honors = any(k >= 27 for k in kinds)
+    suit: Facts = (
+        ("one_suit", len(suits) == 1 and not honors),
+        ("mixed_one_suit", len(suits) == 1 and honors),
+    )
+    out: list[Facts] = []
+    if (
+        H.Form.STANDARD in forms
+        and H.standard_distance(c, jokers, wild_in_play=wild is not None) - jokers <= 0
+    ):
+        chi = any(m.kind is MeldKind.CHI for m in melds)
+        pungs = not chi and not jokers and all(x in (0, 2, 3) for x in c) and c.count(2) == 1
+        out.append((("form", H.Form.STANDARD), ("all_pungs", pungs), *suit))
+    q2 = v.forms.quads_as_two_pairs
+    if (
+        H.Form.SEVEN_PAIRS in forms
+        and n == 14
+        and not melds
+        and H.seven_pairs_distance(c, jokers, quads_as_two_pairs=q2) - jokers <= 0
+    ):
+        quads = c.count(4) if not jokers else 0
+        out.append((("form", H.Form.SEVEN_PAIRS), ("quads", quads), *suit))
+    if (
+        H.Form.SHISANLAN in forms
+        and not melds
+        and n == 14
+        and H.shisanlan_distance(c, jokers) - jokers <= 0
+    ):
+        out.append((("form", H.Form.SHISANLAN), *suit))
+    if (
+        H.Form.SHISANYAO in forms
+        and not melds
+        and n == 14
+        and H.shisanyao_distance(c, jokers) - jokers <= 0
+    ):
+        out.append((("form", H.Form.SHISANYAO), *suit))
+    return tuple(out) or ((("form", H.Form.STANDARD), *suit),)
+
+
+# ---------------------------------------------------------------------------------------
+# target shapes and their distances
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A shape a hand may complete: its distance (tiles to add), the live tiles that bring
+    it closer (-1: unknown), and the facts that decide its pattern value."""
+
+    shape: str  # key of _TYPICAL
+    distance: int
+    ukeire: int
+    facts: Facts
+
+
+_STANDARD: Facts = (("form", H.Form.STANDARD),)
+_PUNGS: Facts = (("form", H.Form.STANDARD), ("all_pungs", True))
+_PAIRS: Facts = (("form", H.Form.SEVEN_PAIRS),)
+_LAN: Facts = (("form", H.Form.SHISANLAN),)
+_YAO: Facts = (("form", H.Form.SHISANYAO),)
+
+
+def _orphan_ukeire(c: Sequence[int], live: Sequence[int]) -> int:
+    """Live tiles that bring 十三幺 closer: the orphan kinds missing, and while no orphan is
+    held twice, the ones held."""
+    paired = any(c[k] >= 2 for k in H.ORPHANS)
+    return sum(live[k] for k in H.ORPHANS if not c[k] or (not paired and c[k] == 1))
+
+
+def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int, int]:
+    """(distance, live improving tiles) to ``sets`` pungs and a pair from concealed counts:
+    the best pick is the ``sets + 1`` most-held kinds, the pair on one held at most twice;
+    the improving tiles are those of the picked kinds held once or twice."""
+    held = sorted(c, reverse=True)[: sets + 1]
+    cost = sum(3 - min(x, 3) for x in held) - (1 if held[-1] <= 2 else 0)
+    low = max(1, held[-1])
+    uke = sum(n for x, n in zip(c, live, strict=True) if low <= x <= 2)
+    return cost, uke
+
+
+def pairs_target(c: Sequence[int], quads_as_two: bool, live: Sequence[int]) -> tuple[int, int]:
+    """(distance, live improving tiles) to seven pairs from the held tiles (13 concealed,
+    no melds; tiles not counted in ``c`` are thrown away along the way)."""
+    d = H.pairs_distance(c.count(1), c.count(2), c.count(3), c.count(4), quads_as_two)
+    return d, sum(live[k] for k in range(T.NUM_KINDS) if c[k] == 1 or c[k] == 3)
+
+
+@lru_cache(maxsize=65536)
+def suit_target(
+    cs: tuple[int, ...], sets: int, live: tuple[int, ...], base: int, honors: tuple[int, ...] = ()
+) -> tuple[int, int]:
+    """(distance, live improving tiles of the suit) to ``sets`` sets and a pair from one
+    suit's tiles (``cs``, nine counts from kind ``base``) and, for 混一色, the honors held."""
+    c = [0] * T.NUM_KINDS
+    c[base : base + 9] = cs
+    if honors:
+        c[27:] = honors
+    slot = 2 * sets + 1
+    d = H.hand_vector(c)[slot]
+    uke = 0
+    for r in range(9):
+        k = base + r
+        if not live[r] or c[k] >= 4:
+            continue
+        c[k] += 1
+        if H.hand_vector(c)[slot] < d:
+            uke += live[r]
+        c[k] -= 1
+    return d, uke
+
+
+# ---------------------------------------------------------------------------------------
+# one decision's situation
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class HandState:
+    """A hand between turns, as one option would leave it."""
+
+    c: list[int]  # concealed counts (13 − 3k)
+    melds: tuple[Meld, ...]
+    declared: bool = False
+    discarded: int = -1  # the tile this option discards (-1: none)
+    chongfeng: bool = False  # the discard would be the round's first 冲锋 tile
+    shanten: int | None = None  # the shanten over every form, when known
+    ukeire: int = -1  # its live improving tiles (-1: unknown)
+    waits: tuple[int, ...] = ()  # when ready: the kinds it waits on
+    cycles_off: int = 0  # own draws used up before this state (-1: a kong's replacement)
+    extra_dou: float = 0.0  # what a kong made by this option collects
+    quick: bool = False  # value the standard target only
+
+
+@dataclass(slots=True)
+class Valued:
+    """An option's value, the end probabilities of its best target, and this seat's price
+    if the round ended now by another seat's win."""
+
+    value: float
+    probs: tuple[float, ...]
+    ready_now: bool
+    end_now: float
+    target: str = ""
+
+
+class Evaluator:
+    """Values hands between turns (:meth:`value`) for one decision of one seat: the
+    payouts, the wall, the hazard that another seat ends the round, the chicken prices
+    and the prices of every end (see the module docstring)."""
+
+    #: per-cycle win chance of a ready opponent, without and with a 通行证 to win on
+    #: discards (greedy play on guiyang wins about 8 % of its draws once ready; a hand
+    #: that may win on discards about twice as often)
+    ready_win_self = 0.10
+    ready_win_any = 0.16
+    #: share of the other seats' wins that are self-draws (杀报 on a self-draw)
+    other_self_draw_share = 0.7
+    #: how far above the standard target's distance other targets are still considered
+    target_slack = 2
+    #: an opponent's discard hits a ready hand's waits this often relative to a random tile
+    discard_hit = 0.8
+
+    def __init__(self, view: TableView) -> None:
+        self.view = view
+        rs = view.ruleset
+        self.ruleset = rs
+        self.pay: Payouts = payouts(rs)
+        obs = view.obs
+        self.seat = me = view.seat
+        self.players = n = view.players
+        self.dealer = view.dealer == me
+        self.streak = obs.streak
+        self.live = live = view.live
+        self.unseen = max(1, sum(live))
+        self.unseen_bucket = round(self.unseen / 4.0) * 4
+        self.cycles = max(0, obs.wall_left // n)
+        self.table = obs.discards
+        self.p_ready = [0.0] * n
+        self.hazard = self._hazard()
+        self.ready_opponents = sum(self.p_ready)
+        self._chickens_now(obs)
+        self.highest = rs.variant.patterns.combine == "highest"
+        self.forms = rs.variant.forms.allowed
+        self.quads_as_two = rs.variant.forms.quads_as_two_pairs
+        self.wild = view.wild
+        self.seat_wind = (me - view.dealer) % n
+        self.opp_dealer = [o == view.dealer for o in range(n)]
+        self.honors_in_set = rs.variant.tiles.set.value != "suits"
+        sb = self.pay.shabao
+        declared_opps = sum(1 for o in range(n) if o != me and view.declared[o])
+        self.shabao_in_self = sb.value * declared_opps if sb.on_self_draw else 0.0
+        # a discard win: the discarder pays 杀报 if declared, or every declared loser (遵义)
+        per_disc = declared_opps if sb.others_on_discard else declared_opps / max(1, n - 1)
+        self.shabao_in_disc = sb.value * per_disc if sb.on_discard else 0.0
+        self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
+        #: per-decision scratch space for callers (search caches)
+        self.scratch: dict[str, dict[Any, float]] = {}
+        self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], Facts] = {}
+        # fixed parts of what this seat owns and owes
+        self._melds_now = len(view.own_melds())
+        self.dou_now = self._dou_owned(view.own_melds())
+        self._back_cache: dict[tuple[Meld, ...], float] = {}
+        self._chk_fixed = self._chickens_fixed()
+        self._owed_fixed = self._owed_fixed_now()
+        self.opp_fan = self._typical_opponent_fan()
+
+    # --- the other seats ------------------------------------------------------------------
+
+    def _hazard(self) -> float:
+        """The opponents' hazard profile and progress (see :func:`hazard_profile`); returns
+        the chance another seat ends the round in the coming cycle."""
+        v = self.view
+        passes = self.pay.passes
+        undeclared: list[int] = []
+        declared = 0
+        any_rate = 0
+        melds = 0
+        for o in range(self.players):
+            if o == self.seat:
+                continue
+            any_ok = self.pay.win_on_discard and (
+                not passes.limited
+                or (passes.declared and v.declared[o])
+                or (passes.dou and v.has_kong(o))
+            )
+            if v.declared[o]:
+                declared += 1
+                self.p_ready[o] = 1.0
+                continue
+            undeclared.append(len(v.discards_by[o]))
+            melds += len(v.melds[o])
+            any_rate += any_ok
+            x = 0.45 * (len(v.discards_by[o]) - 7.6) + 0.6 * len(v.melds[o])
+            self.p_ready[o] = 1.0 / (1.0 + math.exp(-x))
+        k = max(1, len(undeclared))
+        share_any = any_rate / k
+        rate = self.ready_win_self + (self.ready_win_any - self.ready_win_self) * share_any
+        if not self.pay.win_on_discard:
+            rate = self.ready_win_self
+        self.t0 = round(sum(undeclared) / k) if undeclared else _MAX_T
+        self.profile: Profile = (
+            len(undeclared),
+            declared,
+            round(2 * melds / k),
+            round(rate * 1000),
+            round((self.ready_win_any if self.pay.win_on_discard else self.ready_win_self) * 1000),
+        )
+        return hazard_profile(*self.profile)[min(self.t0, _MAX_T)]
+
+    def _typical_opponent_fan(self) -> float:
+        """An opponent's plain win as this seat pays it (查叫, 包付)."""
+        fan = table_fan(self.ruleset, _STANDARD)
+        return self.pay.win.share(
+            fan, self_draw=False, winner_dealer=False, payer_dealer=self.dealer, streak=self.streak
+        )
+
+    # --- what this seat owns -------------------------------------------------------------
+
+    def _dou_owned(self, melds: Sequence[Meld]) -> float:
+        """What this seat's kongs collect when they score (from all payers)."""
+        dou = self.pay.dou
+        if not dou.active:
+            return 0.0
+        total = 0.0
+        others = self.pay.others
+        for m in melds:
+            if not m.kind.is_kong:
+                continue
+            if m.late:
+                total += dou.late_value * others
+            elif m.kind is MeldKind.GANG_CONCEALED:
+                total += dou.concealed * others
+            elif m.kind is MeldKind.GANG_ADDED:
+                total += dou.added * others
+            else:
+                total += dou.exposed * (1 if dou.exposed_from_feeder else others)
+        return total
+
+    def dou_back(self, melds: tuple[Meld, ...]) -> float:
+        """包杠 (``dou.unready_pays``, CITIES.md 黔西/毕节/独山): what this seat pays back for
+        its kongs if it ends unready — each kong of a paid-back tile at its value, to every
+        payer or (``unready_pays_to: ready``) the ready ones."""
+        dou = self.pay.dou
+        if not dou.unready_pays or not dou.needs_ready:
+            return 0.0
+        got = self._back_cache.get(melds)
+        if got is not None:
+            return got
+        others = self.pay.others
+        payees = self.ready_opponents if dou.unready_pays_ready else float(others)
+        total = 0.0
+        for m in melds:
+            if not m.kind.is_kong or not dou.pays_back(m.tile):
+                continue
+            if m.late:
+                total += dou.late_value * payees
+            elif m.kind is MeldKind.GANG_CONCEALED:
+                total += dou.concealed * payees
+            elif m.kind is MeldKind.GANG_ADDED:
+                total += dou.added * payees
+            else:
+                total += dou.exposed * (payees / others if dou.exposed_from_feeder else payees)
+        self._back_cache[melds] = total
+        return total
+
+    # --- chickens ---------------------------------------------------------------------------
+
+    def _chickens_now(self, obs: Observation) -> None:
+        """The round's chicken prices (reveals so far, the day, the after-win reveal weighted
+        by the unseen tiles), the 冲锋 discards so far, and what this seat owns and owes."""
+        ch = self.pay.chickens
+        self.chk = ch
+        n = self.players
+        self.reveal: list[float] | None = None
+        self.cf_indexes: frozenset[int] = frozenset()
+        self.cf_mine = 0.0
+        self._chk_fixed = self._owed_fixed = 0.0
+        self.chicken_payers = float(n - 1)
+        self.baoji_payees = 0.0
+        if ch is None:
+            self.chicken_ev = self.thrown_ev = [0.0] * T.NUM_KINDS
+            return
+        if ch.after_win_reveal:
+            self.reveal = [x / self.unseen for x in self.live]
+        self.prices = prices = round_chickens(self.ruleset, tuple(obs.reveals), obs.weekday)
+        self.chicken_ev = prices.expected(self.reveal)
+        self.thrown_ev = prices.expected_thrown(self.reveal)  # 金鸡 on held copies only (DS)
+        self.cf_tiles = frozenset(prices.fixed if ch.cf_tiles is None else ch.cf_tiles)
+        self.zeren_tiles = frozenset(prices.fixed if ch.zeren_tiles is None else ch.zeren_tiles)
+        seen: set[int] = set()
+        started: set[int] = set()
+        cf: set[int] = set()
+        for i, (who, tile, _claimed) in enumerate(self.table):
+            first = tile not in seen if ch.cf_round_first else who not in started
+            if ch.cf_mult and tile in self.cf_tiles and prices.base[tile] and first:
+                cf.add(i)
+            seen.add(tile)
+            started.add(who)
+        self.cf_indexes = frozenset(cf)
+        self._seen_kinds = frozenset(seen)
+        self._started = self.seat in started
+        self.cf_mine = sum(
+            self.chongfeng_value(tile)
+            for i, (who, tile, claimed) in enumerate(self.table)
+            if i in cf and who == self.seat and claimed is None
+        )
+        if ch.payers_unready:  # ready players do not pay each other
+            self.chicken_payers = max(0.0, n - 1 - self.ready_opponents)
+        if ch.unready_pays:
+            self.baoji_payees = self.ready_opponents if ch.unready_payees_ready else n - 1.0
+        self._chk_fixed = self._chickens_fixed()
+        self._owed_fixed = self._owed_fixed_now()
+
+    def is_chongfeng(self, tile: int) -> bool:
+        """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
+        this seat's own first discard, by ``chongfeng.first``)."""
+        ch = self.chk
+        if ch is None or not ch.cf_mult or tile not in self.cf_tiles or not self.prices.base[tile]:
+            return False
+        return tile not in self._seen_kinds if ch.cf_round_first else not self._started
+
+    def chongfeng_value(self, tile: int) -> float:
+        """The 冲锋 value of ``tile`` from each other player (its after-win 金鸡 expected)."""
+        if self.chk is None:
+            return 0.0
+        return self.prices.chongfeng_value(self.chk, tile, self.reveal)
+
+    def zeren_cost(self, tile: int) -> float:
+        """责任鸡: what discarding ``tile`` costs its discarder, to the claimer, if punged
+        (横鸡 premiums are not priced)."""
+        ch = self.chk
+        if ch is None or tile not in self.zeren_tiles:
+            return 0.0
+        if ch.zeren_first_only and tile in self._seen_kinds:
+            return 0.0
+        if ch.zeren_premium:  # a claimed 冲锋 pays its 冲锋 value less its plain value
+            base = self.prices.base[tile]
+            return float((ch.cf_mult - 1) * base) if self.is_chongfeng(tile) else 0.0
+        return float(ch.zeren_extra * self.prices.base[tile])
+
+    def zeren_claimed(self) -> float:
+        """责任鸡 from the claimer's side: what the discarder of the discard now answered owes
+        its claimer if it is punged (the extra, or DS's premium on a claimed 冲锋); 0 when
+        the discard is not a 责任 tile or not the first of its kind where only that counts."""
+        ch = self.chk
+        if ch is None or not self.table:
+            return 0.0
+        _who, tile, _claimed = self.table[-1]
+        if tile not in self.zeren_tiles:
+            return 0.0
+        if ch.zeren_first_only and sum(1 for _w, t, _c in self.table if t == tile) > 1:
+            return 0.0
+        base = self.prices.base[tile]
+        if ch.zeren_premium:
+            last = len(self.table) - 1
+            return float((ch.cf_mult - 1) * base) if last in self.cf_indexes else 0.0
+        return float(ch.zeren_extra * base)
+
+    def discard_counts(self, tile: int, chongfeng: bool = False) -> bool:
+        """Whether an unclaimed discard of ``tile`` still counts for its discarder (手上鸡 /
+        内外鸡 by ``scope``; a 冲锋 tile only where it also counts as a discard)."""
+        ch = self.chk
+        assert ch is not None
+        if chongfeng and not ch.cf_also_discard:
+            return False
+        return ch.scope == "all" or (ch.scope == "permanent" and tile in self.prices.fixed)
+
+    def _meld_chickens(self, melds: Sequence[Meld], values: Sequence[float]) -> float:
+        kong = self.chk.kong_counts if self.chk is not None else 4
+        total = 0.0
+        for m in melds:
+            for k in set(m.tiles):
+                if values[k]:
+                    total += values[k] * (kong if m.kind.is_kong else m.tiles.count(k))
+        return total
+
+    def _chickens_fixed(self) -> float:
+        """Chicken value (from each payer) of this seat's melds and, by ``scope``, its
+        unclaimed discards."""
+        total = self._meld_chickens(self.view.own_melds(), self.chicken_ev)
+        thrown = self.thrown_ev
+        for i, (who, tile, claimed) in enumerate(self.table):
+            mine = who == self.seat and claimed is None and thrown[tile]
+            if mine and self.discard_counts(tile, i in self.cf_indexes):
+                total += thrown[tile]
+        return total
+
+    def _baoji_value(self, tile: int, thrown: bool = False) -> float:
+        """包鸡: one owned copy's value (``thrown``: a discarded one, 金鸡 apart on held
+        copies only)."""
+        ch = self.chk
+        assert ch is not None
+        if not ch.unready_tiles_all and tile not in self.prices.fixed:
+            return 0.0
+        prices = self.prices
+        return float(prices.thrown[tile] if thrown and prices.thrown else prices.value[tile])
+
+    def _owed_fixed_now(self) -> float:
+        """包鸡 this seat owes each payee if another wins while it is not ready, for what
+        ``unready_pays.of`` names: its discarded and melded chickens, its 冲锋 (seed 001
+        二(5))."""
+        ch = self.chk
+        if ch is None or not ch.unready_pays:
+            return 0.0
+        owed = 0.0
+        if "discards" in ch.unready_of:
+            for i, (who, tile, claimed) in enumerate(self.table):
+                plain = i not in self.cf_indexes or ch.cf_also_discard
+                if who == self.seat and claimed is None and plain:
+                    owed += self._baoji_value(tile, thrown=True)
+        if "melds" in ch.unready_of:
+            values = [self._baoji_value(k) for k in range(T.NUM_KINDS)]
+            owed += self._meld_chickens(self.view.own_melds(), values)
+        if "chongfeng" in ch.unready_of:
+            owed += self.cf_mine
+        return owed
+
+    def chickens_owned(self, state: HandState) -> float:
+        """Expected chicken value (from each payer) this state owns, 冲锋 apart."""
+        if self.chk is None:
+            return 0.0
+        ev = self.chicken_ev
+        total: float = self._chk_fixed + sum(map(operator.mul, ev, state.c))
+        if len(state.melds) > self._melds_now:
+            total += self._meld_chickens(state.melds[self._melds_now :], ev)
+        d = state.discarded
+        if d >= 0 and self.thrown_ev[d] and self.discard_counts(d, state.chongfeng):
+            total += self.thrown_ev[d]
+        return total
+
+    # --- prices of the ends ----------------------------------------------------------------
+
+    def end_prices(self, state: HandState) -> tuple[float, float, float, float, float]:
+        """(collected as a winner besides the hand, another wins while ready, another wins
+        while not ready, a draw while ready, a draw while not ready)."""
+        ch = self.chk
+        dou_p = self.pay.dou
+        others = self.pay.others
+        cf = self.cf_mine
+        if state.chongfeng:
+            cf += self.chongfeng_value(state.discarded)
+        # 冲锋 is paid by every other player, the other chickens by the payers
+        collect = self.chickens_owned(state) * self.chicken_payers + cf * others
+        dou = self.dou_now + state.extra_dou
+        win_extra = collect + dou
+        ready = collect + (dou if dou_p.needs_ready else 0.0)
+        unready = -self.dou_back(state.melds) if dou_p.needs_ready else dou
+        if ch is not None and not ch.collectors_ready:
+            unready += collect
+        if ch is not None and ch.unready_pays:
+            owed = self._owed_fixed
+            d = state.discarded
+            if state.chongfeng and "chongfeng" in ch.unready_of:
+                owed += self.chongfeng_value(d)
+            if (
+                d >= 0
+                and "discards" in ch.unready_of
+                and (not state.chongfeng or ch.cf_also_discard)
+            ):
+                owed += self._baoji_value(d, thrown=True)
+            unready -= owed * self.baoji_payees
+        sb = self.pay.shabao
+        if state.declared and (sb.on_self_draw or sb.others_on_discard):
+            shab = 0.0
+            if sb.on_self_draw:
+                shab += sb.value * self.other_self_draw_share
+            if sb.others_on_discard:  # another's deal-in costs this declared seat too (遵义)
+                shab += sb.value * (1.0 - self.other_self_draw_share)
+            ready -= shab
+            unready -= shab
+        liable = self.pay.peng_sets_liable
+        if liable and sum(1 for m in state.melds if m.kind in _CLAIMED_SETS) >= liable:
+            # 碰N对 包付 (seed 003): this seat pays what the others lose to the winner
+            loss = self.opp_fan * (self.players - 2)
+            ready -= loss
+            unready -= loss
+        draw_ready = draw_unready = 0.0
+        if self.pay.chajiao:
+            unready_opps = max(0.0, self.players - 1 - self.ready_opponents)
+            draw_unready = -self.ready_opponents * (self.opp_fan + self.pay.chajiao_extra)
+            draw_ready = unready_opps * (self.opp_fan + self.pay.chajiao_extra)
+        if dou and not dou_p.void_on_draw:
+            draw_ready += dou
+            if not dou_p.needs_ready:
+                draw_unready += dou
+            else:
+                draw_unready -= self.dou_back(state.melds)
+        return win_extra, ready, unready, draw_ready, draw_unready
+
+    def win_values(self, fan_sd: int, fan_disc: int, declared: bool) -> tuple[float, float]:
+        """(self-draw, discard win) payments to this seat for a hand of these values."""
+        key = (fan_sd, fan_disc, declared)
+        got = self._win_cache.get(key)
+        if got is not None:
+            return got
+        w = self.pay.win
+        sd = w.declared_fan(fan_sd, hard=self.dealer) if declared else fan_sd
+        dc = w.declared_fan(fan_disc, hard=self.dealer) if declared else fan_disc
+        others = [o for o in range(self.players) if o != self.seat]
+        self_draw = sum(
+            w.share(
+                sd,
+                self_draw=True,
+                winner_dealer=self.dealer,
+                payer_dealer=self.opp_dealer[o],
+                streak=self.streak,
+            )
+            for o in others
+        )
+        per = [
+            w.share(
+                dc,
+                self_draw=False,
+                winner_dealer=self.dealer,
+                payer_dealer=self.opp_dealer[o],
+                streak=self.streak,
+            )
+            for o in others
+        ]
+        disc = sum(per) if w.discard_paid_by_all else sum(per) / len(per)
+        out = (self_draw + self.shabao_in_self, disc + self.shabao_in_disc)
+        self._win_cache[key] = out
+        return out
+
+    # --- pattern values of a state -------------------------------------------------------
+
+    def context(self, state: HandState) -> Facts:
+        """Facts besides the shape: for a 捉鸡 table only the dealer and 报听; for additive
+        tables (嘴, 金游 fan) what the hand already shows."""
+        if self.highest:
+            return (("declared", state.declared), ("dealer", self.dealer))
+        key = (tuple(state.c), state.melds, state.declared)
+        got = self._ctx_cache.get(key)
+        if got is None:
+            got = hand_context(
+                state.c,
+                state.melds,
+                wild=self.wild,
+                dealer=self.dealer,
+                declared=state.declared,
+                seat_wind=self.seat_wind,
+                round_wind=0,
+                counted=counted_tiles(self.ruleset),
+            )
+            self._ctx_cache[key] = got
+        return got
+
+    def fans(self, shape: Facts, ctx: Facts) -> tuple[int, int, int]:
+        """(pattern part for the 通行证, total on a self-draw, total on a discard)."""
+        base, disc = table_value(self.ruleset, shape, ctx)
+        sd = table_value(self.ruleset, (*shape, ("self_draw", True)), ctx)[1]
+        return base, sd, disc
+
+    # --- targets -------------------------------------------------------------------------
+
+    def targets(self, state: HandState) -> list[Target]:
+        """The shapes this hand may still complete."""
+        c = state.c
+        melds = state.melds
+        sets = 4 - len(melds)
+        live = self.live
+        std_d = (state.shanten + 1) if state.shanten is not None else FAR
+        out = [Target("standard", std_d, state.ukeire, _STANDARD)] if std_d < FAR else []
+        if state.declared or state.quick:
+            return out
+        slack = std_d + self.target_slack
+        jokers = 0
+        base = c
+        if self.wild is not None and c[self.wild]:
+            jokers = c[self.wild]
+            base = list(c)
+            base[self.wild] = 0
+        twos, threes, fours = base.count(2), base.count(3), base.count(4)
+        chows = any(m.kind is MeldKind.CHI for m in melds)
+        if not chows and twos + threes + fours >= sets:
+            d, u = pungs_target(base, sets, live)
+            d = max(1, d - jokers)
+            if d <= slack:
+                out.append(Target("pungs", d, u, _PUNGS))
+        concealed13 = not melds and sum(c) == 13
+        if concealed13 and H.Form.SEVEN_PAIRS in self.forms and twos + threes + 2 * fours >= 3:
+            d, u = pairs_target(base, self.quads_as_two, live)
+            d = max(1, d - jokers)
+            if d <= slack:
+                out.append(Target("pairs", d, u, (*_PAIRS, ("quads", fours if not jokers else 0))))
+        if concealed13 and H.Form.SHISANLAN in self.forms:
+            d = H.shisanlan_distance(base, jokers) - jokers
+            if d <= slack:
+                out.append(Target("lan", max(d, 1), -1, _LAN))
+        if concealed13 and H.Form.SHISANYAO in self.forms:
+            d = H.shisanyao_distance(base, jokers) - jokers
+            if d <= slack:
+                out.append(Target("lan", max(d, 1), _orphan_ukeire(base, live), _YAO))
+        suit = self._lean_suit(base, melds)
+        if suit >= 0:
+            b = 9 * suit
+            cs = tuple(base[b : b + 9])
+            lv = tuple(live[b : b + 9])
+            honors = self.honors_in_set and (any(base[27:]) or any(m.tile >= 27 for m in melds))
+            key = "mixed_one_suit" if honors else "one_suit"
+            zeros_before, zeros_after = [0] * b, [0] * (T.NUM_KINDS - b - 9)
+            d, u = suit_target(cs, sets, lv, b, tuple(base[27:]) if honors else ())
+            d = max(1, d - jokers)
+            if d <= slack:
+                out.append(Target("suit", d, u, (*_STANDARD, (key, True))))
+            if not chows:
+                only = [*zeros_before, *cs, *zeros_after]
+                if honors:
+                    only[27:] = base[27:]
+                d2, u2 = pungs_target(only, sets, live)
+                d2 = max(1, d2 - jokers)
+                if d2 <= slack:
+                    out.append(Target("pungs", d2, u2, (*_PUNGS, (key, True))))
+            if concealed13 and H.Form.SEVEN_PAIRS in self.forms and not honors:
+                only = [*zeros_before, *cs, *zeros_after]
+                d3, u3 = pairs_target(only, self.quads_as_two, live)
+                d3 = max(1, d3 - jokers)
+                if d3 <= slack:
+                    out.append(Target("pairs", d3, u3, (*_PAIRS, (key, True))))
+        return out
+
+    @staticmethod
+    def _lean_suit(c: Sequence[int], melds: Sequence[Meld]) -> int:
+        """The suit a one-suit hand would use: the most tiles, at least 7 with melds
+        counted, every meld in it (or honors); -1 when none."""
+        counts = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
+        suits = set()
+        for m in melds:
+            if m.tile < 27:
+                counts[m.tile // 9] += 3
+                suits.add(m.tile // 9)
+        top = max(range(3), key=counts.__getitem__)
+        if counts[top] < 7 or not suits <= {top}:
+            return -1
+        return top
+
+    # --- the value ----------------------------------------------------------------------
+
+    def value(self, state: HandState) -> Valued:
+        """The hand's expected points to this seat (see the module docstring)."""
+        win_extra, ready, unready, draw_ready, draw_unready = self.end_prices(state)
+        cycles = max(0, self.cycles - state.cycles_off)
+        has_kong = state.extra_dou > 0 or any(m.kind.is_kong for m in state.melds)
+        ctx = self.context(state)
+        best: Valued | None = None
+        for tgt in self.targets(state):
+            rates = typical_rates(tgt.shape, self.unseen_bucket)
+            if tgt.shape == "standard" and tgt.distance == 1 and state.waits:
+                ws, wd, w_sd, w_dc = self._ready_rates(state, ctx, has_kong)
+            else:
+                base, fsd, fdc = self.fans(tgt.facts, ctx)
+                w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+                ws = rates[1]
+                wd = self._wd(
+                    _TYPICAL[tgt.shape][1], self._may_pass(base, state.declared, has_kong)
+                )
+            q1 = (
+                min(0.9, tgt.ukeire / self.unseen)
+                if tgt.ukeire >= 0
+                else rates[min(tgt.distance, len(rates) - 1)]
+            )
+            probs = outlook(
+                cycles, tgt.distance, q1, self.t0 + state.cycles_off, self.profile, ws, wd, rates
+            )
+            v = (
+                probs[WIN_SELF] * (w_sd + win_extra)
+                + probs[WIN_DISCARD] * (w_dc + win_extra)
+                + probs[OTHER_READY] * ready
+                + probs[OTHER_UNREADY] * unready
+                + probs[DRAW_READY] * draw_ready
+                + probs[DRAW_UNREADY] * draw_unready
+            )
+            if best is None or v > best.value:
+                best = Valued(v, probs, False, 0.0, tgt.shape)
+        if best is None:
+            best = Valued(unready, (0.0, 0.0, 0.0, 1.0, 0.0, 0.0), False, 0.0, "")
+        best.ready_now = bool(state.waits) or state.shanten == 0
+        best.end_now = ready if best.ready_now else unready
+        return best
+
+    def _may_pass(self, base_fan: int, declared: bool, has_kong: bool) -> bool:
+        """Whether a hand of this pattern value may win on another seat's discard (通行证)."""
+        if not self.pay.win_on_discard:
+            return False
+        p = self.pay.passes
+        if not p.limited:
+            return True
+        return (p.declared and declared) or (p.dou and has_kong) or base_fan >= p.min_pattern_fan
+
+    def _wd(self, live_waits: float, may_pass: bool) -> float:
+        """Chance per cycle that another seat discards one of the waits."""
+        if not may_pass or live_waits <= 0:
+            return 0.0
+        per = min(1.0, live_waits / self.unseen) * self.discard_hit
+        return 1.0 - (1.0 - per) ** (self.players - 1)
+
+    def _ready_rates(
+        self, state: HandState, ctx: Facts, has_kong: bool
+    ) -> tuple[float, float, float, float]:
+        """(self-draw chance, discard-win chance, self-draw value, discard-win value) of a
+        ready hand from its actual waits, each valued by the pattern table."""
+        live = self.live
+        total = passable = 0
+        v_sd = v_dc = 0.0
+        full = list(state.c)
+        nwaits = len(state.waits)
+        for t in state.waits:
+            n = live[t]
+            if n <= 0:
+                continue
+            full[t] += 1
+            base = fsd = fdc = 0
+            for shape in complete_shapes(tuple(full), state.melds, self.ruleset, self.wild):
+                if not self.highest:
+                    shape = (*shape, ("one_wait", nwaits == 1))
+                b, sd, dc = self.fans(shape, ctx)
+                if dc > fdc or (dc == fdc and b > base):
+                    base, fsd, fdc = b, sd, dc
+            full[t] -= 1
+            w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+            total += n
+            v_sd += n * w_sd
+            if self._may_pass(base, state.declared, has_kong):
+                passable += n
+                v_dc += n * w_dc
+        if total == 0:
+            return 0.0, 0.0, 0.0, 0.0
+        return (
+            total / self.unseen,
+            self._wd(passable, True),
+            v_sd / total,
+            v_dc / passable if passable else 0.0,
+        )

@@ -1,0 +1,228 @@
+"""How the bots played, not only what they were paid: behaviour statistics of a run.
+
+A payout change that moves money but never play is priced wrongly; these counts show the
+play (``docs/simulation.md``, "Behaviour").  Each round adds integer counts, read from its
+:class:`~zhuoji.outcome.RoundEnd` alone (discards in table order, melds, declarations,
+wins), so they fit the integer block sums of :mod:`zhuoji.sim.stats` and its bootstrap
+intervals:
+
+* **the first chicken discard** — the round's first discarded 冲锋 tile (幺鸡 1s in the
+  shipped 捉鸡 variants, read from the chicken stage: its 冲锋 tiles, else its permanent
+  chickens; a variant without chickens has none, and every round counts as one without
+  such a discard): in how many rounds it was discarded at all, the sum of its position in table order (1 = the
+  round's first discard), and how often within the first two go-rounds (``EARLY``
+  discards);
+* **deal-ins, 报听, kongs** — per seat-round: wins on a discard by their discarder (a
+  multiple win counts once), declarations, kongs of each kind.
+
+The pattern mix is in the ``patterns`` group already.  :func:`awareness_note` tells a
+report when the agents do not price settlement payouts, so such a change cannot move their play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from zhuoji.outcome import MeldKind, RoundEnd, WinHow
+from zhuoji.tiles import parse_one
+from zhuoji.variant import Ruleset
+
+#: discards counted as "early" for the first chicken: two go-rounds of a four-seat table
+EARLY = 8
+
+_KONG_KEYS = {
+    MeldKind.GANG_CONCEALED: "kongs.concealed",
+    MeldKind.GANG_EXPOSED: "kongs.exposed",
+    MeldKind.GANG_ADDED: "kongs.added",
+}
+
+
+@lru_cache(maxsize=64)
+def chicken_tiles(ruleset: Ruleset) -> frozenset[int]:
+    """The tiles whose first discard is tracked: the chicken stage's 冲锋 tiles where it
+    lists them, else its permanent chickens (幺鸡 in every shipped 捉鸡 variant); none
+    without a chicken stage."""
+    from zhuoji.agents.expert_payouts import stage
+    from zhuoji.rules.chickens.params import ChickenParams
+
+    hook = stage(ruleset, "chickens")
+    if hook is None or not isinstance(hook.params, ChickenParams):
+        return frozenset()
+    p = hook.params
+    if p.chongfeng is not None and p.chongfeng.tiles != "any":
+        return frozenset(parse_one(t) for t in p.chongfeng.tiles)
+    return frozenset(parse_one(c.tile) for c in p.permanent)
+
+
+def round_behaviour(end: RoundEnd, ruleset: Ruleset) -> tuple[tuple[str, int], ...]:
+    """The behaviour counts of one finished round (only non-zero ones)."""
+    out: dict[str, int] = {}
+    tiles = chicken_tiles(ruleset)
+    for i, d in enumerate(end.discards if tiles else ()):
+        if d.tile in tiles:
+            out["first_chicken.rounds"] = 1
+            out["first_chicken.position"] = i + 1
+            if i < EARLY:
+                out["first_chicken.early"] = 1
+            break
+    sources = {w.source for w in end.wins if w.how is WinHow.DISCARD and w.source is not None}
+    if sources:
+        out["dealins"] = len(sources)
+    declared = sum(1 for s in end.seats if s.declared is not None)
+    if declared:
+        out["declared"] = declared
+    for s in end.seats:
+        for m in s.melds:
+            if m.kind.is_kong:
+                out["kongs"] = out.get("kongs", 0) + 1
+                key = _KONG_KEYS[m.kind]
+                out[key] = out.get(key, 0) + 1
+    return tuple(sorted(out.items()))
+
+
+def seat_behaviour(end: RoundEnd) -> list[dict[str, int]]:
+    """Per seat: won, self-drew, dealt in, declared, kongs made (the ladder's columns)."""
+    out = [
+        {"wins": 0, "self_draws": 0, "dealins": 0, "declared": 0, "kongs": 0}
+        for _ in range(end.players)
+    ]
+    for w in end.wins:
+        out[w.seat]["wins"] += 1
+        out[w.seat]["self_draws"] += w.how is WinHow.SELF_DRAW
+    for src in {w.source for w in end.wins if w.how is WinHow.DISCARD and w.source is not None}:
+        out[src]["dealins"] += 1
+    for s, seat in enumerate(end.seats):
+        out[s]["declared"] = int(seat.declared is not None)
+        out[s]["kongs"] = sum(1 for m in seat.melds if m.kind.is_kong)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# statistics (rows of zhuoji.sim.stats.catalog)
+# ---------------------------------------------------------------------------------------
+
+
+def stat_specs(players: int) -> list[tuple[str, str, str, str, str, float]]:
+    """(key, label, unit, numerator, denominator, scale) of each behaviour statistic:
+    value = numerator sum / (denominator sum × scale)."""
+    per_seat = float(players)
+    return [
+        (
+            "behaviour.first_chicken_position",
+            "first 幺鸡 (冲锋 tile) discard: position in table order (mean)",
+            "",
+            "beh.first_chicken.position",
+            "beh.first_chicken.rounds",
+            1.0,
+        ),
+        (
+            "behaviour.first_chicken_early",
+            f"first 幺鸡 discarded within the first {EARLY} discards (share of rounds)",
+            "%",
+            "beh.first_chicken.early",
+            "n",
+            1.0,
+        ),
+        (
+            "behaviour.first_chicken_kept",
+            "no 幺鸡 discarded all round (share of rounds)",
+            "%",
+            "beh.first_chicken.none",
+            "n",
+            1.0,
+        ),
+        ("behaviour.dealin_rate", "deal-ins per seat-round", "%", "beh.dealins", "n", per_seat),
+        (
+            "behaviour.declare_rate",
+            "报听 declarations per seat-round",
+            "%",
+            "beh.declared",
+            "n",
+            per_seat,
+        ),
+        ("behaviour.kong_rate", "kongs per seat-round", "%", "beh.kongs", "n", per_seat),
+        (
+            "behaviour.kong_concealed",
+            "  闷豆 concealed kongs per seat-round",
+            "%",
+            "beh.kongs.concealed",
+            "n",
+            per_seat,
+        ),
+        (
+            "behaviour.kong_exposed",
+            "  点豆 kongs on a discard per seat-round",
+            "%",
+            "beh.kongs.exposed",
+            "n",
+            per_seat,
+        ),
+        (
+            "behaviour.kong_added",
+            "  转弯豆 added kongs per seat-round",
+            "%",
+            "beh.kongs.added",
+            "n",
+            per_seat,
+        ),
+    ]
+
+
+def add_counts(counter: dict[str, int], behaviour: Iterable[tuple[str, int]]) -> None:
+    """Add one round's behaviour to an accumulator block (keys prefixed ``beh.``); a round
+    without a chicken discard counts in ``beh.first_chicken.none``."""
+    seen = False
+    for k, v in behaviour:
+        counter["beh." + k] += v
+        seen = seen or k == "first_chicken.rounds"
+    if not seen:
+        counter["beh.first_chicken.none"] += 1
+
+
+# ---------------------------------------------------------------------------------------
+# payout awareness
+# ---------------------------------------------------------------------------------------
+
+
+def payout_aware(name: str) -> bool:
+    """Whether a registered agent reads the table's payouts (its ``payout_aware``)."""
+    from zhuoji.agents.base import make_agent
+
+    return bool(getattr(make_agent(name, 0), "payout_aware", False))
+
+
+def awareness_note(agents: Sequence[str]) -> str | None:
+    """A line for reports when no agent reads payouts: then a rule change that only moves
+    payments leaves every game identical on both sides of a comparison."""
+    names = sorted(set(agents))
+    if any(payout_aware(a) for a in names):
+        return None
+    who = ", ".join(names)
+    return (
+        f"note: the agents ({who}) do not price settlement payouts (chickens, dou, 报听, "
+        "liabilities …): a change to those cannot change their play, so outcome, pattern and "
+        "behaviour rows move only where the rules change play itself; use --agents expert "
+        "to see play respond to payouts"
+    )
+
+
+def behaviour_lines(summary: dict[str, Any]) -> list[str]:
+    """The behaviour section of a run's text report (``zhuoji simulate``)."""
+    rows = summary.get("behaviour") or {}
+    if not rows:
+        return []
+    out = ["", "behaviour:"]
+    for row in rows.values():
+        v = row["value"]
+        shown = (
+            "n/a"
+            if v is None or v != v
+            else (f"{100 * v:.2f}%" if row["unit"] == "%" else f"{v:.2f}")
+        )
+        out.append(f"  {row['label']}: {shown}")
+    note = awareness_note(summary.get("agents") or [])
+    if note:
+        out.append("  " + note)
+    return out
