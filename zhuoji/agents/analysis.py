@@ -39,7 +39,7 @@ from zhuoji import hand as H
 from zhuoji import hand_tables
 from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind, WinHow
-from zhuoji.rules.facts import WinContext
+from zhuoji.rules.facts import EVENT_FACTS, WinContext
 from zhuoji.rules.patterns import evaluate
 from zhuoji.rules.win import WinCheck, void_suit_clear
 
@@ -625,14 +625,7 @@ class PatternScreen:
             "concealed": not any(m.kind.claimed for m in melds),
             "dealer": dealer,
             "declared": declared,
-            "self_draw": False,
-            "rob_kong": False,
-            "gangkai": False,
-            "repao": False,
-            "haidi": False,
-            "tianhu": False,
-            "dihu": False,
-            "renhu": False,
+            **dict.fromkeys(EVENT_FACTS, False),
         }
         quads = c.count(4)
         for fan, req in self.rows:

@@ -40,6 +40,7 @@ from zhuoji.agents.expert_chickens import round_chickens
 from zhuoji.agents.expert_payouts import Payouts, payouts
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
+from zhuoji.rules.facts import EVENT_FACTS
 from zhuoji.rules.patterns import value_of
 from zhuoji.variant import Ruleset
 
@@ -215,14 +216,7 @@ _NEUTRAL: dict[str, object] = {
     "dragon_pungs": 0,
     "seat_wind_pung": False,
     "round_wind_pung": False,
-    "self_draw": False,
-    "rob_kong": False,
-    "gangkai": False,
-    "repao": False,
-    "haidi": False,
-    "tianhu": False,
-    "dihu": False,
-    "renhu": False,
+    **dict.fromkeys(EVENT_FACTS, False),
     "declared": False,
     "dealer": False,
 }

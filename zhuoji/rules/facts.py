@@ -162,6 +162,11 @@ COUNT_FACTS = (
 )
 
 
+#: the facts of how the winning tile came (:class:`WinContext`), apart from the winner's
+#: own standing: all false for a hand valued before its win, as the bots value them
+EVENT_FACTS = ("self_draw", "rob_kong", "gangkai", "repao", "haidi", "tianhu", "dihu", "renhu")
+
+
 @dataclass(frozen=True)
 class WinContext:
     """How the tile came: facts that do not depend on the hand's shape."""
