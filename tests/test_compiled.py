@@ -52,14 +52,15 @@ def test_pure_env_forces_pure_python(tmp_path: Path) -> None:
 
 
 def run_probe(
-    env_extra: dict[str, str], path: Path | None = None
+    env_extra: dict[str, str], path: Path | None = None, probe: str = PROBE
 ) -> subprocess.CompletedProcess[str]:
+    """Run ``probe`` (a Python snippet) in a fresh interpreter with ``env_extra`` set."""
     env = {k: v for k, v in os.environ.items() if k != "ZHUOJI_PURE"}
     env.update(env_extra)
     if path is not None:
         env["PYTHONPATH"] = str(path)
     return subprocess.run(
-        [sys.executable, "-W", "always", "-c", PROBE],
+        [sys.executable, "-W", "always", "-c", probe],
         capture_output=True,
         text=True,
         env=env,
@@ -107,23 +108,6 @@ ENGINE_PROBE = (
 )
 
 
-def run_engine_probe(
-    env_extra: dict[str, str], path: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "ZHUOJI_PURE"}
-    env.update(env_extra)
-    if path is not None:
-        env["PYTHONPATH"] = str(path)
-    return subprocess.run(
-        [sys.executable, "-W", "always", "-c", ENGINE_PROBE],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-        cwd=path or ROOT.parent,
-    )
-
-
 def test_every_group_module_imports_its_group_by_compiled_names() -> None:
     """What setup.py compiles: no import of a group member by its own name is left (mypyc
     would call it as Python), and the source's hash is recorded."""
@@ -151,7 +135,7 @@ def test_a_module_outside_the_groups_is_refused() -> None:
 
 
 def test_zhuoji_pure_runs_the_engine_as_python() -> None:
-    out = run_engine_probe({"ZHUOJI_PURE": "1"}).stdout.split()
+    out = run_probe({"ZHUOJI_PURE": "1"}, probe=ENGINE_PROBE).stdout.split()
     assert out == [
         "zhuoji.engine",
         "zhuoji.wall",
@@ -174,7 +158,7 @@ def engine_copy(tmp_path: Path) -> Path:
 
 
 def test_the_engine_group_runs_compiled_under_its_own_names(engine_copy: Path) -> None:
-    done = run_engine_probe({}, engine_copy)
+    done = run_probe({}, engine_copy, probe=ENGINE_PROBE)
     assert done.stdout.split() == [
         "zhuoji._compiled.engine",
         "zhuoji._compiled.wall",
@@ -191,7 +175,7 @@ def test_one_edited_module_runs_its_whole_group_as_python(engine_copy: Path) -> 
     them as Python, with a warning naming the edited file; other groups stay compiled."""
     source = engine_copy / "zhuoji" / "wall.py"
     source.write_text(source.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
-    done = run_engine_probe({}, engine_copy)
+    done = run_probe({}, engine_copy, probe=ENGINE_PROBE)
     assert done.stdout.split() == [
         "zhuoji.engine",
         "zhuoji.wall",
