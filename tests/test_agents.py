@@ -22,6 +22,7 @@ from zhuoji.agents.cautious import CautiousAgent
 from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
+from zhuoji.hand import HandRules
 from zhuoji.match import Match
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
@@ -280,6 +281,23 @@ def test_analyzer_distance_matches_hand_rules(variant: str, wild: int | None) ->
             assert got == want, T.format_counts(c)
 
 
+def _after_discard(
+    rules: HandRules, c: list[int], tile: int, live: list[int]
+) -> tuple[int, tuple[int, ...]]:
+    """Brute force: the shanten after discarding ``tile`` and the live kinds that lower it."""
+    h = list(c)
+    h[tile] -= 1
+    s = rules.shanten(h)
+    imp = []
+    for t in range(T.NUM_KINDS):
+        if live[t] and h[t] < T.COPIES:
+            h[t] += 1
+            if rules.shanten(h) < s:
+                imp.append(t)
+            h[t] -= 1
+    return s, tuple(imp)
+
+
 @pytest.mark.parametrize("variant", ["guiyang", "jinyou", "luan"])
 def test_discard_options_match_brute_force(variant: str) -> None:
     """Shanten after each discard and the live improving tiles, against HandRules."""
@@ -297,17 +315,8 @@ def test_discard_options_match_brute_force(variant: str) -> None:
         for k in kinds:
             live[k] = max(0, T.COPIES - c[k] - rng.randint(0, 2))
         for o in an.options(c, [k for k in range(T.NUM_KINDS) if c[k]], live, only_best=False):
-            h = list(c)
-            h[o.tile] -= 1
-            s = rules.shanten(h)
-            imp = []
-            for t in range(T.NUM_KINDS):
-                if live[t] and h[t] < T.COPIES:
-                    h[t] += 1
-                    if rules.shanten(h) < s:
-                        imp.append(t)
-                    h[t] -= 1
-            assert (o.shanten, o.improving, o.ukeire) == (s, tuple(imp), sum(live[t] for t in imp))
+            s, imp = _after_discard(rules, c, o.tile, live)
+            assert (o.shanten, o.improving, o.ukeire) == (s, imp, sum(live[t] for t in imp))
             checked += 1
     assert checked > 100
 
@@ -384,16 +393,7 @@ def test_discard_options_with_thirteen_orphans_match_brute_force() -> None:
                 c[k] += 1
         live = [max(0, T.COPIES - c[k] - rng.randint(0, 2)) for k in range(T.NUM_KINDS)]
         for o in an.options(c, [k for k in range(T.NUM_KINDS) if c[k]], live, only_best=False):
-            h = list(c)
-            h[o.tile] -= 1
-            s = rules.shanten(h)
-            imp = []
-            for t in range(T.NUM_KINDS):
-                if live[t] and h[t] < T.COPIES:
-                    h[t] += 1
-                    if rules.shanten(h) < s:
-                        imp.append(t)
-                    h[t] -= 1
-            assert (o.shanten, o.improving) == (s, tuple(imp)), T.format_counts(c)
+            s, imp = _after_discard(rules, c, o.tile, live)
+            assert (o.shanten, o.improving) == (s, imp), T.format_counts(c)
             checked += 1
     assert checked > 1000
