@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from plugin_support import installed_plugin
 
 from zhuoji.errors import VariantError, ZhuojiError
 from zhuoji.outcome import RoundEnd, SeatEnd, Win, WinHow
@@ -50,22 +51,8 @@ def wugu_bonus(ctx, p):
 
 @pytest.fixture
 def plugin(tmp_path: Path) -> Iterator[None]:
-    site = tmp_path / "site"
-    (site / "zhuoji_wugu").mkdir(parents=True)
-    (site / "zhuoji_wugu" / "__init__.py").write_text("")
-    (site / "zhuoji_wugu" / "hooks.py").write_text(PLUGIN, encoding="utf-8")
-    info = site / "zhuoji_wugu-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zhuoji-wugu\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[zhuoji.rules]\nwugu = zhuoji_wugu.hooks\n")
-    saved = registry.snapshot()
-    sys.path.insert(0, str(site))
-    registry.reload_plugins()
-    yield
-    sys.path.remove(str(site))
-    sys.modules.pop("zhuoji_wugu.hooks", None)
-    sys.modules.pop("zhuoji_wugu", None)
-    registry.restore(saved)
+    with installed_plugin(tmp_path / "site", "zhuoji_wugu", PLUGIN):
+        yield
 
 
 def test_unknown_before_install() -> None:

@@ -21,9 +21,9 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
+from plugin_support import installed_plugin
 from server_support import backend, db_url, postgres  # noqa: F401
 
-from zhuoji.rules import registry
 from zhuoji.server.app import create_app
 from zhuoji.server.variants import VariantLibrary
 from zhuoji.variant import load_variant
@@ -187,30 +187,14 @@ def test_plugin_hooks_only_when_installed(tmp_path: Path) -> None:
     with TestClient(create_app(db, OP)) as c:
         r = upload(c, USES_PLUGIN)
         assert r.status_code == 422 and "wugu_bonus_srv" in r.text
-    site = tmp_path / "site"
-    (site / "zhuoji_wugu_srv").mkdir(parents=True)
-    (site / "zhuoji_wugu_srv" / "__init__.py").write_text("")
-    (site / "zhuoji_wugu_srv" / "hooks.py").write_text(PLUGIN, encoding="utf-8")
-    info = site / "zhuoji_wugu_srv-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zhuoji-wugu-srv\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[zhuoji.rules]\nwugu = zhuoji_wugu_srv.hooks\n")
-    saved = registry.snapshot()
-    sys.path.insert(0, str(site))
-    registry.reload_plugins()
-    try:
-        with TestClient(create_app(db, OP)) as c:
-            r = upload(c, USES_PLUGIN)
-            assert r.status_code == 201, r.text
-            t = c.post(
-                "/api/tables", json={"variant": "wugu", "seats": BOTS, "seed": 1}, headers=OPH
-            )
-            assert t.status_code == 201
-    finally:
-        sys.path.remove(str(site))
-        sys.modules.pop("zhuoji_wugu_srv.hooks", None)
-        sys.modules.pop("zhuoji_wugu_srv", None)
-        registry.restore(saved)
+    with (
+        installed_plugin(tmp_path / "site", "zhuoji_wugu_srv", PLUGIN),
+        TestClient(create_app(db, OP)) as c,
+    ):
+        r = upload(c, USES_PLUGIN)
+        assert r.status_code == 201, r.text
+        t = c.post("/api/tables", json={"variant": "wugu", "seats": BOTS, "seed": 1}, headers=OPH)
+        assert t.status_code == 201
 
 
 def test_house_rules_in_words(client: TestClient) -> None:
