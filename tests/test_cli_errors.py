@@ -190,6 +190,13 @@ def test_a_file_that_is_not_a_results_file_is_left_untouched(
     assert (tmp_path / "empty.db").read_bytes() == b""
 
 
+def test_a_folder_is_not_a_results_file(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
+    status, out, err = run("stats", "runs")
+    assert (status, out) == (2, "")
+    assert err == "zhuoji stats: error: runs: is a folder, not a results file\n"
+
+
 @pytest.mark.parametrize(("argv", "files", "line"), REPRODUCERS[:10], ids=range(10))
 def test_bad_input_under_json_is_json_on_stderr(
     run: Run, tmp_path: Path, argv: list[str], files: dict[str, bytes], line: str

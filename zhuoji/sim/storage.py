@@ -135,6 +135,8 @@ class ResultStore:
         rather than given them, so bad input changes nothing.
         """
         self.path = Path(path)
+        if self.path.is_dir():
+            raise ZhuojiError(f"{self.path}: is a folder, not a results file")
         try:
             if readonly:
                 self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
