@@ -77,7 +77,7 @@ class ExpertAgent:
     #: this bot's play follows the table's payouts (``zhuoji compare`` reports it)
     payout_aware = True
     #: hands expanded by the next-draw search per decision (0: no search)
-    search_budget = 8
+    search_budget = 4
     #: discards searched (the best by static value)
     search_width = 2
     #: the search runs only when the searched discards' static values lie this close
@@ -241,24 +241,38 @@ class ExpertAgent:
         declared: bool,
         opts: Sequence[DiscardOption],
         cycles_off: int = 0,
+        search: bool = True,
     ) -> dict[int, float]:
-        """Each discard's value: the hand it leaves, its danger, then the search."""
+        """Each discard's value: the hand it leaves, its danger, then (``search``) the
+        next-draw search."""
         static: dict[int, float] = {}
         states: dict[int, HandState] = {}
         best = min(o.shanten for o in opts)
         lean = _suit_lean(view) if self.shape_weight else -1
-        # a discard two steps back is worth valuing only as a defence: when it is safer
-        # than every discard that keeps the hand (or is a 冲锋 tile or the wild)
+        # a discard that sets the hand back is worth valuing only as a defence (safer than
+        # every discard that keeps it), as a 冲锋 tile or the wild, or for a target the
+        # standard shanten does not see (清一色: a tile off the suit; 大对子: a single)
         safest = min(
-            (self.deal_in(view, ev, o.tile)[0] for o in opts if o.shanten <= best + 1),
+            (self.deal_in(view, ev, o.tile)[0] for o in opts if o.shanten == best),
             default=0.0,
         )
+        suit = Evaluator.lean_suit(hand, melds)
+        pungs = not any(m.kind is MeldKind.CHI for m in melds) and sum(
+            1 for x in hand if x >= 2
+        ) >= 4 - len(melds)
         for o in opts:
             if (
-                o.shanten > best + 1
+                o.shanten > best
                 and self.deal_in(view, ev, o.tile)[0] >= safest
                 and not ev.is_chongfeng(o.tile)
                 and o.tile != view.wild
+                and not (
+                    o.shanten == best + 1
+                    and (
+                        (suit >= 0 and o.tile // 9 != suit)
+                        or (pungs and hand[o.tile] == 1)
+                    )
+                )
             ):
                 continue
             c = list(hand)
@@ -279,7 +293,7 @@ class ExpertAgent:
             static[o.tile] = self._with_danger(view, ev, o.tile, ev.value(state))
             if self.shape_weight:
                 static[o.tile] -= self.shape_weight * self._shape.keep_value(view, o.tile, lean)
-        if self.search_budget > 0 and best == 1 and not declared and len(static) > 1:
+        if search and self.search_budget > 0 and best == 1 and not declared and len(static) > 1:
             self._search(view, ev, states, static, opts)
         return static
 
@@ -604,7 +618,11 @@ class ExpertAgent:
         if not kinds:
             return -1e18
         opts = view.analyzer.options(hand, kinds, view.live)
-        scored = self.score_discards(view, ev, hand, melds, view.declared[view.seat], opts)
+        # static values, as passing is valued: a searched claim would not compare like with
+        # like (and would cost a search per claim option)
+        scored = self.score_discards(
+            view, ev, hand, melds, view.declared[view.seat], opts, search=False
+        )
         return max(scored.values())
 
     def _exposed_kong(self, view: TableView, ev: Evaluator, a: Action) -> float:

@@ -953,7 +953,7 @@ class Evaluator:
             d = H.shisanyao_distance(base, jokers) - jokers
             if d <= slack:
                 out.append(Target("lan", max(d, 1), _orphan_ukeire(base, live), _YAO))
-        suit = self._lean_suit(base, melds)
+        suit = self.lean_suit(base, melds)
         if suit >= 0:
             b = 9 * suit
             cs = tuple(base[b : b + 9])
@@ -982,7 +982,7 @@ class Evaluator:
         return out
 
     @staticmethod
-    def _lean_suit(c: Sequence[int], melds: Sequence[Meld]) -> int:
+    def lean_suit(c: Sequence[int], melds: Sequence[Meld]) -> int:
         """The suit a one-suit hand would use: the most tiles, at least 7 with melds
         counted, every meld in it (or honors); -1 when none."""
         counts = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
