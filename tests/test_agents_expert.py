@@ -17,7 +17,16 @@ from zhuoji.agents.base import make_agent, play_round
 from zhuoji.agents.expert import ExpertAgent
 from zhuoji.agents.expert_chickens import round_chickens
 from zhuoji.agents.expert_payouts import READS, PayoutReadError, param, payouts, stage
-from zhuoji.agents.expert_value import Evaluator, HandState, Valued, outlook, typical_rates
+from zhuoji.agents.expert_value import (
+    READY_FIT,
+    READY_FIT_OPEN,
+    Evaluator,
+    HandState,
+    Valued,
+    outlook,
+    ready_chance,
+    typical_rates,
+)
 from zhuoji.engine import Round
 from zhuoji.hand import Form
 from zhuoji.match import Match
@@ -200,7 +209,7 @@ def test_outlook_probabilities_add_up() -> None:
     rates = typical_rates("standard", 80)
     for d in (1, 2, 3, 5):
         for cycles in (0, 1, 7, 15):
-            probs = outlook(cycles, d, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.05, rates)
+            probs = outlook(cycles, d, 0.3, 4, (3, 0, 0, 100, 160, READY_FIT), 0.07, 0.05, rates)
             assert sum(probs) == pytest.approx(1.0)
             assert min(probs) >= 0.0
 
@@ -208,9 +217,46 @@ def test_outlook_probabilities_add_up() -> None:
 def test_a_closer_hand_is_worth_more() -> None:
     """Same table, two hands one step apart: the nearer one wins more often."""
     rates = typical_rates("standard", 80)
-    far = outlook(10, 4, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.0, rates)
-    near = outlook(10, 2, 0.3, 4, (3, 0, 0, 100, 160), 0.07, 0.0, rates)
+    far = outlook(10, 4, 0.3, 4, (3, 0, 0, 100, 160, READY_FIT), 0.07, 0.0, rates)
+    near = outlook(10, 2, 0.3, 4, (3, 0, 0, 100, 160, READY_FIT), 0.07, 0.0, rates)
     assert near[0] > far[0]
+
+
+def test_readiness_follows_who_may_win_on_a_discard() -> None:
+    """Where any ready hand may win on a discard (jinyou) a seat still playing is seldom
+    ready; where a 通行证 limits those wins (guiyang) ready hands live on."""
+    assert ready_chance(8, 1, READY_FIT_OPEN) < ready_chance(8, 1, READY_FIT) / 2
+    assert ready_chance(8, 3, READY_FIT_OPEN) > ready_chance(8, 0, READY_FIT_OPEN) + 0.4
+    for variant, fit in (("jinyou", READY_FIT_OPEN), ("guiyang", READY_FIT), ("luan", READY_FIT)):
+        r = Round(load_variant(variant), seed=3)
+        assert Evaluator(TableView(Observation(r, r.current))).ready_fit == fit
+
+
+def test_a_set_back_discard_is_valued_only_as_a_defence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A discard raising the shanten is valued when it is safer than every discard keeping
+    the hand, not when it is no safer (a 冲锋 tile, the wild, a 清一色 or 大对子 target apart)."""
+    r = Round(load_variant("jinyou"), seed=4)
+    view = TableView(Observation(r, r.current))
+    hand = view.hand
+    opts = view.analyzer.options(hand, [k for k in range(T.NUM_KINDS) if hand[k]], view.live)
+    best = min(o.shanten for o in opts)
+    worse = [o.tile for o in opts if o.shanten > best]
+    assert worse
+    bot = ExpertAgent(0)
+    ev = Evaluator(view)
+    monkeypatch.setattr(ExpertAgent, "deal_in", lambda self, view, ev, tile: (0.1, 0.1))
+    flat = bot.score_discards(view, ev, hand, view.own_melds(), False, opts)
+    skipped = [t for t in worse if t not in flat]
+    assert skipped  # no safer than the rest: not valued
+    safe = skipped[0]
+
+    def danger(self: ExpertAgent, view: TableView, ev: Evaluator, tile: int) -> tuple[float, float]:
+        return (0.0, 0.0) if tile == safe else (0.1, 0.1)
+
+    monkeypatch.setattr(ExpertAgent, "deal_in", danger)
+    view.cache.clear()
+    guarded = bot.score_discards(view, Evaluator(view), hand, view.own_melds(), False, opts)
+    assert safe in guarded
 
 
 # ---------------------------------------------------------------------------------------

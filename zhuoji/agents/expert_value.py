@@ -69,27 +69,48 @@ _TYPICAL = {
 _MAX_T = 40
 
 
+#: an undeclared opponent's chance to be ready, a logistic ``slope × (discards − middle) +
+#: per_meld × melds``, as (slope, middle, per_meld).  ``READY_FIT``: fit to greedy play on
+#: guiyang, where a 通行证 keeps most ready hands from winning on discards (about 16 %
+#: ready after 4 discards, 54 % after 8, 82 % after 12; a meld counts like 1.3 discards);
+#: refit by maximum likelihood on 30 rounds × 8 of expert and cautious play it is
+#: (0.42, 8.7, 0.72), a log-likelihood of −0.419 against −0.428.
+READY_FIT = (0.45, 7.6, 0.6)
+#: ``READY_FIT_OPEN``: where any ready hand may win on a discard (no 通行证), a ready hand
+#: rarely lives long, so a seat still playing is far less often ready: fit the same way on
+#: jinyou (40 match pairs, 17,655 opponent-turns, expert against cautious: (0.354, 13.5,
+#: 0.87); 20 other pairs: (0.359, 14.3, 1.15)); the guiyang fit there predicted 37 % ready
+#: where 17 % were (log-likelihood −0.472 against −0.300).
+READY_FIT_OPEN = (0.355, 13.9, 1.0)
+
+Fit = tuple[float, float, float]
+
+
+def ready_chance(discards: float, melds: float, fit: Fit) -> float:
+    """An undeclared opponent's chance to be ready (see :data:`READY_FIT`)."""
+    slope, middle, per_meld = fit
+    return 1.0 / (1.0 + math.exp(-(slope * (discards - middle) + per_meld * melds)))
+
+
 @lru_cache(maxsize=4096)
 def hazard_profile(
-    undeclared: int, declared: int, melds_q: int, rate_q: int, rate_declared_q: int
+    undeclared: int, declared: int, melds_q: int, rate_q: int, rate_declared_q: int, fit: Fit
 ) -> tuple[float, ...]:
     """Chance per cycle that another seat ends the round by winning, by the undeclared
-    opponents' progress ``t`` (their mean number of discards): each is ready with a
-    logistic chance in ``t`` and its melds (fit to greedy play on guiyang: about 16 %
-    after 4 discards, 54 % after 8, 82 % after 12; a meld counts like 1.3 discards), and a
-    ready seat wins a cycle with chance ``rate_q``/1000; declared seats are ready from the
-    start (``rate_declared_q``/1000)."""
+    opponents' progress ``t`` (their mean number of discards): each is ready with the
+    chance :func:`ready_chance` gives for ``t`` and its melds (``melds_q``/2), and a ready
+    seat wins a cycle with chance ``rate_q``/1000; declared seats are ready from the start
+    (``rate_declared_q``/1000)."""
     r, rd = rate_q / 1000.0, rate_declared_q / 1000.0
     out = []
     for t in range(_MAX_T + 1):
-        x = 0.45 * (t - 7.6) + 0.6 * melds_q / 2.0
-        p = 1.0 / (1.0 + math.exp(-x))
+        p = ready_chance(t, melds_q / 2.0, fit)
         keep = (1.0 - p * r) ** undeclared * (1.0 - rd) ** declared
         out.append(1.0 - keep)
     return tuple(out)
 
 
-Profile = tuple[int, int, int, int, int]
+Profile = tuple[int, int, int, int, int, Fit]
 
 
 @lru_cache(maxsize=400_000)
@@ -497,6 +518,9 @@ class Evaluator:
         self.unseen_bucket = round(self.unseen / 4.0) * 4
         self.cycles = max(0, obs.wall_left // n)
         self.table = obs.discards
+        open_table = self.pay.win_on_discard and not self.pay.passes.limited
+        #: the readiness fit of this table (see :data:`READY_FIT`)
+        self.ready_fit = READY_FIT_OPEN if open_table else READY_FIT
         self.p_ready = [0.0] * n
         self.hazard = self._hazard()
         self.ready_opponents = sum(self.p_ready)
@@ -552,8 +576,7 @@ class Evaluator:
             undeclared.append(len(v.discards_by[o]))
             melds += len(v.melds[o])
             any_rate += any_ok
-            x = 0.45 * (len(v.discards_by[o]) - 7.6) + 0.6 * len(v.melds[o])
-            self.p_ready[o] = 1.0 / (1.0 + math.exp(-x))
+            self.p_ready[o] = ready_chance(len(v.discards_by[o]), len(v.melds[o]), self.ready_fit)
         k = max(1, len(undeclared))
         share_any = any_rate / k
         rate = self.ready_win_self + (self.ready_win_any - self.ready_win_self) * share_any
@@ -566,6 +589,7 @@ class Evaluator:
             round(2 * melds / k),
             round(rate * 1000),
             round((self.ready_win_any if self.pay.win_on_discard else self.ready_win_self) * 1000),
+            self.ready_fit,
         )
         return hazard_profile(*self.profile)[min(self.t0, _MAX_T)]
 
