@@ -1121,7 +1121,7 @@ def create_app(
         token: Any = ws.query_params.get("token")
         try:
             if token is None:
-                first = json.loads(await asyncio.wait_for(_receive_text(ws), AUTH_TIMEOUT))
+                first = wire.decode(await asyncio.wait_for(_receive_text(ws), AUTH_TIMEOUT))
                 token = (
                     first.get("token")
                     if isinstance(first, dict) and first.get("type") == "auth"
@@ -1165,7 +1165,7 @@ def create_app(
             await manager.attach(table_id, conn)
             while not sender.done():
                 try:
-                    msg = json.loads(await _receive_text(ws))
+                    msg = wire.decode(await _receive_text(ws))
                 except (ValueError, RecursionError) as exc:
                     conn.push({"type": "error", "status": 400, "error": _ws_problem(exc)})
                     continue
