@@ -31,7 +31,7 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -231,7 +231,7 @@ def round_view(r: Round, seat: int) -> dict[str, Any]:
     obs = r.observation(seat)  # in a window, its to_act names only this seat
     obs["seq"] = r.public_seq()
     own = r.seats[seat]
-    obs["hand_names"] = _hand_names(obs["hand"])
+    obs["hand_names"] = _hand_names(obs["hand"], own.hand)
     obs["drawn_name"] = _NAMES[own.drawn] if obs["drawn"] else None
     obs["legal"] = [_menu_entry(a) for a in r.legal_actions(seat)]
     return obs
@@ -240,13 +240,22 @@ def round_view(r: Round, seat: int) -> dict[str, Any]:
 _NAMES = [T.name(k) for k in range(T.NUM_KINDS)]
 
 
-@functools.lru_cache(maxsize=8192)
-def _hand_names(hand: str) -> str:
-    """The names of a hand's tiles (its notation, sorted) in that order; cached by the
-    notation the view already has, as a seat's hand stays the same from one of its turns
-    to the next."""
-    counts = T.counts(hand)
-    return " ".join(_NAMES[k] for k in range(T.NUM_KINDS) for _ in range(counts[k]))
+#: kind → copies → that many of its name, spaced ("九筒 九筒")
+_NAME_RUNS = [[" ".join([name] * n) for n in range(T.COPIES + 1)] for name in _NAMES]
+_HAND_NAMES: dict[str, str] = {}  # a hand's notation → its names (bounded: see below)
+
+
+def _hand_names(notation: str, hand: Sequence[int]) -> str:
+    """The names of a hand's tiles (``hand`` a count array, ``notation`` its sorted
+    notation, which the view already has) in sorted order; remembered by the notation, as a
+    seat's hand stays the same from one of its turns to the next."""
+    found = _HAND_NAMES.get(notation)
+    if found is None:
+        if len(_HAND_NAMES) >= 8192:
+            _HAND_NAMES.clear()
+        found = " ".join([_NAME_RUNS[k][n] for k, n in enumerate(hand) if n])
+        _HAND_NAMES[notation] = found
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
