@@ -32,9 +32,8 @@ discard, only by self-draw.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -58,9 +57,9 @@ _FAR = H.FAR
 _lan_distance = H.shisanlan_distance
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
-    """One discard and what it leaves: shanten, and the live tiles that lower it."""
+class DiscardOption(NamedTuple):
+    """One discard and what it leaves: shanten, and the live tiles that lower it (a named
+    tuple: a bot's turn makes one for every discard)."""
 
     tile: int
     shanten: int
@@ -213,7 +212,7 @@ class HandAnalyzer:
         (compiled)."""
         lv = live if isinstance(live, list) else list(live)
         found = _discards.discard_options(c, kinds, lv, self.switches, only_best)
-        return [DiscardOption(*o) for o in found]
+        return list(map(DiscardOption._make, found))
 
 
 @lru_cache(maxsize=64)
@@ -248,36 +247,25 @@ class TableView:
         self.claim_tile = obs.claim_tile
         self._live: list[int] | None = None
         self._visible: list[int] = []
-        self._discards_by: list[list[int]] = []
+        self._discards_by: list[list[int]] | None = None
         self._passed: list[list[int]] | None = None
         self._table = obs.discards
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
 
-    def _scan(self) -> None:
-        n = self.players
-        visible = list(self.hand)
-        for ms in self.melds:
-            for m in ms:
-                for t in m.tiles:
-                    visible[t] += 1
-        discards_by: list[list[int]] = [[] for _ in range(n)]
-        for who, tile, claimed in self._table:
-            discards_by[who].append(tile)
-            if claimed is None:
-                visible[tile] += 1
+    def _count(self) -> None:
+        visible = self.obs.seen_counts()  # own hand, every meld, unclaimed discards
         if self.wild is not None:
             visible[T.prev_in_cycle(self.wild)] += 1  # the revealed 宝牌 indicator
         cap = _CAPS[self.ruleset.variant.tiles.set]
         self._visible = visible
         self._live = [x - v if x > v else 0 for x, v in zip(cap, visible, strict=True)]
-        self._discards_by = discards_by
 
     @property
     def live(self) -> list[int]:
         """Copies of each kind this seat has not seen (in the wall or others' hands)."""
         if self._live is None:
-            self._scan()
+            self._count()
         assert self._live is not None
         return self._live
 
@@ -285,14 +273,17 @@ class TableView:
     def visible(self) -> list[int]:
         """Copies of each kind this seat has seen: own hand, melds, table discards."""
         if self._live is None:
-            self._scan()
+            self._count()
         return self._visible
 
     @property
     def discards_by(self) -> list[list[int]]:
         """Each seat's discards in order (claimed ones included)."""
-        if self._live is None:
-            self._scan()
+        if self._discards_by is None:
+            discards_by: list[list[int]] = [[] for _ in range(self.players)]
+            for who, tile, _claimed in self._table:
+                discards_by[who].append(tile)
+            self._discards_by = discards_by
         return self._discards_by
 
     @property

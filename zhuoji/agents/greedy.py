@@ -122,7 +122,16 @@ class GreedyAgent:
         return None
 
     def choose_discard(self, view: TableView, opts: Sequence[DiscardOption]) -> int:
-        return max(self.rank_discards(view, opts), key=lambda r: r[0])[1]
+        """The best of :meth:`rank_discards`; the keep values are only worked out for the
+        discards tied on offence (the first of the best wins, as in ``max``)."""
+        best = min(o.shanten for o in opts)
+        scored = [(self.discard_worth(view, o, best), o.tile) for o in opts if o.shanten == best]
+        top = max(v for v, _ in scored)
+        tied = [t for v, t in scored if v == top]
+        if len(tied) == 1:
+            return tied[0]
+        lean = _suit_lean(view)
+        return max(tied, key=lambda t: -self.keep_value(view, t, lean))
 
     def rank_discards(
         self, view: TableView, opts: Sequence[DiscardOption]
@@ -131,13 +140,16 @@ class GreedyAgent:
         is better."""
         best = min(o.shanten for o in opts)
         lean = _suit_lean(view)
-        out: list[tuple[tuple[float, float], int]] = []
-        for o in opts:
-            if o.shanten != best:
-                continue
-            value = self.ready_value(view, o) if best == 0 else float(o.ukeire)
-            out.append(((value, -self.keep_value(view, o.tile, lean)), o.tile))
-        return out
+        return [
+            ((self.discard_worth(view, o, best), -self.keep_value(view, o.tile, lean)), o.tile)
+            for o in opts
+            if o.shanten == best
+        ]
+
+    def discard_worth(self, view: TableView, o: DiscardOption, best: int) -> float:
+        """What a discard of the lowest shanten ``best`` leaves: the worth of its waits when
+        it leaves the hand ready (:meth:`ready_value`), else its live improving tiles."""
+        return self.ready_value(view, o) if best == 0 else float(o.ukeire)
 
     def ready_value(self, view: TableView, o: DiscardOption) -> float:
         """Expected worth of the waits left by discard ``o``: live copies × (pattern fan +
