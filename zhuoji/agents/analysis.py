@@ -249,6 +249,7 @@ class TableView:
         self._visible: list[int] = []
         self._discards_by: list[list[int]] | None = None
         self._passed: list[list[int]] | None = None
+        self._has_discarded: bool | None = None
         self._table = obs.discards
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
@@ -302,6 +303,14 @@ class TableView:
                 started[who] = True
             self._passed = passed
         return self._passed
+
+    @property
+    def has_discarded(self) -> bool:
+        """Whether this seat has made a discard (claimed or not) this round."""
+        if self._has_discarded is None:
+            seat = self.seat
+            self._has_discarded = any(d[0] == seat for d in self._table)
+        return self._has_discarded
 
     @property
     def wall_left(self) -> int:
@@ -557,7 +566,7 @@ def may_win_on_discard(
         counts=tuple(full),
         melds=own,
         void_suit=view.obs.void_suit(view.seat),
-        first_turn=not own and all(d[0] != view.seat for d in view.obs.discards),
+        first_turn=not own and not view.has_discarded,
     )
     return void_suit_clear(check) and all(h(check) for h in rs.may_win)
 
