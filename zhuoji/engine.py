@@ -186,6 +186,7 @@ class Round:
         # (assigned from a call, not narrowed to None: the compiled build checks the type)
         self.wild: int | None = self._reveal_wild() if v.wild is not None else None
         self.rules = ruleset.hand_rules(self.wild)
+        self._shanten_floor = self.rules.shanten_floor_function()
         for st in self.seats:
             self._update_waits(st)
         dealt = [tuple(st.hand) for st in self.seats]
@@ -865,7 +866,7 @@ class Round:
             st.shanten_floor -= 1
             st.waits = _NO_WAITS
             return
-        st.shanten_floor = self.rules.shanten_floor(st.hand)
+        st.shanten_floor = self._shanten_floor(st.hand)
         if st.shanten_floor <= 0:
             waits = self.rules.waits(st.hand)
             if st.void_suit >= 0 and waits:

@@ -36,9 +36,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING
 
 from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
@@ -219,6 +220,13 @@ class HandRules:
         if self.wild is None and self.forms == _PLAIN:
             return _kernel.forms_shanten_floor(c, self.quads_as_two_pairs)
         return self.distance(c) - 1
+
+    def shanten_floor_function(self) -> Callable[[Sequence[int]], int]:
+        """:meth:`shanten_floor` as one callable: the kernel's own function when the forms
+        are the plain ones (the engine asks at most discards; this spares a Python call)."""
+        if self.wild is None and self.forms == _PLAIN:
+            return partial(_kernel.forms_shanten_floor, quads_as_two_pairs=self.quads_as_two_pairs)
+        return self.shanten_floor
 
     def is_win(self, c: Sequence[int]) -> bool:
         if self.wild is None:
