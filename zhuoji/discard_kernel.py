@@ -55,9 +55,38 @@ _WEIGHT: Final[tuple[int, ...]] = tuple(
     POW5[k % 9] if k < 27 else POW5[k - 27] for k in range(NUM_KINDS)
 )
 
-#: one discard: (tile, shanten after it, live improving tiles, improving kinds); the last two
-#: are -1 and () for a discard left out (``only_best``)
-Option = tuple[int, int, int, tuple[int, ...]]
+
+class DiscardOption:
+    """One discard and what it leaves: shanten, and the live tiles that lower it (``ukeire``
+    -1 and no ``improving`` kinds for a discard left out by ``only_best``).  A compiled
+    class: a bot's turn makes one for every discard."""
+
+    __slots__ = ("improving", "shanten", "tile", "ukeire")
+
+    def __init__(self, tile: int, shanten: int, ukeire: int, improving: tuple[int, ...]) -> None:
+        self.tile = tile
+        self.shanten = shanten
+        self.ukeire = ukeire  # live copies of the improving kinds
+        self.improving = improving  # kinds that lower the shanten (the waits when it is 0)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DiscardOption):
+            return NotImplemented
+        return (self.tile, self.shanten, self.ukeire, self.improving) == (
+            other.tile,
+            other.shanten,
+            other.ukeire,
+            other.improving,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.tile, self.shanten, self.ukeire, self.improving))
+
+    def __repr__(self) -> str:
+        return (
+            f"DiscardOption(tile={self.tile}, shanten={self.shanten}, ukeire={self.ukeire}, "
+            f"improving={self.improving})"
+        )
 
 
 def _class(group: int, index: int) -> int:
@@ -146,7 +175,7 @@ def _orphans_improving(c: list[int], live: list[int]) -> i64:
 
 def discard_options(
     counts: list[int], kinds: list[int], live: list[int], switches: int, only_best: bool
-) -> list[Option]:
+) -> list[DiscardOption]:
     """Each discard of ``kinds`` (sorted, distinct, held) from the plain hand ``counts``
     (14 − 3k tiles; the standard form always counts, ``switches`` as in
     :mod:`zhuoji.hand_kernel` say which other forms do) with its shanten and its improving
@@ -192,11 +221,11 @@ def discard_options(
         m = min(s, p, y)
         dist.append(m)
         best = min(best, m)
-    out: list[Option] = []
+    out: list[DiscardOption] = []
     for i, d in enumerate(kinds):
         dd = dist[i]
         if only_best and dd > best:
-            out.append((d, dd - 1, -1, ()))
+            out.append(DiscardOption(d, dd - 1, -1, ()))
             continue
         c[d] -= 1
         g = _GROUP[d]
@@ -224,5 +253,5 @@ def discard_options(
                 ukeire += live[t]
             found >>= 1
             t += 1
-        out.append((d, dd - 1, ukeire, tuple(improving)))
+        out.append(DiscardOption(d, dd - 1, ukeire, tuple(improving)))
     return out

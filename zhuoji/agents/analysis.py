@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -48,23 +48,15 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from zhuoji import discard_kernel as _discards
+    from zhuoji.discard_kernel import DiscardOption as DiscardOption
 else:  # the compiled build when it is current (zhuoji.compiled)
     from zhuoji.compiled import select
 
     _discards = select("discard_kernel")
+    DiscardOption = _discards.DiscardOption  # one discard and what it leaves
 
 _FAR = H.FAR
 _lan_distance = H.shisanlan_distance
-
-
-class DiscardOption(NamedTuple):
-    """One discard and what it leaves: shanten, and the live tiles that lower it (a named
-    tuple: a bot's turn makes one for every discard)."""
-
-    tile: int
-    shanten: int
-    ukeire: int  # live copies of the improving kinds
-    improving: tuple[int, ...]  # kinds that lower the shanten (the waits when shanten is 0)
 
 
 class HandAnalyzer:
@@ -211,8 +203,7 @@ class HandAnalyzer:
         from the per-suit tables, in :func:`zhuoji.discard_kernel.discard_options`
         (compiled)."""
         lv = live if isinstance(live, list) else list(live)
-        found = _discards.discard_options(c, kinds, lv, self.switches, only_best)
-        return list(map(DiscardOption._make, found))
+        return _discards.discard_options(c, kinds, lv, self.switches, only_best)
 
 
 @lru_cache(maxsize=64)
