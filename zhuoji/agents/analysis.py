@@ -235,15 +235,26 @@ class TableView:
         self.melds = [obs.melds(s) for s in range(n)]
         self.declared = [obs.declared(s) for s in range(n)]
         self.dealer = obs.dealer
-        self.claim_tile = obs.claim_tile
         self._live: list[int] | None = None
         self._visible: list[int] = []
         self._discards_by: list[list[int]] | None = None
         self._passed: list[list[int]] | None = None
         self._has_discarded: bool | None = None
-        self._table = obs.discards
+        self._rows: tuple[tuple[int, int, int | None], ...] | None = None
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
+
+    @property
+    def claim_tile(self) -> int:
+        """The discard (or kong tile) being answered, -1 outside a claim window."""
+        return self.obs.claim_tile
+
+    @property
+    def _table(self) -> tuple[tuple[int, int, int | None], ...]:
+        """(seat, tile, claimed_by) of every discard in table order, read once."""
+        if self._rows is None:
+            self._rows = self.obs.discards
+        return self._rows
 
     def _count(self) -> None:
         visible = self.obs.seen_counts()  # own hand, every meld, unclaimed discards

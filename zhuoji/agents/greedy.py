@@ -60,13 +60,14 @@ class GreedyAgent:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        if obs.phase in ("exchange", "dingque"):
+        phase = obs.phase
+        if phase in ("exchange", "dingque"):
             return choose_start(obs)
         for a in legal:
             if a.kind is ActionKind.HU:
                 return a
         view = TableView(obs)
-        if obs.phase == "turn":
+        if phase == "turn":
             return self.turn(view, legal)
         return self.claim(view, legal)
 
@@ -238,9 +239,8 @@ class GreedyAgent:
 def _suit_lean(view: TableView) -> int:
     """The suit a hand leans to (清一色 / 混一色 chance), or -1: at least 9 of its tiles,
     melds counted, in one suit."""
-    counts = [0, 0, 0]
-    for k in range(27):
-        counts[k // 9] += view.hand[k]
+    hand = view.hand
+    counts = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
     for m in view.own_melds():
         if m.tile < 27:
             counts[m.tile // 9] += 3
