@@ -169,6 +169,12 @@ class HandRules:
         object.__setattr__(self, "_switches", switches)
 
     @property
+    def _stand_in(self) -> int:
+        """The 红中配 stand-in kind for the kernel's ``*_wild`` functions, -1 for none."""
+        w = self.wild
+        return -1 if w is None or w.stand_in is None else w.stand_in
+
+    @property
     def strict_lan(self) -> bool:
         return self.shisanlan is LanRule.STRICT
 
@@ -202,12 +208,7 @@ class HandRules:
         switches = self._switches
         if form is not None:
             switches = _FORM_SWITCH[form] | switches & _OPTION_SWITCHES
-        best = FAR
-        for base, jokers in self._variants(c):
-            d = _kernel.forms_distance_jokers(base, jokers, switches) - jokers
-            if d < best:
-                best = d
-        return best
+        return _kernel.forms_distance_wild(c, self.wild.kind, self._stand_in, switches)
 
     def shanten(self, c: Sequence[int]) -> int:
         if self.wild is None:
@@ -231,9 +232,7 @@ class HandRules:
     def is_win(self, c: Sequence[int]) -> bool:
         if self.wild is None:
             return _kernel.forms_is_win(c, self._switches)
-        if sum(c) % 3 != 2:
-            return False
-        return self.distance(c) == 0
+        return _kernel.forms_is_win_wild(c, self.wild.kind, self._stand_in, self._switches)
 
     def win_forms(self, c: Sequence[int]) -> list[Form]:
         return [f for f in Form if f in self.forms and self.distance(c, f) == 0]
@@ -241,16 +240,7 @@ class HandRules:
     def waits(self, c: Sequence[int]) -> list[int]:
         if self.wild is None:
             return _kernel.forms_waits(c, self._switches)
-        cc = list(c)
-        out = []
-        for t in range(NUM_KINDS):
-            if cc[t] >= 4:
-                continue
-            cc[t] += 1
-            if self.is_win(cc):
-                out.append(t)
-            cc[t] -= 1
-        return out
+        return _kernel.forms_waits_wild(c, self.wild.kind, self._stand_in, self._switches)
 
     def is_ready(self, c: Sequence[int]) -> bool:
         return bool(self.waits(c))
