@@ -268,7 +268,12 @@ def test_wild_entry_points_match_pure_and_the_readings(
         wild = rng.randrange(34)
         stand_in = rng.choice([-1, wild, rng.randrange(34)])
         for switches in SWITCHES[::3]:
-            for name in ("forms_distance_wild", "forms_is_win_wild", "forms_waits_wild"):
+            for name in (
+                "forms_distance_wild",
+                "forms_shanten_wild",
+                "forms_is_win_wild",
+                "forms_waits_wild",
+            ):
                 args = (c, wild, stand_in, switches)
                 assert outcome(getattr(fast, name), *args) == outcome(getattr(pure, name), *args), (
                     name,

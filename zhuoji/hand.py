@@ -213,7 +213,7 @@ class HandRules:
     def shanten(self, c: Sequence[int]) -> int:
         if self.wild is None:
             return _kernel.forms_distance(c, self._switches) - 1
-        return self.distance(c) - 1
+        return _kernel.forms_shanten_wild(c, self.wild.kind, self._stand_in, self._switches)
 
     def shanten_floor(self, c: Sequence[int]) -> int:
         """A lower bound on :meth:`shanten`, cheaper: it may count a fifth copy (so a hand
@@ -227,6 +227,14 @@ class HandRules:
         are the plain ones (the engine asks at most discards; this spares a Python call)."""
         if self.wild is None and self.forms == _PLAIN:
             return partial(_kernel.forms_shanten_floor, quads_as_two_pairs=self.quads_as_two_pairs)
+        if self.wild is not None:  # the exact shanten
+            w = self.wild
+            return partial(
+                _kernel.forms_shanten_wild,
+                wild=w.kind,
+                stand_in=self._stand_in,
+                switches=self._switches,
+            )
         return self.shanten_floor
 
     def is_win(self, c: Sequence[int]) -> bool:

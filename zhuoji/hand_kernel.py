@@ -771,6 +771,11 @@ def forms_distance_wild(c: Sequence[int], wild: int, stand_in: int, switches: in
     return _wild_distance(list(c), wild, stand_in, switches)
 
 
+def forms_shanten_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> int:
+    """:func:`forms_distance_wild` less one: tiles from ready (0 ready, -1 complete)."""
+    return _wild_distance(list(c), wild, stand_in, switches) - 1
+
+
 def forms_is_win_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> bool:
     """Whether the hand (wild tiles as in :func:`forms_distance_wild`) is complete."""
     cc = list(c)
