@@ -71,3 +71,13 @@ def test_compiled_discard_kernel_matches_pure(kernels: tuple[ModuleType, ModuleT
         assert got == _fields(pure.discard_options(c, kinds, live, switches, only_best)), c
         assert c == before  # the caller's counts are left as they were
         assert [o[0] for o in got] == kinds
+
+
+def test_unseen_is_the_copies_less_the_seen(kernels: tuple[ModuleType, ModuleType]) -> None:
+    rng = random.Random(12)
+    for kernel in kernels:
+        for _ in range(200):
+            copies = [rng.choice([0, 4]) for _ in range(34)]
+            seen = [rng.randint(0, 5) for _ in range(34)]
+            want = [max(0, x - v) for x, v in zip(copies, seen, strict=True)]
+            assert kernel.unseen(copies, seen) == want

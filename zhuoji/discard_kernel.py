@@ -173,6 +173,17 @@ def _orphans_improving(c: list[int], live: list[int]) -> i64:
     return found
 
 
+def unseen(copies: list[int], seen: list[int]) -> list[int]:
+    """Per kind, the copies of the wall (``copies``) less those ``seen``, never below 0: the
+    live counts a bot weighs improving tiles by."""
+    out = [0] * NUM_KINDS
+    for k in range(NUM_KINDS):
+        x = copies[k] - seen[k]
+        if x > 0:
+            out[k] = x
+    return out
+
+
 def discard_options(
     counts: list[int], kinds: list[int], live: list[int], switches: int, only_best: bool
 ) -> list[DiscardOption]:

@@ -262,7 +262,7 @@ class TableView:
             visible[T.prev_in_cycle(self.wild)] += 1  # the revealed 宝牌 indicator
         cap = _CAPS[self.ruleset.variant.tiles.set]
         self._visible = visible
-        self._live = [x - v if x > v else 0 for x, v in zip(cap, visible, strict=True)]
+        self._live = _discards.unseen(cap, visible)
 
     @property
     def live(self) -> list[int]:
