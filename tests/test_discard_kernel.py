@@ -71,6 +71,8 @@ def test_compiled_discard_kernel_matches_pure(kernels: tuple[ModuleType, ModuleT
         assert got == _fields(pure.discard_options(c, kinds, live, switches, only_best)), c
         assert c == before  # the caller's counts are left as they were
         assert [o[0] for o in got] == kinds
+        shanten = fast.discard_shanten(c, kinds, switches)
+        assert shanten == pure.discard_shanten(c, kinds, switches) == [o[1] for o in got]
 
 
 def test_unseen_is_the_copies_less_the_seen(kernels: tuple[ModuleType, ModuleType]) -> None:

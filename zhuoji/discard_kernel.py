@@ -184,33 +184,19 @@ def unseen(copies: list[int], seen: list[int]) -> list[int]:
     return out
 
 
-def discard_options(
-    counts: list[int], kinds: list[int], live: list[int], switches: int, only_best: bool
-) -> list[DiscardOption]:
-    """Each discard of ``kinds`` (sorted, distinct, held) from the plain hand ``counts``
-    (14 − 3k tiles; the standard form always counts, ``switches`` as in
-    :mod:`zhuoji.hand_kernel` say which other forms do) with its shanten and its improving
-    live kinds (``live``: unseen copies of each kind); with ``only_best`` the improving
-    kinds are found only for the discards of the lowest shanten."""
-    c = list(counts)
-    n = 0
-    for k in range(NUM_KINDS):
-        n += c[k]
-    slot = 2 * (n // 3) + 1  # (n - 1) and n tiles need the same number of sets
-    pairs = bool(switches & SEVEN_PAIRS) and n >= 14
-    yao = bool(switches & SHISANYAO) and n >= 14
-    q2 = bool(switches & QUADS_AS_TWO_PAIRS)
-    idx = [group_index(c, 0), group_index(c, 1), group_index(c, 2), group_index(c, 3)]
-    hist = [0, 0, 0, 0, 0, 0]
-    for k in range(NUM_KINDS):
-        hist[c[k]] += 1
-    # kinds a seven-pairs hand can pair up (held once or three times after any discard)
-    odd = [t for t in range(NUM_KINDS) if 0 < c[t] < 4] if pairs else []
+def _after_each(
+    c: list[int], idx: list[int], hist: list[int], kinds: list[int], slot: int, forms: int
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Each form's distance after each discard of ``kinds``, and the least of them: the
+    standard form always, seven pairs and 十三幺 as ``forms`` (the switches that apply to
+    this hand's size) say.  ``c``, ``idx`` and ``hist`` are changed and restored."""
+    pairs = bool(forms & SEVEN_PAIRS)
+    yao = bool(forms & SHISANYAO)
+    q2 = bool(forms & QUADS_AS_TWO_PAIRS)
     std_after: list[int] = []
     sp_after: list[int] = []
     yao_after: list[int] = []
     dist: list[int] = []
-    best = FAR
     for d in kinds:
         s = _standard_after(c, idx, d, slot)
         p = FAR
@@ -229,8 +215,54 @@ def discard_options(
         std_after.append(s)
         sp_after.append(p)
         yao_after.append(y)
-        m = min(s, p, y)
-        dist.append(m)
+        dist.append(min(s, p, y))
+    return std_after, sp_after, yao_after, dist
+
+
+def _setup(c: list[int], switches: int) -> tuple[int, int, list[int], list[int]]:
+    """(slot of the standard distance vector, the switches that apply to this hand's size,
+    the groups' pattern indices, the histogram of counts) of the hand ``c``."""
+    n = 0
+    for k in range(NUM_KINDS):
+        n += c[k]
+    slot = 2 * (n // 3) + 1  # (n - 1) and n tiles need the same number of sets
+    forms = switches & QUADS_AS_TWO_PAIRS
+    if n >= 14:  # seven pairs and 十三幺 need thirteen tiles after the discard
+        forms |= switches & (SEVEN_PAIRS | SHISANYAO)
+    idx = [group_index(c, 0), group_index(c, 1), group_index(c, 2), group_index(c, 3)]
+    hist = [0, 0, 0, 0, 0, 0]
+    for k in range(NUM_KINDS):
+        hist[c[k]] += 1
+    return slot, forms, idx, hist
+
+
+def discard_shanten(counts: list[int], kinds: list[int], switches: int) -> list[int]:
+    """The shanten after each discard of ``kinds`` (distinct, held) from the plain hand
+    ``counts`` (forms as in :func:`discard_options`)."""
+    c = list(counts)
+    slot, forms, idx, hist = _setup(c, switches)
+    dist = _after_each(c, idx, hist, kinds, slot, forms)[3]
+    return [d - 1 for d in dist]
+
+
+def discard_options(
+    counts: list[int], kinds: list[int], live: list[int], switches: int, only_best: bool
+) -> list[DiscardOption]:
+    """Each discard of ``kinds`` (sorted, distinct, held) from the plain hand ``counts``
+    (14 − 3k tiles; the standard form always counts, ``switches`` as in
+    :mod:`zhuoji.hand_kernel` say which other forms do) with its shanten and its improving
+    live kinds (``live``: unseen copies of each kind); with ``only_best`` the improving
+    kinds are found only for the discards of the lowest shanten."""
+    c = list(counts)
+    slot, forms, idx, hist = _setup(c, switches)
+    pairs = bool(forms & SEVEN_PAIRS)
+    yao = bool(forms & SHISANYAO)
+    q2 = bool(forms & QUADS_AS_TWO_PAIRS)
+    # kinds a seven-pairs hand can pair up (held once or three times after any discard)
+    odd = [t for t in range(NUM_KINDS) if 0 < c[t] < 4] if pairs else []
+    std_after, sp_after, yao_after, dist = _after_each(c, idx, hist, kinds, slot, forms)
+    best = FAR
+    for m in dist:
         best = min(best, m)
     out: list[DiscardOption] = []
     for i, d in enumerate(kinds):

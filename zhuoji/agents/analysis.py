@@ -159,8 +159,13 @@ class HandAnalyzer:
     # --- every discard at once ---------------------------------------------------------
 
     def discard_shanten(self, c: Sequence[int], discards: Iterable[int]) -> dict[int, int]:
-        """Shanten after each discard (the hand holds 14 − 3k tiles)."""
+        """Shanten after each discard (the hand holds 14 − 3k tiles; each discard held)."""
         cc = list(c)
+        if self.plain:
+            kinds = list(discards)
+            return dict(
+                zip(kinds, _discards.discard_shanten(cc, kinds, self.switches), strict=True)
+            )
         out = {}
         for d in discards:
             cc[d] -= 1
