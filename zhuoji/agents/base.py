@@ -70,6 +70,15 @@ def choose_start(obs: Observation) -> Action:
 
 _FACTORIES: dict[str, Callable[[int | None], Agent]] = {"random": RandomAgent}
 
+#: the built-in bots beside ``random``, each registered by its module when that module is
+#: imported; a bot's module is imported only when the bot is made, so a command that plays
+#: ``greedy`` never pays for loading ``expert``
+_BUILTIN_MODULES = {
+    "cautious": "zhuoji.agents.cautious",
+    "expert": "zhuoji.agents.expert",
+    "greedy": "zhuoji.agents.greedy",
+}
+
 
 def register_agent(name: str, factory: Callable[[int | None], Agent]) -> None:
     """Make ``make_agent(name, seed)`` call ``factory(seed)`` (a bot class will do)."""
@@ -77,14 +86,16 @@ def register_agent(name: str, factory: Callable[[int | None], Agent]) -> None:
 
 
 def agent_names() -> list[str]:
-    import zhuoji.agents.builtin  # noqa: F401  (registers the built-in bots)
-
-    return sorted(_FACTORIES)
+    """Every bot :func:`make_agent` knows: the built-in ones and the registered ones."""
+    return sorted({*_FACTORIES, *_BUILTIN_MODULES})
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
     """A registered bot by name (``random``, ``greedy``, ``cautious``, …), seeded."""
-    known = agent_names()
+    if name not in _FACTORIES and name in _BUILTIN_MODULES:
+        import importlib
+
+        importlib.import_module(_BUILTIN_MODULES[name])
     if name not in _FACTORIES:
-        raise ZhuojiError(f"unknown agent {name!r}; known: {', '.join(known)}")
+        raise ZhuojiError(f"unknown agent {name!r}; known: {', '.join(agent_names())}")
     return _FACTORIES[name](seed)
