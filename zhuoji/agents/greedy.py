@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import attrgetter
 
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard, pattern_fan
@@ -38,6 +39,7 @@ from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
 
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
 _CLAIMS = (ActionKind.PENG, ActionKind.CHI)
+_SHANTEN = attrgetter("shanten")  # of a DiscardOption
 
 
 class GreedyAgent:
@@ -80,10 +82,12 @@ class GreedyAgent:
             voids = {t: a for t, a in plain.items() if suit_of(t) == void}
             plain = voids or plain
         opts = view.analyzer.options(view.hand, plain, view.live)
-        best = min(o.shanten for o in opts)
-        for a in legal:
-            if a.kind in _KONGS and self.wants_kong(view, a, best):
-                return a
+        kongs = [a for a in legal if a.kind in _KONGS]
+        if kongs:
+            best = min(map(_SHANTEN, opts))
+            for a in kongs:
+                if self.wants_kong(view, a, best):
+                    return a
         declares = [a for a in legal if a.declare]
         if declares:
             chosen = self.choose_declare(view, declares, opts)
@@ -125,7 +129,7 @@ class GreedyAgent:
     def choose_discard(self, view: TableView, opts: Sequence[DiscardOption]) -> int:
         """The best of :meth:`rank_discards`; the keep values are only worked out for the
         discards tied on offence (the first of the best wins, as in ``max``)."""
-        best = min(o.shanten for o in opts)
+        best = min(map(_SHANTEN, opts))
         scored = [(self.discard_worth(view, o, best), o.tile) for o in opts if o.shanten == best]
         top = max(v for v, _ in scored)
         tied = [t for v, t in scored if v == top]
