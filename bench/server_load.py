@@ -4,6 +4,7 @@
     python bench/server_load.py                          # the sweep: 10/50/150 tables × ws/http
     python bench/server_load.py --tables 100 --transport ws --rounds 2
     python bench/server_load.py --tables 100 --transport ws --workers 2   # two server processes
+    python bench/server_load.py --tables 100 --transport ws --against ../main/.venv/bin/python
     python bench/server_load.py --url http://127.0.0.1:8000 --operator-token TOKEN --tables 20
 
 Each point starts ``zhuoji serve`` on a free loopback port with a fresh SQLite database in
@@ -11,7 +12,9 @@ a temporary directory (or ``--db URL``), plays ``--rounds`` rounds at every tabl
 with four client seats per table (``--seats``; the rest server bots), and stops it.
 ``--workers N`` starts N servers, each on its own store, deals the tables out among them
 and plays them all at once (the deployment of several processes, each owning its tables);
-the figures are the sums (server CPU summed over the processes).
+the figures are the sums (server CPU summed over the processes).  ``--against PYTHON``
+plays half the tables on a server of another install at the same time and prints each
+server's figures (their load generator CPU is the one process's, for both).
 Printed per point: engine actions/s (every action the server applied, the clients' and its
 bots', over the play), client actions/s, action latency p50/p99 (sent → ack over
 WebSocket; the POST over HTTP), and the CPU seconds the server process and this load
@@ -54,16 +57,27 @@ def _cpu_of(pid: int) -> float:
 def point(args: argparse.Namespace, tables: int, transport: str) -> dict[str, Any]:
     """One point: ``--workers`` servers, each on its own store, the tables dealt out among
     them round-robin and played at once from this one load generator."""
-    workers = args.workers
+    reports = play_point(args, tables, transport, [args.server_python] * args.workers)
+    report = merged(reports)
+    d = report.as_dict()
+    d["workers"] = args.workers
+    d["error_lines"] = report.errors[:5]
+    return d
+
+
+def play_point(
+    args: argparse.Namespace, tables: int, transport: str, pythons: list[str]
+) -> list[LoadReport]:
+    """Start one server per interpreter in ``pythons``, each on its own store, deal the
+    tables out among them and play them all at once; a report per server."""
+    workers = len(pythons)
     shares = [tables // workers + (i < tables % workers) for i in range(workers)]
     with contextlib.ExitStack() as stack:
         servers = []
-        for i in range(workers):
+        for i, python in enumerate(pythons):
             tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"zhuoji-load-{i}-"))
             db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-            servers.append(
-                stack.enter_context(ServerProcess(db, TOKEN, cwd=tmp, python=args.server_python))
-            )
+            servers.append(stack.enter_context(ServerProcess(db, TOKEN, cwd=tmp, python=python)))
 
         async def play() -> list[LoadReport]:
             runs = []
@@ -78,12 +92,22 @@ def point(args: argparse.Namespace, tables: int, transport: str) -> dict[str, An
                 )  # fmt: skip
             return list(await asyncio.gather(*runs))
 
-        reports = run_async(play())
-    report = merged(reports)
-    d = report.as_dict()
-    d["workers"] = workers
-    d["error_lines"] = report.errors[:5]
-    return d
+        return run_async(play())
+
+
+def paired(args: argparse.Namespace, tables: int, transport: str) -> list[dict[str, Any]]:
+    """``--against``: half the tables on a server run by ``--server-python``, half on one
+    run by the other interpreter, played at the same time by this load generator; each
+    server's figures on their own.  Both see the same machine and the same load, so their
+    ratio holds on a machine other jobs share, where runs one after the other do not."""
+    out = []
+    pythons = [args.server_python, args.against]
+    for python, report in zip(pythons, play_point(args, tables, transport, pythons), strict=True):
+        d = report.as_dict()
+        d["server_python"] = python
+        d["error_lines"] = report.errors[:5]
+        out.append(d)
+    return out
 
 
 def merged(reports: list[LoadReport]) -> LoadReport:
@@ -144,15 +168,25 @@ def main(argv: list[str] | None = None) -> int:
         help="the interpreter that runs the started server (another virtualenv's python: "
         "compare another install under the same load generator)",
     )
+    p.add_argument(
+        "--against",
+        metavar="PYTHON",
+        help="play half the tables on a server run by this interpreter and half on the "
+        "--server-python one, at the same time, and print each (a before/after ratio under "
+        "the same load and the same machine noise)",
+    )
     p.add_argument("--no-verify", action="store_true", help="skip replaying every log afterwards")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.workers < 1:
         p.error("--workers must be at least 1")
-    if args.workers > 1 and (args.db or args.url):
+    if (args.workers > 1 or args.against) and (args.db or args.url):
         p.error(
-            "--workers starts its servers on SQLite stores of their own: not with --db or --url"
+            "--workers and --against start servers on SQLite stores of their own: "
+            "not with --db or --url"
         )
+    if args.workers > 1 and args.against:
+        p.error("--against plays one server against another: not with --workers")
     transports = ["ws", "http"] if args.transport == "both" else [args.transport]
     results = []
     for transport in transports:
@@ -166,20 +200,25 @@ def main(argv: list[str] | None = None) -> int:
                              transport=transport)
                 )  # fmt: skip
                 results.append(report.as_dict())
+            elif args.against:
+                results += paired(args, tables, transport)
             else:
                 results.append(point(args, tables, transport))
-            r = results[-1]
-            if not args.json:
+            for r in results[-2:] if args.against else results[-1:]:
+                if args.json:
+                    continue
                 lat, cpu, per = r["latency_ms"], r["cpu_s"], r["cpu_us_per_engine_action"]
                 workers_text = f" on {args.workers} servers" if args.workers > 1 else ""
+                if args.against:
+                    workers_text = f" of {tables} on {r['server_python']}"
                 print(
-                    f"{transport:<4} {tables:>4} tables{workers_text}  "
+                    f"{transport:<4} {r['tables']:>4} tables{workers_text}  "
                     f"{r['rounds']:>4} rounds in {r['seconds']:>6.1f} s  "
                     f"engine {r['engine_actions_per_s']:>7.1f} actions/s  clients {r['actions_per_s']:>6.1f}/s  "
                     f"p50 {lat['p50']:>7.1f} ms  p99 {lat['p99']:>7.1f} ms  "
                     f"CPU s server {cpu['server']} / loadgen {cpu['loadgen']} "
                     f"(us per engine action {per['server']} / {per['loadgen']})  "
-                    f"errors {r['errors']}",
+                    f"errors {r['errors']}  commits {r['server'].get('commits', '?')}",
                     flush=True,
                 )
     if args.json:

@@ -10,7 +10,9 @@ figures as ``bench/server_load.py``).  Bounded: 45 s for the play, under 60 s in
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,3 +54,19 @@ def test_five_tables_over_http(tmp_path: Path) -> None:
     assert report.errors == []
     assert report.rounds == report.logs_replayed == 5
     assert 0 < len(report.latencies) <= report.actions
+
+
+def test_the_bench_plays_one_install_against_another(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench/server_load.py --against``: two servers at once, each one's figures."""
+    path = Path(__file__).parent.parent / "bench" / "server_load.py"
+    spec = importlib.util.spec_from_file_location("server_load_bench", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    args = ["--tables", "4", "--transport", "ws", "--rounds", "1", "--timeout", "45"]
+    assert bench.main([*args, "--against", sys.executable, "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert [r["server_python"] for r in results] == [sys.executable, sys.executable]
+    for r in results:
+        assert r["tables"] == 2 and r["rounds"] == 2 and r["errors"] == 0
+        assert r["logs_replayed"] == 2 and r["cpu_us_per_engine_action"]["server"] > 0

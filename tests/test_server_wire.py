@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from zhuoji import tiles as T
 from zhuoji.engine import Round
 from zhuoji.server import wire
@@ -29,3 +31,13 @@ def test_integer_keys_are_written_as_strings() -> None:
     assert (
         wire.encode_text(value) == _json(value) == '{"tokens":{"0":"a","2":"b"},"名":[null,true]}'
     )
+
+
+def test_received_messages_decode_as_json_reads_them() -> None:
+    text = '{"type":"action","action":"0 discard 5m","seq":41,"id":7,"名":[1.5,null]}'
+    assert wire.decode(text) == json.loads(text)
+    for bad in ("{", "[1,]", "NaN", ""):
+        with pytest.raises(ValueError):
+            wire.decode(bad)
+    with pytest.raises(RecursionError):
+        wire.decode("[" * 3000 + "]" * 3000)

@@ -30,18 +30,24 @@ def unseen(obs: Observation, public: Sequence[int] | None = None) -> list[int]:
     ``public``: :func:`seen_by_all` of this state, when the caller has it already (a server
     building every seat's view of one state computes it once)."""
     in_set = _IN_SET[obs.ruleset.variant.tiles.set]
-    seen = list(seen_by_all(obs) if public is None else public)
-    for t, n in enumerate(obs.hand):
-        seen[t] += n
+    everyone = seen_by_all(obs) if public is None else public
+    seen = [a + b for a, b in zip(everyone, obs.hand, strict=True)]
     if obs.phase != "end":  # one's own concealed kongs (face down to the others)
         for m in obs.melds(obs.seat):
             if m.kind is MeldKind.GANG_CONCEALED:
                 for t in m.tiles:
                     seen[t] += 1
-    return [max(0, T.COPIES - b) if k in in_set else 0 for k, b in enumerate(seen)]
+    # a server builds this for every waiting seat after every change: one pass, no calls
+    return [
+        T.COPIES - b if inside and b < T.COPIES else 0
+        for b, inside in zip(seen, in_set, strict=True)
+    ]
 
 
-_IN_SET = {ts: frozenset(T.kinds_in(ts)) for ts in T.TileSet}
+#: tile set → per kind, whether the set has it
+_IN_SET = {
+    ts: tuple(k in frozenset(T.kinds_in(ts)) for k in range(T.NUM_KINDS)) for ts in T.TileSet
+}
 
 
 def seen_by_all(obs: Observation) -> list[int]:

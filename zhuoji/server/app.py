@@ -16,6 +16,7 @@ override carries the variant loader's own message), 503 the store failed.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import gc
 import hashlib
@@ -506,35 +507,70 @@ def _ws_problem(exc: BaseException) -> str:
 
 
 class WsListener:
-    """One WebSocket of one seat: messages queue up and a task sends them in order."""
+    """One WebSocket of one seat: messages wait in order in a deque and one task sends them.
+
+    Fewer frames for the same news (every frame costs a system call and the client a
+    wake-up; docs/server.md, *Load*): the ``ack`` of the seat's own action rides in the
+    state message that shows it (:meth:`ack`), and a state still waiting when a newer one
+    comes is replaced by it (every state is the whole view)."""
 
     def __init__(self, ws: WebSocket, seat: int) -> None:
         self.ws = ws
         self.seat = seat
-        # a message to send, or (code, reason) to close the connection with
-        self.queue: asyncio.Queue[dict[str, Any] | tuple[int, str]] = asyncio.Queue(QUEUE_LIMIT)
+        # messages to send, then possibly (code, reason) to close the connection with
+        self.pending: collections.deque[dict[str, Any] | tuple[int, str]] = collections.deque()
+        self._wakeup: asyncio.Future[None] | None = None
         self.closing = False
 
     def push(self, message: dict[str, Any]) -> None:
         if self.closing:
             return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
+        pending = self.pending
+        if pending and message.get("type") == "state":
+            last = pending[-1]
+            if isinstance(last, dict) and last.get("type") == "state" and "ack" not in last:
+                pending[-1] = message  # the newer view says all the older one did
+                return
+        if len(pending) >= QUEUE_LIMIT:
             # a client this far behind resynchronizes on reconnect (every state is complete)
-            with contextlib.suppress(asyncio.QueueEmpty):
-                self.queue.get_nowait()
+            pending.popleft()
             self.close(1013, "client too slow; reconnect")
+            return
+        pending.append(message)
+        self._wake()
+
+    def ack(self, rid: Any, seq: int | None) -> None:
+        """Acknowledge the seat's request ``rid``: in the state message still waiting to be
+        sent if there is one (it is the seat's latest view, so it shows the action), else on
+        its own (``{"type": "ack", "id", "seq"}``)."""
+        if self.closing:
+            return
+        last = self.pending[-1] if self.pending else None
+        if isinstance(last, dict) and last.get("type") == "state" and "ack" not in last:
+            self.pending[-1] = {**last, "ack": rid}
+            return
+        self.push({"type": "ack", "id": rid, "seq": seq})
 
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait((code, reason))
+            self.pending.append((code, reason))
+            self._wake()
+
+    def _wake(self) -> None:
+        w = self._wakeup
+        if w is not None and not w.done():
+            w.set_result(None)
 
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        pending = self.pending
         while True:
-            message = await self.queue.get()
+            if not pending:
+                self._wakeup = loop.create_future()
+                await self._wakeup
+                continue
+            message = pending.popleft()
             if isinstance(message, tuple):
                 await self.ws.close(code=message[0], reason=message[1])
                 return
@@ -1085,7 +1121,7 @@ def create_app(
         token: Any = ws.query_params.get("token")
         try:
             if token is None:
-                first = json.loads(await asyncio.wait_for(_receive_text(ws), AUTH_TIMEOUT))
+                first = wire.decode(await asyncio.wait_for(_receive_text(ws), AUTH_TIMEOUT))
                 token = (
                     first.get("token")
                     if isinstance(first, dict) and first.get("type") == "auth"
@@ -1129,7 +1165,7 @@ def create_app(
             await manager.attach(table_id, conn)
             while not sender.done():
                 try:
-                    msg = json.loads(await _receive_text(ws))
+                    msg = wire.decode(await _receive_text(ws))
                 except (ValueError, RecursionError) as exc:
                     conn.push({"type": "error", "status": 400, "error": _ws_problem(exc)})
                     continue
@@ -1165,10 +1201,11 @@ def create_app(
                     )
                 table = await manager.act_only(table_id, seat, text, seq)
                 shown = table.seats[seat].shown  # the view just sent to this seat
-                conn.push({"type": "ack", "id": rid, "seq": shown["seq"] if shown else None})
+                conn.ack(rid, shown["seq"] if shown else None)
             elif kind == "ready":
                 await manager.ready(table_id, seat)
-                conn.push({"type": "ack", "id": rid})
+                shown = manager.tables[table_id].seats[seat].shown
+                conn.ack(rid, shown["seq"] if shown else None)
             elif kind == "sync":
                 conn.push({"type": "state", "view": await manager.view(table_id, seat)})
             elif kind == "ping":

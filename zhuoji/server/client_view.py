@@ -1,7 +1,9 @@
 """What the table page shows beyond the engine's observation: seat winds, chickens, waits,
 the turn timer and the settlement in words.
 
-:func:`client_extras` adds these keys to a seat's view (``zhuoji.server.tables.Table.view``);
+:func:`client_extras` adds these keys to a seat's view (``zhuoji.server.tables.Table.view``;
+a broadcast computes the part every seat shares once, :func:`common_extras`, and each
+seat's own, :func:`seat_extras`);
 every one is computed from what that seat may see (:mod:`zhuoji.hints`), so the view keeps
 its promise of hiding other seats' tiles:
 
@@ -94,15 +96,35 @@ def client_extras(
     round as this seat is shown it: ``shown`` when a claim window hides the latest action
     from it (the round before that action), else the table's current round."""
     r = shown if shown is not None else table.current
+    common, shared = common_extras(table, r)
+    if r is None or shared is None:
+        return common
+    return {**common, **seat_extras(table, seat, view, r, shared)}
+
+
+def common_extras(table: Table, r: Round | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The extra keys every seat shown ``r`` has alike, and the shared parts the seats'
+    own keys are computed from (:class:`SharedExtras`; None before the first round).  A
+    broadcast computes these once for all its seats."""
     if r is None:
-        return {"turn_seconds": table.clock.seconds}
+        return {"turn_seconds": table.clock.seconds}, None
     shared = table.shared_extras.of(r)
-    deadline = table.clock.shown_to(seat, table.current)
-    out: dict[str, Any] = {
+    common = {
         "turn_seconds": table.clock.seconds,
         "seat_winds": shared["seat_winds"],
         "round_wind": table.rounds[-1].round_wind if table.rounds else 0,
         "marks": shared["marks"],
+    }
+    return common, shared
+
+
+def seat_extras(
+    table: Table, seat: int, view: dict[str, Any], r: Round, shared: dict[str, Any]
+) -> dict[str, Any]:
+    """The extra keys of ``seat``'s own: its turn deadline, its waits and the waits each
+    discard would leave, the settlement explained (``r``: the round as it is shown it)."""
+    deadline = table.clock.shown_to(seat, table.current)
+    out: dict[str, Any] = {
         "deadline_ms": int(deadline * 1000) if deadline is not None else None,
     }
     if r.end is None:

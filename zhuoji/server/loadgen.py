@@ -8,7 +8,8 @@ discards the tile that leaves the fewest tiles from ready.
 
 Measured: rounds per second over the whole run, and the latency of each action (sent →
 the server's ``ack``, which comes after the action and the bots' answers are committed and
-every seat's new view is queued).  Checked: no client received an error; every round's
+every seat's new view is queued: in the state message that shows the action, or on its
+own).  Checked: no client received an error; every round's
 stored event log replays through the engine (:func:`zhuoji.eventlog.replay`) to the totals
 the server recorded; every client saw the final event of every round (no lost events).
 """
@@ -175,13 +176,14 @@ async def _play_seat(ws_url: str, token: str, report: LoadReport, seen: _Seen) -
         while True:
             m = orjson.loads(await ws.recv(decode=False))
             kind = m.get("type")
-            if kind == "ack":
-                t0 = sent.pop(m.get("id"), None)
+            if kind == "ack" or "ack" in m:  # on its own, or in the state showing the action
+                t0 = sent.pop(m.get("id") if kind == "ack" else m["ack"], None)
                 if t0 is not None:
                     report.latencies.append(time.perf_counter() - t0)
-                if over and not sent:
-                    return
-                continue
+                if kind == "ack":
+                    if over and not sent:
+                        return
+                    continue
             if kind == "error":
                 sent.pop(m.get("id"), None)
                 if m.get("status") == 409 and retries < 3:

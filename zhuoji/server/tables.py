@@ -31,7 +31,7 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -49,7 +49,7 @@ from zhuoji.report import describe_end, settlement_json
 from zhuoji.server import store as S
 from zhuoji.server import turn_timer
 from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
-from zhuoji.server.client_view import SharedExtras, client_extras
+from zhuoji.server.client_view import SharedExtras, client_extras, common_extras, seat_extras
 from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
 from zhuoji.variant import Ruleset
 from zhuoji.variants_cmd import diff
@@ -231,7 +231,7 @@ def round_view(r: Round, seat: int) -> dict[str, Any]:
     obs = r.observation(seat)  # in a window, its to_act names only this seat
     obs["seq"] = r.public_seq()
     own = r.seats[seat]
-    obs["hand_names"] = _hand_names(tuple(own.hand))
+    obs["hand_names"] = _hand_names(obs["hand"], own.hand)
     obs["drawn_name"] = _NAMES[own.drawn] if obs["drawn"] else None
     obs["legal"] = [_menu_entry(a) for a in r.legal_actions(seat)]
     return obs
@@ -240,11 +240,22 @@ def round_view(r: Round, seat: int) -> dict[str, Any]:
 _NAMES = [T.name(k) for k in range(T.NUM_KINDS)]
 
 
-@functools.lru_cache(maxsize=8192)
-def _hand_names(hand: tuple[int, ...]) -> str:
-    """The names of a hand's tiles (a count array) in its sorted order; cached, as a
+#: kind → copies → that many of its name, spaced ("九筒 九筒")
+_NAME_RUNS = [[" ".join([name] * n) for n in range(T.COPIES + 1)] for name in _NAMES]
+_HAND_NAMES: dict[str, str] = {}  # a hand's notation → its names (bounded: see below)
+
+
+def _hand_names(notation: str, hand: Sequence[int]) -> str:
+    """The names of a hand's tiles (``hand`` a count array, ``notation`` its sorted
+    notation, which the view already has) in sorted order; remembered by the notation, as a
     seat's hand stays the same from one of its turns to the next."""
-    return " ".join(_NAMES[k] for k in range(T.NUM_KINDS) for _ in range(hand[k]))
+    found = _HAND_NAMES.get(notation)
+    if found is None:
+        if len(_HAND_NAMES) >= 8192:
+            _HAND_NAMES.clear()
+        found = " ".join([_NAME_RUNS[k][n] for k, n in enumerate(hand) if n])
+        _HAND_NAMES[notation] = found
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
@@ -440,36 +451,45 @@ class Table:
         During a claim or rob window a seat that has no option in it sees exactly what it
         would see had nobody been able to answer: the round before the opening action, and
         the same ``seq`` (answers are not counted, :meth:`Round.public_seq`)."""
+        return self.views((seat,), rules)[0]
+
+    def views(self, seats: Iterable[int], rules: RulesInfo) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``seats``; what they have alike (the table facts, the
+        round's shared extras, the settlement) is looked up once for all of them."""
         r = self.current
-        out = dict(self._shared_part(rules))
-        out["seat"] = seat
-        out["can_ready"] = (
-            self.next_round is NextRound.READY
-            and not self.live
-            and not self.match_over
-            and self.seats[seat].kind is SeatKind.HUMAN
-            and not self.seats[seat].ready
-        )
-        if r is None:
-            out.update(
-                seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",
-                hand_names="", result=None, settlement=None,
-            )  # fmt: skip
-            out.update(client_extras(self, seat, out))
-            return out
+        shared_part = self._shared_part(rules)
+        may_ready = self.next_round is NextRound.READY and not self.live and not self.match_over
+        common, shared = common_extras(self, r)
         w = self.window
-        if w is not None and seat not in w.knows:
-            out.update(self._frozen(seat, r.ruleset))
-            out["settlement"] = None
-            out.update(client_extras(self, seat, out, w.before))  # from what it saw, too
-            return out
-        part = round_view(r, seat)
-        if w is not None and seat in w.held:
-            part = _quiet(part)
-        out.update(part)
-        out["settlement"] = self.rounds[-1].settlement if r.is_terminal() else None
-        out.update(client_extras(self, seat, out))
-        return out
+        settlement = self.rounds[-1].settlement if r is not None and r.is_terminal() else None
+        out_views = []
+        for seat in seats:
+            st = self.seats[seat]
+            out = {
+                **shared_part,
+                "seat": seat,
+                "can_ready": may_ready and st.kind is SeatKind.HUMAN and not st.ready,
+            }
+            if r is None or shared is None:
+                out.update(
+                    seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",
+                    hand_names="", result=None, settlement=None,
+                )  # fmt: skip
+                out.update(common)
+            elif w is not None and seat not in w.knows:
+                out.update(self._frozen(seat, r.ruleset))
+                out["settlement"] = None
+                out.update(client_extras(self, seat, out, w.before))  # from what it saw, too
+            else:
+                part = round_view(r, seat)
+                if w is not None and seat in w.held:
+                    part = _quiet(part)
+                out.update(part)
+                out["settlement"] = settlement
+                out.update(common)
+                out.update(seat_extras(self, seat, out, r, shared))
+            out_views.append(out)
+        return out_views
 
 
 class RulesInfo(Protocol):
@@ -1112,17 +1132,19 @@ class TableManager:
     def _broadcast(self, table: Table) -> None:
         """Send each connected seat its view if it changed (a seat that sees nothing new
         gets nothing, so a window it may not see does not show as traffic)."""
-        for s in table.seats:
-            if s.listeners:
-                if table.hidden(s.seat) and s.shown is not None:
-                    continue
-                view = table.view(s.seat, self)
-                if view == s.shown:
-                    continue
-                s.shown = view
-                msg = {"type": "state", "view": view}
-                for listener in list(s.listeners):
-                    listener.push(msg)
+        seen = [
+            s for s in table.seats
+            if s.listeners and not (s.shown is not None and table.hidden(s.seat))
+        ]  # fmt: skip
+        if not seen:
+            return
+        for s, view in zip(seen, table.views([s.seat for s in seen], self), strict=True):
+            if view == s.shown:
+                continue
+            s.shown = view
+            msg = {"type": "state", "view": view}
+            for listener in list(s.listeners):
+                listener.push(msg)
 
     def _after_commit(self, table: Table) -> None:
         """Schedule what goes on by itself: the turn timer's deadlines, slow bots, a fixed
