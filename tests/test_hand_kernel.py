@@ -254,3 +254,43 @@ def test_compiled_build_is_current() -> None:
     source = compiled.source_path("hand_kernel")
     assert source == Path(hand_kernel.__file__)
     assert getattr(module, compiled.HASH_ATTR) == compiled.source_hash(source)
+
+
+def test_wild_entry_points_match_pure_and_the_readings(
+    kernels: tuple[ModuleType, ModuleType],
+) -> None:
+    """The ``*_wild`` functions (a wild kind, a 红中配 stand-in or none) against the pure
+    build, and the distance against its definition: the least over the readings of the
+    stand-in copies, each with the wild's copies as jokers."""
+    pure, fast = kernels
+    rng = random.Random(17)
+    for c in random_hands(18, 600):
+        wild = rng.randrange(34)
+        stand_in = rng.choice([-1, wild, rng.randrange(34)])
+        for switches in SWITCHES[::3]:
+            for name in (
+                "forms_distance_wild",
+                "forms_shanten_wild",
+                "forms_is_win_wild",
+                "forms_waits_wild",
+            ):
+                args = (c, wild, stand_in, switches)
+                assert outcome(getattr(fast, name), *args) == outcome(getattr(pure, name), *args), (
+                    name,
+                    c,
+                    wild,
+                    stand_in,
+                    switches,
+                )
+            base = list(c)
+            jokers = base[wild]
+            base[wild] = 0
+            readings = [list(base)]
+            if stand_in >= 0 and stand_in != wild:
+                for j in range(1, base[stand_in] + 1):
+                    moved = list(base)
+                    moved[stand_in] -= j
+                    moved[wild] += j
+                    readings.append(moved)
+            least = min(pure.forms_distance_jokers(b, jokers, switches) for b in readings)
+            assert pure.forms_distance_wild(c, wild, stand_in, switches) == least - jokers

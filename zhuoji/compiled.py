@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 #: groups of modules compiled at install (names inside the ``zhuoji`` package), by group name
 GROUPS: dict[str, tuple[str, ...]] = {
-    "hand_kernel": ("hand_kernel",),
+    # hand analysis: the count-array arithmetic, and every discard of a hand at once (bots)
+    "hand_kernel": ("hand_kernel", "discard_kernel"),
     # the round engine and what it calls on every action: its wall and the reveals made in
     # it, its event log, the observation bots read it through, and the self-play loop
     "engine": ("engine", "wall", "reveals", "events", "observation", "autoplay"),

@@ -186,6 +186,7 @@ class Round:
         # (assigned from a call, not narrowed to None: the compiled build checks the type)
         self.wild: int | None = self._reveal_wild() if v.wild is not None else None
         self.rules = ruleset.hand_rules(self.wild)
+        self._shanten_floor = self.rules.shanten_floor_function()
         for st in self.seats:
             self._update_waits(st)
         dealt = [tuple(st.hand) for st in self.seats]
@@ -865,7 +866,7 @@ class Round:
             st.shanten_floor -= 1
             st.waits = _NO_WAITS
             return
-        st.shanten_floor = self.rules.shanten_floor(st.hand)
+        st.shanten_floor = self._shanten_floor(st.hand)
         if st.shanten_floor <= 0:
             waits = self.rules.waits(st.hand)
             if st.void_suit >= 0 and waits:
@@ -1008,7 +1009,9 @@ class Round:
                 d.seat == self.dealer and len(self.discards) == 1 and self.first_go_around
             )
             wins = [Win(s, WinHow.DISCARD, d.seat, self.seats[s].passed_win) for s in seats]
-            self.discards[-1] = d._replace(claimed_by=seats[0])
+            self.discards[-1] = _new_tuple(  # d._replace in C
+                Discard, (d.seat, d.tile, seats[0], d.claim, d.after_kong, d.declared)
+            )
             self._finish(wins, tile)
             return
         for kind in (ActionKind.GANG_EXPOSED, ActionKind.PENG, ActionKind.CHI):
@@ -1024,7 +1027,9 @@ class Round:
         st.lock_tiles.clear()
         st.lock_all = False
         kind = _CLAIM_MELD[a.kind]
-        self.discards[-1] = d._replace(claimed_by=a.seat, claim=kind)
+        self.discards[-1] = _new_tuple(  # d._replace in C
+            Discard, (d.seat, d.tile, a.seat, kind, d.after_kong, d.declared)
+        )
         if a.kind is ActionKind.CHI:
             for t in (a.tile, a.tile + 1, a.tile + 2):
                 if t != d.tile:

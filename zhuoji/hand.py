@@ -36,9 +36,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING
 
 from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
@@ -168,6 +169,12 @@ class HandRules:
         object.__setattr__(self, "_switches", switches)
 
     @property
+    def _stand_in(self) -> int:
+        """The 红中配 stand-in kind for the kernel's ``*_wild`` functions, -1 for none."""
+        w = self.wild
+        return -1 if w is None or w.stand_in is None else w.stand_in
+
+    @property
     def strict_lan(self) -> bool:
         return self.shisanlan is LanRule.STRICT
 
@@ -201,17 +208,12 @@ class HandRules:
         switches = self._switches
         if form is not None:
             switches = _FORM_SWITCH[form] | switches & _OPTION_SWITCHES
-        best = FAR
-        for base, jokers in self._variants(c):
-            d = _kernel.forms_distance_jokers(base, jokers, switches) - jokers
-            if d < best:
-                best = d
-        return best
+        return _kernel.forms_distance_wild(c, self.wild.kind, self._stand_in, switches)
 
     def shanten(self, c: Sequence[int]) -> int:
         if self.wild is None:
             return _kernel.forms_distance(c, self._switches) - 1
-        return self.distance(c) - 1
+        return _kernel.forms_shanten_wild(c, self.wild.kind, self._stand_in, self._switches)
 
     def shanten_floor(self, c: Sequence[int]) -> int:
         """A lower bound on :meth:`shanten`, cheaper: it may count a fifth copy (so a hand
@@ -220,12 +222,25 @@ class HandRules:
             return _kernel.forms_shanten_floor(c, self.quads_as_two_pairs)
         return self.distance(c) - 1
 
+    def shanten_floor_function(self) -> Callable[[Sequence[int]], int]:
+        """:meth:`shanten_floor` as one callable: the kernel's own function when the forms
+        are the plain ones (the engine asks at most discards; this spares a Python call)."""
+        if self.wild is None and self.forms == _PLAIN:
+            return partial(_kernel.forms_shanten_floor, quads_as_two_pairs=self.quads_as_two_pairs)
+        if self.wild is not None:  # the exact shanten
+            w = self.wild
+            return partial(
+                _kernel.forms_shanten_wild,
+                wild=w.kind,
+                stand_in=self._stand_in,
+                switches=self._switches,
+            )
+        return self.shanten_floor
+
     def is_win(self, c: Sequence[int]) -> bool:
         if self.wild is None:
             return _kernel.forms_is_win(c, self._switches)
-        if sum(c) % 3 != 2:
-            return False
-        return self.distance(c) == 0
+        return _kernel.forms_is_win_wild(c, self.wild.kind, self._stand_in, self._switches)
 
     def win_forms(self, c: Sequence[int]) -> list[Form]:
         return [f for f in Form if f in self.forms and self.distance(c, f) == 0]
@@ -233,16 +248,7 @@ class HandRules:
     def waits(self, c: Sequence[int]) -> list[int]:
         if self.wild is None:
             return _kernel.forms_waits(c, self._switches)
-        cc = list(c)
-        out = []
-        for t in range(NUM_KINDS):
-            if cc[t] >= 4:
-                continue
-            cc[t] += 1
-            if self.is_win(cc):
-                out.append(t)
-            cc[t] -= 1
-        return out
+        return _kernel.forms_waits_wild(c, self.wild.kind, self._stand_in, self._switches)
 
     def is_ready(self, c: Sequence[int]) -> bool:
         return bool(self.waits(c))

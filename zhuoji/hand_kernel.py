@@ -738,3 +738,62 @@ def forms_waits(c: Sequence[int], switches: int) -> list[int]:
     """Kinds completing the hand in one of the forms switched on; a kind held four times is
     no wait."""
     return _waits(_as_list(c), switches)
+
+
+# ---------------------------------------------------------------------------------------
+# wild tiles in the hand
+# ---------------------------------------------------------------------------------------
+
+
+def _wild_distance(c: list[int], wild: int, stand_in: int, switches: int) -> int:
+    """:func:`forms_distance_wild` of a list it may change and restores."""
+    jokers = c[wild]
+    c[wild] = 0
+    best = forms_distance_jokers(c, jokers, switches) - jokers
+    if stand_in >= 0 and stand_in != wild:
+        held = c[stand_in]
+        for _ in range(held):  # j stand-ins read as the wild's own face, j = 1 … held
+            c[stand_in] -= 1
+            c[wild] += 1
+            d = forms_distance_jokers(c, jokers, switches) - jokers
+            if d < best:
+                best = d
+        c[stand_in] += held
+    c[wild] = jokers
+    return best
+
+
+def forms_distance_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> int:
+    """Fewest tiles to add over the forms switched on, for a hand holding copies of the wild
+    kind ``wild`` (jokers: added tiles already held); with a 红中配 ``stand_in`` kind (-1:
+    none), any number of its copies may instead be read as the wild's own face
+    (``zhuoji.hand.HandRules``: the least over the readings)."""
+    return _wild_distance(list(c), wild, stand_in, switches)
+
+
+def forms_shanten_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> int:
+    """:func:`forms_distance_wild` less one: tiles from ready (0 ready, -1 complete)."""
+    return _wild_distance(list(c), wild, stand_in, switches) - 1
+
+
+def forms_is_win_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> bool:
+    """Whether the hand (wild tiles as in :func:`forms_distance_wild`) is complete."""
+    cc = list(c)
+    return _total(cc) % 3 == 2 and _wild_distance(cc, wild, stand_in, switches) == 0
+
+
+def forms_waits_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> list[int]:
+    """Kinds completing the hand (wild tiles as in :func:`forms_distance_wild`); a kind held
+    four times is no wait."""
+    cc = list(c)
+    out: list[int] = []
+    if (_total(cc) + 1) % 3 != 2:
+        return out
+    for t in range(NUM_KINDS):
+        if cc[t] >= 4:
+            continue
+        cc[t] += 1
+        if _wild_distance(cc, wild, stand_in, switches) == 0:
+            out.append(t)
+        cc[t] -= 1
+    return out

@@ -66,6 +66,21 @@ class Observation:
         """(seat, tile, claimed_by) for every discard in table order."""
         return tuple((d.seat, d.tile, d.claimed_by) for d in self._round.discards)
 
+    def seen_counts(self) -> list[int]:
+        """Copies of each kind among own concealed tiles, every meld (``melds``) and the
+        discards left on the table (a claimed discard is counted in its meld): what
+        :class:`zhuoji.agents.analysis.TableView` counts as seen, in one compiled pass."""
+        r = self._round
+        seen = list(r.seats[self.seat].hand)
+        for st in r.seats:
+            for m in st.melds:
+                for t in m.tiles:
+                    seen[t] += 1
+        for d in r.discards:
+            if d.claimed_by is None:
+                seen[d.tile] += 1
+        return seen
+
     def declared(self, seat: int) -> bool:
         return self._round.seats[seat].declared is not None
 

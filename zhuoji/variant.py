@@ -558,11 +558,19 @@ class Ruleset:
         """The hand analyser for a round whose wild kind is ``wild``."""
         if wild is None:
             return self._plain_rules
-        stand_in = self.variant.wild.stand_in_for(wild) if self.variant.wild else None
-        forms = self.variant.forms
-        return HandRules(
-            self._forms, forms.quads_as_two_pairs, Wild(wild, stand_in), forms.shisanlan
-        )
+        rules = self._wild_rules.get(wild)
+        if rules is None:  # one analyser per wild kind (a round asks at every decision)
+            stand_in = self.variant.wild.stand_in_for(wild) if self.variant.wild else None
+            forms = self.variant.forms
+            rules = HandRules(
+                self._forms, forms.quads_as_two_pairs, Wild(wild, stand_in), forms.shisanlan
+            )
+            self._wild_rules[wild] = rules
+        return rules
+
+    @cached_property
+    def _wild_rules(self) -> dict[int, HandRules]:
+        return {}
 
     @cached_property
     def _forms(self) -> frozenset[Form]:

@@ -7,7 +7,8 @@ tiles improve it (ukeire)?* — is answered here from the per-suit class tables 
 ``product(class(万), class(条), class(筒), class(字))``; when one tile is added to one suit,
 only that suit's class changes, so the product of the other three is computed once per
 discard and every candidate draw costs three table look-ups.  Seven pairs is counted
-incrementally from the count histogram.
+incrementally from the count histogram.  For a plain hand (no wild tiles, no 十三烂) this
+runs compiled, in :mod:`zhuoji.discard_kernel`.
 
 Exactness: :meth:`HandAnalyzer.distance` equals :meth:`zhuoji.hand.HandRules.distance`
 for every hand that holds no four-of-a-kind (a test compares them on random hands of every
@@ -31,12 +32,10 @@ discard, only by self-draw.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from zhuoji import hand as H
-from zhuoji import hand_tables
 from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.rules.facts import EVENT_FACTS, WinContext
@@ -47,34 +46,17 @@ if TYPE_CHECKING:
     from zhuoji.observation import Observation
     from zhuoji.variant import Ruleset
 
-_TABLES = hand_tables.load()
-_SUIT_CLASS = _TABLES.suit_class
-_HONOR_CLASS = _TABLES.honor_class
-_VEC = _TABLES.vectors
-_PROD = _TABLES.product
-_POW5 = H.POW5
-#: group (0 万, 1 条, 2 筒, 3 字) and base-5 digit weight of every kind
-_GROUP = tuple(k // 9 if k < 27 else 3 for k in range(T.NUM_KINDS))
-_WEIGHT = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(T.NUM_KINDS))
-_BASES = (0, 9, 18, 27)
+if TYPE_CHECKING:
+    from zhuoji import discard_kernel as _discards
+    from zhuoji.discard_kernel import DiscardOption as DiscardOption
+else:  # the compiled build when it is current (zhuoji.compiled)
+    from zhuoji.compiled import select
+
+    _discards = select("discard_kernel")
+    DiscardOption = _discards.DiscardOption  # one discard and what it leaves
+
 _FAR = H.FAR
-
-
-_group_index = H.group_index
-
-
-_pairs_distance = H.pairs_distance
 _lan_distance = H.shisanlan_distance
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
-    """One discard and what it leaves: shanten, and the live tiles that lower it."""
-
-    tile: int
-    shanten: int
-    ukeire: int  # live copies of the improving kinds
-    improving: tuple[int, ...]  # kinds that lower the shanten (the waits when shanten is 0)
 
 
 class HandAnalyzer:
@@ -96,6 +78,12 @@ class HandAnalyzer:
         )
         #: the incremental fast path applies (no wild tiles, no 十三烂)
         self.plain = self.wild < 0 and not self.lan and self.standard
+        #: the other forms, as zhuoji.discard_kernel.discard_options reads them
+        self.switches = (
+            (_discards.SEVEN_PAIRS if self.pairs else 0)
+            | (_discards.SHISANYAO if self.yao else 0)
+            | (_discards.QUADS_AS_TWO_PAIRS if self.quads_as_two else 0)
+        )
 
     # --- single hands ----------------------------------------------------------------
 
@@ -171,8 +159,13 @@ class HandAnalyzer:
     # --- every discard at once ---------------------------------------------------------
 
     def discard_shanten(self, c: Sequence[int], discards: Iterable[int]) -> dict[int, int]:
-        """Shanten after each discard (the hand holds 14 − 3k tiles)."""
+        """Shanten after each discard (the hand holds 14 − 3k tiles; each discard held)."""
         cc = list(c)
+        if self.plain:
+            kinds = list(discards)
+            return dict(
+                zip(kinds, _discards.discard_shanten(cc, kinds, self.switches), strict=True)
+            )
         out = {}
         for d in discards:
             cc[d] -= 1
@@ -211,153 +204,11 @@ class HandAnalyzer:
     def _plain_options(
         self, c: list[int], kinds: list[int], live: Sequence[int], only_best: bool
     ) -> list[DiscardOption]:
-        """:meth:`options` for a plain hand (no wild tiles, no 十三烂): incremental look-ups.
-
-        Adding a tile lowers a distance by at most one, so a tile improves the hand exactly
-        when it improves a form whose distance is the hand's.  十三幺 is counted from the
-        orphan kinds held: a missing orphan improves it, and so does a held one while no
-        orphan is held twice.  For the standard form the
-        improving ranks of one suit depend only on that suit's pattern and the class
-        product of the other three, which is cached (:func:`_improving_ranks`)."""
-        n = sum(c)  # 14 - 3k
-        slot = 2 * (n // 3) + 1  # (n - 1) and n tiles need the same number of sets
-        pairs = self.pairs and n >= 14
-        q2 = self.quads_as_two
-        idx = [_group_index(c, g) for g in range(4)]
-        cls = [_CLASS_TABLE[g][idx[g]] for g in range(4)]
-        oth = _others(cls)
-        hist = [0] * 6
-        for x in c:
-            hist[x] += 1
-        # kinds a seven-pairs hand can pair up (held once or three times after any discard);
-        # while it lacks kinds (``seek``), any kind short of four may help
-        odd = [t for t in range(T.NUM_KINDS) if 0 < c[t] < 4] if pairs else []
-        std_after: dict[int, int] = {}
-        sp_after: dict[int, int] = {}
-        for d in kinds:
-            g = _GROUP[d]
-            std_after[d] = _VEC[_PROD[oth[g]][_CLASS_TABLE[g][idx[g] - _WEIGHT[d]]]][slot]
-            if pairs:
-                x = c[d]
-                hist[x] -= 1
-                hist[x - 1] += 1
-                sp_after[d] = _pairs_distance(hist[1], hist[2], hist[3], hist[4], q2)
-                hist[x - 1] -= 1
-                hist[x] += 1
-            else:
-                sp_after[d] = _FAR
-        yao = self.yao and n >= 14
-        yao_after: dict[int, int] = {}
-        if yao:
-            for d in kinds:
-                c[d] -= 1
-                yao_after[d] = H.shisanyao_distance(c)
-                c[d] += 1
-        dist = {d: min(std_after[d], sp_after[d], yao_after.get(d, _FAR)) for d in kinds}
-        best = min(dist.values(), default=_FAR)
-        out = []
-        for d in kinds:
-            dd = dist[d]
-            s = dd - 1
-            if only_best and dd > best:
-                out.append(DiscardOption(d, s, -1, ()))
-                continue
-            g = _GROUP[d]
-            c[d] -= 1
-            idx[g] -= _WEIGHT[d]
-            saved = cls[g]
-            cls[g] = _CLASS_TABLE[g][idx[g]]
-            found: set[int] = set()
-            if std_after[d] == dd:
-                o13 = _others(cls)
-                for gg in range(4):
-                    ig = idx[gg]
-                    if not ig:
-                        continue  # an empty suit: a lone new tile never helps the standard form
-                    key = (o13[gg], ig, gg == 3, slot)
-                    ranks = _IMPROVING.get(key)
-                    if ranks is None:
-                        ranks = _improving_ranks(*key)
-                    base = _BASES[gg]
-                    for r in ranks:
-                        if live[base + r] > 0:
-                            found.add(base + r)
-            if sp_after[d] == dd:
-                x = c[d]
-                hist[x + 1] -= 1
-                hist[x] += 1
-                ones, twos, th, fours = hist[1], hist[2], hist[3], hist[4]
-                # a new kind helps only while seven pairs lacks kinds
-                seek = (
-                    (7 - min(twos + th + 2 * fours, 7) > ones + th)
-                    if q2
-                    else (ones + twos + th + fours < 7)
-                )
-                for t in range(T.NUM_KINDS) if seek else odd:
-                    xt = c[t]
-                    if live[t] <= 0 or t in found or xt >= 4:
-                        continue
-                    hist[xt] -= 1
-                    hist[xt + 1] += 1
-                    if _pairs_distance(hist[1], hist[2], hist[3], hist[4], q2) < dd:
-                        found.add(t)
-                    hist[xt + 1] -= 1
-                    hist[xt] += 1
-                hist[x] -= 1
-                hist[x + 1] += 1
-            if yao and yao_after[d] == dd:
-                paired = any(c[k] >= 2 for k in H.ORPHANS)
-                for k in H.ORPHANS:
-                    if live[k] > 0 and (not c[k] or (not paired and c[k] == 1)):
-                        found.add(k)
-            cls[g] = saved
-            idx[g] += _WEIGHT[d]
-            c[d] += 1
-            imp = tuple(sorted(found))
-            out.append(DiscardOption(d, s, sum(live[t] for t in imp), imp))
-        return out
-
-
-_IMPROVING: dict[tuple[int, int, bool, int], tuple[int, ...]] = {}
-
-
-def _improving_ranks(other: int, index: int, honors: bool, slot: int) -> tuple[int, ...]:
-    """Ranks of one suit (or honors) whose addition lowers the standard distance, given the
-    suit's pattern ``index`` and the class product ``other`` of the other groups (raw
-    tables)."""
-    key = (other, index, honors, slot)
-    got = _IMPROVING.get(key)
-    if got is not None:
-        return got
-    table = _HONOR_CLASS if honors else _SUIT_CLASS
-    row = _PROD[other]
-    now = _VEC[row[table[index]]][slot]
-    out = []
-    for r in range(7 if honors else 9):
-        if index // _POW5[r] % 5 >= 4:
-            continue
-        if _VEC[row[table[index + _POW5[r]]]][slot] < now:
-            out.append(r)
-    got = tuple(out)
-    if len(_IMPROVING) > 500_000:
-        _IMPROVING.clear()
-    _IMPROVING[key] = got
-    return got
-
-
-def _others(cls: list[int]) -> tuple[int, int, int, int]:
-    """For each group, the class product of the other three groups."""
-    p01 = _PROD[cls[0]][cls[1]]
-    p23 = _PROD[cls[2]][cls[3]]
-    return (
-        _PROD[cls[1]][p23],
-        _PROD[cls[0]][p23],
-        _PROD[p01][cls[3]],
-        _PROD[p01][cls[2]],
-    )
-
-
-_CLASS_TABLE = (_SUIT_CLASS, _SUIT_CLASS, _SUIT_CLASS, _HONOR_CLASS)
+        """:meth:`options` for a plain hand (no wild tiles, no 十三烂): every discard at once
+        from the per-suit tables, in :func:`zhuoji.discard_kernel.discard_options`
+        (compiled)."""
+        lv = live if isinstance(live, list) else list(live)
+        return _discards.discard_options(c, kinds, lv, self.switches, only_best)
 
 
 @lru_cache(maxsize=64)
@@ -389,39 +240,40 @@ class TableView:
         self.melds = [obs.melds(s) for s in range(n)]
         self.declared = [obs.declared(s) for s in range(n)]
         self.dealer = obs.dealer
-        self.claim_tile = obs.claim_tile
         self._live: list[int] | None = None
         self._visible: list[int] = []
-        self._discards_by: list[list[int]] = []
+        self._discards_by: list[list[int]] | None = None
         self._passed: list[list[int]] | None = None
-        self._table = obs.discards
+        self._has_discarded: bool | None = None
+        self._rows: tuple[tuple[int, int, int | None], ...] | None = None
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
 
-    def _scan(self) -> None:
-        n = self.players
-        visible = list(self.hand)
-        for ms in self.melds:
-            for m in ms:
-                for t in m.tiles:
-                    visible[t] += 1
-        discards_by: list[list[int]] = [[] for _ in range(n)]
-        for who, tile, claimed in self._table:
-            discards_by[who].append(tile)
-            if claimed is None:
-                visible[tile] += 1
+    @property
+    def claim_tile(self) -> int:
+        """The discard (or kong tile) being answered, -1 outside a claim window."""
+        return self.obs.claim_tile
+
+    @property
+    def _table(self) -> tuple[tuple[int, int, int | None], ...]:
+        """(seat, tile, claimed_by) of every discard in table order, read once."""
+        if self._rows is None:
+            self._rows = self.obs.discards
+        return self._rows
+
+    def _count(self) -> None:
+        visible = self.obs.seen_counts()  # own hand, every meld, unclaimed discards
         if self.wild is not None:
             visible[T.prev_in_cycle(self.wild)] += 1  # the revealed 宝牌 indicator
         cap = _CAPS[self.ruleset.variant.tiles.set]
         self._visible = visible
-        self._live = [x - v if x > v else 0 for x, v in zip(cap, visible, strict=True)]
-        self._discards_by = discards_by
+        self._live = _discards.unseen(cap, visible)
 
     @property
     def live(self) -> list[int]:
         """Copies of each kind this seat has not seen (in the wall or others' hands)."""
         if self._live is None:
-            self._scan()
+            self._count()
         assert self._live is not None
         return self._live
 
@@ -429,14 +281,17 @@ class TableView:
     def visible(self) -> list[int]:
         """Copies of each kind this seat has seen: own hand, melds, table discards."""
         if self._live is None:
-            self._scan()
+            self._count()
         return self._visible
 
     @property
     def discards_by(self) -> list[list[int]]:
         """Each seat's discards in order (claimed ones included)."""
-        if self._live is None:
-            self._scan()
+        if self._discards_by is None:
+            discards_by: list[list[int]] = [[] for _ in range(self.players)]
+            for who, tile, _claimed in self._table:
+                discards_by[who].append(tile)
+            self._discards_by = discards_by
         return self._discards_by
 
     @property
@@ -455,6 +310,14 @@ class TableView:
                 started[who] = True
             self._passed = passed
         return self._passed
+
+    @property
+    def has_discarded(self) -> bool:
+        """Whether this seat has made a discard (claimed or not) this round."""
+        if self._has_discarded is None:
+            seat = self.seat
+            self._has_discarded = any(d[0] == seat for d in self._table)
+        return self._has_discarded
 
     @property
     def wall_left(self) -> int:
@@ -710,7 +573,7 @@ def may_win_on_discard(
         counts=tuple(full),
         melds=own,
         void_suit=view.obs.void_suit(view.seat),
-        first_turn=not own and all(d[0] != view.seat for d in view.obs.discards),
+        first_turn=not own and not view.has_discarded,
     )
     return void_suit_clear(check) and all(h(check) for h in rs.may_win)
 

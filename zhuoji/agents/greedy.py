@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import attrgetter
 
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard, pattern_fan
@@ -38,6 +39,7 @@ from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
 
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
 _CLAIMS = (ActionKind.PENG, ActionKind.CHI)
+_SHANTEN = attrgetter("shanten")  # of a DiscardOption
 
 
 class GreedyAgent:
@@ -60,13 +62,14 @@ class GreedyAgent:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        if obs.phase in ("exchange", "dingque"):
+        phase = obs.phase
+        if phase in ("exchange", "dingque"):
             return choose_start(obs)
         for a in legal:
             if a.kind is ActionKind.HU:
                 return a
         view = TableView(obs)
-        if obs.phase == "turn":
+        if phase == "turn":
             return self.turn(view, legal)
         return self.claim(view, legal)
 
@@ -79,10 +82,12 @@ class GreedyAgent:
             voids = {t: a for t, a in plain.items() if suit_of(t) == void}
             plain = voids or plain
         opts = view.analyzer.options(view.hand, plain, view.live)
-        best = min(o.shanten for o in opts)
-        for a in legal:
-            if a.kind in _KONGS and self.wants_kong(view, a, best):
-                return a
+        kongs = [a for a in legal if a.kind in _KONGS]
+        if kongs:
+            best = min(map(_SHANTEN, opts))
+            for a in kongs:
+                if self.wants_kong(view, a, best):
+                    return a
         declares = [a for a in legal if a.declare]
         if declares:
             chosen = self.choose_declare(view, declares, opts)
@@ -122,7 +127,16 @@ class GreedyAgent:
         return None
 
     def choose_discard(self, view: TableView, opts: Sequence[DiscardOption]) -> int:
-        return max(self.rank_discards(view, opts), key=lambda r: r[0])[1]
+        """The best of :meth:`rank_discards`; the keep values are only worked out for the
+        discards tied on offence (the first of the best wins, as in ``max``)."""
+        best = min(map(_SHANTEN, opts))
+        scored = [(self.discard_worth(view, o, best), o.tile) for o in opts if o.shanten == best]
+        top = max(v for v, _ in scored)
+        tied = [t for v, t in scored if v == top]
+        if len(tied) == 1:
+            return tied[0]
+        lean = _suit_lean(view)
+        return max(tied, key=lambda t: -self.keep_value(view, t, lean))
 
     def rank_discards(
         self, view: TableView, opts: Sequence[DiscardOption]
@@ -131,13 +145,16 @@ class GreedyAgent:
         is better."""
         best = min(o.shanten for o in opts)
         lean = _suit_lean(view)
-        out: list[tuple[tuple[float, float], int]] = []
-        for o in opts:
-            if o.shanten != best:
-                continue
-            value = self.ready_value(view, o) if best == 0 else float(o.ukeire)
-            out.append(((value, -self.keep_value(view, o.tile, lean)), o.tile))
-        return out
+        return [
+            ((self.discard_worth(view, o, best), -self.keep_value(view, o.tile, lean)), o.tile)
+            for o in opts
+            if o.shanten == best
+        ]
+
+    def discard_worth(self, view: TableView, o: DiscardOption, best: int) -> float:
+        """What a discard of the lowest shanten ``best`` leaves: the worth of its waits when
+        it leaves the hand ready (:meth:`ready_value`), else its live improving tiles."""
+        return self.ready_value(view, o) if best == 0 else float(o.ukeire)
 
     def ready_value(self, view: TableView, o: DiscardOption) -> float:
         """Expected worth of the waits left by discard ``o``: live copies × (pattern fan +
@@ -226,9 +243,8 @@ class GreedyAgent:
 def _suit_lean(view: TableView) -> int:
     """The suit a hand leans to (清一色 / 混一色 chance), or -1: at least 9 of its tiles,
     melds counted, in one suit."""
-    counts = [0, 0, 0]
-    for k in range(27):
-        counts[k // 9] += view.hand[k]
+    hand = view.hand
+    counts = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
     for m in view.own_melds():
         if m.tile < 27:
             counts[m.tile // 9] += 3
