@@ -64,6 +64,7 @@ class HandAnalyzer:
 
     def __init__(self, rules: H.HandRules) -> None:
         self.rules = rules
+        self._rules_distance = rules.distance
         forms = rules.forms
         self.standard = H.Form.STANDARD in forms
         self.pairs = H.Form.SEVEN_PAIRS in forms
@@ -110,31 +111,9 @@ class HandAnalyzer:
 
     def _wild_distance(self, c: Sequence[int]) -> int:
         """Wild tiles are jokers (added tiles already held); a 红中配 stand-in may also be
-        read as the wild's own face, any number of its copies (``HandRules._variants``)."""
-        base = list(c)
-        jokers = base[self.wild]
-        base[self.wild] = 0
-        best = self._joker_distance(base, jokers, _FAR)
-        si = self.stand_in
-        if si >= 0:
-            for _ in range(base[si]):
-                base[si] -= 1
-                base[self.wild] += 1
-                best = self._joker_distance(base, jokers, best)
-        return best
-
-    def _joker_distance(self, base: list[int], jokers: int, best: int) -> int:
-        n = sum(base) + jokers
-        if self.standard:
-            best = min(best, H.hand_vector(base)[2 * (n // 3) + 1] - jokers)
-        if self.pairs and n >= 13:
-            d = H.seven_pairs_distance(base, jokers, quads_as_two_pairs=self.quads_as_two) - jokers
-            best = min(best, d)
-        if self.lan and n >= 13 and 14 - (34 - base.count(0)) - jokers < best:
-            best = min(best, _lan_distance(base, jokers, self.strict_lan) - jokers)
-        if self.yao and n >= 13:
-            best = min(best, H.shisanyao_distance(base, jokers) - jokers)
-        return best
+        read as the wild's own face, any number of its copies: ``HandRules.distance``, one
+        call into the compiled kernel."""
+        return self._rules_distance(c)
 
     def shanten(self, c: Sequence[int]) -> int:
         """Tiles from ready (0 ready, -1 complete)."""
