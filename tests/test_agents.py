@@ -11,11 +11,9 @@ import pytest
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.agents.analysis import (
-    PatternScreen,
     TableView,
     analyzer,
     may_win_on_discard,
-    pattern_fan,
 )
 from zhuoji.agents.base import Agent, RandomAgent, agent_names, make_agent, play_round
 from zhuoji.agents.cautious import CautiousAgent
@@ -25,9 +23,6 @@ from zhuoji.errors import ZhuojiError
 from zhuoji.hand import HandRules
 from zhuoji.match import Match
 from zhuoji.observation import Observation
-from zhuoji.outcome import Meld, MeldKind
-from zhuoji.rules.facts import WinContext
-from zhuoji.rules.patterns import evaluate
 from zhuoji.variant import load_variant
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
@@ -319,45 +314,6 @@ def test_discard_options_match_brute_force(variant: str) -> None:
             assert (o.shanten, o.improving, o.ukeire) == (s, imp, sum(live[t] for t in imp))
             checked += 1
     assert checked > 100
-
-
-@pytest.mark.parametrize("variant", ["guiyang", "guiyang-weile", "liupanshui"])
-def test_pattern_screen_matches_evaluate(variant: str, winning_hand) -> None:  # type: ignore[no-untyped-def]
-    ruleset = load_variant(variant)
-    screen = PatternScreen.build(ruleset)
-    assert screen is not None
-    rules = ruleset.hand_rules()
-    rng = random.Random(23)
-    for i in range(300):
-        k = rng.choice([0, 0, 1, 2])
-        if i % 5 == 0 and k == 0:  # seven pairs, with a four-of-a-kind now and then
-            ks = rng.sample(range(9) if i % 2 else range(27), 7)
-            c = [0] * T.NUM_KINDS
-            for x in ks:
-                c[x] = 2
-            if i % 3 == 0:
-                c[ks[0]], c[ks[1]] = 4, 0
-        else:
-            c = winning_hand(
-                rng,
-                sets=4 - k,
-                kinds=range(9) if rng.random() < 0.3 else range(27),
-                pung_share=rng.random(),
-            )
-        melds = tuple(
-            Meld(rng.choice([MeldKind.PENG, MeldKind.GANG_EXPOSED]), rng.randrange(27))
-            for _ in range(k)
-        )
-        tile = rng.choice([t for t in range(T.NUM_KINDS) if c[t]])
-        v = evaluate(ruleset.variant.patterns, rules, c, melds, tile, WinContext())
-        want = v.base if v else 0
-        assert screen.base_fan(rules, c, melds) == want, (T.format_counts(c), melds)
-        assert pattern_fan(ruleset, rules, c, melds, tile) == want
-
-
-def test_screen_is_refused_for_additive_tables() -> None:
-    assert PatternScreen.build(load_variant("jinyou")) is None
-    assert PatternScreen.build(load_variant("luan")) is None
 
 
 def test_table_view_counts_only_what_the_seat_sees() -> None:

@@ -32,9 +32,10 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from zhuoji.actions import Action, ActionKind
-from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard, pattern_fan
+from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard
 from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
+from zhuoji.rules.screen import pattern_fan
 from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
 
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
