@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -246,6 +246,7 @@ class TableView:
         self._passed: list[list[int]] | None = None
         self._has_discarded: bool | None = None
         self._rows: tuple[tuple[int, int, int | None], ...] | None = None
+        self._seat_facts: SeatFacts | None = None
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
 
@@ -336,6 +337,24 @@ class TableView:
     def own_melds(self) -> tuple[Meld, ...]:
         return self.melds[self.seat]
 
+    @property
+    def seat_facts(self) -> SeatFacts:
+        """This seat's facts for the 通行证 check and pattern values (:func:`wait_values`)."""
+        if self._seat_facts is None:
+            own = self.own_melds()
+            seat = self.seat
+            self._seat_facts = SeatFacts(
+                ruleset=self.ruleset,
+                wild=self.wild,
+                seat=seat,
+                dealer=seat == self.dealer,
+                declared=self.declared[seat],
+                melds=own,
+                void_suit=self.obs.void_suit(seat),
+                first_turn=not own and not self.has_discarded,
+            )
+        return self._seat_facts
+
     def has_kong(self, seat: int | None = None) -> bool:
         return any(m.kind.is_kong for m in self.melds[self.seat if seat is None else seat])
 
@@ -366,37 +385,106 @@ def may_win_on_discard(
     another player's discard of ``tile`` — the variant's ``may_win`` hooks decide (通行证:
     a dou, 报听, or a pattern above the threshold; seed 000 特殊玩法规则 1).  ``fan``, when
     known, is the hand's pattern value with ``tile``."""
-    rs = view.ruleset
-    if not rs.variant.claims.win_on_discard:
-        return False
-    if not rs.may_win:
-        return True
     own = view.own_melds() if melds is None else melds
-    decl = view.declared[view.seat] if declared is None else declared
-    full = list(concealed)
-    full[tile] += 1
-    dealer = view.seat == view.dealer
-
-    def base_fan() -> int:
-        if fan is not None:
-            return fan
-        return pattern_fan(rs, view.rules, full, own, tile, dealer=dealer, declared=decl)
-
-    check = WinCheck(
+    seat = SeatFacts(
+        ruleset=view.ruleset,
+        wild=view.wild,
         seat=view.seat,
-        tile=tile,
-        how=WinHow.DISCARD,
-        has_kong=any(m.kind.is_kong for m in own),
-        declared=decl,
-        source_declared=source is not None and view.declared[source],
-        repao=False,
-        base_fan=base_fan,
-        counts=tuple(full),
+        dealer=view.seat == view.dealer,
+        declared=view.declared[view.seat] if declared is None else declared,
         melds=own,
         void_suit=view.obs.void_suit(view.seat),
         first_turn=not own and not view.has_discarded,
     )
+    source_declared = source is not None and view.declared[source]
+    return _may_win(seat, concealed, tile, source_declared, fan)
+
+
+class SeatFacts(NamedTuple):
+    """What a seat's 通行证 check and pattern value depend on besides the hand and the tile
+    (the fields of :class:`~zhuoji.rules.win.WinCheck` that are the seat's own)."""
+
+    ruleset: Ruleset
+    wild: int | None  # the hand rules are ``ruleset.hand_rules(wild)``
+    seat: int
+    dealer: bool
+    declared: bool
+    melds: tuple[Meld, ...]
+    void_suit: int | None
+    first_turn: bool  # neither discarded nor melded yet
+
+
+def _may_win(
+    seat: SeatFacts,
+    concealed: Sequence[int],
+    tile: int,
+    source_declared: bool,
+    fan: int | None,
+) -> bool:
+    rs = seat.ruleset
+    if not rs.variant.claims.win_on_discard:
+        return False
+    if not rs.may_win:
+        return True
+    own = seat.melds
+    full = list(concealed)
+    full[tile] += 1
+
+    def base_fan() -> int:
+        if fan is not None:
+            return fan
+        rules = rs.hand_rules(seat.wild)
+        return pattern_fan(rs, rules, full, own, tile, dealer=seat.dealer, declared=seat.declared)
+
+    check = WinCheck(
+        seat=seat.seat,
+        tile=tile,
+        how=WinHow.DISCARD,
+        has_kong=any(m.kind.is_kong for m in own),
+        declared=seat.declared,
+        source_declared=source_declared,
+        repao=False,
+        base_fan=base_fan,
+        counts=tuple(full),
+        melds=own,
+        void_suit=seat.void_suit,
+        first_turn=seat.first_turn,
+    )
     return void_suit_clear(check) and all(h(check) for h in rs.may_win)
+
+
+def wait_values(
+    view: TableView, concealed: Sequence[int], waits: Sequence[int]
+) -> tuple[tuple[int, bool], ...]:
+    """For each wait ``t`` of ``concealed`` (a ready hand of 13 − 3k tiles): the pattern
+    value of the hand won on ``t`` (:func:`pattern_fan`; 1 where that is not cheap,
+    :attr:`TableView.fan_known`) and whether this seat may win ``t`` on an ordinary discard
+    (:func:`may_win_on_discard`).  A seat values the same ready hand again and again (every
+    discard it weighs, every turn it keeps its waits), so the answers are cached, keyed by
+    everything they depend on: :attr:`TableView.seat_facts`, the hand and the waits."""
+    return _wait_values(view.seat_facts, tuple(concealed), tuple(waits))
+
+
+@lru_cache(maxsize=8192)
+def _wait_values(
+    seat: SeatFacts, concealed: tuple[int, ...], waits: tuple[int, ...]
+) -> tuple[tuple[int, bool], ...]:
+    rs = seat.ruleset
+    rules = rs.hand_rules(seat.wild)
+    fan_known = seat.wild is None and screen_for(rs) is not None
+    out = []
+    full = list(concealed)
+    for t in waits:
+        if fan_known:
+            full[t] += 1
+            fan = pattern_fan(
+                rs, rules, full, seat.melds, t, dealer=seat.dealer, declared=seat.declared
+            )
+            full[t] -= 1
+            out.append((fan, _may_win(seat, concealed, t, False, fan)))
+        else:
+            out.append((1, _may_win(seat, concealed, t, False, None)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)

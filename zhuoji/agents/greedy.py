@@ -32,10 +32,9 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from zhuoji.actions import Action, ActionKind
-from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard
+from zhuoji.agents.analysis import DiscardOption, TableView, wait_values
 from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
-from zhuoji.rules.screen import pattern_fan
 from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
 
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
@@ -159,30 +158,14 @@ class GreedyAgent:
 
     def ready_value(self, view: TableView, o: DiscardOption) -> float:
         """Expected worth of the waits left by discard ``o``: live copies × (pattern fan +
-        :attr:`win_base`) × (1 + :attr:`pass_bonus` when others' discards may be won on)."""
+        :attr:`win_base`) × (1 + :attr:`pass_bonus` when others' discards may be won on),
+        from :func:`~zhuoji.agents.analysis.wait_values`."""
         hand = list(view.hand)
         hand[o.tile] -= 1
-        melds = view.own_melds()
-        dealer = view.seat == view.dealer
+        waits = o.improving
         total = 0.0
         live = view.live
-        for t in o.improving:
-            full = list(hand)
-            full[t] += 1
-            if view.fan_known:
-                fan = pattern_fan(
-                    view.ruleset,
-                    view.rules,
-                    full,
-                    melds,
-                    t,
-                    dealer=dealer,
-                    declared=view.declared[view.seat],
-                )
-                ok = may_win_on_discard(view, hand, t, fan=fan)
-            else:
-                fan = 1
-                ok = may_win_on_discard(view, hand, t)
+        for t, (fan, ok) in zip(waits, wait_values(view, hand, waits), strict=True):
             total += live[t] * (fan + self.win_base) * (1.0 + self.pass_bonus * ok)
         return total
 
