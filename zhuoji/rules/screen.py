@@ -18,7 +18,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from zhuoji import hand as H
-from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.facts import EVENT_FACTS, WinContext
 from zhuoji.rules.patterns import evaluate
@@ -91,6 +90,11 @@ _CHEAP_FACTS = frozenset(
 )
 
 
+#: what a screened value depends on: standard form, seven pairs, 十三烂, all pungs, kinds held
+#: four times, one suit, honors held, concealed, dealer, declared
+_Facts = tuple[bool, bool, bool, bool, int, bool, bool, bool, bool, bool]
+
+
 class PatternScreen:
     """Exact base value of a complete hand (no wild tiles) for ``combine: highest`` tables
     whose pattern rows require only cheap facts.  A row matches when some realization has
@@ -100,6 +104,8 @@ class PatternScreen:
 
     def __init__(self, rows: list[tuple[int, dict[str, object]]]) -> None:
         self.rows = rows  # (fan, requirements) of the non-additive rows, best first
+        #: the best row's fan by the facts it depends on (few combinations occur)
+        self._fans: dict[_Facts, int] = {}
 
     @staticmethod
     def build(ruleset: Ruleset) -> PatternScreen | None:
@@ -131,32 +137,54 @@ class PatternScreen:
         dealer: bool = False,
         declared: bool = False,
     ) -> int:
+        """The best row's fan for the complete hand ``full`` (concealed tiles with the
+        winning one, at most four of a kind) with ``melds``; 0 when it does not win."""
         c = list(full)
         n = sum(c)
-        std = H.Form.STANDARD in rules.forms and H.hand_vector(c)[2 * (n // 3) + 1] == 0
-        pairs = (
-            H.Form.SEVEN_PAIRS in rules.forms
-            and n == 14
-            and not melds
-            and all(x % 2 == 0 if rules.quads_as_two_pairs else x in (0, 2) for x in c)
-        )
-        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c, rules.strict_lan)
+        forms = rules.forms
+        zeros, twos, fours = c.count(0), c.count(2), c.count(4)
+        std = H.Form.STANDARD in forms and H.hand_vector(c)[2 * (n // 3) + 1] == 0
+        paired = zeros + twos + (fours if rules.quads_as_two_pairs else 0) == len(c)
+        pairs = H.Form.SEVEN_PAIRS in forms and n == 14 and not melds and paired
+        lan = H.Form.SHISANLAN in forms and not melds and H.is_shisanlan(c, rules.strict_lan)
         if not (std or pairs or lan):
             return 0
-        kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
-        suits = {k // 9 for k in kinds if k < 27}
-        honors = any(k >= 27 for k in kinds)
-        chi = any(m.kind is MeldKind.CHI for m in melds)
-        all_pungs = std and not chi and all(x in (0, 2, 3) for x in c) and c.count(2) == 1
+        held = [any(c[0:9]), any(c[9:18]), any(c[18:27]), any(c[27:])]
+        chi = claimed = False
+        for m in melds:
+            held[min(m.tile // 9, 3)] = True  # a meld's tiles are of one suit (3: honors)
+            chi = chi or m.kind is MeldKind.CHI
+            claimed = claimed or m.kind.claimed
+        suits = held[0] + held[1] + held[2]
+        all_pungs = std and not chi and zeros + twos + c.count(3) == len(c) and twos == 1
+        key = (
+            std,
+            pairs,
+            lan,
+            all_pungs,
+            fours,
+            suits == 1,
+            held[3],
+            not claimed,
+            dealer,
+            declared,
+        )
+        fan = self._fans.get(key)
+        if fan is None:
+            fan = self._fans[key] = self._best(key)
+        return fan
+
+    def _best(self, key: _Facts) -> int:
+        """The fan of the best row whose requirements these facts meet (0: none)."""
+        std, pairs, lan, all_pungs, quads, one_suit, honors, concealed, dealer, declared = key
         facts: dict[str, object] = {
-            "one_suit": len(suits) == 1 and not honors,
-            "mixed_one_suit": len(suits) == 1 and honors,
-            "concealed": not any(m.kind.claimed for m in melds),
+            "one_suit": one_suit and not honors,
+            "mixed_one_suit": one_suit and honors,
+            "concealed": concealed,
             "dealer": dealer,
             "declared": declared,
             **dict.fromkeys(EVENT_FACTS, False),
         }
-        quads = c.count(4)
         for fan, req in self.rows:
             if self._matches(req, facts, std, pairs, lan, all_pungs, quads):
                 return fan
