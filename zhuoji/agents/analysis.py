@@ -244,7 +244,6 @@ class TableView:
         self._visible: list[int] = []
         self._discards_by: list[list[int]] | None = None
         self._passed: list[list[int]] | None = None
-        self._has_discarded: bool | None = None
         self._rows: tuple[tuple[int, int, int | None], ...] | None = None
         self._seat_facts: SeatFacts | None = None
         #: per-decision scratch space for bots (e.g. a threat model computed once)
@@ -315,10 +314,7 @@ class TableView:
     @property
     def has_discarded(self) -> bool:
         """Whether this seat has made a discard (claimed or not) this round."""
-        if self._has_discarded is None:
-            seat = self.seat
-            self._has_discarded = any(d[0] == seat for d in self._table)
-        return self._has_discarded
+        return self.obs.discard_count(self.seat) > 0
 
     @property
     def wall_left(self) -> int:
