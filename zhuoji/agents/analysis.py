@@ -32,7 +32,7 @@ discard, only by self-draw.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from zhuoji import hand as H
@@ -225,20 +225,18 @@ def analyzer(rules: H.HandRules) -> HandAnalyzer:
 class TableView:
     """A bot's picture of the table, built from its observation alone.
 
-    The hand, melds and declarations are read at once; what needs a pass over the discards
-    (visible and live counts, per-seat discard histories) is computed on first use."""
+    The hand is read at once; every seat's melds and declarations, and what needs a pass
+    over the discards (visible and live counts, per-seat discard histories), on first use."""
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
         self.seat = obs.seat
         self.ruleset: Ruleset = obs.ruleset
-        self.players = n = obs.players
+        self.players = obs.players
         self.hand = list(obs.hand)
         self.wild = obs.wild
         self.rules = self.ruleset.hand_rules(self.wild)
         self.analyzer = analyzer(self.rules)
-        self.melds = [obs.melds(s) for s in range(n)]
-        self.declared = [obs.declared(s) for s in range(n)]
         self.dealer = obs.dealer
         self._live: list[int] | None = None
         self._visible: list[int] = []
@@ -248,6 +246,16 @@ class TableView:
         self._seat_facts: SeatFacts | None = None
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
+
+    @cached_property
+    def melds(self) -> list[tuple[Meld, ...]]:
+        """Each seat's melds."""
+        return [self.obs.melds(s) for s in range(self.players)]
+
+    @cached_property
+    def declared(self) -> list[bool]:
+        """Whether each seat has declared 报听."""
+        return [self.obs.declared(s) for s in range(self.players)]
 
     @property
     def claim_tile(self) -> int:
