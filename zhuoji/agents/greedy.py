@@ -76,19 +76,27 @@ class GreedyAgent:
     # --- own turn ----------------------------------------------------------------------
 
     def turn(self, view: TableView, legal: Sequence[Action]) -> Action:
-        plain = {a.tile: a for a in legal if a.kind is ActionKind.DISCARD and not a.declare}
+        plain: dict[int, Action] = {}  # plain discards by tile
+        kongs: list[Action] = []
+        declares: list[Action] = []  # 报听 discards
+        for a in legal:  # one pass, in legal's order
+            kind = a.kind
+            if a.declare:
+                declares.append(a)
+            elif kind is ActionKind.DISCARD:
+                plain[a.tile] = a
+            if kind in _KONGS:
+                kongs.append(a)
         void = view.obs.void_suit(view.seat)
         if void is not None:  # 定缺: the void suit must go before any win is possible
             voids = {t: a for t, a in plain.items() if suit_of(t) == void}
             plain = voids or plain
         opts = view.analyzer.options(view.hand, plain, view.live)
-        kongs = [a for a in legal if a.kind in _KONGS]
         if kongs:
             best = min(map(_SHANTEN, opts))
             for a in kongs:
                 if self.wants_kong(view, a, best):
                     return a
-        declares = [a for a in legal if a.declare]
         if declares:
             chosen = self.choose_declare(view, declares, opts)
             if chosen is not None:
