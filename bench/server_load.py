@@ -4,14 +4,16 @@
     python bench/server_load.py                          # the sweep: 10/50/150 tables × ws/http
     python bench/server_load.py --tables 100 --transport ws --rounds 2
     python bench/server_load.py --tables 100 --transport ws --workers 2   # two server processes
+    python bench/server_load.py --tables 100 --transport ws --workers 2 --db postgresql://…
     python bench/server_load.py --tables 100 --transport ws --against ../main/.venv/bin/python
     python bench/server_load.py --url http://127.0.0.1:8000 --operator-token TOKEN --tables 20
 
 Each point starts ``zhuoji serve`` on a free loopback port with a fresh SQLite database in
 a temporary directory (or ``--db URL``), plays ``--rounds`` rounds at every table at once
 with four client seats per table (``--seats``; the rest server bots), and stops it.
-``--workers N`` starts N servers, each on its own store, deals the tables out among them
-and plays them all at once (the deployment of several processes, each owning its tables);
+``--workers N`` starts N servers, each on its own store (a SQLite file each, or with a
+PostgreSQL ``--db`` a schema each of that database), deals the tables out among them and
+plays them all at once (the deployment of several processes, each owning its tables);
 the figures are the sums (server CPU summed over the processes).  ``--against PYTHON``
 plays half the tables on a server of another install at the same time and prints each
 server's figures (their load generator CPU is the one process's, for both).
@@ -76,7 +78,7 @@ def play_point(
         servers = []
         for i, python in enumerate(pythons):
             tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"zhuoji-load-{i}-"))
-            db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+            db = worker_store(args.db, i, workers) or f"sqlite:///{Path(tmp) / 'load.db'}"
             servers.append(stack.enter_context(ServerProcess(db, TOKEN, cwd=tmp, python=python)))
 
         async def play() -> list[LoadReport]:
@@ -93,6 +95,15 @@ def play_point(
             return list(await asyncio.gather(*runs))
 
         return run_async(play())
+
+
+def worker_store(db: str | None, worker: int, workers: int) -> str | None:
+    """The store of server ``worker`` of ``workers``: ``--db`` itself for one server; for
+    several on one PostgreSQL, a schema each (``?schema=load_wN``), the deployment of
+    docs/server.md ("Several servers on one PostgreSQL")."""
+    if db is None or workers == 1:
+        return db
+    return f"{db}{'&' if '?' in db else '?'}schema=load_w{worker}"
 
 
 def paired(args: argparse.Namespace, tables: int, transport: str) -> list[dict[str, Any]]:
@@ -180,11 +191,19 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.workers < 1:
         p.error("--workers must be at least 1")
-    if (args.workers > 1 or args.against) and (args.db or args.url):
+    if args.against and (args.db or args.url):
         p.error(
-            "--workers and --against start servers on SQLite stores of their own: "
-            "not with --db or --url"
+            "--against starts two servers on SQLite stores of their own: not with --db or --url"
         )
+    if args.workers > 1 and args.url:
+        p.error("--workers starts its servers: not with --url")
+    if args.workers > 1 and args.db and not args.db.startswith(("postgresql", "postgres:")):
+        p.error(
+            "--workers with --db: several servers share a PostgreSQL database, a schema each; "
+            "a SQLite file has one server (leave --db out: each server gets a file of its own)"
+        )
+    if args.workers > 1 and args.db and "schema=" in args.db:
+        p.error("--workers with --db: each server gets a schema of its own; leave ?schema= out")
     if args.workers > 1 and args.against:
         p.error("--against plays one server against another: not with --workers")
     transports = ["ws", "http"] if args.transport == "both" else [args.transport]

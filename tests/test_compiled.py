@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from compiled_support import REQUIRE
 
 from zhuoji import compiled
 
@@ -100,7 +101,6 @@ def test_an_edited_source_runs_as_python_with_a_warning(package_copy: Path) -> N
 # the engine group: compiled together, run together, imported by its own names
 # ---------------------------------------------------------------------------------------
 
-REQUIRE = os.environ.get("ZHUOJI_REQUIRE_COMPILED", "") not in ("", "0")
 ENGINE_PROBE = (
     "import zhuoji.engine as e, zhuoji.wall as w, zhuoji.observation as o, zhuoji.hand as h, "
     "sys; print(e.__name__, w.__name__, o.__name__, h._kernel.__name__, "

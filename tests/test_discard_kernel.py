@@ -11,15 +11,14 @@ the comparison skips, unless ``ZHUOJI_REQUIRE_COMPILED=1`` (as CI sets).
 from __future__ import annotations
 
 import importlib
-import os
 import random
 from types import ModuleType
 
 import pytest
+from compiled_support import compiled_or_skip
 
 from zhuoji import compiled, discard_kernel
 
-REQUIRE = os.environ.get("ZHUOJI_REQUIRE_COMPILED", "") not in ("", "0")
 SWITCHES = [
     forms | q2
     for forms in (0, discard_kernel.SEVEN_PAIRS, discard_kernel.SHISANYAO)
@@ -31,14 +30,7 @@ SWITCHES = [
 def kernels() -> tuple[ModuleType, ModuleType]:
     pure = importlib.import_module("zhuoji.discard_kernel")
     assert not compiled.is_compiled(pure)
-    fast = compiled.compiled_module("discard_kernel")
-    if fast is None:
-        if REQUIRE:
-            pytest.fail(
-                "ZHUOJI_REQUIRE_COMPILED is set but zhuoji._compiled.discard_kernel is missing"
-            )
-        pytest.skip("no compiled build (pure-Python install)")
-    return pure, fast
+    return pure, compiled_or_skip("discard_kernel")
 
 
 def _random_hand(rng: random.Random, size: int) -> list[int]:

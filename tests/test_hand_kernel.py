@@ -9,7 +9,6 @@ unless ``ZHUOJI_REQUIRE_COMPILED=1`` (as CI sets), where a missing or stale buil
 from __future__ import annotations
 
 import importlib
-import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -17,22 +16,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from compiled_support import REQUIRE, compiled_or_skip
 
 from zhuoji import compiled, hand, hand_kernel
 
-REQUIRE = os.environ.get("ZHUOJI_REQUIRE_COMPILED", "") not in ("", "0")
 HANDS = 3000
 
 
 def _compiled_kernel() -> ModuleType:
-    module = compiled.compiled_module("hand_kernel")
-    if module is None:
-        if REQUIRE:
-            pytest.fail(
-                "ZHUOJI_REQUIRE_COMPILED is set but zhuoji._compiled.hand_kernel is missing"
-            )
-        pytest.skip("no compiled build (pure-Python install)")
-    return module
+    return compiled_or_skip("hand_kernel")
 
 
 @pytest.fixture(scope="module")

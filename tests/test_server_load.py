@@ -14,6 +14,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 pytest.importorskip("aiohttp")
 pytest.importorskip("websockets")
+
+from server_support import postgres  # noqa: F401  (the fixture, asked for by name)
 
 from zhuoji.server.loadgen import run_load
 from zhuoji.server.process import ServerProcess
@@ -56,13 +59,19 @@ def test_five_tables_over_http(tmp_path: Path) -> None:
     assert 0 < len(report.latencies) <= report.actions
 
 
-def test_the_bench_plays_one_install_against_another(capsys: pytest.CaptureFixture[str]) -> None:
-    """``bench/server_load.py --against``: two servers at once, each one's figures."""
+def _bench() -> Any:
+    """``bench/server_load.py`` as a module."""
     path = Path(__file__).parent.parent / "bench" / "server_load.py"
     spec = importlib.util.spec_from_file_location("server_load_bench", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_bench_plays_one_install_against_another(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench/server_load.py --against``: two servers at once, each one's figures."""
+    bench = _bench()
     args = ["--tables", "4", "--transport", "ws", "--rounds", "1", "--timeout", "45"]
     assert bench.main([*args, "--against", sys.executable, "--json"]) == 0
     results = json.loads(capsys.readouterr().out)
@@ -70,3 +79,34 @@ def test_the_bench_plays_one_install_against_another(capsys: pytest.CaptureFixtu
     for r in results:
         assert r["tables"] == 2 and r["rounds"] == 2 and r["errors"] == 0
         assert r["logs_replayed"] == 2 and r["cpu_us_per_engine_action"]["server"] > 0
+
+
+def test_the_bench_runs_two_servers_on_one_postgresql(
+    request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--workers 2 --db postgresql://…``: two processes on one database, a schema each
+    (docs/server.md, "Several servers on one PostgreSQL"), the tables dealt out between
+    them; the figures add up."""
+    args = ["--tables", "4", "--transport", "ws", "--rounds", "1", "--timeout", "45"]
+    db = request.getfixturevalue("postgres")
+    assert _bench().main([*args, "--workers", "2", "--db", db, "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)
+    assert result["workers"] == 2 and result["tables"] == 4
+    assert result["rounds"] == result["logs_replayed"] == 4 and result["errors"] == 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--db", "sqlite:///x.db"], "a SQLite file has one server"),
+        (["--db", "postgresql://h/db?schema=a"], "leave ?schema= out"),
+        (["--url", "http://127.0.0.1:1"], "not with --url"),
+    ],
+)
+def test_the_bench_refuses_workers_it_cannot_place(
+    extra: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        _bench().main(["--workers", "2", *extra])
+    assert exit_.value.code == 2
+    assert says in capsys.readouterr().err
