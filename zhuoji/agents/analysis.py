@@ -32,7 +32,7 @@ discard, only by self-draw.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from zhuoji import hand as H
@@ -238,6 +238,8 @@ class TableView:
         self.rules = self.ruleset.hand_rules(self.wild)
         self.analyzer = analyzer(self.rules)
         self.dealer = obs.dealer
+        self._melds: list[tuple[Meld, ...]] | None = None
+        self._declared: list[bool] | None = None
         self._live: list[int] | None = None
         self._visible: list[int] = []
         self._discards_by: list[list[int]] | None = None
@@ -247,15 +249,19 @@ class TableView:
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
 
-    @cached_property
+    @property
     def melds(self) -> list[tuple[Meld, ...]]:
-        """Each seat's melds."""
-        return [self.obs.melds(s) for s in range(self.players)]
+        """Each seat's melds (read once)."""
+        if self._melds is None:
+            self._melds = [self.obs.melds(s) for s in range(self.players)]
+        return self._melds
 
-    @cached_property
+    @property
     def declared(self) -> list[bool]:
-        """Whether each seat has declared 报听."""
-        return [self.obs.declared(s) for s in range(self.players)]
+        """Whether each seat has declared 报听 (read once)."""
+        if self._declared is None:
+            self._declared = [self.obs.declared(s) for s in range(self.players)]
+        return self._declared
 
     @property
     def claim_tile(self) -> int:
