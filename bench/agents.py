@@ -52,6 +52,13 @@ from zhuoji.variant import load_variant
 
 FAMILIES = ("guiyang", "guiyang-weile", "liupanshui", "luan", "jinyou")
 LADDER = ("expert:cautious", "expert:greedy", "expert:random")
+#: deals per mix unless ``--rounds`` says otherwise
+DEALS = 2000
+#: mixes whose edge is too small for 2,000 deals to tell from 0, given more: in jinyou
+#: every round ends in a win worth 1–3 points a payer, and expert's edge over cautious is
+#: about 0.025 points a round, where 2,000 deals give an interval of ±0.04 and 12,000 of
+#: ±0.018 (docs/agents.md); its rounds are the fastest of the five (about 7 minutes)
+DEALS_FOR = {("jinyou", "expert:cautious"): 12000}
 DEAL_IN_ITEMS = ("baoting", "shabao")
 COLUMNS = ("wins", "self_draws", "dealins", "declared", "kongs", "dealt_in")
 
@@ -260,7 +267,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help="variant (repeatable); default: " + ", ".join(FAMILIES),
     )
-    p.add_argument("--rounds", type=int, default=2000, help="deals per mix (each played twice)")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help=f"deals per mix, each played twice (default {DEALS}; "
+        + ", ".join(f"{f} {m} {n}" for (f, m), n in DEALS_FOR.items())
+        + ")",
+    )
     p.add_argument(
         "--mix", action="append", help="A:B bot kinds (repeatable); default: " + ", ".join(LADDER)
     )
@@ -288,13 +302,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = []
     if not args.json:
         print(
-            f"bench/agents.py: {args.rounds} deals per mix, each played twice (seats swapped), "
+            f"bench/agents.py: {args.rounds or DEALS} deals per mix"
+            + ("" if args.rounds else " unless said")
+            + ", each played twice (seats swapped), "
             f"seeds from {args.seed}, {args.workers} workers"
         )
     for fam in families:
         per_match = args.match_rounds or load_variant(fam).variant.match.rounds
         for mix in mixes:
-            res = run_mix(fam, mix, args.rounds, args.seed, args.workers, per_match)
+            deals = args.rounds or DEALS_FOR.get((fam, mix), DEALS)
+            res = run_mix(fam, mix, deals, args.seed, args.workers, per_match)
             results.append(res)
             if not args.json:
                 print(render([res]).split("\n", 2)[2] if results[:-1] else render([res]))
