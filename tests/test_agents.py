@@ -11,11 +11,11 @@ import pytest
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.agents.analysis import (
-    PatternScreen,
+    DiscardOption,
     TableView,
     analyzer,
     may_win_on_discard,
-    pattern_fan,
+    wait_values,
 )
 from zhuoji.agents.base import Agent, RandomAgent, agent_names, make_agent, play_round
 from zhuoji.agents.cautious import CautiousAgent
@@ -26,8 +26,7 @@ from zhuoji.hand import HandRules
 from zhuoji.match import Match
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.rules.facts import WinContext
-from zhuoji.rules.patterns import evaluate
+from zhuoji.rules.screen import pattern_fan
 from zhuoji.variant import load_variant
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
@@ -321,45 +320,6 @@ def test_discard_options_match_brute_force(variant: str) -> None:
     assert checked > 100
 
 
-@pytest.mark.parametrize("variant", ["guiyang", "guiyang-weile", "liupanshui"])
-def test_pattern_screen_matches_evaluate(variant: str, winning_hand) -> None:  # type: ignore[no-untyped-def]
-    ruleset = load_variant(variant)
-    screen = PatternScreen.build(ruleset)
-    assert screen is not None
-    rules = ruleset.hand_rules()
-    rng = random.Random(23)
-    for i in range(300):
-        k = rng.choice([0, 0, 1, 2])
-        if i % 5 == 0 and k == 0:  # seven pairs, with a four-of-a-kind now and then
-            ks = rng.sample(range(9) if i % 2 else range(27), 7)
-            c = [0] * T.NUM_KINDS
-            for x in ks:
-                c[x] = 2
-            if i % 3 == 0:
-                c[ks[0]], c[ks[1]] = 4, 0
-        else:
-            c = winning_hand(
-                rng,
-                sets=4 - k,
-                kinds=range(9) if rng.random() < 0.3 else range(27),
-                pung_share=rng.random(),
-            )
-        melds = tuple(
-            Meld(rng.choice([MeldKind.PENG, MeldKind.GANG_EXPOSED]), rng.randrange(27))
-            for _ in range(k)
-        )
-        tile = rng.choice([t for t in range(T.NUM_KINDS) if c[t]])
-        v = evaluate(ruleset.variant.patterns, rules, c, melds, tile, WinContext())
-        want = v.base if v else 0
-        assert screen.base_fan(rules, c, melds) == want, (T.format_counts(c), melds)
-        assert pattern_fan(ruleset, rules, c, melds, tile) == want
-
-
-def test_screen_is_refused_for_additive_tables() -> None:
-    assert PatternScreen.build(load_variant("jinyou")) is None
-    assert PatternScreen.build(load_variant("luan")) is None
-
-
 def test_table_view_counts_only_what_the_seat_sees() -> None:
     r = declared_opponent_round()
     view = TableView(Observation(r, 0))
@@ -373,6 +333,86 @@ def test_table_view_counts_only_what_the_seat_sees() -> None:
     hand = list(view.hand)
     hand[nine_s] -= 1
     assert not may_win_on_discard(view, hand, five_m)
+
+
+def _direct_wait_values(
+    view: TableView, hand: list[int], waits: Sequence[int]
+) -> list[tuple[int, bool]]:
+    """What :func:`wait_values` answers, worked out afresh (no cache)."""
+    out = []
+    for t in waits:
+        full = list(hand)
+        full[t] += 1
+        if view.fan_known:
+            declared = view.declared[view.seat]
+            dealer = view.seat == view.dealer
+            fan = pattern_fan(
+                view.ruleset,
+                view.rules,
+                full,
+                view.own_melds(),
+                t,
+                dealer=dealer,
+                declared=declared,
+            )
+            out.append((fan, may_win_on_discard(view, hand, t, fan=fan)))
+        else:
+            out.append((1, may_win_on_discard(view, hand, t)))
+    return out
+
+
+def test_wait_values_follow_the_seats_facts() -> None:
+    """One ready hand valued for views that differ only in the seat's own facts (报听, a dou,
+    the dealer): each gets its own answer, whatever was asked before (the cache's key)."""
+    r = declared_opponent_round()
+    hand = list(r.seats[0].hand)
+    hand[T.parse_one("9s")] -= 1  # ready on 5m
+    waits = (T.parse_one("5m"),)
+    kong = (Meld(MeldKind.GANG_CONCEALED, T.parse_one("1m")),)
+    answers = []
+    for declared, melds, dealer in [
+        (False, (), 0),
+        (True, (), 0),
+        (False, kong, 0),
+        (False, (), 2),
+        (False, (), 0),
+    ]:
+        view = TableView(Observation(r, 0))
+        view.declared[0] = declared
+        view.melds[0] = melds
+        view.dealer = dealer
+        got = wait_values(view, hand, waits)
+        assert list(got) == _direct_wait_values(view, hand, waits)
+        answers.append(got)
+    assert not answers[0][0][1], "no dou, not declared, 平胡: self-draw only (通行证)"
+    assert answers[1][0][1] and answers[2][0][1], "报听 and a dou are passes"
+    assert answers[4] == answers[0]
+
+
+class _CheckingGreedy(GreedyAgent):
+    """A greedy bot that checks every ready-hand valuation against a fresh one."""
+
+    checked = 0
+
+    def ready_value(self, view: TableView, o: DiscardOption) -> float:
+        hand = list(view.hand)
+        hand[o.tile] -= 1
+        assert list(wait_values(view, hand, o.improving)) == _direct_wait_values(
+            view, hand, o.improving
+        )
+        _CheckingGreedy.checked += 1
+        return super().ready_value(view, o)
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "guiyang-dingque", "dushan", "anshun", "luan"])
+def test_wait_values_match_a_fresh_valuation_in_play(variant: str) -> None:
+    """Every ready hand greedy bots value in whole rounds (kongs, 报听, 定缺, wild tiles)."""
+    ruleset = load_variant(variant)
+    _CheckingGreedy.checked = 0
+    for seed in range(6):
+        agents = [_CheckingGreedy(seat) for seat in range(ruleset.players)]
+        play_round(Round(ruleset, seed=seed), agents)
+    assert _CheckingGreedy.checked > 20
 
 
 def test_discard_options_with_thirteen_orphans_match_brute_force() -> None:

@@ -97,3 +97,20 @@ def test_observation_matches_the_seat_observation_at_every_step(ruleset: Ruleset
             r.apply(agents[seat].act(Observation(r, seat)))
         kongs += sum(m.kind is MeldKind.GANG_CONCEALED for st in r.seats for m in st.melds)
     assert kongs  # the face-down kongs were exercised
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan", "guiyang-dingque"])
+def test_discard_count_counts_each_seats_table_discards(variant: str) -> None:
+    """``discard_count`` (a counter kept by the engine) equals the seat's entries among the
+    table's discards, claimed ones included, at every step."""
+    ruleset = load_variant(variant)
+    rng = random.Random(3)
+    for game in range(4):
+        r = Round(ruleset, seed=game)
+        agents = [make_agent("random", game * 10 + s) for s in range(r.players)]
+        while not r.is_terminal():
+            obs = Observation(r, 0)
+            for s in range(r.players):
+                assert obs.discard_count(s) == sum(d[0] == s for d in obs.discards)
+            seat = rng.choice(r.to_act())
+            r.apply(agents[seat].act(Observation(r, seat)))

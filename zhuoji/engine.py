@@ -44,8 +44,7 @@ from zhuoji.outcome import (
     WinHow,
 )
 from zhuoji.reveals import RevealTracker, counting
-from zhuoji.rules.facts import WinContext
-from zhuoji.rules.patterns import evaluate
+from zhuoji.rules.screen import pattern_fan
 from zhuoji.rules.win import WinCheck, void_suit_clear
 from zhuoji.settle import Ledger, settle
 from zhuoji.variant import Ruleset
@@ -938,17 +937,10 @@ class Round:
         if how is not WinHow.SELF_DRAW:
             counts[tile] += 1
 
-        def base_fan() -> int:
-            value = evaluate(
-                self.ruleset.variant.patterns,
-                self.rules,
-                counts,
-                tuple(st.melds),
-                tile,
-                WinContext(dealer=seat == self.dealer),
-                waits=None,
+        def base_fan() -> int:  # the table's value, read as the bots read it (rules.screen)
+            return pattern_fan(
+                self.ruleset, self.rules, counts, tuple(st.melds), tile, dealer=seat == self.dealer
             )
-            return value.base if value else 0
 
         repao = how is WinHow.DISCARD and self.discard_repao
         return WinCheck(

@@ -81,6 +81,10 @@ class Observation:
                 seen[d.tile] += 1
         return seen
 
+    def discard_count(self, seat: int) -> int:
+        """How many discards ``seat`` has made this round (claimed ones included)."""
+        return self._round.seats[seat].discards
+
     def declared(self, seat: int) -> bool:
         return self._round.seats[seat].declared is not None
 

@@ -33,13 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind, WinHow
-from zhuoji.rules.facts import EVENT_FACTS, WinContext
-from zhuoji.rules.patterns import evaluate
+from zhuoji.rules.screen import PatternScreen as PatternScreen
+from zhuoji.rules.screen import pattern_fan, screen_for
 from zhuoji.rules.win import WinCheck, void_suit_clear
 
 if TYPE_CHECKING:
@@ -204,29 +204,43 @@ def analyzer(rules: H.HandRules) -> HandAnalyzer:
 class TableView:
     """A bot's picture of the table, built from its observation alone.
 
-    The hand, melds and declarations are read at once; what needs a pass over the discards
-    (visible and live counts, per-seat discard histories) is computed on first use."""
+    The hand is read at once; every seat's melds and declarations, and what needs a pass
+    over the discards (visible and live counts, per-seat discard histories), on first use."""
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
         self.seat = obs.seat
         self.ruleset: Ruleset = obs.ruleset
-        self.players = n = obs.players
+        self.players = obs.players
         self.hand = list(obs.hand)
         self.wild = obs.wild
         self.rules = self.ruleset.hand_rules(self.wild)
         self.analyzer = analyzer(self.rules)
-        self.melds = [obs.melds(s) for s in range(n)]
-        self.declared = [obs.declared(s) for s in range(n)]
         self.dealer = obs.dealer
+        self._melds: list[tuple[Meld, ...]] | None = None
+        self._declared: list[bool] | None = None
         self._live: list[int] | None = None
         self._visible: list[int] = []
         self._discards_by: list[list[int]] | None = None
         self._passed: list[list[int]] | None = None
-        self._has_discarded: bool | None = None
         self._rows: tuple[tuple[int, int, int | None], ...] | None = None
+        self._seat_facts: SeatFacts | None = None
         #: per-decision scratch space for bots (e.g. a threat model computed once)
         self.cache: dict[str, object] = {}
+
+    @property
+    def melds(self) -> list[tuple[Meld, ...]]:
+        """Each seat's melds (read once)."""
+        if self._melds is None:
+            self._melds = [self.obs.melds(s) for s in range(self.players)]
+        return self._melds
+
+    @property
+    def declared(self) -> list[bool]:
+        """Whether each seat has declared 报听 (read once)."""
+        if self._declared is None:
+            self._declared = [self.obs.declared(s) for s in range(self.players)]
+        return self._declared
 
     @property
     def claim_tile(self) -> int:
@@ -293,10 +307,7 @@ class TableView:
     @property
     def has_discarded(self) -> bool:
         """Whether this seat has made a discard (claimed or not) this round."""
-        if self._has_discarded is None:
-            seat = self.seat
-            self._has_discarded = any(d[0] == seat for d in self._table)
-        return self._has_discarded
+        return self.obs.discard_count(self.seat) > 0
 
     @property
     def wall_left(self) -> int:
@@ -305,7 +316,7 @@ class TableView:
     @property
     def fan_known(self) -> bool:
         """Whether :func:`pattern_fan` is cheap here (no wild tiles, a screenable table)."""
-        return self.wild is None and _screen(self.ruleset) is not None
+        return self.wild is None and screen_for(self.ruleset) is not None
 
     @property
     def chicken_yaoji(self) -> bool:
@@ -314,6 +325,24 @@ class TableView:
 
     def own_melds(self) -> tuple[Meld, ...]:
         return self.melds[self.seat]
+
+    @property
+    def seat_facts(self) -> SeatFacts:
+        """This seat's facts for the 通行证 check and pattern values (:func:`wait_values`)."""
+        if self._seat_facts is None:
+            own = self.own_melds()
+            seat = self.seat
+            self._seat_facts = SeatFacts(
+                ruleset=self.ruleset,
+                wild=self.wild,
+                seat=seat,
+                dealer=seat == self.dealer,
+                declared=self.declared[seat],
+                melds=own,
+                void_suit=self.obs.void_suit(seat),
+                first_turn=not own and not self.has_discarded,
+            )
+        return self._seat_facts
 
     def has_kong(self, seat: int | None = None) -> bool:
         return any(m.kind.is_kong for m in self.melds[self.seat if seat is None else seat])
@@ -327,187 +356,8 @@ _CAPS = {
 
 
 # ---------------------------------------------------------------------------------------
-# hand values and the 通行证 rule
+# the 通行证 rule
 # ---------------------------------------------------------------------------------------
-
-
-def pattern_fan(
-    ruleset: Ruleset,
-    rules: H.HandRules,
-    full: Sequence[int],
-    melds: tuple[Meld, ...],
-    tile: int,
-    *,
-    dealer: bool = False,
-    declared: bool = False,
-) -> int:
-    """The pattern value (``HandValue.base``) of a complete hand won on a discard, as the
-    engine computes it for the 通行证 check; 0 when the hand does not win.
-
-    :func:`zhuoji.rules.patterns.evaluate` enumerates every decomposition and is far too
-    slow for a bot's inner loop, so when the variant's table allows it (``combine:
-    highest``, rows that require only the cheap facts below) the value comes from
-    :class:`PatternScreen`; otherwise from ``evaluate`` (cached)."""
-    screen = _screen(ruleset)
-    if screen is not None and rules.wild is None:
-        return _screened_fan(screen, rules, tuple(full), melds, dealer, declared)
-    return _pattern_fan(ruleset, rules, tuple(full), melds, tile, dealer, declared)
-
-
-@lru_cache(maxsize=65536)
-def _screened_fan(
-    screen: PatternScreen,
-    rules: H.HandRules,
-    full: tuple[int, ...],
-    melds: tuple[Meld, ...],
-    dealer: bool,
-    declared: bool,
-) -> int:
-    return screen.base_fan(rules, full, melds, dealer=dealer, declared=declared)
-
-
-@lru_cache(maxsize=65536)
-def _pattern_fan(
-    ruleset: Ruleset,
-    rules: H.HandRules,
-    full: tuple[int, ...],
-    melds: tuple[Meld, ...],
-    tile: int,
-    dealer: bool,
-    declared: bool,
-) -> int:
-    ctx = WinContext(dealer=dealer, declared=declared)
-    value = evaluate(ruleset.variant.patterns, rules, full, melds, tile, ctx, waits=None)
-    return value.base if value else 0
-
-
-#: facts :class:`PatternScreen` computes without decomposing the hand (context facts are
-#: those of a win on an ordinary discard)
-_CHEAP_FACTS = frozenset(
-    {
-        "form",
-        "all_pungs",
-        "one_suit",
-        "mixed_one_suit",
-        "quads",
-        "concealed",
-        "dealer",
-        "declared",
-        "self_draw",
-        "rob_kong",
-        "gangkai",
-        "repao",
-        "haidi",
-        "tianhu",
-        "dihu",
-        "renhu",
-    }
-)
-
-
-class PatternScreen:
-    """Exact base value of a complete hand (no wild tiles) for ``combine: highest`` tables
-    whose pattern rows require only cheap facts — the 捉鸡 tables of seeds 000/001/004
-    (平胡, 大对子, 七对, 龙七对, 清一色 …).  A row matches when some realization has all its
-    facts, and for these facts that is decided from the counts: all pungs ⇔ every kind held
-    0, 2 or 3 times with one pair and no chow meld; seven pairs ⇔ fourteen concealed tiles in
-    pairs; four-of-a-kinds ⇔ kinds held four times."""
-
-    def __init__(self, rows: list[tuple[int, dict[str, object]]]) -> None:
-        self.rows = rows  # (fan, requirements) of the non-additive rows, best first
-
-    @staticmethod
-    def build(ruleset: Ruleset) -> PatternScreen | None:
-        table = ruleset.variant.patterns
-        if table.combine != "highest":
-            return None
-        rows = []
-        for row in table.rows.values():
-            if row.additive:
-                continue
-            req = {k: v for k, v in row.requires if v is not None}
-            cheap = set(req) <= _CHEAP_FACTS and not row.exclusive
-            if row.per is not None or row.excludes or not cheap:
-                return None
-            if req.get("all_pungs") is False:
-                return None
-            rows.append((row.fan, req))
-        rows.sort(key=lambda r: -r[0])
-        return PatternScreen(rows)
-
-    def base_fan(
-        self,
-        rules: H.HandRules,
-        full: Sequence[int],
-        melds: tuple[Meld, ...],
-        *,
-        dealer: bool = False,
-        declared: bool = False,
-    ) -> int:
-        c = list(full)
-        n = sum(c)
-        std = H.Form.STANDARD in rules.forms and analyzer(rules).standard_distance(c) == 0
-        pairs = (
-            H.Form.SEVEN_PAIRS in rules.forms
-            and n == 14
-            and not melds
-            and all(x % 2 == 0 if rules.quads_as_two_pairs else x in (0, 2) for x in c)
-        )
-        lan = H.Form.SHISANLAN in rules.forms and not melds and H.is_shisanlan(c, rules.strict_lan)
-        if not (std or pairs or lan):
-            return 0
-        kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
-        suits = {k // 9 for k in kinds if k < 27}
-        honors = any(k >= 27 for k in kinds)
-        chi = any(m.kind is MeldKind.CHI for m in melds)
-        all_pungs = std and not chi and all(x in (0, 2, 3) for x in c) and c.count(2) == 1
-        facts: dict[str, object] = {
-            "one_suit": len(suits) == 1 and not honors,
-            "mixed_one_suit": len(suits) == 1 and honors,
-            "concealed": not any(m.kind.claimed for m in melds),
-            "dealer": dealer,
-            "declared": declared,
-            **dict.fromkeys(EVENT_FACTS, False),
-        }
-        quads = c.count(4)
-        for fan, req in self.rows:
-            if self._matches(req, facts, std, pairs, lan, all_pungs, quads):
-                return fan
-        return 0
-
-    @staticmethod
-    def _matches(
-        req: dict[str, object],
-        facts: dict[str, object],
-        std: bool,
-        pairs: bool,
-        lan: bool,
-        all_pungs: bool,
-        quads: int,
-    ) -> bool:
-        form = req.get("form")
-        need_pairs = form is H.Form.SEVEN_PAIRS or "quads" in req
-        if need_pairs and not pairs:
-            return False
-        if form is H.Form.STANDARD and not std:
-            return False
-        if form is H.Form.SHISANLAN and not lan:
-            return False
-        if req.get("all_pungs") and not all_pungs:
-            return False
-        if "quads" in req and quads < req["quads"]:  # type: ignore[operator]
-            return False
-        for k, want in req.items():
-            if k in ("form", "all_pungs", "quads"):
-                continue
-            if facts[k] != want:
-                return False
-        return True
-
-
-@lru_cache(maxsize=64)
-def _screen(ruleset: Ruleset) -> PatternScreen | None:
-    return PatternScreen.build(ruleset)
 
 
 def may_win_on_discard(
@@ -524,37 +374,106 @@ def may_win_on_discard(
     another player's discard of ``tile`` — the variant's ``may_win`` hooks decide (通行证:
     a dou, 报听, or a pattern above the threshold; seed 000 特殊玩法规则 1).  ``fan``, when
     known, is the hand's pattern value with ``tile``."""
-    rs = view.ruleset
-    if not rs.variant.claims.win_on_discard:
-        return False
-    if not rs.may_win:
-        return True
     own = view.own_melds() if melds is None else melds
-    decl = view.declared[view.seat] if declared is None else declared
-    full = list(concealed)
-    full[tile] += 1
-    dealer = view.seat == view.dealer
-
-    def base_fan() -> int:
-        if fan is not None:
-            return fan
-        return pattern_fan(rs, view.rules, full, own, tile, dealer=dealer, declared=decl)
-
-    check = WinCheck(
+    seat = SeatFacts(
+        ruleset=view.ruleset,
+        wild=view.wild,
         seat=view.seat,
-        tile=tile,
-        how=WinHow.DISCARD,
-        has_kong=any(m.kind.is_kong for m in own),
-        declared=decl,
-        source_declared=source is not None and view.declared[source],
-        repao=False,
-        base_fan=base_fan,
-        counts=tuple(full),
+        dealer=view.seat == view.dealer,
+        declared=view.declared[view.seat] if declared is None else declared,
         melds=own,
         void_suit=view.obs.void_suit(view.seat),
         first_turn=not own and not view.has_discarded,
     )
+    source_declared = source is not None and view.declared[source]
+    return _may_win(seat, concealed, tile, source_declared, fan)
+
+
+class SeatFacts(NamedTuple):
+    """What a seat's 通行证 check and pattern value depend on besides the hand and the tile
+    (the fields of :class:`~zhuoji.rules.win.WinCheck` that are the seat's own)."""
+
+    ruleset: Ruleset
+    wild: int | None  # the hand rules are ``ruleset.hand_rules(wild)``
+    seat: int
+    dealer: bool
+    declared: bool
+    melds: tuple[Meld, ...]
+    void_suit: int | None
+    first_turn: bool  # neither discarded nor melded yet
+
+
+def _may_win(
+    seat: SeatFacts,
+    concealed: Sequence[int],
+    tile: int,
+    source_declared: bool,
+    fan: int | None,
+) -> bool:
+    rs = seat.ruleset
+    if not rs.variant.claims.win_on_discard:
+        return False
+    if not rs.may_win:
+        return True
+    own = seat.melds
+    full = list(concealed)
+    full[tile] += 1
+
+    def base_fan() -> int:
+        if fan is not None:
+            return fan
+        rules = rs.hand_rules(seat.wild)
+        return pattern_fan(rs, rules, full, own, tile, dealer=seat.dealer, declared=seat.declared)
+
+    check = WinCheck(
+        seat=seat.seat,
+        tile=tile,
+        how=WinHow.DISCARD,
+        has_kong=any(m.kind.is_kong for m in own),
+        declared=seat.declared,
+        source_declared=source_declared,
+        repao=False,
+        base_fan=base_fan,
+        counts=tuple(full),
+        melds=own,
+        void_suit=seat.void_suit,
+        first_turn=seat.first_turn,
+    )
     return void_suit_clear(check) and all(h(check) for h in rs.may_win)
+
+
+def wait_values(
+    view: TableView, concealed: Sequence[int], waits: Sequence[int]
+) -> tuple[tuple[int, bool], ...]:
+    """For each wait ``t`` of ``concealed`` (a ready hand of 13 − 3k tiles): the pattern
+    value of the hand won on ``t`` (:func:`pattern_fan`; 1 where that is not cheap,
+    :attr:`TableView.fan_known`) and whether this seat may win ``t`` on an ordinary discard
+    (:func:`may_win_on_discard`).  A seat values the same ready hand again and again (every
+    discard it weighs, every turn it keeps its waits), so the answers are cached, keyed by
+    everything they depend on: :attr:`TableView.seat_facts`, the hand and the waits."""
+    return _wait_values(view.seat_facts, tuple(concealed), tuple(waits))
+
+
+@lru_cache(maxsize=8192)
+def _wait_values(
+    seat: SeatFacts, concealed: tuple[int, ...], waits: tuple[int, ...]
+) -> tuple[tuple[int, bool], ...]:
+    rs = seat.ruleset
+    rules = rs.hand_rules(seat.wild)
+    fan_known = seat.wild is None and screen_for(rs) is not None
+    out = []
+    full = list(concealed)
+    for t in waits:
+        if fan_known:
+            full[t] += 1
+            fan = pattern_fan(
+                rs, rules, full, seat.melds, t, dealer=seat.dealer, declared=seat.declared
+            )
+            full[t] -= 1
+            out.append((fan, _may_win(seat, concealed, t, False, fan)))
+        else:
+            out.append((1, _may_win(seat, concealed, t, False, None)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from zhuoji.actions import Action, ActionKind
-from zhuoji.agents.analysis import DiscardOption, TableView, may_win_on_discard, pattern_fan
+from zhuoji.agents.analysis import DiscardOption, TableView, wait_values
 from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
 from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
@@ -76,19 +76,27 @@ class GreedyAgent:
     # --- own turn ----------------------------------------------------------------------
 
     def turn(self, view: TableView, legal: Sequence[Action]) -> Action:
-        plain = {a.tile: a for a in legal if a.kind is ActionKind.DISCARD and not a.declare}
+        plain: dict[int, Action] = {}  # plain discards by tile
+        kongs: list[Action] = []
+        declares: list[Action] = []  # 报听 discards
+        for a in legal:  # one pass, in legal's order
+            kind = a.kind
+            if a.declare:
+                declares.append(a)
+            elif kind is ActionKind.DISCARD:
+                plain[a.tile] = a
+            if kind in _KONGS:
+                kongs.append(a)
         void = view.obs.void_suit(view.seat)
         if void is not None:  # 定缺: the void suit must go before any win is possible
             voids = {t: a for t, a in plain.items() if suit_of(t) == void}
             plain = voids or plain
         opts = view.analyzer.options(view.hand, plain, view.live)
-        kongs = [a for a in legal if a.kind in _KONGS]
         if kongs:
             best = min(map(_SHANTEN, opts))
             for a in kongs:
                 if self.wants_kong(view, a, best):
                     return a
-        declares = [a for a in legal if a.declare]
         if declares:
             chosen = self.choose_declare(view, declares, opts)
             if chosen is not None:
@@ -158,30 +166,14 @@ class GreedyAgent:
 
     def ready_value(self, view: TableView, o: DiscardOption) -> float:
         """Expected worth of the waits left by discard ``o``: live copies × (pattern fan +
-        :attr:`win_base`) × (1 + :attr:`pass_bonus` when others' discards may be won on)."""
+        :attr:`win_base`) × (1 + :attr:`pass_bonus` when others' discards may be won on),
+        from :func:`~zhuoji.agents.analysis.wait_values`."""
         hand = list(view.hand)
         hand[o.tile] -= 1
-        melds = view.own_melds()
-        dealer = view.seat == view.dealer
+        waits = o.improving
         total = 0.0
         live = view.live
-        for t in o.improving:
-            full = list(hand)
-            full[t] += 1
-            if view.fan_known:
-                fan = pattern_fan(
-                    view.ruleset,
-                    view.rules,
-                    full,
-                    melds,
-                    t,
-                    dealer=dealer,
-                    declared=view.declared[view.seat],
-                )
-                ok = may_win_on_discard(view, hand, t, fan=fan)
-            else:
-                fan = 1
-                ok = may_win_on_discard(view, hand, t)
+        for t, (fan, ok) in zip(waits, wait_values(view, hand, waits), strict=True):
             total += live[t] * (fan + self.win_base) * (1.0 + self.pass_bonus * ok)
         return total
 

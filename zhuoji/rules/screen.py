@@ -1,0 +1,226 @@
+"""A hand's pattern value without decomposing it, where the variant's table allows: the
+value the 通行证 check asks for (``WinCheck.base_fan``, seed 000 特殊玩法规则 1: "如果玩家做到了
+平胡以上的牌,也可以胡其他人的牌").
+
+:func:`zhuoji.rules.patterns.evaluate` enumerates every decomposition of the hand; the 通行证
+check only needs the table's best non-additive row (``HandValue.base``).  For a ``combine:
+highest`` table whose pattern rows require only facts read off the counts (the 捉鸡 tables of
+seeds 000/001/004: 平胡, 大对子, 七对, 龙七对, 清一色 …) :class:`PatternScreen` finds it from
+the counts alone.  :func:`pattern_fan` is the one entry point: the engine's 通行证 check and
+the bots call it, so both read the same value; for other tables (and with wild tiles) it
+calls ``evaluate``.  Both ways are cached, keyed by everything the value depends on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from zhuoji import hand as H
+from zhuoji.outcome import Meld, MeldKind
+from zhuoji.rules.facts import EVENT_FACTS, WinContext
+from zhuoji.rules.patterns import evaluate
+
+if TYPE_CHECKING:
+    from zhuoji.variant import Ruleset
+
+
+def pattern_fan(
+    ruleset: Ruleset,
+    rules: H.HandRules,
+    full: Sequence[int],
+    melds: tuple[Meld, ...],
+    tile: int,
+    *,
+    dealer: bool = False,
+    declared: bool = False,
+) -> int:
+    """The pattern value (``HandValue.base``) of a complete hand won on a discard, as
+    ``evaluate`` gives it with ``WinContext(dealer=dealer, declared=declared)``; 0 when the
+    hand does not win.  From :class:`PatternScreen` when the variant's table allows it (no
+    wild tiles), else from ``evaluate``; cached."""
+    screen = screen_for(ruleset)
+    if screen is not None and rules.wild is None:
+        return _screened_fan(screen, rules, tuple(full), melds, dealer, declared)
+    return _evaluated_fan(ruleset, rules, tuple(full), melds, tile, dealer, declared)
+
+
+@lru_cache(maxsize=65536)
+def _screened_fan(
+    screen: PatternScreen,
+    rules: H.HandRules,
+    full: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    dealer: bool,
+    declared: bool,
+) -> int:
+    return screen.base_fan(rules, full, melds, dealer=dealer, declared=declared)
+
+
+@lru_cache(maxsize=65536)
+def _evaluated_fan(
+    ruleset: Ruleset,
+    rules: H.HandRules,
+    full: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    tile: int,
+    dealer: bool,
+    declared: bool,
+) -> int:
+    ctx = WinContext(dealer=dealer, declared=declared)
+    value = evaluate(ruleset.variant.patterns, rules, full, melds, tile, ctx, waits=None)
+    return value.base if value else 0
+
+
+#: facts :class:`PatternScreen` computes without decomposing the hand (context facts are
+#: those of a win on an ordinary discard)
+_CHEAP_FACTS = frozenset(
+    {
+        "form",
+        "all_pungs",
+        "one_suit",
+        "mixed_one_suit",
+        "quads",
+        "concealed",
+        "dealer",
+        "declared",
+        *EVENT_FACTS,
+    }
+)
+
+
+#: what a screened value depends on: standard form, seven pairs, 十三烂, all pungs, kinds held
+#: four times, one suit, honors held, concealed, dealer, declared
+_Facts = tuple[bool, bool, bool, bool, int, bool, bool, bool, bool, bool]
+
+
+class PatternScreen:
+    """Exact base value of a complete hand (no wild tiles) for ``combine: highest`` tables
+    whose pattern rows require only cheap facts.  A row matches when some realization has
+    all its facts, and for these facts that is decided from the counts: all pungs ⇔ every
+    kind held 0, 2 or 3 times with one pair and no chow meld; seven pairs ⇔ fourteen
+    concealed tiles in pairs; four-of-a-kinds ⇔ kinds held four times."""
+
+    def __init__(self, rows: list[tuple[int, dict[str, object]]]) -> None:
+        self.rows = rows  # (fan, requirements) of the non-additive rows, best first
+        #: the best row's fan by the facts it depends on (few combinations occur)
+        self._fans: dict[_Facts, int] = {}
+
+    @staticmethod
+    def build(ruleset: Ruleset) -> PatternScreen | None:
+        """The screen of a variant's pattern table, or None when the table needs more than
+        the cheap facts."""
+        table = ruleset.variant.patterns
+        if table.combine != "highest":
+            return None
+        rows = []
+        for row in table.rows.values():
+            if row.additive:
+                continue
+            req = {k: v for k, v in row.requires if v is not None}
+            cheap = set(req) <= _CHEAP_FACTS and not row.exclusive
+            if row.per is not None or row.excludes or not cheap:
+                return None
+            if req.get("all_pungs") is False:
+                return None
+            rows.append((row.fan, req))
+        rows.sort(key=lambda r: -r[0])
+        return PatternScreen(rows)
+
+    def base_fan(
+        self,
+        rules: H.HandRules,
+        full: Sequence[int],
+        melds: tuple[Meld, ...],
+        *,
+        dealer: bool = False,
+        declared: bool = False,
+    ) -> int:
+        """The best row's fan for the complete hand ``full`` (concealed tiles with the
+        winning one, at most four of a kind) with ``melds``; 0 when it does not win."""
+        c = list(full)
+        n = sum(c)
+        forms = rules.forms
+        zeros, twos, fours = c.count(0), c.count(2), c.count(4)
+        std = H.Form.STANDARD in forms and H.hand_vector(c)[2 * (n // 3) + 1] == 0
+        paired = zeros + twos + (fours if rules.quads_as_two_pairs else 0) == len(c)
+        pairs = H.Form.SEVEN_PAIRS in forms and n == 14 and not melds and paired
+        lan = H.Form.SHISANLAN in forms and not melds and H.is_shisanlan(c, rules.strict_lan)
+        if not (std or pairs or lan):
+            return 0
+        held = [any(c[0:9]), any(c[9:18]), any(c[18:27]), any(c[27:])]
+        chi = claimed = False
+        for m in melds:
+            held[min(m.tile // 9, 3)] = True  # a meld's tiles are of one suit (3: honors)
+            chi = chi or m.kind is MeldKind.CHI
+            claimed = claimed or m.kind.claimed
+        suits = held[0] + held[1] + held[2]
+        all_pungs = std and not chi and zeros + twos + c.count(3) == len(c) and twos == 1
+        key = (
+            std,
+            pairs,
+            lan,
+            all_pungs,
+            fours,
+            suits == 1,
+            held[3],
+            not claimed,
+            dealer,
+            declared,
+        )
+        fan = self._fans.get(key)
+        if fan is None:
+            fan = self._fans[key] = self._best(key)
+        return fan
+
+    def _best(self, key: _Facts) -> int:
+        """The fan of the best row whose requirements these facts meet (0: none)."""
+        std, pairs, lan, all_pungs, quads, one_suit, honors, concealed, dealer, declared = key
+        facts: dict[str, object] = {
+            "one_suit": one_suit and not honors,
+            "mixed_one_suit": one_suit and honors,
+            "concealed": concealed,
+            "dealer": dealer,
+            "declared": declared,
+            **dict.fromkeys(EVENT_FACTS, False),
+        }
+        for fan, req in self.rows:
+            if self._matches(req, facts, std, pairs, lan, all_pungs, quads):
+                return fan
+        return 0
+
+    @staticmethod
+    def _matches(
+        req: dict[str, object],
+        facts: dict[str, object],
+        std: bool,
+        pairs: bool,
+        lan: bool,
+        all_pungs: bool,
+        quads: int,
+    ) -> bool:
+        form = req.get("form")
+        need_pairs = form is H.Form.SEVEN_PAIRS or "quads" in req
+        if need_pairs and not pairs:
+            return False
+        if form is H.Form.STANDARD and not std:
+            return False
+        if form is H.Form.SHISANLAN and not lan:
+            return False
+        if req.get("all_pungs") and not all_pungs:
+            return False
+        if "quads" in req and quads < req["quads"]:  # type: ignore[operator]
+            return False
+        for k, want in req.items():
+            if k in ("form", "all_pungs", "quads"):
+                continue
+            if facts[k] != want:
+                return False
+        return True
+
+
+@lru_cache(maxsize=64)
+def screen_for(ruleset: Ruleset) -> PatternScreen | None:
+    """The variant's :class:`PatternScreen`, or None (one per ruleset)."""
+    return PatternScreen.build(ruleset)
