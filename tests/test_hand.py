@@ -564,3 +564,28 @@ def test_group_repr_marks_jokers() -> None:
     assert repr(Group(GroupKind.CHOW, parse_one("6p"), 0b001)) == "Group(chow 678p*)"
     assert repr(Group(GroupKind.PUNG, 0)) == "Group(pung 111m)"
     assert Group(GroupKind.PAIR, 0, 0b11).wild_count == 2
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan", "liupanshui", "jinyou"])
+def test_the_bound_distance_and_shanten_functions_agree_with_the_methods(variant: str) -> None:
+    """``HandRules.distance_function`` / ``shanten_floor_function`` (the kernel with the
+    table's wild tile and forms bound, as the engine and the bots call them) give what
+    ``distance`` / ``shanten`` give, wild tiles and stand-ins included."""
+    import random
+
+    from zhuoji.tiles import kinds_in
+    from zhuoji.variant import load_variant
+
+    ruleset = load_variant(variant)
+    rng = random.Random(variant)
+    kinds = kinds_in(ruleset.variant.tiles.set)
+    for wild in (None, *rng.sample(kinds, 3)):
+        rules = ruleset.hand_rules(wild)
+        distance, floor = rules.distance_function(), rules.shanten_floor_function()
+        for _ in range(400):
+            c = [0] * 34
+            for t in rng.sample([k for k in kinds for _ in range(4)], rng.choice([13, 14])):
+                c[t] += 1
+            assert distance(c) == rules.distance(c), (variant, wild, c)
+            if rules.wild is not None:
+                assert floor(c) == rules.shanten(c), (variant, wild, c)

@@ -237,6 +237,18 @@ class HandRules:
             )
         return self.shanten_floor
 
+    def distance_function(self) -> Callable[[Sequence[int]], int]:
+        """:meth:`distance` over all the forms as one callable: the kernel's own function
+        with this table's wild tile and forms bound (the bots ask it for every draw)."""
+        if self.wild is None:
+            return partial(_kernel.forms_distance, switches=self._switches)
+        return partial(
+            _kernel.forms_distance_wild,
+            wild=self.wild.kind,
+            stand_in=self._stand_in,
+            switches=self._switches,
+        )
+
     def is_win(self, c: Sequence[int]) -> bool:
         if self.wild is None:
             return _kernel.forms_is_win(c, self._switches)

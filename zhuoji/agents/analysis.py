@@ -64,7 +64,7 @@ class HandAnalyzer:
 
     def __init__(self, rules: H.HandRules) -> None:
         self.rules = rules
-        self._rules_distance = rules.distance
+        self._rules_distance = rules.distance_function()
         forms = rules.forms
         self.standard = H.Form.STANDARD in forms
         self.pairs = H.Form.SEVEN_PAIRS in forms
@@ -95,8 +95,8 @@ class HandAnalyzer:
 
     def distance(self, c: Sequence[int]) -> int:
         """Fewest tiles to add for a complete hand (0: complete), as ``HandRules.distance``."""
-        if self.wild >= 0:
-            return self._wild_distance(c)
+        if self.wild >= 0:  # jokers and 红中配 readings: one compiled kernel call
+            return self._rules_distance(c)
         best = _FAR
         n = sum(c)
         if self.standard:
@@ -108,12 +108,6 @@ class HandAnalyzer:
         if self.yao and n >= 13:
             best = min(best, H.shisanyao_distance(c))
         return best
-
-    def _wild_distance(self, c: Sequence[int]) -> int:
-        """Wild tiles are jokers (added tiles already held); a 红中配 stand-in may also be
-        read as the wild's own face, any number of its copies: ``HandRules.distance``, one
-        call into the compiled kernel."""
-        return self._rules_distance(c)
 
     def shanten(self, c: Sequence[int]) -> int:
         """Tiles from ready (0 ready, -1 complete)."""
