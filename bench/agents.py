@@ -42,9 +42,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zhuoji.agents.base import make_agent, play_round, register_agent
+from zhuoji.agents.base import agent_names, make_agent, play_round, register_agent
 from zhuoji.agents.expert import ExpertAgent
+from zhuoji.cli import at_least
 from zhuoji.engine import Round
+from zhuoji.errors import ZhuojiError
 from zhuoji.match import Match
 from zhuoji.outcome import WinHow
 from zhuoji.sim.behaviour import seat_behaviour
@@ -269,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument(
         "--rounds",
-        type=int,
+        type=at_least(1),
         default=None,
         help=f"deals per mix, each played twice (default {DEALS}; "
         + ", ".join(f"{f} {m} {n}" for (f, m), n in DEALS_FOR.items())
@@ -279,13 +281,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--mix", action="append", help="A:B bot kinds (repeatable); default: " + ", ".join(LADDER)
     )
     p.add_argument("--seed", type=int, default=1, help="first match seed")
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", type=at_least(1), default=2)
     p.add_argument(
-        "--match-rounds", type=int, default=None, help="rounds per match (default: the variant's)"
+        "--match-rounds",
+        type=at_least(1),
+        default=None,
+        help="rounds per match (default: the variant's)",
     )
     p.add_argument(
         "--speed-rounds",
-        type=int,
+        type=at_least(0),
         default=100,
         help="rounds for the one-process speed check of each bot on each family (0: skip)",
     )
@@ -298,7 +303,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     families = args.family or list(FAMILIES)
     mixes = args.mix or list(LADDER)
     if args.budgets:
-        mixes = [f"expert@{int(b)}:cautious" for b in args.budgets.split(",")]
+        budgets = args.budgets.split(",")
+        if not all(b.strip().isdigit() for b in budgets):
+            p.error(f"--budgets: whole numbers separated by commas, not {args.budgets!r}")
+        mixes = [f"expert@{int(b)}:cautious" for b in budgets]
+    for mix in mixes:
+        kinds = mix.split(":")
+        if len(kinds) != 2 or not all(k.split("@", 1)[0] in agent_names() for k in kinds):
+            p.error(f"--mix {mix!r}: two bots as A:B, each one of {', '.join(agent_names())}")
+    for fam in families:
+        try:
+            load_variant(fam)
+        except ZhuojiError as exc:
+            p.error(f"--family: {exc}")
     results = []
     if not args.json:
         print(

@@ -10,7 +10,6 @@ figures as ``bench/server_load.py``).  Bounded: 45 s for the play, under 60 s in
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ pytest.importorskip("httpx")
 pytest.importorskip("aiohttp")
 pytest.importorskip("websockets")
 
+from bench_support import bench_module
 from server_support import postgres  # noqa: F401  (the fixture, asked for by name)
 
 from zhuoji.server.loadgen import run_load
@@ -61,12 +61,7 @@ def test_five_tables_over_http(tmp_path: Path) -> None:
 
 def _bench() -> Any:
     """``bench/server_load.py`` as a module."""
-    path = Path(__file__).parent.parent / "bench" / "server_load.py"
-    spec = importlib.util.spec_from_file_location("server_load_bench", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return bench_module("server_load")
 
 
 def test_the_bench_plays_one_install_against_another(capsys: pytest.CaptureFixture[str]) -> None:
