@@ -589,3 +589,37 @@ def test_the_bound_distance_and_shanten_functions_agree_with_the_methods(variant
             assert distance(c) == rules.distance(c), (variant, wild, c)
             if rules.wild is not None:
                 assert floor(c) == rules.shanten(c), (variant, wild, c)
+
+
+@pytest.mark.parametrize("variant", ["luan", "liupanshui"])
+def test_the_wild_ukeire_function_is_its_definition(variant: str) -> None:
+    """``HandRules.ukeire_function`` (one kernel call, as the bots' analyser makes it): the
+    shanten, then every kind with live copies, held fewer than four times, one more of
+    which lowers the shanten, and their live copies summed."""
+    import random
+
+    from zhuoji.tiles import kinds_in
+    from zhuoji.variant import load_variant
+
+    ruleset = load_variant(variant)
+    rng = random.Random(variant)
+    kinds = kinds_in(ruleset.variant.tiles.set)
+    assert ruleset.hand_rules(None).ukeire_function() is None
+    for wild in rng.sample(kinds, 3):
+        rules = ruleset.hand_rules(wild)
+        ukeire = rules.ukeire_function()
+        assert ukeire is not None
+        for _ in range(200):
+            c = [0] * 34
+            for t in rng.sample([k for k in kinds for _ in range(4)], rng.choice([4, 7, 13])):
+                c[t] += 1
+            live = [max(0, 4 - c[k] - rng.randrange(3)) for k in range(34)]
+            s = rules.shanten(c)
+            want = [k for k in kinds if live[k] and c[k] < 4 and _one_more(rules, c, k) < s]
+            assert ukeire(c, live) == (s, sum(live[k] for k in want), want), (variant, wild, c)
+
+
+def _one_more(rules: HandRules, c: list[int], kind: int) -> int:
+    more = list(c)
+    more[kind] += 1
+    return rules.shanten(more)

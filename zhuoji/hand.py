@@ -249,6 +249,21 @@ class HandRules:
             switches=self._switches,
         )
 
+    def ukeire_function(
+        self,
+    ) -> Callable[[Sequence[int], Sequence[int]], tuple[int, int, list[int]]] | None:
+        """With wild tiles, ``(hand, live) -> (shanten, live improving copies, improving
+        kinds)`` as one kernel call (``forms_ukeire_wild``, the table's wild tile and forms
+        bound); None without (the bots' plain path has its own kernel)."""
+        if self.wild is None:
+            return None
+        return partial(
+            _kernel.forms_ukeire_wild,
+            wild=self.wild.kind,
+            stand_in=self._stand_in,
+            switches=self._switches,
+        )
+
     def is_win(self, c: Sequence[int]) -> bool:
         if self.wild is None:
             return _kernel.forms_is_win(c, self._switches)

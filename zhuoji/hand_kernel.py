@@ -782,6 +782,30 @@ def forms_is_win_wild(c: Sequence[int], wild: int, stand_in: int, switches: int)
     return _total(cc) % 3 == 2 and _wild_distance(cc, wild, stand_in, switches) == 0
 
 
+def forms_ukeire_wild(
+    c: Sequence[int], live: Sequence[int], wild: int, stand_in: int, switches: int
+) -> tuple[int, int, list[int]]:
+    """(shanten, live copies of the improving kinds, the improving kinds) of a hand between
+    turns holding wild tiles (as in :func:`forms_distance_wild`): a kind improves the hand
+    when one more copy of it lowers the shanten; ``live[k]`` copies of kind ``k`` are still
+    to be drawn (kinds with none, or held four times, are skipped)."""
+    cc = list(c)
+    lv = list(live)
+    s = _wild_distance(cc, wild, stand_in, switches) - 1
+    count = 0
+    kinds: list[int] = []
+    for t in range(NUM_KINDS):
+        n = lv[t]
+        if n <= 0 or cc[t] >= 4:
+            continue
+        cc[t] += 1
+        if _wild_distance(cc, wild, stand_in, switches) - 1 < s:
+            count += n
+            kinds.append(t)
+        cc[t] -= 1
+    return s, count, kinds
+
+
 def forms_waits_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> list[int]:
     """Kinds completing the hand (wild tiles as in :func:`forms_distance_wild`); a kind held
     four times is no wait."""

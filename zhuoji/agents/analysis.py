@@ -65,6 +65,7 @@ class HandAnalyzer:
     def __init__(self, rules: H.HandRules) -> None:
         self.rules = rules
         self._rules_distance = rules.distance_function()
+        self._wild_ukeire = rules.ukeire_function()
         forms = rules.forms
         self.standard = H.Form.STANDARD in forms
         self.pairs = H.Form.SEVEN_PAIRS in forms
@@ -115,6 +116,9 @@ class HandAnalyzer:
 
     def ukeire(self, c: Sequence[int], live: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
         """(shanten, live improving tiles, improving kinds) of a hand between turns."""
+        if self._wild_ukeire is not None:  # wild tiles: the whole loop in the kernel
+            shanten, live_count, improving = self._wild_ukeire(c, live)
+            return shanten, live_count, tuple(improving)
         cc = list(c)
         s = self.shanten(cc)
         count = 0
