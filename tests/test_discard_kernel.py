@@ -75,3 +75,27 @@ def test_unseen_is_the_copies_less_the_seen(kernels: tuple[ModuleType, ModuleTyp
             seen = [rng.randint(0, 5) for _ in range(34)]
             want = [max(0, x - v) for x, v in zip(copies, seen, strict=True)]
             assert kernel.unseen(copies, seen) == want
+
+
+def test_memoized_improving_tiles_match_a_cold_memo() -> None:
+    """The per-group improving tiles are memoized across hands (``_GROUP_IMPROVING``), keyed
+    by everything the answer reads: a warm memo answers as a cleared one, for every build,
+    on hands of every size (distance slot), honors included, whose groups repeat in other
+    company (the product class of the other groups)."""
+    builds = [discard_kernel]
+    fast = compiled.compiled_module("discard_kernel")
+    if fast is not None:
+        builds.append(fast)
+    for kernel in builds:
+        rng = random.Random(13)
+        cases = []
+        for _ in range(600):
+            c = _random_hand(rng, rng.choice([14, 11, 8, 5]))
+            live = [max(0, 4 - c[k] - rng.randint(0, 2)) for k in range(34)]
+            cases.append((c, [k for k in range(34) if c[k]], live, rng.choice(SWITCHES)))
+        kernel._GROUP_IMPROVING.clear()
+        warm = [_fields(kernel.discard_options(c, k, lv, s, False)) for c, k, lv, s in cases]
+        assert len(kernel._GROUP_IMPROVING) > 0
+        for (c, kinds, live, switches), got in zip(cases, warm, strict=True):
+            kernel._GROUP_IMPROVING.clear()
+            assert got == _fields(kernel.discard_options(c, kinds, live, switches, False)), c

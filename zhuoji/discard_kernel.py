@@ -104,10 +104,46 @@ def _standard_after(c: list[int], idx: list[int], d: int, slot: int) -> int:
     return _VEC[_PROD[_PROD[_PROD[k0][k1]][k2]][k3]][slot]
 
 
-def _standard_improving(c: list[int], idx: list[int], slot: int, live: list[int]) -> i64:
-    """Bit mask of the live kinds whose addition lowers the standard distance of ``c``
-    (whose groups' pattern indices are ``idx``).  A lone tile in an empty group never
-    helps the standard form."""
+#: product classes of the hand tables (a key's radix), and the slots of a distance vector
+_PRODUCTS: Final[int] = len(_PROD)
+_SLOTS: Final[int] = len(_VEC[0])
+#: memo of :func:`_group_improving`, by its key; cleared when it reaches the limit
+_GROUP_IMPROVING: Final[dict[int, int]] = {}
+_MEMO_LIMIT: Final[int] = 1 << 18
+
+
+def _group_improving(c: list[int], g: int, index: int, other: int, slot: int) -> i64:
+    """Bit ``r`` set when adding the group's kind ``r`` (held fewer than four times) lowers
+    the standard distance of a hand whose group ``g`` has the pattern ``index`` and whose
+    other three groups' classes multiply to ``other``.  The answer is that of the tables
+    alone, so it is memoized by everything it reads: the pattern (which fixes each kind's
+    count, hence which are held four times), the product class, the distance slot, and
+    whether the group is the honors' (its class table and its seven kinds); the suits
+    share one class table.  ``c`` holds the group's counts (the pattern's digits)."""
+    honors = g == 3
+    key = ((index * _PRODUCTS + other) * _SLOTS + slot) * 2 + (1 if honors else 0)
+    found = _GROUP_IMPROVING.get(key, -1)
+    if found >= 0:
+        return found
+    row = _PROD[other]
+    now = _VEC[row[_class(g, index)]][slot]
+    base = _BASES[g]
+    found = 0
+    for r in range(7 if honors else 9):
+        if c[base + r] >= 4:
+            continue
+        if _VEC[row[_class(g, index + POW5[r])]][slot] < now:
+            found |= 1 << r
+    if len(_GROUP_IMPROVING) >= _MEMO_LIMIT:
+        _GROUP_IMPROVING.clear()
+    _GROUP_IMPROVING[key] = found
+    return found
+
+
+def _standard_improving(c: list[int], idx: list[int], slot: int, live_mask: i64) -> i64:
+    """Bit mask of the live kinds (``live_mask``: bit ``t`` for a kind with live copies)
+    whose addition lowers the standard distance of ``c`` (whose groups' pattern indices
+    are ``idx``).  A lone tile in an empty group never helps the standard form."""
     k0 = _SUIT_CLASS[idx[0]]
     k1 = _SUIT_CLASS[idx[1]]
     k2 = _SUIT_CLASS[idx[2]]
@@ -118,18 +154,18 @@ def _standard_improving(c: list[int], idx: list[int], slot: int, live: list[int]
     found: i64 = 0
     for g in range(4):
         index = idx[g]
-        if not index:
-            continue
-        row = _PROD[others[g]]
-        now = _VEC[row[_class(g, index)]][slot]
-        base = _BASES[g]
-        for r in range(7 if g == 3 else 9):
-            t = base + r
-            if c[t] >= 4 or live[t] <= 0:
-                continue
-            if _VEC[row[_class(g, index + POW5[r])]][slot] < now:
-                found |= 1 << t
-    return found
+        if index:
+            found |= _group_improving(c, g, index, others[g], slot) << _BASES[g]
+    return found & live_mask
+
+
+def _live_mask(live: list[int]) -> i64:
+    """Bit ``t`` set for each kind ``t`` with live copies."""
+    mask: i64 = 0
+    for t in range(NUM_KINDS):
+        if live[t] > 0:
+            mask |= 1 << t
+    return mask
 
 
 def _pairs_improving(
@@ -260,6 +296,7 @@ def discard_options(
     q2 = bool(forms & QUADS_AS_TWO_PAIRS)
     # kinds a seven-pairs hand can pair up (held once or three times after any discard)
     odd = [t for t in range(NUM_KINDS) if 0 < c[t] < 4] if pairs else []
+    live_mask = _live_mask(live)
     std_after, sp_after, yao_after, dist = _after_each(c, idx, hist, kinds, slot, forms)
     best = FAR
     for m in dist:
@@ -275,7 +312,7 @@ def discard_options(
         idx[g] -= _WEIGHT[d]
         found: i64 = 0
         if std_after[i] == dd:
-            found |= _standard_improving(c, idx, slot, live)
+            found |= _standard_improving(c, idx, slot, live_mask)
         if sp_after[i] == dd:
             x = c[d]
             hist[x + 1] -= 1
