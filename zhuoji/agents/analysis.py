@@ -188,10 +188,26 @@ class HandAnalyzer:
         return _discards.discard_options(c, kinds, lv, self.switches, only_best)
 
 
-@lru_cache(maxsize=64)
 def analyzer(rules: H.HandRules) -> HandAnalyzer:
-    """One analyzer per hand rules (they are frozen, hashable values)."""
+    """One analyzer per hand rules (they are frozen, hashable values).  A bot asks at every
+    decision with the object its ruleset keeps (``Ruleset.hand_rules``), so that object is
+    looked up by identity first, without hashing its fields."""
+    known = _BY_IDENTITY.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_BY_IDENTITY) >= 64:
+        _BY_IDENTITY.clear()
+    found = _analyzer(rules)
+    _BY_IDENTITY[id(rules)] = (rules, found)  # holding ``rules`` keeps its id unique
+    return found
+
+
+@lru_cache(maxsize=64)
+def _analyzer(rules: H.HandRules) -> HandAnalyzer:
     return HandAnalyzer(rules)
+
+
+_BY_IDENTITY: dict[int, tuple[H.HandRules, HandAnalyzer]] = {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -216,6 +232,7 @@ class TableView:
         self.analyzer = analyzer(self.rules)
         self.dealer = obs.dealer
         self._melds: list[tuple[Meld, ...]] | None = None
+        self._own_melds: tuple[Meld, ...] | None = None
         self._declared: list[bool] | None = None
         self._live: list[int] | None = None
         self._visible: list[int] = []
@@ -256,7 +273,7 @@ class TableView:
         visible = self.obs.seen_counts()  # own hand, every meld, unclaimed discards
         if self.wild is not None:
             visible[T.prev_in_cycle(self.wild)] += 1  # the revealed 宝牌 indicator
-        cap = _CAPS[self.ruleset.variant.tiles.set]
+        cap = _caps(self.ruleset)
         self._visible = visible
         self._live = _discards.unseen(cap, visible)
 
@@ -322,7 +339,13 @@ class TableView:
         return _yaoji_chicken(self.ruleset)
 
     def own_melds(self) -> tuple[Meld, ...]:
-        return self.melds[self.seat]
+        """This seat's melds (read once, without reading the other seats')."""
+        own = self._own_melds
+        if own is None:
+            own = self._own_melds = (
+                self.obs.melds(self.seat) if self._melds is None else self._melds[self.seat]
+            )
+        return own
 
     @property
     def seat_facts(self) -> SeatFacts:
@@ -335,7 +358,9 @@ class TableView:
                 wild=self.wild,
                 seat=seat,
                 dealer=seat == self.dealer,
-                declared=self.declared[seat],
+                declared=(
+                    self.obs.declared(seat) if self._declared is None else self._declared[seat]
+                ),
                 melds=own,
                 void_suit=self.obs.void_suit(seat),
                 first_turn=not own and not self.has_discarded,
@@ -351,6 +376,12 @@ _CAPS = {
     ts: [T.COPIES if k in set(T.kinds_in(ts)) else 0 for k in range(T.NUM_KINDS)]
     for ts in T.TileSet
 }
+
+
+@lru_cache(maxsize=64)
+def _caps(ruleset: Ruleset) -> list[int]:
+    """:data:`_CAPS` of the ruleset's tile set (looked up once per ruleset)."""
+    return _CAPS[ruleset.variant.tiles.set]
 
 
 # ---------------------------------------------------------------------------------------
@@ -408,14 +439,26 @@ def _may_win(
     source_declared: bool,
     fan: int | None,
 ) -> bool:
+    full = list(concealed)
+    full[tile] += 1
+    return _may_win_with(seat, tuple(full), tile, source_declared, fan)
+
+
+def _may_win_with(
+    seat: SeatFacts,
+    full: tuple[int, ...],
+    tile: int,
+    source_declared: bool,
+    fan: int | None,
+) -> bool:
+    """:func:`_may_win` for the complete hand ``full`` (the concealed tiles and ``tile``)."""
     rs = seat.ruleset
     if not rs.variant.claims.win_on_discard:
         return False
-    if not rs.may_win:
+    hooks = rs.may_win
+    if not hooks:
         return True
     own = seat.melds
-    full = list(concealed)
-    full[tile] += 1
 
     def base_fan() -> int:
         if fan is not None:
@@ -427,17 +470,17 @@ def _may_win(
         seat=seat.seat,
         tile=tile,
         how=WinHow.DISCARD,
-        has_kong=any(m.kind.is_kong for m in own),
+        has_kong=bool(own) and any(m.kind.is_kong for m in own),
         declared=seat.declared,
         source_declared=source_declared,
         repao=False,
         base_fan=base_fan,
-        counts=tuple(full),
+        counts=full,
         melds=own,
         void_suit=seat.void_suit,
         first_turn=seat.first_turn,
     )
-    return void_suit_clear(check) and all(h(check) for h in rs.may_win)
+    return void_suit_clear(check) and all(hook(check) for hook in hooks)
 
 
 def wait_values(
@@ -462,15 +505,16 @@ def _wait_values(
     out = []
     full = list(concealed)
     for t in waits:
+        full[t] += 1
+        counts = tuple(full)
+        full[t] -= 1
         if fan_known:
-            full[t] += 1
             fan = pattern_fan(
-                rs, rules, full, seat.melds, t, dealer=seat.dealer, declared=seat.declared
+                rs, rules, counts, seat.melds, t, dealer=seat.dealer, declared=seat.declared
             )
-            full[t] -= 1
-            out.append((fan, _may_win(seat, concealed, t, False, fan)))
+            out.append((fan, _may_win_with(seat, counts, t, False, fan)))
         else:
-            out.append((1, _may_win(seat, concealed, t, False, None)))
+            out.append((1, _may_win_with(seat, counts, t, False, None)))
     return tuple(out)
 
 

@@ -105,19 +105,29 @@ class GreedyAgent:
 
     def wants_kong(self, view: TableView, action: Action, best_shanten: int) -> bool:
         """Kong when the hand is no further from ready after it than after the best discard
-        (exact shanten: the hand holds a four-of-a-kind, see :mod:`.analysis`)."""
+        (exact shanten: the hand holds a four-of-a-kind, see :mod:`.analysis`).
+
+        The exact shanten costs much more than the analyzer's, which is never above it (it
+        can be one too low with a four-of-a-kind): a discard whose analyzer shanten is
+        already no lower than the kong's cannot beat the kong, so only the others are
+        worked out exactly."""
         hand = list(view.hand)
         rules = view.rules
-        before = min(
-            (
-                rules.shanten([*hand[:d], hand[d] - 1, *hand[d + 1 :]])
-                for d in range(NUM_KINDS)
-                if hand[d]
-            ),
-            default=best_shanten,
-        )
-        hand[action.tile] -= 4 if action.kind is ActionKind.GANG_CONCEALED else 1
-        return rules.shanten(hand) <= before
+        held = [d for d in range(NUM_KINDS) if hand[d]]
+        after = list(hand)
+        after[action.tile] -= 4 if action.kind is ActionKind.GANG_CONCEALED else 1
+        kong = rules.shanten(after)
+        if not held:
+            return kong <= best_shanten
+        bounds = view.analyzer.discard_shanten(hand, held)
+        for d in held:
+            if bounds[d] < kong:
+                hand[d] -= 1
+                exact = rules.shanten(hand)
+                hand[d] += 1
+                if exact < kong:
+                    return False
+        return True
 
     def choose_declare(
         self, view: TableView, declares: Sequence[Action], opts: Sequence[DiscardOption]
@@ -240,7 +250,10 @@ def _suit_lean(view: TableView) -> int:
     for m in view.own_melds():
         if m.tile < 27:
             counts[m.tile // 9] += 3
-    top = max(range(3), key=lambda s: counts[s])
+    top = 0  # the first of the largest
+    for s in (1, 2):
+        if counts[s] > counts[top]:
+            top = s
     return top if counts[top] >= 9 else -1
 
 

@@ -41,21 +41,10 @@ def pattern_fan(
     hand does not win.  From :class:`PatternScreen` when the variant's table allows it (no
     wild tiles), else from ``evaluate``; cached."""
     screen = screen_for(ruleset)
+    counts = full if type(full) is tuple else tuple(full)
     if screen is not None and rules.wild is None:
-        return _screened_fan(screen, rules, tuple(full), melds, dealer, declared)
-    return _evaluated_fan(ruleset, rules, tuple(full), melds, tile, dealer, declared)
-
-
-@lru_cache(maxsize=65536)
-def _screened_fan(
-    screen: PatternScreen,
-    rules: H.HandRules,
-    full: tuple[int, ...],
-    melds: tuple[Meld, ...],
-    dealer: bool,
-    declared: bool,
-) -> int:
-    return screen.base_fan(rules, full, melds, dealer=dealer, declared=declared)
+        return screen.cached_fan(rules, counts, melds, dealer, declared)
+    return _evaluated_fan(ruleset, rules, counts, melds, tile, dealer, declared)
 
 
 @lru_cache(maxsize=65536)
@@ -102,10 +91,53 @@ class PatternScreen:
     kind held 0, 2 or 3 times with one pair and no chow meld; seven pairs ⇔ fourteen
     concealed tiles in pairs; four-of-a-kinds ⇔ kinds held four times."""
 
+    #: most hands :meth:`cached_fan` remembers (then it starts afresh)
+    memo_limit = 65536
+
     def __init__(self, rows: list[tuple[int, dict[str, object]]]) -> None:
         self.rows = rows  # (fan, requirements) of the non-additive rows, best first
         #: the best row's fan by the facts it depends on (few combinations occur)
         self._fans: dict[_Facts, int] = {}
+        #: :meth:`cached_fan`'s answers, by (hand rules' id, counts, melds, dealer, declared)
+        self._memo: dict[tuple[int, tuple[int, ...], tuple[Meld, ...], bool, bool], int] = {}
+        #: the hand rules of the memo's keys, by id (held, so that no id is reused)
+        self._rules: dict[int, tuple[H.HandRules, bool, bool, bool]] = {}
+
+    def cached_fan(
+        self,
+        rules: H.HandRules,
+        full: tuple[int, ...],
+        melds: tuple[Meld, ...],
+        dealer: bool,
+        declared: bool,
+    ) -> int:
+        """:meth:`base_fan`, remembered by everything it reads: the hand rules (by identity:
+        a ruleset keeps one object per wild kind), the counts, the melds and the context."""
+        key = (id(rules), full, melds, dealer, declared)
+        fan = self._memo.get(key)
+        if fan is None:
+            if len(self._memo) >= self.memo_limit:
+                self._memo.clear()
+            fan = self._memo[key] = self.base_fan(
+                rules, full, melds, dealer=dealer, declared=declared
+            )
+        return fan
+
+    def _forms_of(self, rules: H.HandRules) -> tuple[H.HandRules, bool, bool, bool]:
+        """(rules, standard, seven pairs, 十三烂) allowed by ``rules``, looked up by identity."""
+        known = self._rules.get(id(rules))
+        if known is None or known[0] is not rules:
+            if len(self._rules) >= 64:  # hand rules made afresh again and again: start over
+                self._rules.clear()
+                self._memo.clear()
+            forms = rules.forms
+            known = self._rules[id(rules)] = (
+                rules,
+                H.Form.STANDARD in forms,
+                H.Form.SEVEN_PAIRS in forms,
+                H.Form.SHISANLAN in forms,
+            )
+        return known
 
     @staticmethod
     def build(ruleset: Ruleset) -> PatternScreen | None:
@@ -141,12 +173,12 @@ class PatternScreen:
         winning one, at most four of a kind) with ``melds``; 0 when it does not win."""
         c = list(full)
         n = sum(c)
-        forms = rules.forms
+        _, std_form, pairs_form, lan_form = self._forms_of(rules)
         zeros, twos, fours = c.count(0), c.count(2), c.count(4)
-        std = H.Form.STANDARD in forms and H.hand_vector(c)[2 * (n // 3) + 1] == 0
+        std = std_form and H.hand_vector(c)[2 * (n // 3) + 1] == 0
         paired = zeros + twos + (fours if rules.quads_as_two_pairs else 0) == len(c)
-        pairs = H.Form.SEVEN_PAIRS in forms and n == 14 and not melds and paired
-        lan = H.Form.SHISANLAN in forms and not melds and H.is_shisanlan(c, rules.strict_lan)
+        pairs = pairs_form and n == 14 and not melds and paired
+        lan = lan_form and not melds and H.is_shisanlan(c, rules.strict_lan)
         if not (std or pairs or lan):
             return 0
         held = [any(c[0:9]), any(c[9:18]), any(c[18:27]), any(c[27:])]
