@@ -173,24 +173,29 @@ def _pairs_improving(
 ) -> i64:
     """Bit mask of the live kinds whose addition lowers the seven-pairs distance ``dist`` of
     ``c`` (``hist``: how many kinds are held 0–4 times).  While the hand lacks kinds any kind
-    short of four may help, else only those of ``odd`` (held once or three times)."""
+    short of four may help, else only those of ``odd`` (held once or three times).  Whether
+    a kind helps depends only on how many of it are held, so the distance is worked out
+    once for each count."""
     ones = hist[1]
     twos = hist[2]
     threes = hist[3]
     fours = hist[4]
     lacking = 7 - min(twos + threes + 2 * fours, 7) > ones + threes  # a gap needs two tiles
     seek = lacking if q2 else ones + twos + threes + fours < 7
+    helps: list[bool] = []
+    for x in range(4):
+        hist[x] -= 1
+        hist[x + 1] += 1
+        helps.append(pairs_distance(hist[1], hist[2], hist[3], hist[4], q2) < dist)
+        hist[x + 1] -= 1
+        hist[x] += 1
     found: i64 = 0
     for t in _ALL_KINDS if seek else odd:
         x = c[t]
         if live[t] <= 0 or x >= 4:
             continue
-        hist[x] -= 1
-        hist[x + 1] += 1
-        if pairs_distance(hist[1], hist[2], hist[3], hist[4], q2) < dist:
+        if helps[x]:
             found |= 1 << t
-        hist[x + 1] -= 1
-        hist[x] += 1
     return found
 
 
