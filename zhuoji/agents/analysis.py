@@ -56,6 +56,7 @@ else:  # the compiled build when it is current (zhuoji.compiled)
     DiscardOption = _discards.DiscardOption  # one discard and what it leaves
 
 _FAR = H.FAR
+_ON_DISCARD = WinHow.DISCARD  # (an enum member read once: reading it off the class is slow)
 _lan_distance = H.shisanlan_distance
 
 
@@ -160,10 +161,10 @@ class HandAnalyzer:
     ) -> list[DiscardOption]:
         """Each discard with its shanten and ukeire; with ``only_best`` the ukeire is counted
         only for the discards of the lowest shanten (the others get ``ukeire=-1``)."""
-        cc = list(c)
         kinds = sorted(set(discards))
-        if self.plain:
-            return self._plain_options(cc, kinds, live, only_best)
+        if self.plain:  # (the kernel copies the counts)
+            return self._plain_options(c if type(c) is list else list(c), kinds, live, only_best)
+        cc = list(c)
         shanten = self.discard_shanten(cc, kinds)
         best = min(shanten.values(), default=_FAR)
         out = []
@@ -184,7 +185,7 @@ class HandAnalyzer:
         """:meth:`options` for a plain hand (no wild tiles, no 十三烂): every discard at once
         from the per-suit tables, in :func:`zhuoji.discard_kernel.discard_options`
         (compiled)."""
-        lv = live if isinstance(live, list) else list(live)
+        lv = live if type(live) is list else list(live)
         return _discards.discard_options(c, kinds, lv, self.switches, only_best)
 
 
@@ -469,7 +470,7 @@ def _may_win_with(
     check = WinCheck(
         seat=seat.seat,
         tile=tile,
-        how=WinHow.DISCARD,
+        how=_ON_DISCARD,
         has_kong=bool(own) and any(m.kind.is_kong for m in own),
         declared=seat.declared,
         source_declared=source_declared,

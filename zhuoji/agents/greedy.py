@@ -39,6 +39,13 @@ from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
 
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
 _CLAIMS = (ActionKind.PENG, ActionKind.CHI)
+# the kinds as module constants: reading a member off an enum class is slow, on every action
+_DISCARD = ActionKind.DISCARD
+_PENG = ActionKind.PENG
+_GANG_EXPOSED = ActionKind.GANG_EXPOSED
+_GANG_CONCEALED = ActionKind.GANG_CONCEALED
+_HU = ActionKind.HU
+_PASS = ActionKind.PASS
 _SHANTEN = attrgetter("shanten")  # of a DiscardOption
 
 
@@ -66,7 +73,7 @@ class GreedyAgent:
         if phase in ("exchange", "dingque"):
             return choose_start(obs)
         for a in legal:
-            if a.kind is ActionKind.HU:
+            if a.kind is _HU:
                 return a
         view = TableView(obs)
         if phase == "turn":
@@ -83,7 +90,7 @@ class GreedyAgent:
             kind = a.kind
             if a.declare:
                 declares.append(a)
-            elif kind is ActionKind.DISCARD:
+            elif kind is _DISCARD:
                 plain[a.tile] = a
             if kind in _KONGS:
                 kongs.append(a)
@@ -115,7 +122,7 @@ class GreedyAgent:
         rules = view.rules
         held = [d for d in range(NUM_KINDS) if hand[d]]
         after = list(hand)
-        after[action.tile] -= 4 if action.kind is ActionKind.GANG_CONCEALED else 1
+        after[action.tile] -= 4 if action.kind is _GANG_CONCEALED else 1
         kong = rules.shanten(after)
         if not held:
             return kong <= best_shanten
@@ -148,13 +155,28 @@ class GreedyAgent:
         """The best of :meth:`rank_discards`; the keep values are only worked out for the
         discards tied on offence (the first of the best wins, as in ``max``)."""
         best = min(map(_SHANTEN, opts))
-        scored = [(self.discard_worth(view, o, best), o.tile) for o in opts if o.shanten == best]
-        top = max(v for v, _ in scored)
-        tied = [t for v, t in scored if v == top]
+        worth = self.discard_worth
+        top = 0.0
+        tied: list[int] = []  # the discards of the highest worth, in order
+        for o in opts:
+            if o.shanten == best:
+                v = worth(view, o, best)
+                if not tied or v > top:
+                    top = v
+                    tied = [o.tile]
+                elif v == top:
+                    tied.append(o.tile)
         if len(tied) == 1:
             return tied[0]
         lean = _suit_lean(view)
-        return max(tied, key=lambda t: -self.keep_value(view, t, lean))
+        keep = self.keep_value
+        chosen = tied[0]
+        least = keep(view, chosen, lean)
+        for t in tied[1:]:  # the first of the least keep values
+            k = keep(view, t, lean)
+            if k < least:
+                chosen, least = t, k
+        return chosen
 
     def rank_discards(
         self, view: TableView, opts: Sequence[DiscardOption]
@@ -210,10 +232,10 @@ class GreedyAgent:
     def claim(self, view: TableView, legal: Sequence[Action]) -> Action:
         hand = view.hand
         an = view.analyzer
-        pass_ = next(a for a in legal if a.kind is ActionKind.PASS)
+        pass_ = next(a for a in legal if a.kind is _PASS)
         before = an.shanten(hand)
         for a in legal:
-            if a.kind is ActionKind.GANG_EXPOSED:
+            if a.kind is _GANG_EXPOSED:
                 h = list(hand)
                 h[a.tile] -= 3
                 if an.shanten(h) <= before:
@@ -232,7 +254,7 @@ class GreedyAgent:
         """Shanten after a pung or chow and the best discard that follows."""
         h = list(view.hand)
         tile = view.claim_tile
-        if a.kind is ActionKind.PENG:
+        if a.kind is _PENG:
             h[tile] -= 2
         else:
             for t in (a.tile, a.tile + 1, a.tile + 2):

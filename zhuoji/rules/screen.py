@@ -62,6 +62,8 @@ def _evaluated_fan(
     return value.base if value else 0
 
 
+_CHI = MeldKind.CHI  # (an enum member read once: reading it off the class is slow)
+
 #: facts :class:`PatternScreen` computes without decomposing the hand (context facts are
 #: those of a win on an ordinary discard)
 _CHEAP_FACTS = frozenset(
@@ -185,7 +187,7 @@ class PatternScreen:
         chi = claimed = False
         for m in melds:
             held[min(m.tile // 9, 3)] = True  # a meld's tiles are of one suit (3: honors)
-            chi = chi or m.kind is MeldKind.CHI
+            chi = chi or m.kind is _CHI
             claimed = claimed or m.kind.claimed
         suits = held[0] + held[1] + held[2]
         all_pungs = std and not chi and zeros + twos + c.count(3) == len(c) and twos == 1

@@ -63,6 +63,9 @@ def void_suit_clear(check: WinCheck) -> bool:
     return not any(suit_of(m.tile) == void for m in check.melds)
 
 
+_SELF_DRAW = WinHow.SELF_DRAW  # (enum members read once: reading them off the class is slow)
+_ROB_KONG = WinHow.ROB_KONG
+
 KongKind = Literal["concealed", "exposed", "added"]
 _KONG_KIND: dict[MeldKind, KongKind] = {
     MeldKind.GANG_CONCEALED: "concealed",
@@ -137,9 +140,10 @@ NEEDS = {
 def may_win_pass(check: WinCheck, p: PassParams) -> bool:
     """Self-draws always pass; a win on another's tile needs a pass (dou, 报听, a pattern above
     the threshold) unless an exemption applies."""
-    if check.how is WinHow.SELF_DRAW:
+    how = check.how
+    if how is _SELF_DRAW:
         return True
-    if check.how is WinHow.ROB_KONG and p.rob_kong:
+    if how is _ROB_KONG and p.rob_kong:
         return True
     if check.repao and p.repao:
         return True
@@ -154,4 +158,6 @@ def may_win_pass(check: WinCheck, p: PassParams) -> bool:
 
 def _counted_kong(melds: tuple[Meld, ...], kinds: list[KongKind], *, late: bool) -> bool:
     """A kong of a kind that counts as a pass; a late (憨包) one only when ``late``."""
+    if not melds:  # (the common case, without building a generator)
+        return False
     return any(_KONG_KIND.get(m.kind) in kinds and (late or not m.late) for m in melds)
