@@ -28,7 +28,8 @@ from zhuoji.hand_kernel import (
     NUM_KINDS,
     ORPHANS,
     POW5,
-    group_index,
+    _held,
+    _scan,
     pairs_distance,
     shisanyao_distance,
 )
@@ -184,11 +185,11 @@ def _pairs_improving(
     seek = lacking if q2 else ones + twos + threes + fours < 7
     helps: list[bool] = []
     for x in range(4):
-        hist[x] -= 1
-        hist[x + 1] += 1
+        hist[x] = hist[x] - 1
+        hist[x + 1] = hist[x + 1] + 1
         helps.append(pairs_distance(hist[1], hist[2], hist[3], hist[4], q2) < dist)
-        hist[x + 1] -= 1
-        hist[x] += 1
+        hist[x + 1] = hist[x + 1] - 1
+        hist[x] = hist[x] + 1
     found: i64 = 0
     for t in _ALL_KINDS if seek else odd:
         x = c[t]
@@ -243,37 +244,38 @@ def _after_each(
         p = FAR
         if pairs:
             x = c[d]
-            hist[x] -= 1
-            hist[x - 1] += 1
+            hist[x] = hist[x] - 1
+            hist[x - 1] = hist[x - 1] + 1
             p = pairs_distance(hist[1], hist[2], hist[3], hist[4], q2)
-            hist[x - 1] -= 1
-            hist[x] += 1
+            hist[x - 1] = hist[x - 1] - 1
+            hist[x] = hist[x] + 1
         y = FAR
         if yao:
-            c[d] -= 1
+            c[d] = c[d] - 1
             y = shisanyao_distance(c)
-            c[d] += 1
+            c[d] = c[d] + 1
         std_after.append(s)
         sp_after.append(p)
         yao_after.append(y)
-        dist.append(min(s, p, y))
+        least = s if s < p else p  # (not min(): a call of the builtin when compiled)
+        dist.append(least if least < y else y)
     return std_after, sp_after, yao_after, dist
 
 
 def _setup(c: list[int], switches: int) -> tuple[int, int, list[int], list[int]]:
     """(slot of the standard distance vector, the switches that apply to this hand's size,
-    the groups' pattern indices, the histogram of counts) of the hand ``c``."""
-    n = 0
-    for k in range(NUM_KINDS):
-        n += c[k]
+    the groups' pattern indices, the histogram of counts) of the hand ``c``, from one read
+    of the counts (:func:`zhuoji.hand_kernel._scan`)."""
+    i0, i1, i2, i3, n0, n1, n2, n3, packed = _scan(c)
+    n = n0 + n1 + n2 + n3
     slot = 2 * (n // 3) + 1  # (n - 1) and n tiles need the same number of sets
     forms = switches & QUADS_AS_TWO_PAIRS
     if n >= 14:  # seven pairs and 十三幺 need thirteen tiles after the discard
         forms |= switches & (SEVEN_PAIRS | SHISANYAO)
-    idx = [group_index(c, 0), group_index(c, 1), group_index(c, 2), group_index(c, 3)]
-    hist = [0, 0, 0, 0, 0, 0]
-    for k in range(NUM_KINDS):
-        hist[c[k]] += 1
+    idx = [int(i0), int(i1), int(i2), int(i3)]
+    hist = [_held(packed, 0), _held(packed, 1), _held(packed, 2), _held(packed, 3)]
+    hist.append(_held(packed, 4))
+    hist.append(0)
     return slot, forms, idx, hist
 
 
@@ -305,30 +307,31 @@ def discard_options(
     std_after, sp_after, yao_after, dist = _after_each(c, idx, hist, kinds, slot, forms)
     best = FAR
     for m in dist:
-        best = min(best, m)
+        if m < best:
+            best = m
     out: list[DiscardOption] = []
     for i, d in enumerate(kinds):
         dd = dist[i]
         if only_best and dd > best:
             out.append(DiscardOption(d, dd - 1, -1, ()))
             continue
-        c[d] -= 1
+        c[d] = c[d] - 1
         g = _GROUP[d]
-        idx[g] -= _WEIGHT[d]
+        idx[g] = idx[g] - _WEIGHT[d]
         found: i64 = 0
         if std_after[i] == dd:
             found |= _standard_improving(c, idx, slot, live_mask)
         if sp_after[i] == dd:
             x = c[d]
-            hist[x + 1] -= 1
-            hist[x] += 1
+            hist[x + 1] = hist[x + 1] - 1
+            hist[x] = hist[x] + 1
             found |= _pairs_improving(c, hist, dd, q2, odd, live)
-            hist[x] -= 1
-            hist[x + 1] += 1
+            hist[x] = hist[x] - 1
+            hist[x + 1] = hist[x + 1] + 1
         if yao and yao_after[i] == dd:
             found |= _orphans_improving(c, live)
-        idx[g] += _WEIGHT[d]
-        c[d] += 1
+        idx[g] = idx[g] + _WEIGHT[d]
+        c[d] = c[d] + 1
         improving: list[int] = []
         ukeire = 0
         t = 0
