@@ -35,7 +35,8 @@ class Observation:
 
     @property
     def phase(self) -> str:
-        return self._round.phase.value
+        # a StrEnum's str() is its value, without the enum's (slow) ``value`` property
+        return str(self._round.phase)
 
     @property
     def legal(self) -> Sequence[Action]:
@@ -95,7 +96,7 @@ class Observation:
         void = r.seats[seat].void_suit
         if void >= 0:
             return void
-        if seat == self.seat and seat in r.responses and r.phase.value == "dingque":
+        if seat == self.seat and seat in r.responses and r.phase == "dingque":
             return r.responses[seat].tile
         return None
 
@@ -155,16 +156,16 @@ class Observation:
         """Who discarded the tile being answered, or who is adding the kong that may be
         robbed; -1 outside a claim window."""
         r = self._round
-        if r.phase.value == "claim":
+        if r.phase == "claim":  # (a StrEnum member equals its value)
             return r.discards[-1].seat
-        if r.phase.value == "rob":
+        if r.phase == "rob":
             return r.rob_seat
         return -1
 
     @property
     def claim_tile(self) -> int:
         """The discard (or kong tile) being answered, -1 outside a claim window."""
-        return self._round.claim_tile if self._round.phase.value in ("claim", "rob") else -1
+        return self._round.claim_tile if self._round.phase in ("claim", "rob") else -1
 
     @property
     def dealer(self) -> int:
