@@ -39,7 +39,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import partial
+from functools import lru_cache, partial
+from itertools import product
 from typing import TYPE_CHECKING
 
 from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
@@ -340,6 +341,93 @@ def decompositions(c: Sequence[int]) -> list[Decomposition]:
 
 
 def _standard_realizations(
+    c: list[int], jokers: int, joker_face: int
+) -> Iterator[tuple[Group, ...]]:
+    """Every standard realization (sets and one pair) of the counts ``c`` with ``jokers``
+    jokers of face ``joker_face``: without jokers from each group's own realizations
+    (:func:`_plain_standard_realizations`), else by :func:`_search_realizations`."""
+    if jokers == 0:
+        return iter(_plain_standard_realizations(c))
+    return _search_realizations(c, jokers, joker_face)
+
+
+#: each group of kinds (万, 条, 筒, honors): its first kind and its size
+_GROUPS = ((0, 9), (9, 9), (18, 9), (27, 7))
+
+
+def _group_key(g: Group) -> tuple[str, int, int]:
+    """A group's fields in the order its dataclass compares them (sorting by it is the
+    same order, without a Python comparison per pair)."""
+    return (g.kind, g.first, g.wild)
+
+
+def _realization_key(groups: tuple[Group, ...]) -> tuple[tuple[str, int, int], ...]:
+    return tuple(map(_group_key, groups))
+
+
+def _plain_standard_realizations(c: list[int]) -> list[tuple[Group, ...]]:
+    """:func:`_search_realizations` without jokers, the same list: no set or pair spans two
+    groups of kinds, so a realization is one of each group's, the pair in one of them.
+    Each group's are remembered by its counts (:func:`_group_realizations`)."""
+    plain = []
+    paired = []
+    for first, size in _GROUPS:
+        part = tuple(c[first : first + size])
+        plain.append(_group_realizations(first, part, False))
+        paired.append(_group_realizations(first, part, True))
+    results: set[tuple[Group, ...]] = set()
+    for k in range(len(_GROUPS)):
+        choices = [paired[j] if j == k else plain[j] for j in range(len(_GROUPS))]
+        for combo in product(*choices):
+            tail = [g for groups in combo for g in groups]
+            results.add(tuple(sorted(tail, key=_group_key)))
+    return sorted(results, key=_realization_key)
+
+
+@lru_cache(maxsize=8192)
+def _group_realizations(
+    first: int, counts: tuple[int, ...], pair: bool
+) -> tuple[tuple[Group, ...], ...]:
+    """Every way to split one group's ``counts`` (kinds ``first`` …) into pungs, chows (not
+    among honors) and, when ``pair``, exactly one pair."""
+    c = list(counts)
+    honors = is_honor(first)
+    out: list[tuple[Group, ...]] = []
+
+    def rec(has_pair: bool, acc: list[Group]) -> None:
+        i = 0
+        while i < len(c) and not c[i]:
+            i += 1
+        if i == len(c):
+            if has_pair == pair:
+                out.append(tuple(acc))
+            return
+        if pair and not has_pair and c[i] >= 2:
+            c[i] -= 2
+            acc.append(Group(GroupKind.PAIR, first + i))
+            rec(True, acc)
+            acc.pop()
+            c[i] += 2
+        if c[i] >= 3:
+            c[i] -= 3
+            acc.append(Group(GroupKind.PUNG, first + i))
+            rec(has_pair, acc)
+            acc.pop()
+            c[i] += 3
+        if not honors and i <= 6 and c[i + 1] and c[i + 2]:
+            for t in (i, i + 1, i + 2):
+                c[t] -= 1
+            acc.append(Group(GroupKind.CHOW, first + i))
+            rec(has_pair, acc)
+            acc.pop()
+            for t in (i, i + 1, i + 2):
+                c[t] += 1
+
+    rec(False, [])
+    return tuple(out)
+
+
+def _search_realizations(
     c: list[int], jokers: int, joker_face: int
 ) -> Iterator[tuple[Group, ...]]:
     """Exhaustive search: the lowest real tile starts a block in every possible way, with
