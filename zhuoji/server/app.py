@@ -517,8 +517,8 @@ class WsListener:
 
     Sending: when the server offers the direct text-frame writer
     (:mod:`zhuoji.server.ws_protocol`), what a change pushed is written once the code that
-    pushed it yields to the loop (one callback per connection, after the ``ack`` has found
-    its state), as orjson's UTF-8 straight into a text frame.  Whatever that writer cannot
+    pushed it yields to the loop (one callback for every connection with news, after the
+    ``ack`` has found its state), as orjson's UTF-8 straight into a text frame.  Whatever that writer cannot
     write now (the transport is paused, or a close) goes through the ASGI ``send`` in the
     connection's sender task, which then drains the deque until it is empty: one of the two
     sends at a time, so the order holds."""
@@ -575,14 +575,15 @@ class WsListener:
         if not self._slow:
             if not self._flushing:
                 self._flushing = True
-                asyncio.get_running_loop().call_soon(self._flush)
+                _flush_soon(self)
             return
         w = self._wakeup
         if w is not None and not w.done():
             w.set_result(None)
 
     def _flush(self) -> None:
-        """Write what waits through the direct writer; hand the rest to the sender task."""
+        """Write what waits through the direct writer; hand the rest to the sender task
+        (called by :func:`_flush_due`)."""
         self._flushing = False
         pending = self.pending
         direct = self._direct
@@ -609,6 +610,25 @@ class WsListener:
             await self.ws.send_text(wire.encode_text(message))
             if not pending and self._direct is not None:
                 self._slow = False  # the transport took it: write directly again
+
+
+#: per event loop, the connections with messages for their direct writer, written by one
+#: loop callback for them all (a change pushes to every seat of its table at once)
+_DUE: dict[asyncio.AbstractEventLoop, list[WsListener]] = {}
+
+
+def _flush_soon(listener: WsListener) -> None:
+    loop = asyncio.get_running_loop()
+    due = _DUE.get(loop)
+    if due is None:
+        due = _DUE[loop] = []
+        loop.call_soon(_flush_due, loop)
+    due.append(listener)
+
+
+def _flush_due(loop: asyncio.AbstractEventLoop) -> None:
+    for listener in _DUE.pop(loop, ()):
+        listener._flush()
 
 
 # ---------------------------------------------------------------------------------------

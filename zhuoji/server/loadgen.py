@@ -31,6 +31,7 @@ from zhuoji import eventlog, hand, tiles
 from zhuoji.variant import Ruleset, load_variant
 
 _PREFERRED = ("hu", "angang", "bugang", "gang")
+_KIND = {tiles.TILE_TEXT[k]: k for k in range(tiles.NUM_KINDS)}  # "5m" → its kind
 
 
 def choose(view: dict[str, Any]) -> str:
@@ -46,7 +47,10 @@ def choose(view: dict[str, Any]) -> str:
     best: tuple[int, int] | None = None
     choice = legal[0]
     for a in by_word.get("discard", legal):
-        k = tiles.parse_one(a.split()[2])
+        text = a.split()[2]
+        k = _KIND.get(text)
+        if k is None:
+            k = tiles.parse_one(text)
         counts[k] -= 1
         key = (hand.shanten(counts), -counts[k])
         counts[k] += 1
