@@ -103,12 +103,14 @@ def _end(proto: Any) -> None:
 def test_the_writer_sends_text_frames_the_client_reads(deflate: bool) -> None:
     proto, transport, client, scope = _connected(deflate)
     send = scope["extensions"][SEND_TEXT_UTF8]
-    message = {"type": "state", "view": {"hand_names": "一万 九筒", "seq": 3}}
-    assert send(wire.encode(message)) is True
-    client.receive_data(bytes(transport.out))
-    (frame,) = client.events_received()
-    assert frame.opcode is Opcode.TEXT
-    assert bytes(frame.data).decode("utf-8") == wire.encode_text(message)
+    for size in (3, 200, 70_000):  # the three header lengths: 7-bit, 16-bit, 64-bit
+        message = {"type": "state", "view": {"hand_names": "一万 九筒", "pad": "x" * size}}
+        assert send(wire.encode(message)) is True
+        client.receive_data(bytes(transport.out))
+        transport.out.clear()
+        (frame,) = client.events_received()
+        assert frame.opcode is Opcode.TEXT
+        assert bytes(frame.data).decode("utf-8") == wire.encode_text(message)
     _end(proto)
 
 
