@@ -94,14 +94,21 @@ def _class(group: int, index: int) -> int:
     return _HONOR_CLASS[index] if group == 3 else _SUIT_CLASS[index]
 
 
-def _standard_after(c: list[int], idx: list[int], d: int, slot: int) -> int:
-    """The standard distance (raw tables) of the hand ``c`` less one ``d``; ``idx`` holds
-    the groups' pattern indices of ``c``."""
+def _classes(idx: list[int]) -> list[int]:
+    """The four groups' classes from their pattern indices."""
+    return [_SUIT_CLASS[idx[0]], _SUIT_CLASS[idx[1]], _SUIT_CLASS[idx[2]], _HONOR_CLASS[idx[3]]]
+
+
+def _standard_after(cls: list[int], idx: list[int], d: int, slot: int) -> int:
+    """The standard distance (raw tables) of the hand less one ``d``; ``idx`` and ``cls``
+    hold the groups' pattern indices and classes of the whole hand (only ``d``'s group's
+    class is looked up again)."""
     g = _GROUP[d]
-    k0 = _class(0, idx[0] - _WEIGHT[d]) if g == 0 else _SUIT_CLASS[idx[0]]
-    k1 = _class(1, idx[1] - _WEIGHT[d]) if g == 1 else _SUIT_CLASS[idx[1]]
-    k2 = _class(2, idx[2] - _WEIGHT[d]) if g == 2 else _SUIT_CLASS[idx[2]]
-    k3 = _class(3, idx[3] - _WEIGHT[d]) if g == 3 else _HONOR_CLASS[idx[3]]
+    k = _class(g, idx[g] - _WEIGHT[d])
+    k0 = k if g == 0 else cls[0]
+    k1 = k if g == 1 else cls[1]
+    k2 = k if g == 2 else cls[2]
+    k3 = k if g == 3 else cls[3]
     return _VEC[_PROD[_PROD[_PROD[k0][k1]][k2]][k3]][slot]
 
 
@@ -141,14 +148,17 @@ def _group_improving(c: list[int], g: int, index: int, other: int, slot: int) ->
     return found
 
 
-def _standard_improving(c: list[int], idx: list[int], slot: int, live_mask: i64) -> i64:
+def _standard_improving(
+    c: list[int], idx: list[int], cls: list[int], slot: int, live_mask: i64
+) -> i64:
     """Bit mask of the live kinds (``live_mask``: bit ``t`` for a kind with live copies)
     whose addition lowers the standard distance of ``c`` (whose groups' pattern indices
-    are ``idx``).  A lone tile in an empty group never helps the standard form."""
-    k0 = _SUIT_CLASS[idx[0]]
-    k1 = _SUIT_CLASS[idx[1]]
-    k2 = _SUIT_CLASS[idx[2]]
-    k3 = _HONOR_CLASS[idx[3]]
+    and classes are ``idx`` and ``cls``).  A lone tile in an empty group never helps the
+    standard form."""
+    k0 = cls[0]
+    k1 = cls[1]
+    k2 = cls[2]
+    k3 = cls[3]
     p01 = _PROD[k0][k1]
     p23 = _PROD[k2][k3]
     others = (_PROD[k1][p23], _PROD[k0][p23], _PROD[p01][k3], _PROD[p01][k2])
@@ -239,8 +249,9 @@ def _after_each(
     sp_after: list[int] = []
     yao_after: list[int] = []
     dist: list[int] = []
+    cls = _classes(idx)
     for d in kinds:
-        s = _standard_after(c, idx, d, slot)
+        s = _standard_after(cls, idx, d, slot)
         p = FAR
         if pairs:
             x = c[d]
@@ -305,6 +316,7 @@ def discard_options(
     odd = [t for t in range(NUM_KINDS) if 0 < c[t] < 4] if pairs else []
     live_mask = _live_mask(live)
     std_after, sp_after, yao_after, dist = _after_each(c, idx, hist, kinds, slot, forms)
+    cls = _classes(idx)
     best = FAR
     for m in dist:
         if m < best:
@@ -320,7 +332,10 @@ def discard_options(
         idx[g] = idx[g] - _WEIGHT[d]
         found: i64 = 0
         if std_after[i] == dd:
-            found |= _standard_improving(c, idx, slot, live_mask)
+            whole = cls[g]
+            cls[g] = _class(g, idx[g])
+            found |= _standard_improving(c, idx, cls, slot, live_mask)
+            cls[g] = whole
         if sp_after[i] == dd:
             x = c[d]
             hist[x + 1] = hist[x + 1] - 1
