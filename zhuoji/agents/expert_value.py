@@ -113,36 +113,95 @@ def hazard_profile(
 Profile = tuple[int, int, int, int, int, Fit]
 
 
-@lru_cache(maxsize=400_000)
+Chain = tuple[Profile, float, float, tuple[float, ...], int]
+#: the chain's tables (:func:`_chain_table`) by (profile, ws, wd, rates, cycles + t)
+_CHAINS: dict[Chain, list[list[tuple[float, ...]]]] = {}
+#: tables kept before the store is emptied (each a few hundred vectors)
+_CHAINS_KEPT = 20_000
+
+
 def _future(
     cycles: int, d: int, t: int, prof: Profile, ws: float, wd: float, rates: tuple[float, ...]
 ) -> tuple[float, ...]:
     """End probabilities from the start of a cycle (others' turns first) with the hand at
-    distance ``d``, ``cycles`` own draws left and the opponents at progress ``t``; ``ws``
-    and ``wd`` are the self-draw and discard-win chances once ready, ``rates[d]`` the
-    chance a draw improves distance ``d``."""
-    if cycles <= 0:
-        out = [0.0] * 6
-        out[DRAW_READY if d == 1 else DRAW_UNREADY] = 1.0
-        return tuple(out)
-    hazard = hazard_profile(*prof)[min(t, _MAX_T)]
-    nt = t + 1
-    out = [0.0] * 6
-    alive = 1.0
-    if d == 1 and wd > 0:
-        out[WIN_DISCARD] += wd
-        alive -= wd
-    out[OTHER_READY if d == 1 else OTHER_UNREADY] += alive * hazard
-    alive *= 1.0 - hazard
-    if d == 1:
-        out[WIN_SELF] += alive * ws
-        nxt = _future(cycles - 1, 1, nt, prof, ws, wd, rates)
+    distance ``d`` (at least 1), ``cycles`` own draws left and the opponents at progress
+    ``t``; ``ws`` and ``wd`` are the self-draw and discard-win chances once ready,
+    ``rates[d]`` the chance a draw improves distance ``d``.
+
+    Each cycle uses one draw and moves the opponents one step, so ``cycles + t`` stays
+    fixed along the chain: its values are one table (:func:`_chain_table`), kept by it."""
+    key = (prof, ws, wd, rates, cycles + t)
+    table = _CHAINS.get(key)
+    if table is None or len(table) <= cycles or len(table[0]) <= d:
+        rows = max(cycles + 1, len(table) if table else 0)
+        cols = max(d + 1, len(table[0]) if table else 0)
+        table = _chain_table(prof, ws, wd, rates, cycles + t, rows, cols)
+        if len(_CHAINS) >= _CHAINS_KEPT:
+            _CHAINS.clear()
+        _CHAINS[key] = table
+    return table[cycles][d]
+
+
+def _chain_table(
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+    diagonal: int,
+    rows: int,
+    cols: int,
+) -> list[list[tuple[float, ...]]]:
+    """:func:`_future` for every ``cycles`` below ``rows`` and distance ``1 ≤ d < cols``
+    with ``t = diagonal − cycles``, from no draw left upwards (column 0 is unused)."""
+    hazards = hazard_profile(*prof)
+    last = len(rates) - 1
+    drawn_ready = tuple(1.0 if i == DRAW_READY else 0.0 for i in range(6))
+    drawn_unready = tuple(1.0 if i == DRAW_UNREADY else 0.0 for i in range(6))
+    table = [[drawn_ready if d == 1 else drawn_unready for d in range(cols)]]
+    for cycles in range(1, rows):
+        hazard = hazards[min(diagonal - cycles, _MAX_T)]
+        nxt = table[-1]
+        row = [drawn_unready]
+        # d = 1: ready, waiting on a discard or a self-draw (the vectors are written out
+        # in the order of WIN_SELF … DRAW_UNREADY)
+        alive = 1.0
+        won_discard = 0.0
+        if wd > 0:
+            won_discard += wd
+            alive -= wd
+        other_ready = alive * hazard
+        alive *= 1.0 - hazard
+        won_self = alive * ws
         stay = alive * (1.0 - ws)
-        return tuple(o + stay * x for o, x in zip(out, nxt, strict=True))
-    q = rates[min(d, len(rates) - 1)]
-    up = _future(cycles - 1, d - 1, nt, prof, ws, wd, rates)
-    same = _future(cycles - 1, d, nt, prof, ws, wd, rates)
-    return tuple(o + alive * (q * a + (1.0 - q) * b) for o, a, b in zip(out, up, same, strict=True))
+        x = nxt[1]
+        row.append(
+            (
+                won_self + stay * x[0],
+                won_discard + stay * x[1],
+                other_ready + stay * x[2],
+                stay * x[3],
+                stay * x[4],
+                stay * x[5],
+            )
+        )
+        # d > 1: a draw improves the hand with the chance of its distance
+        alive = 1.0 - hazard
+        for d in range(2, cols):
+            q = rates[min(d, last)]
+            p = 1.0 - q
+            a, b = nxt[d - 1], nxt[d]
+            row.append(
+                (
+                    alive * (q * a[0] + p * b[0]),
+                    alive * (q * a[1] + p * b[1]),
+                    alive * (q * a[2] + p * b[2]),
+                    hazard + alive * (q * a[3] + p * b[3]),
+                    alive * (q * a[4] + p * b[4]),
+                    alive * (q * a[5] + p * b[5]),
+                )
+            )
+        table.append(row)
+    return table
 
 
 def outlook(
@@ -159,7 +218,7 @@ def outlook(
     rounded to 1/200 so chains are shared between calls and decisions)."""
     return _outlook(
         max(0, cycles),
-        min(d, len(rates) + 2),
+        max(1, min(d, len(rates) + 2)),
         round(q1 * 200) / 200,
         max(0, min(t, _MAX_T)),
         prof,
@@ -183,13 +242,17 @@ def _outlook(
     if cycles <= 0 or d == 1:
         return _future(cycles, d, t, prof, ws, wd, rates)
     hz = hazard_profile(*prof)[t]
-    out = [0.0] * 6
-    out[OTHER_UNREADY] = hz
     alive = 1.0 - hz
-    up = _future(cycles - 1, d - 1, t + 1, prof, ws, wd, rates)
-    same = _future(cycles - 1, d, t + 1, prof, ws, wd, rates)
-    return tuple(
-        o + alive * (q1 * a + (1.0 - q1) * b) for o, a, b in zip(out, up, same, strict=True)
+    a = _future(cycles - 1, d - 1, t + 1, prof, ws, wd, rates)
+    b = _future(cycles - 1, d, t + 1, prof, ws, wd, rates)
+    p = 1.0 - q1
+    return (
+        alive * (q1 * a[0] + p * b[0]),
+        alive * (q1 * a[1] + p * b[1]),
+        alive * (q1 * a[2] + p * b[2]),
+        hz + alive * (q1 * a[3] + p * b[3]),
+        alive * (q1 * a[4] + p * b[4]),
+        alive * (q1 * a[5] + p * b[5]),
     )
 
 
@@ -205,6 +268,8 @@ def typical_rates(shape: str, unseen_bucket: int) -> tuple[float, ...]:
 # ---------------------------------------------------------------------------------------
 
 Facts = tuple[tuple[str, object], ...]
+#: a hand's context facts and the pattern values looked up in it, by shape
+_Context = tuple[Facts, dict[Facts, tuple[int, int, int]]]
 
 _NEUTRAL: dict[str, object] = {
     "form": H.Form.STANDARD,
@@ -282,6 +347,45 @@ def counted_tiles(ruleset: Ruleset) -> frozenset[int]:
     return frozenset(T.parse_one(r.tile) for r in ruleset.variant.patterns.rows.values() if r.tile)
 
 
+#: kinds that are terminals or honors (``no_terminals``)
+_TERMINALS_HONORS = tuple(k for k in range(T.NUM_KINDS) if T.is_terminal_or_honor(k))
+_terminals_honors = operator.itemgetter(*_TERMINALS_HONORS)
+#: the dragons (``dragon_pungs``: honor kinds from 31)
+_DRAGONS = tuple(range(31, T.NUM_KINDS))
+
+
+@dataclass(frozen=True, slots=True)
+class _MeldFacts:
+    """What a seat's melds contribute to :func:`hand_context` (read once per meld tuple)."""
+
+    tiles: tuple[int, ...]
+    suits: frozenset[int]
+    terminals: bool
+    pungs: frozenset[int]  # kinds melded as a pung or kong
+    dragon_pungs: int
+    concealed: bool
+    peng_sets: int
+    concealed_kongs: int
+    exposed_kongs: int
+
+
+@lru_cache(maxsize=4096)
+def _meld_facts(melds: tuple[Meld, ...]) -> _MeldFacts:
+    tiles = tuple(t for m in melds for t in m.tiles)
+    pungs = [m.tile for m in melds if m.kind is not MeldKind.CHI]
+    return _MeldFacts(
+        tiles,
+        frozenset(k // 9 for k in tiles if k < 27),
+        any(T.is_terminal_or_honor(k) for k in tiles),
+        frozenset(pungs),
+        sum(1 for k in pungs if k >= 31),
+        not any(m.kind.claimed for m in melds),
+        sum(1 for m in melds if m.kind in _CLAIMED_SETS),
+        sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED),
+        sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
+    )
+
+
 def hand_context(
     c: Sequence[int],
     melds: Sequence[Meld],
@@ -294,31 +398,32 @@ def hand_context(
     counted: frozenset[int] = frozenset(),
 ) -> Facts:
     """Facts the current hand already shows, as the completed hand would likely keep them
-    (claimed melds, kongs, concealed pungs, dragons, suits present, terminals, wilds)."""
-    kinds = [k for k in range(T.NUM_KINDS) if c[k] and k != wild]
-    meld_tiles = [t for m in melds for t in m.tiles]
-    every = set(kinds) | set(meld_tiles)
-    suits = {k // 9 for k in every if k < 27}
-    pungs = [k for k in kinds if c[k] >= 3] + [m.tile for m in melds if m.kind is not MeldKind.CHI]
-    wilds = c[wild] if wild is not None else 0
+    (claimed melds, kongs, concealed pungs, dragons, suits present, terminals, wilds).
+
+    The wild tiles held count as ``wilds`` only: no suit, terminal or pung of theirs."""
+    m = _meld_facts(tuple(melds))
+    x = list(c)  # the kinds held, wild tiles apart
+    wilds = 0
+    if wild is not None:
+        wilds = x[wild]
+        x[wild] = 0
+    suits = len(m.suits | {s for s in range(3) if any(x[9 * s : 9 * s + 9])})
+    seat_k, round_k = 27 + seat_wind, 27 + round_wind
     return (
-        ("concealed", not any(m.kind.claimed for m in melds)),
+        ("concealed", m.concealed),
         ("no_wild", wilds == 0),
         ("wilds", wilds),
-        ("missing_suit", len(suits) < 3),
-        ("no_terminals", not any(T.is_terminal_or_honor(k) for k in every)),
-        ("kan", sum(1 for k in kinds if c[k] >= 3)),
-        ("held", _held(c, meld_tiles, wild, counted)),
+        ("missing_suit", suits < 3),
+        ("no_terminals", not (m.terminals or any(_terminals_honors(x)))),
+        ("kan", x.count(3) + x.count(4)),
+        ("held", _held(c, m.tiles, wild, counted)),
         ("melds", len(melds)),
-        ("peng_sets", sum(1 for m in melds if m.kind in _CLAIMED_SETS)),
-        ("concealed_kongs", sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED)),
-        (
-            "exposed_kongs",
-            sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
-        ),
-        ("dragon_pungs", sum(1 for k in pungs if k >= 31)),
-        ("seat_wind_pung", 27 + seat_wind in pungs),
-        ("round_wind_pung", 27 + round_wind in pungs),
+        ("peng_sets", m.peng_sets),
+        ("concealed_kongs", m.concealed_kongs),
+        ("exposed_kongs", m.exposed_kongs),
+        ("dragon_pungs", m.dragon_pungs + sum(1 for k in _DRAGONS if x[k] >= 3)),
+        ("seat_wind_pung", x[seat_k] >= 3 or seat_k in m.pungs),
+        ("round_wind_pung", x[round_k] >= 3 or round_k in m.pungs),
         ("declared", declared),
         ("dealer", dealer),
     )
@@ -541,7 +646,9 @@ class Evaluator:
         self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
         #: per-decision scratch space for callers (search caches)
         self.scratch: dict[str, dict[Any, float]] = {}
-        self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], Facts] = {}
+        #: each state's context facts, with the pattern values already looked up for it
+        self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
+        self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
         self.dou_now = self._dou_owned(view.own_melds())
@@ -913,12 +1020,21 @@ class Evaluator:
     def context(self, state: HandState) -> Facts:
         """Facts besides the shape: for a 捉鸡 table only the dealer and 报听; for additive
         tables (嘴, 金游 fan) what the hand already shows."""
-        if self.highest:
-            return (("declared", state.declared), ("dealer", self.dealer))
-        key = (tuple(state.c), state.melds, state.declared)
+        return self._context(state)[0]
+
+    def _context(self, state: HandState) -> _Context:
+        """:meth:`context`, with the pattern values of this context looked up so far (by
+        shape: see :meth:`_fans`)."""
+        # a 捉鸡 table's context reads 报听 alone
+        hand: tuple[int, ...] = () if self.highest else tuple(state.c)
+        key = (hand, () if self.highest else state.melds, state.declared)
         got = self._ctx_cache.get(key)
-        if got is None:
-            got = hand_context(
+        if got is not None:
+            return got
+        if self.highest:
+            ctx: Facts = (("declared", state.declared), ("dealer", self.dealer))
+        else:
+            ctx = hand_context(
                 state.c,
                 state.melds,
                 wild=self.wild,
@@ -928,7 +1044,15 @@ class Evaluator:
                 round_wind=0,
                 counted=counted_tiles(self.ruleset),
             )
-            self._ctx_cache[key] = got
+        got = self._ctx_cache[key] = (ctx, {})
+        return got
+
+    def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
+        """:meth:`fans` of ``shape`` in a context from :meth:`_context`, remembered there."""
+        memo = context[1]
+        got = memo.get(shape)
+        if got is None:
+            got = memo[shape] = self.fans(shape, context[0])
         return got
 
     def fans(self, shape: Facts, ctx: Facts) -> tuple[int, int, int]:
@@ -1027,14 +1151,16 @@ class Evaluator:
         win_extra, ready, unready, draw_ready, draw_unready = self.end_prices(state)
         cycles = max(0, self.cycles - state.cycles_off)
         has_kong = state.extra_dou > 0 or any(m.kind.is_kong for m in state.melds)
-        ctx = self.context(state)
+        ctx = self._context(state)
+        outlooks = self._outlooks
+        t = self.t0 + state.cycles_off
         best: Valued | None = None
         for tgt in self.targets(state):
             rates = typical_rates(tgt.shape, self.unseen_bucket)
             if tgt.shape == "standard" and tgt.distance == 1 and state.waits:
                 ws, wd, w_sd, w_dc = self._ready_rates(state, ctx, has_kong)
             else:
-                base, fsd, fdc = self.fans(tgt.facts, ctx)
+                base, fsd, fdc = self._fans(tgt.facts, ctx)
                 w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
                 ws = rates[1]
                 wd = self._wd(
@@ -1045,9 +1171,14 @@ class Evaluator:
                 if tgt.ukeire >= 0
                 else rates[min(tgt.distance, len(rates) - 1)]
             )
-            probs = outlook(
-                cycles, tgt.distance, q1, self.t0 + state.cycles_off, self.profile, ws, wd, rates
-            )
+            # the chain depends on these and on what is fixed for the decision (the hazard
+            # profile; the rates, by shape)
+            key = (cycles, tgt.distance, q1, t, ws, wd, tgt.shape)
+            probs = outlooks.get(key)
+            if probs is None:
+                probs = outlooks[key] = outlook(
+                    cycles, tgt.distance, q1, t, self.profile, ws, wd, rates
+                )
             v = (
                 probs[WIN_SELF] * (w_sd + win_extra)
                 + probs[WIN_DISCARD] * (w_dc + win_extra)
@@ -1081,7 +1212,7 @@ class Evaluator:
         return 1.0 - (1.0 - per) ** (self.players - 1)
 
     def _ready_rates(
-        self, state: HandState, ctx: Facts, has_kong: bool
+        self, state: HandState, ctx: _Context, has_kong: bool
     ) -> tuple[float, float, float, float]:
         """(self-draw chance, discard-win chance, self-draw value, discard-win value) of a
         ready hand from its actual waits, each valued by the pattern table."""
@@ -1099,7 +1230,7 @@ class Evaluator:
             for shape in complete_shapes(tuple(full), state.melds, self.ruleset, self.wild):
                 if not self.highest:
                     shape = (*shape, ("one_wait", nwaits == 1))
-                b, sd, dc = self.fans(shape, ctx)
+                b, sd, dc = self._fans(shape, ctx)
                 if dc > fdc or (dc == fdc and b > base):
                     base, fsd, fdc = b, sd, dc
             full[t] -= 1
