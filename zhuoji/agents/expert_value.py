@@ -31,7 +31,8 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from itertools import compress
+from typing import Any, NamedTuple
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -325,6 +326,24 @@ def table_fan(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> int:
     return table_value(ruleset, shape, context)[1]
 
 
+#: pattern values (:meth:`Evaluator.fans`) by table and context, then by shape: a context
+#: (a few dozen facts) is hashed once per hand valued, each shape is then a small look-up
+_FANS: dict[tuple[Ruleset, Facts], dict[Facts, tuple[int, int, int]]] = {}
+#: contexts kept before the store is emptied
+_FANS_KEPT = 50_000
+
+
+def _fans_memo(ruleset: Ruleset, ctx: Facts) -> dict[Facts, tuple[int, int, int]]:
+    """The pattern values looked up so far in this context of this table."""
+    key = (ruleset, ctx)
+    got = _FANS.get(key)
+    if got is None:
+        if len(_FANS) >= _FANS_KEPT:
+            _FANS.clear()
+        got = _FANS[key] = {}
+    return got
+
+
 _CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
 
 
@@ -490,10 +509,10 @@ def complete_shapes(
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """A shape a hand may complete: its distance (tiles to add), the live tiles that bring
-    it closer (-1: unknown), and the facts that decide its pattern value."""
+    it closer (-1: unknown), and the facts that decide its pattern value.  (A named tuple:
+    several are made for every hand valued.)"""
 
     shape: str  # key of _TYPICAL
     distance: int
@@ -522,7 +541,7 @@ def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int,
     held = sorted(c, reverse=True)[: sets + 1]
     cost = sum(3 - min(x, 3) for x in held) - (1 if held[-1] <= 2 else 0)
     low = max(1, held[-1])
-    uke = sum(n for x, n in zip(c, live, strict=True) if low <= x <= 2)
+    uke = sum(compress(live, [low <= x <= 2 for x in c]))
     return cost, uke
 
 
@@ -530,7 +549,7 @@ def pairs_target(c: Sequence[int], quads_as_two: bool, live: Sequence[int]) -> t
     """(distance, live improving tiles) to seven pairs from the held tiles (13 concealed,
     no melds; tiles not counted in ``c`` are thrown away along the way)."""
     d = H.pairs_distance(c.count(1), c.count(2), c.count(3), c.count(4), quads_as_two)
-    return d, sum(live[k] for k in range(T.NUM_KINDS) if c[k] == 1 or c[k] == 3)
+    return d, sum(compress(live, [x == 1 or x == 3 for x in c]))
 
 
 @lru_cache(maxsize=65536)
@@ -649,6 +668,7 @@ class Evaluator:
         #: each state's context facts, with the pattern values already looked up for it
         self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
+        self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
         self.dou_now = self._dou_owned(view.own_melds())
@@ -1044,7 +1064,7 @@ class Evaluator:
                 round_wind=0,
                 counted=counted_tiles(self.ruleset),
             )
-        got = self._ctx_cache[key] = (ctx, {})
+        got = self._ctx_cache[key] = (ctx, _fans_memo(self.ruleset, ctx))
         return got
 
     def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
@@ -1152,32 +1172,39 @@ class Evaluator:
         cycles = max(0, self.cycles - state.cycles_off)
         has_kong = state.extra_dou > 0 or any(m.kind.is_kong for m in state.melds)
         ctx = self._context(state)
+        fans = ctx[1]
         outlooks = self._outlooks
+        rates_of = self._rates
         t = self.t0 + state.cycles_off
+        declared = state.declared
         best: Valued | None = None
-        for tgt in self.targets(state):
-            rates = typical_rates(tgt.shape, self.unseen_bucket)
-            if tgt.shape == "standard" and tgt.distance == 1 and state.waits:
+        best_v = 0.0
+        for shape, distance, ukeire, facts in self.targets(state):
+            rates = rates_of.get(shape)
+            if rates is None:
+                rates = rates_of[shape] = typical_rates(shape, self.unseen_bucket)
+            if shape == "standard" and distance == 1 and state.waits:
                 ws, wd, w_sd, w_dc = self._ready_rates(state, ctx, has_kong)
             else:
-                base, fsd, fdc = self._fans(tgt.facts, ctx)
-                w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+                f = fans.get(facts)
+                if f is None:
+                    f = fans[facts] = self.fans(facts, ctx[0])
+                base, fsd, fdc = f
+                w_sd, w_dc = self.win_values(fsd, fdc, declared)
                 ws = rates[1]
-                wd = self._wd(
-                    _TYPICAL[tgt.shape][1], self._may_pass(base, state.declared, has_kong)
-                )
+                wd = self._wd(_TYPICAL[shape][1], self._may_pass(base, declared, has_kong))
             q1 = (
-                min(0.9, tgt.ukeire / self.unseen)
-                if tgt.ukeire >= 0
-                else rates[min(tgt.distance, len(rates) - 1)]
+                min(0.9, ukeire / self.unseen)
+                if ukeire >= 0
+                else rates[min(distance, len(rates) - 1)]
             )
             # the chain depends on these and on what is fixed for the decision (the hazard
             # profile; the rates, by shape)
-            key = (cycles, tgt.distance, q1, t, ws, wd, tgt.shape)
+            key = (cycles, distance, q1, t, ws, wd, shape)
             probs = outlooks.get(key)
             if probs is None:
                 probs = outlooks[key] = outlook(
-                    cycles, tgt.distance, q1, t, self.profile, ws, wd, rates
+                    cycles, distance, q1, t, self.profile, ws, wd, rates
                 )
             v = (
                 probs[WIN_SELF] * (w_sd + win_extra)
@@ -1187,8 +1214,9 @@ class Evaluator:
                 + probs[DRAW_READY] * draw_ready
                 + probs[DRAW_UNREADY] * draw_unready
             )
-            if best is None or v > best.value:
-                best = Valued(v, probs, False, 0.0, tgt.shape)
+            if best is None or v > best_v:
+                best = Valued(v, probs, False, 0.0, shape)
+                best_v = v
         if best is None:
             best = Valued(unready, (0.0, 0.0, 0.0, 1.0, 0.0, 0.0), False, 0.0, "")
         best.ready_now = bool(state.waits) or state.shanten == 0
