@@ -27,6 +27,7 @@ from zhuoji.agents.expert_value import (
     _future,
     hand_context,
     hazard_profile,
+    pungs_target,
     typical_rates,
 )
 from zhuoji.outcome import Meld, MeldKind
@@ -148,3 +149,18 @@ def test_context_facts_match_their_definitions() -> None:
         )
         for fact, want in _context_reference(c, melds, wild, seat_wind).items():
             assert got[fact] == want, fact
+
+
+def test_pungs_target_reads_the_most_held_kinds_from_counts() -> None:
+    """The best ``sets + 1`` kinds for pungs, read from how many kinds are held how often,
+    are the sorted hand's first ``sets + 1``."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        c = _hand(rng, rng.randrange(0, 15))
+        live = [rng.randrange(5) for _ in range(T.NUM_KINDS)]
+        sets = rng.randrange(0, 5)
+        held = sorted(c, reverse=True)[: sets + 1]
+        cost = sum(3 - min(x, 3) for x in held) - (1 if held[-1] <= 2 else 0)
+        low = max(1, held[-1])
+        uke = sum(n for x, n in zip(c, live, strict=True) if low <= x <= 2)
+        assert pungs_target(c, sets, live) == (cost, uke)

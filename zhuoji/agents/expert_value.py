@@ -361,6 +361,22 @@ def _held(
 
 
 @lru_cache(maxsize=64)
+def read_facts(ruleset: Ruleset) -> frozenset[str]:
+    """The facts the variant's pattern rows read (:func:`zhuoji.rules.patterns.value_of`):
+    the ones a row requires, counts by (``per``), and ``held`` for a row's own ``tile``.
+    A context keeps only these: the others cannot move a value, and leaving them out lets
+    hands that differ only in them share their looked-up values."""
+    out: set[str] = set()
+    for row in ruleset.variant.patterns.rows.values():
+        out.update(name for name, want in row.requires if want is not None)
+        if row.per is not None:
+            out.add(row.per)
+        if row.tile:
+            out.add("held")
+    return frozenset(out)
+
+
+@lru_cache(maxsize=64)
 def counted_tiles(ruleset: Ruleset) -> frozenset[int]:
     """The kinds the variant's pattern rows count (a row's own ``tile``)."""
     return frozenset(T.parse_one(r.tile) for r in ruleset.variant.patterns.rows.values() if r.tile)
@@ -538,11 +554,28 @@ def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int,
     """(distance, live improving tiles) to ``sets`` pungs and a pair from concealed counts:
     the best pick is the ``sets + 1`` most-held kinds, the pair on one held at most twice;
     the improving tiles are those of the picked kinds held once or twice."""
-    held = sorted(c, reverse=True)[: sets + 1]
-    cost = sum(3 - min(x, 3) for x in held) - (1 if held[-1] <= 2 else 0)
-    low = max(1, held[-1])
+    # the sets + 1 highest counts, read from how many kinds are held 4, 3, 2 and 1 times
+    left = sets + 1
+    cost = 0
+    last = 0  # the lowest count picked
+    for held, missing in _PUNG_COUNTS:
+        kinds = c.count(held)
+        if kinds and left:
+            take = min(kinds, left)
+            cost += take * missing
+            left -= take
+            last = held
+    if left:  # kinds not held at all
+        cost += 3 * left
+        last = 0
+    cost -= 1 if last <= 2 else 0
+    low = max(1, last)
     uke = sum(compress(live, [low <= x <= 2 for x in c]))
     return cost, uke
+
+
+#: (count held, tiles missing for a pung) from the most held
+_PUNG_COUNTS = ((4, 0), (3, 0), (2, 1), (1, 2))
 
 
 def pairs_target(c: Sequence[int], quads_as_two: bool, live: Sequence[int]) -> tuple[int, int]:
@@ -669,6 +702,7 @@ class Evaluator:
         self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
+        self._reads = read_facts(rs)
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
         self.dou_now = self._dou_owned(view.own_melds())
@@ -1054,18 +1088,25 @@ class Evaluator:
         if self.highest:
             ctx: Facts = (("declared", state.declared), ("dealer", self.dealer))
         else:
-            ctx = hand_context(
-                state.c,
-                state.melds,
-                wild=self.wild,
-                dealer=self.dealer,
-                declared=state.declared,
-                seat_wind=self.seat_wind,
-                round_wind=0,
-                counted=counted_tiles(self.ruleset),
+            ctx = self._read_context(
+                hand_context(
+                    state.c,
+                    state.melds,
+                    wild=self.wild,
+                    dealer=self.dealer,
+                    declared=state.declared,
+                    seat_wind=self.seat_wind,
+                    round_wind=0,
+                    counted=counted_tiles(self.ruleset),
+                )
             )
         got = self._ctx_cache[key] = (ctx, _fans_memo(self.ruleset, ctx))
         return got
+
+    def _read_context(self, ctx: Facts) -> Facts:
+        """The facts of ``ctx`` the pattern rows read (:func:`read_facts`)."""
+        reads = self._reads
+        return tuple(fact for fact in ctx if fact[0] in reads)
 
     def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
         """:meth:`fans` of ``shape`` in a context from :meth:`_context`, remembered there."""
