@@ -115,7 +115,7 @@ Profile = tuple[int, int, int, int, int, Fit]
 
 
 Chain = tuple[Profile, float, float, tuple[float, ...], int]
-#: the chain's tables (:func:`_chain_table`) by (profile, ws, wd, rates, cycles + t)
+#: the chain's tables (:func:`_grow_chain`) by (profile, ws, wd, rates, cycles + t)
 _CHAINS: dict[Chain, list[list[tuple[float, ...]]]] = {}
 #: tables kept before the store is emptied (each a few hundred vectors)
 _CHAINS_KEPT = 20_000
@@ -130,20 +130,27 @@ def _future(
     ``rates[d]`` the chance a draw improves distance ``d``.
 
     Each cycle uses one draw and moves the opponents one step, so ``cycles + t`` stays
-    fixed along the chain: its values are one table (:func:`_chain_table`), kept by it."""
+    fixed along the chain: its values are one table (:func:`_grow_chain`), kept and grown
+    as larger questions come."""
     key = (prof, ws, wd, rates, cycles + t)
     table = _CHAINS.get(key)
-    if table is None or len(table) <= cycles or len(table[0]) <= d:
-        rows = max(cycles + 1, len(table) if table else 0)
-        cols = max(d + 1, len(table[0]) if table else 0)
-        table = _chain_table(prof, ws, wd, rates, cycles + t, rows, cols)
+    if table is None:
         if len(_CHAINS) >= _CHAINS_KEPT:
             _CHAINS.clear()
-        _CHAINS[key] = table
+        table = _CHAINS[key] = []
+    if len(table) <= cycles or len(table[0]) <= d:
+        rows = max(cycles + 1, len(table))
+        cols = max(d + 1, len(table[0]) if table else 0)
+        _grow_chain(table, prof, ws, wd, rates, cycles + t, rows, cols)
     return table[cycles][d]
 
 
-def _chain_table(
+_DRAWN_READY = tuple(1.0 if i == DRAW_READY else 0.0 for i in range(6))
+_DRAWN_UNREADY = tuple(1.0 if i == DRAW_UNREADY else 0.0 for i in range(6))
+
+
+def _grow_chain(
+    table: list[list[tuple[float, ...]]],
     prof: Profile,
     ws: float,
     wd: float,
@@ -151,43 +158,50 @@ def _chain_table(
     diagonal: int,
     rows: int,
     cols: int,
-) -> list[list[tuple[float, ...]]]:
-    """:func:`_future` for every ``cycles`` below ``rows`` and distance ``1 ≤ d < cols``
-    with ``t = diagonal − cycles``, from no draw left upwards (column 0 is unused)."""
+) -> None:
+    """Fill ``table[cycles][d]`` = :func:`_future` for every ``cycles`` below ``rows`` and
+    distance ``1 ≤ d < cols`` with ``t = diagonal − cycles`` (column 0 is unused), from no
+    draw left upwards; the entries already there are kept."""
     hazards = hazard_profile(*prof)
     last = len(rates) - 1
-    drawn_ready = tuple(1.0 if i == DRAW_READY else 0.0 for i in range(6))
-    drawn_unready = tuple(1.0 if i == DRAW_UNREADY else 0.0 for i in range(6))
-    table = [[drawn_ready if d == 1 else drawn_unready for d in range(cols)]]
+    if not table:
+        table.append([])
+    bottom = table[0]
+    bottom.extend(_DRAWN_READY if d == 1 else _DRAWN_UNREADY for d in range(len(bottom), cols))
     for cycles in range(1, rows):
+        if cycles == len(table):
+            table.append([_DRAWN_UNREADY])
+        row = table[cycles]
+        if len(row) >= cols:
+            continue
         hazard = hazards[min(diagonal - cycles, _MAX_T)]
-        nxt = table[-1]
-        row = [drawn_unready]
-        # d = 1: ready, waiting on a discard or a self-draw (the vectors are written out
-        # in the order of WIN_SELF … DRAW_UNREADY)
-        alive = 1.0
-        won_discard = 0.0
-        if wd > 0:
-            won_discard += wd
-            alive -= wd
-        other_ready = alive * hazard
-        alive *= 1.0 - hazard
-        won_self = alive * ws
-        stay = alive * (1.0 - ws)
-        x = nxt[1]
-        row.append(
-            (
-                won_self + stay * x[0],
-                won_discard + stay * x[1],
-                other_ready + stay * x[2],
-                stay * x[3],
-                stay * x[4],
-                stay * x[5],
+        nxt = table[cycles - 1]
+        if len(row) == 1:
+            # d = 1: ready, waiting on a discard or a self-draw (the vectors are written
+            # out in the order of WIN_SELF … DRAW_UNREADY)
+            alive = 1.0
+            won_discard = 0.0
+            if wd > 0:
+                won_discard += wd
+                alive -= wd
+            other_ready = alive * hazard
+            alive *= 1.0 - hazard
+            won_self = alive * ws
+            stay = alive * (1.0 - ws)
+            x = nxt[1]
+            row.append(
+                (
+                    won_self + stay * x[0],
+                    won_discard + stay * x[1],
+                    other_ready + stay * x[2],
+                    stay * x[3],
+                    stay * x[4],
+                    stay * x[5],
+                )
             )
-        )
         # d > 1: a draw improves the hand with the chance of its distance
         alive = 1.0 - hazard
-        for d in range(2, cols):
+        for d in range(len(row), cols):
             q = rates[min(d, last)]
             p = 1.0 - q
             a, b = nxt[d - 1], nxt[d]
@@ -201,8 +215,6 @@ def _chain_table(
                     alive * (q * a[5] + p * b[5]),
                 )
             )
-        table.append(row)
-    return table
 
 
 def outlook(
