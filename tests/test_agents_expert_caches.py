@@ -12,7 +12,9 @@ from functools import cache
 import pytest
 
 from zhuoji import tiles as T
-from zhuoji.agents.analysis import HandAnalyzer
+from zhuoji.actions import Action
+from zhuoji.agents.analysis import HandAnalyzer, TableView
+from zhuoji.agents.base import make_agent, play_round
 from zhuoji.agents.expert_memo import MemoAnalyzer
 from zhuoji.agents.expert_value import (
     _MAX_T,
@@ -23,15 +25,23 @@ from zhuoji.agents.expert_value import (
     READY_FIT,
     WIN_DISCARD,
     WIN_SELF,
+    Evaluator,
+    HandState,
     Profile,
     _future,
+    counted_tiles,
     hand_context,
     hazard_profile,
     pungs_target,
+    read_facts,
+    table_value,
     typical_rates,
 )
+from zhuoji.engine import Round
+from zhuoji.hand import Form
+from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.variant import load_variant
+from zhuoji.variant import Ruleset, load_variant
 
 
 def _hand(rng: random.Random, n: int) -> list[int]:
@@ -164,3 +174,107 @@ def test_pungs_target_reads_the_most_held_kinds_from_counts() -> None:
         low = max(1, held[-1])
         uke = sum(n for x, n in zip(c, live, strict=True) if low <= x <= 2)
         assert pungs_target(c, sets, live) == (cost, uke)
+
+
+def round_actions(ruleset: Ruleset, seed: int) -> list[str]:
+    """Every action four experts take in one round."""
+    out: list[str] = []
+    agents = [make_agent("expert", 7 + s) for s in range(ruleset.players)]
+
+    class Recording:
+        def __init__(self, seat: int) -> None:
+            self.name = agents[seat].name
+            self.agent = agents[seat]
+
+        def act(self, obs: Observation) -> Action:
+            choice = self.agent.act(obs)
+            out.append(f"{obs.seat}:{choice}")
+            return choice
+
+    play_round(Round(ruleset, seed=seed), [Recording(s) for s in range(ruleset.players)])
+    return out
+
+
+def _clear_expert_stores() -> None:
+    """Empty every store the expert keeps across decisions."""
+    from zhuoji.agents import expert_memo, expert_value
+
+    expert_value._CONTEXTS.clear()
+    expert_value._CHAINS.clear()
+    for cached in (
+        expert_value._outlook,
+        expert_value.table_value,
+        expert_value.complete_shapes,
+        expert_value.suit_target,
+        expert_memo.memo_analyzer,
+    ):
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("variant", ["luan", "jinyou", "liupanshui"])
+def test_a_decision_does_not_depend_on_what_was_asked_before(variant: str) -> None:
+    """Every store the expert keeps across decisions is keyed by all its answer depends on:
+    a round played after others (other walls, 宝牌 and contexts in the stores) is played as
+    it is with the stores empty."""
+    ruleset = load_variant(variant)
+    for seed in (11, 12, 13):
+        round_actions(ruleset, seed)
+    after_others = round_actions(ruleset, 14)
+    _clear_expert_stores()
+    assert round_actions(ruleset, 14) == after_others
+
+
+def test_a_completed_hand_is_valued_with_its_rounds_wild_kind() -> None:
+    """The best value of a completed hand is kept by its context, which reads the number of
+    wild tiles held but not which kind is wild: the kept value is keyed by the kind too.
+    Here 2p completes six pairs and 4p as seven pairs when 2p is the round's 宝牌, and
+    nothing when 6p is: the same 13 tiles (neither held) give the same context facts."""
+    ruleset = load_variant("luan")
+    r = Round(ruleset, seed=3)
+    _clear_expert_stores()
+    c = [0] * T.NUM_KINDS
+    for tile in ("2m", "2m", "4m", "4m", "7m", "7m", "4p", "3s", "3s", "6s", "6s", "9s", "9s"):
+        c[T.parse_one(tile)] += 1
+    two_p, six_p = T.parse_one("2p"), T.parse_one("6p")
+    state = HandState(c, (), shanten=0, ukeire=4, waits=(two_p,))
+    got: dict[int, set[tuple[float, float, float, float]]] = {}
+    for order in ((two_p, six_p), (six_p, two_p)):
+        _clear_expert_stores()
+        for wild in order:
+            ev = Evaluator(TableView(Observation(r, r.current)))
+            ev.wild = wild
+            ev.live[two_p] = 3
+            got.setdefault(wild, set()).add(ev._ready_rates(state, ev._context(state), False))
+    assert all(len(answers) == 1 for answers in got.values()), got
+    assert got[two_p] != got[six_p]
+
+
+@pytest.mark.parametrize("variant", ["luan", "jinyou", "zunyi", "jinsha"])
+def test_a_context_keeps_every_fact_the_pattern_rows_read(variant: str) -> None:
+    """Leaving out the facts no row reads changes no value (:func:`read_facts`)."""
+    ruleset = load_variant(variant)
+    reads = read_facts(ruleset)
+    rng = random.Random(7)
+    shapes = [
+        (("form", Form.STANDARD),),
+        (("form", Form.STANDARD), ("all_pungs", True), ("self_draw", True)),
+        (("form", Form.SEVEN_PAIRS), ("one_suit", True)),
+    ]
+    for _ in range(150):
+        melds = rng.choice(
+            [(), (Meld(MeldKind.PENG, 31, 1),), (Meld(MeldKind.GANG_CONCEALED, 28),)]
+        )
+        c = _hand(rng, 13 - 3 * len(melds))
+        full = hand_context(
+            c,
+            melds,
+            wild=rng.choice((None, 4)),
+            dealer=rng.random() < 0.5,
+            declared=rng.random() < 0.5,
+            seat_wind=rng.randrange(4),
+            round_wind=0,
+            counted=counted_tiles(ruleset),
+        )
+        kept = tuple(fact for fact in full if fact[0] in reads)
+        for shape in shapes:
+            assert table_value(ruleset, shape, kept) == table_value(ruleset, shape, full)

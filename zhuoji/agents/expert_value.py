@@ -282,7 +282,6 @@ def typical_rates(shape: str, unseen_bucket: int) -> tuple[float, ...]:
 
 Facts = tuple[tuple[str, object], ...]
 #: a hand's context facts and the pattern values looked up in it, by shape
-_Context = tuple[Facts, dict[Facts, tuple[int, int, int]]]
 
 _NEUTRAL: dict[str, object] = {
     "form": H.Form.STANDARD,
@@ -338,21 +337,37 @@ def table_fan(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> int:
     return table_value(ruleset, shape, context)[1]
 
 
-#: pattern values (:meth:`Evaluator.fans`) by table and context, then by shape: a context
-#: (a few dozen facts) is hashed once per hand valued, each shape is then a small look-up
-_FANS: dict[tuple[Ruleset, Facts], dict[Facts, tuple[int, int, int]]] = {}
+class _Context:
+    """A hand's context facts (:meth:`Evaluator.context`) with the pattern values looked up
+    in it so far: ``fans`` by shape (:meth:`Evaluator.fans`), and ``wins``, the best value
+    of a completed hand (by its counts, melds, whether it had one wait and the round's wild
+    kind) that
+    :meth:`Evaluator._ready_rates` chose.  Kept by table and facts across decisions: the
+    facts (a few dozen) are hashed once per hand valued, each look-up is then a small one."""
+
+    __slots__ = ("facts", "fans", "wins")
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.fans: dict[Facts, tuple[int, int, int]] = {}
+        self.wins: dict[
+            tuple[tuple[int, ...], tuple[Meld, ...], bool, int | None], tuple[int, int, int]
+        ] = {}
+
+
+_CONTEXTS: dict[tuple[Ruleset, Facts], _Context] = {}
 #: contexts kept before the store is emptied
-_FANS_KEPT = 50_000
+_CONTEXTS_KEPT = 50_000
 
 
-def _fans_memo(ruleset: Ruleset, ctx: Facts) -> dict[Facts, tuple[int, int, int]]:
-    """The pattern values looked up so far in this context of this table."""
-    key = (ruleset, ctx)
-    got = _FANS.get(key)
+def _context_of(ruleset: Ruleset, facts: Facts) -> _Context:
+    """The kept :class:`_Context` of these facts on this table."""
+    key = (ruleset, facts)
+    got = _CONTEXTS.get(key)
     if got is None:
-        if len(_FANS) >= _FANS_KEPT:
-            _FANS.clear()
-        got = _FANS[key] = {}
+        if len(_CONTEXTS) >= _CONTEXTS_KEPT:
+            _CONTEXTS.clear()
+        got = _CONTEXTS[key] = _Context(facts)
     return got
 
 
@@ -1086,7 +1101,7 @@ class Evaluator:
     def context(self, state: HandState) -> Facts:
         """Facts besides the shape: for a 捉鸡 table only the dealer and 报听; for additive
         tables (嘴, 金游 fan) what the hand already shows."""
-        return self._context(state)[0]
+        return self._context(state).facts
 
     def _context(self, state: HandState) -> _Context:
         """:meth:`context`, with the pattern values of this context looked up so far (by
@@ -1112,7 +1127,7 @@ class Evaluator:
                     counted=counted_tiles(self.ruleset),
                 )
             )
-        got = self._ctx_cache[key] = (ctx, _fans_memo(self.ruleset, ctx))
+        got = self._ctx_cache[key] = _context_of(self.ruleset, ctx)
         return got
 
     def _read_context(self, ctx: Facts) -> Facts:
@@ -1122,10 +1137,10 @@ class Evaluator:
 
     def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
         """:meth:`fans` of ``shape`` in a context from :meth:`_context`, remembered there."""
-        memo = context[1]
+        memo = context.fans
         got = memo.get(shape)
         if got is None:
-            got = memo[shape] = self.fans(shape, context[0])
+            got = memo[shape] = self.fans(shape, context.facts)
         return got
 
     def fans(self, shape: Facts, ctx: Facts) -> tuple[int, int, int]:
@@ -1225,7 +1240,7 @@ class Evaluator:
         cycles = max(0, self.cycles - state.cycles_off)
         has_kong = state.extra_dou > 0 or any(m.kind.is_kong for m in state.melds)
         ctx = self._context(state)
-        fans = ctx[1]
+        fans = ctx.fans
         outlooks = self._outlooks
         rates_of = self._rates
         t = self.t0 + state.cycles_off
@@ -1241,7 +1256,7 @@ class Evaluator:
             else:
                 f = fans.get(facts)
                 if f is None:
-                    f = fans[facts] = self.fans(facts, ctx[0])
+                    f = fans[facts] = self.fans(facts, ctx.facts)
                 base, fsd, fdc = f
                 w_sd, w_dc = self.win_values(fsd, fdc, declared)
                 ws = rates[1]
@@ -1301,20 +1316,27 @@ class Evaluator:
         total = passable = 0
         v_sd = v_dc = 0.0
         full = list(state.c)
-        nwaits = len(state.waits)
+        melds = state.melds
+        one_wait = len(state.waits) == 1
+        wins = ctx.wins
         for t in state.waits:
             n = live[t]
             if n <= 0:
                 continue
             full[t] += 1
-            base = fsd = fdc = 0
-            for shape in complete_shapes(tuple(full), state.melds, self.ruleset, self.wild):
-                if not self.highest:
-                    shape = (*shape, ("one_wait", nwaits == 1))
-                b, sd, dc = self._fans(shape, ctx)
-                if dc > fdc or (dc == fdc and b > base):
-                    base, fsd, fdc = b, sd, dc
+            key = (tuple(full), melds, one_wait, self.wild)
             full[t] -= 1
+            got = wins.get(key)
+            if got is None:
+                base = fsd = fdc = 0
+                for shape in complete_shapes(key[0], melds, self.ruleset, self.wild):
+                    if not self.highest:
+                        shape = (*shape, ("one_wait", one_wait))
+                    b, sd, dc = self._fans(shape, ctx)
+                    if dc > fdc or (dc == fdc and b > base):
+                        base, fsd, fdc = b, sd, dc
+                got = wins[key] = (base, fsd, fdc)
+            base, fsd, fdc = got
             w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
             total += n
             v_sd += n * w_sd
