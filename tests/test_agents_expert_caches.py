@@ -18,6 +18,7 @@ from zhuoji.agents.base import make_agent, play_round
 from zhuoji.agents.expert_memo import MemoAnalyzer
 from zhuoji.agents.expert_value import (
     _MAX_T,
+    CONTEXT_FACTS,
     DRAW_READY,
     DRAW_UNREADY,
     OTHER_READY,
@@ -29,6 +30,7 @@ from zhuoji.agents.expert_value import (
     HandState,
     Profile,
     _future,
+    context_reader,
     counted_tiles,
     hand_context,
     hazard_profile,
@@ -278,3 +280,21 @@ def test_a_context_keeps_every_fact_the_pattern_rows_read(variant: str) -> None:
         kept = tuple(fact for fact in full if fact[0] in reads)
         for shape in shapes:
             assert table_value(ruleset, shape, kept) == table_value(ruleset, shape, full)
+
+
+def test_context_facts_are_named_in_their_order() -> None:
+    """:func:`context_reader` picks facts by their places in :data:`CONTEXT_FACTS`."""
+    got = hand_context(
+        [1] * 13 + [0] * (T.NUM_KINDS - 13),
+        (),
+        wild=None,
+        dealer=False,
+        declared=False,
+        seat_wind=0,
+        round_wind=0,
+    )
+    assert tuple(name for name, _ in got) == CONTEXT_FACTS
+    for variant in ("luan", "jinyou", "guiyang"):
+        ruleset = load_variant(variant)
+        kept = context_reader(ruleset)(got)
+        assert [name for name, _ in kept] == [n for n in CONTEXT_FACTS if n in read_facts(ruleset)]

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -403,6 +403,38 @@ def read_facts(ruleset: Ruleset) -> frozenset[str]:
     return frozenset(out)
 
 
+#: the facts :func:`hand_context` gives, in its order
+CONTEXT_FACTS = (
+    "concealed",
+    "no_wild",
+    "wilds",
+    "missing_suit",
+    "no_terminals",
+    "kan",
+    "held",
+    "melds",
+    "peng_sets",
+    "concealed_kongs",
+    "exposed_kongs",
+    "dragon_pungs",
+    "seat_wind_pung",
+    "round_wind_pung",
+    "declared",
+    "dealer",
+)
+
+
+@lru_cache(maxsize=64)
+def context_reader(ruleset: Ruleset) -> Callable[[Facts], Facts]:
+    """A function keeping the facts of a :func:`hand_context` the variant's pattern rows
+    read (:func:`read_facts`), by their places in :data:`CONTEXT_FACTS`."""
+    reads = read_facts(ruleset)
+    places = [i for i, name in enumerate(CONTEXT_FACTS) if name in reads]
+    if len(places) >= 2:
+        return cast("Callable[[Facts], Facts]", operator.itemgetter(*places))
+    return lambda ctx: tuple(ctx[i] for i in places)
+
+
 @lru_cache(maxsize=64)
 def counted_tiles(ruleset: Ruleset) -> frozenset[int]:
     """The kinds the variant's pattern rows count (a row's own ``tile``)."""
@@ -729,7 +761,7 @@ class Evaluator:
         self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
-        self._reads = read_facts(rs)
+        self._reads = context_reader(rs)
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
         self.dou_now = self._dou_owned(view.own_melds())
@@ -1131,9 +1163,9 @@ class Evaluator:
         return got
 
     def _read_context(self, ctx: Facts) -> Facts:
-        """The facts of ``ctx`` the pattern rows read (:func:`read_facts`)."""
-        reads = self._reads
-        return tuple(fact for fact in ctx if fact[0] in reads)
+        """The facts of ``ctx`` (from :func:`hand_context`) the pattern rows read
+        (:func:`read_facts`)."""
+        return self._reads(ctx)
 
     def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
         """:meth:`fans` of ``shape`` in a context from :meth:`_context`, remembered there."""
