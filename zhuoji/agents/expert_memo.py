@@ -27,8 +27,8 @@ _EVERY_KIND_LIVE = [T.COPIES] * T.NUM_KINDS
 class MemoAnalyzer(HandAnalyzer):
     """:class:`HandAnalyzer` whose :meth:`ukeire` remembers each hand's improving kinds."""
 
-    #: hands kept before the store is emptied (a few hundred bytes each)
-    kept = 200_000
+    #: hands kept before the store is emptied (about 500 bytes each)
+    kept = 50_000
 
     def __init__(self, rules: H.HandRules) -> None:
         super().__init__(rules)

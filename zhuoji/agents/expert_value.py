@@ -118,7 +118,7 @@ Chain = tuple[Profile, float, float, tuple[float, ...], int]
 #: the chain's tables (:func:`_grow_chain`) by (profile, ws, wd, rates, cycles + t)
 _CHAINS: dict[Chain, list[list[tuple[float, ...]]]] = {}
 #: tables kept before the store is emptied (each a few hundred vectors)
-_CHAINS_KEPT = 20_000
+_CHAINS_KEPT = 5_000
 
 
 def _future(
@@ -346,6 +346,8 @@ class _Context:
     facts (a few dozen) are hashed once per hand valued, each look-up is then a small one."""
 
     __slots__ = ("facts", "fans", "wins")
+    #: values stored in every kept context (counted where they are stored)
+    stored = 0
 
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
@@ -356,17 +358,20 @@ class _Context:
 
 
 _CONTEXTS: dict[tuple[Ruleset, Facts], _Context] = {}
-#: contexts kept before the store is emptied
-_CONTEXTS_KEPT = 50_000
+#: contexts, and values kept in them, before the store is emptied (a long run meets new
+#: completed hands for ever)
+_CONTEXTS_KEPT = 20_000
+_VALUES_KEPT = 100_000
 
 
 def _context_of(ruleset: Ruleset, facts: Facts) -> _Context:
     """The kept :class:`_Context` of these facts on this table."""
+    if _Context.stored >= _VALUES_KEPT or len(_CONTEXTS) >= _CONTEXTS_KEPT:
+        _CONTEXTS.clear()
+        _Context.stored = 0
     key = (ruleset, facts)
     got = _CONTEXTS.get(key)
     if got is None:
-        if len(_CONTEXTS) >= _CONTEXTS_KEPT:
-            _CONTEXTS.clear()
         got = _CONTEXTS[key] = _Context(facts)
     return got
 
@@ -1173,6 +1178,7 @@ class Evaluator:
         got = memo.get(shape)
         if got is None:
             got = memo[shape] = self.fans(shape, context.facts)
+            _Context.stored += 1
         return got
 
     def fans(self, shape: Facts, ctx: Facts) -> tuple[int, int, int]:
@@ -1289,6 +1295,7 @@ class Evaluator:
                 f = fans.get(facts)
                 if f is None:
                     f = fans[facts] = self.fans(facts, ctx.facts)
+                    _Context.stored += 1
                 base, fsd, fdc = f
                 w_sd, w_dc = self.win_values(fsd, fdc, declared)
                 ws = rates[1]
@@ -1368,6 +1375,7 @@ class Evaluator:
                     if dc > fdc or (dc == fdc and b > base):
                         base, fsd, fdc = b, sd, dc
                 got = wins[key] = (base, fsd, fdc)
+                _Context.stored += 1
             base, fsd, fdc = got
             w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
             total += n
