@@ -340,8 +340,8 @@ def table_fan(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> int:
 class _Context:
     """A hand's context facts (:meth:`Evaluator.context`) with the pattern values looked up
     in it so far: ``fans`` by shape (:meth:`Evaluator.fans`), and ``wins``, the best value
-    of a completed hand (by its counts, melds, whether it had one wait and the round's wild
-    kind) that
+    of a ready hand completed by each wait (by the ready hand's counts, melds, whether it
+    had one wait and the round's wild kind, then by the wait) that
     :meth:`Evaluator._ready_rates` chose.  Kept by table and facts across decisions: the
     facts (a few dozen) are hashed once per hand valued, each look-up is then a small one."""
 
@@ -353,7 +353,8 @@ class _Context:
         self.facts = facts
         self.fans: dict[Facts, tuple[int, int, int]] = {}
         self.wins: dict[
-            tuple[tuple[int, ...], tuple[Meld, ...], bool, int | None], tuple[int, int, int]
+            tuple[tuple[int, ...], tuple[Meld, ...], bool, int | None],
+            dict[int, tuple[int, int, int]],
         ] = {}
 
 
@@ -1357,24 +1358,26 @@ class Evaluator:
         full = list(state.c)
         melds = state.melds
         one_wait = len(state.waits) == 1
-        wins = ctx.wins
+        key = (tuple(full), melds, one_wait, self.wild)
+        wins = ctx.wins.get(key)
+        if wins is None:
+            wins = ctx.wins[key] = {}
         for t in state.waits:
             n = live[t]
             if n <= 0:
                 continue
-            full[t] += 1
-            key = (tuple(full), melds, one_wait, self.wild)
-            full[t] -= 1
-            got = wins.get(key)
+            got = wins.get(t)
             if got is None:
+                full[t] += 1
                 base = fsd = fdc = 0
-                for shape in complete_shapes(key[0], melds, self.ruleset, self.wild):
+                for shape in complete_shapes(tuple(full), melds, self.ruleset, self.wild):
                     if not self.highest:
                         shape = (*shape, ("one_wait", one_wait))
                     b, sd, dc = self._fans(shape, ctx)
                     if dc > fdc or (dc == fdc and b > base):
                         base, fsd, fdc = b, sd, dc
-                got = wins[key] = (base, fsd, fdc)
+                full[t] -= 1
+                got = wins[t] = (base, fsd, fdc)
                 _Context.stored += 1
             base, fsd, fdc = got
             w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
