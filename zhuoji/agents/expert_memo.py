@@ -1,4 +1,5 @@
-"""The hand analysis the expert bot asks, with each hand's improving tiles remembered.
+"""The hand analysis the expert bot asks, with each hand's distance and improving tiles
+remembered.
 
 The expert asks :meth:`~zhuoji.agents.analysis.HandAnalyzer.ukeire` of the same thirteen
 tiles again and again: each discard of its turn, the hands its search draws to, the hand it
@@ -33,6 +34,23 @@ class MemoAnalyzer(HandAnalyzer):
     def __init__(self, rules: H.HandRules) -> None:
         super().__init__(rules)
         self._improving: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+        self._distance: dict[tuple[int, ...], int] = {}
+
+    def distance(self, c: Sequence[int]) -> int:
+        """:meth:`HandAnalyzer.distance`, remembered where it is a kernel call (wild tiles,
+        十三烂: each discard of a turn asks it); a hand whose improving tiles are known has
+        it already (its shanten + 1)."""
+        if self.plain:  # the per-suit tables: a look-up costs as much as the answer
+            return super().distance(c)
+        key = tuple(c)
+        got = self._distance.get(key)
+        if got is None:
+            known = self._improving.get(key)
+            got = known[0] + 1 if known is not None else super().distance(c)
+            if len(self._distance) >= self.kept:
+                self._distance.clear()
+            self._distance[key] = got
+        return got
 
     def ukeire(self, c: Sequence[int], live: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
         """(shanten, live improving tiles, improving kinds with a live copy), as
