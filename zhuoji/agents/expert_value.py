@@ -1298,7 +1298,8 @@ class Evaluator:
                     f = fans[facts] = self.fans(facts, ctx.facts)
                     _Context.stored += 1
                 base, fsd, fdc = f
-                w_sd, w_dc = self.win_values(fsd, fdc, declared)
+                got = self._win_cache.get((fsd, fdc, declared))
+                w_sd, w_dc = got if got is not None else self.win_values(fsd, fdc, declared)
                 ws = rates[1]
                 wd = self._wd(_TYPICAL[shape][1], self._may_pass(base, declared, has_kong))
             q1 = (
@@ -1358,6 +1359,7 @@ class Evaluator:
         full = list(state.c)
         melds = state.melds
         one_wait = len(state.waits) == 1
+        priced: dict[tuple[int, int, int], tuple[float, float, bool]] = {}
         key = (tuple(full), melds, one_wait, self.wild)
         wins = ctx.wins.get(key)
         if wins is None:
@@ -1379,11 +1381,15 @@ class Evaluator:
                 full[t] -= 1
                 got = wins[t] = (base, fsd, fdc)
                 _Context.stored += 1
-            base, fsd, fdc = got
-            w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+            paid = priced.get(got)
+            if paid is None:  # (self-draw value, discard-win value, may win on a discard)
+                base, fsd, fdc = got
+                w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+                paid = priced[got] = (w_sd, w_dc, self._may_pass(base, state.declared, has_kong))
+            w_sd, w_dc, may_pass = paid
             total += n
             v_sd += n * w_sd
-            if self._may_pass(base, state.declared, has_kong):
+            if may_pass:
                 passable += n
                 v_dc += n * w_dc
         if total == 0:
