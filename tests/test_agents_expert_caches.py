@@ -11,6 +11,7 @@ from functools import cache
 
 import pytest
 
+from zhuoji import hand as H
 from zhuoji import tiles as T
 from zhuoji.actions import Action
 from zhuoji.agents.analysis import HandAnalyzer, TableView
@@ -34,6 +35,7 @@ from zhuoji.agents.expert_value import (
     counted_tiles,
     hand_context,
     hazard_profile,
+    pairs_target,
     pungs_target,
     read_facts,
     table_value,
@@ -167,7 +169,8 @@ def test_context_facts_match_their_definitions() -> None:
 
 def test_pungs_target_reads_the_most_held_kinds_from_counts() -> None:
     """The best ``sets + 1`` kinds for pungs, read from how many kinds are held how often,
-    are the sorted hand's first ``sets + 1``."""
+    are the sorted hand's first ``sets + 1``; the pungs and pairs targets' improving tiles
+    (counted through byte tables) are the kinds their definitions name."""
     rng = random.Random(5)
     for _ in range(3000):
         c = _hand(rng, rng.randrange(0, 15))
@@ -178,6 +181,10 @@ def test_pungs_target_reads_the_most_held_kinds_from_counts() -> None:
         low = max(1, held[-1])
         uke = sum(n for x, n in zip(c, live, strict=True) if low <= x <= 2)
         assert pungs_target(c, sets, live) == (cost, uke)
+        for quads_as_two in (False, True):
+            pairs = H.pairs_distance(c.count(1), c.count(2), c.count(3), c.count(4), quads_as_two)
+            odd = sum(live[k] for k in range(T.NUM_KINDS) if c[k] in (1, 3))
+            assert pairs_target(c, quads_as_two, live) == (pairs, odd)
 
 
 def round_actions(ruleset: Ruleset, seed: int) -> list[str]:

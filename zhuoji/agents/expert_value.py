@@ -620,11 +620,12 @@ def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int,
     the best pick is the ``sets + 1`` most-held kinds, the pair on one held at most twice;
     the improving tiles are those of the picked kinds held once or twice."""
     # the sets + 1 highest counts, read from how many kinds are held 4, 3, 2 and 1 times
+    b = bytes(c)  # counts as bytes: counted and masked in C
     left = sets + 1
     cost = 0
     last = 0  # the lowest count picked
     for held, missing in _PUNG_COUNTS:
-        kinds = c.count(held)
+        kinds = b.count(held)
         if kinds and left:
             take = min(kinds, left)
             cost += take * missing
@@ -635,19 +636,25 @@ def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int,
         last = 0
     cost -= 1 if last <= 2 else 0
     low = max(1, last)
-    uke = sum(compress(live, [low <= x <= 2 for x in c]))
-    return cost, uke
+    if low > 2:
+        return cost, 0
+    return cost, sum(compress(live, b.translate(_ONE_OR_TWO if low == 1 else _TWO)))
 
 
 #: (count held, tiles missing for a pung) from the most held
 _PUNG_COUNTS = ((4, 0), (3, 0), (2, 1), (1, 2))
+#: byte tables marking the counts 1 or 2, 2, and 1 or 3 (bytes.translate)
+_ONE_OR_TWO = bytes(1 if x in (1, 2) else 0 for x in range(256))
+_TWO = bytes(1 if x == 2 else 0 for x in range(256))
+_ODD = bytes(1 if x in (1, 3) else 0 for x in range(256))
 
 
 def pairs_target(c: Sequence[int], quads_as_two: bool, live: Sequence[int]) -> tuple[int, int]:
     """(distance, live improving tiles) to seven pairs from the held tiles (13 concealed,
     no melds; tiles not counted in ``c`` are thrown away along the way)."""
-    d = H.pairs_distance(c.count(1), c.count(2), c.count(3), c.count(4), quads_as_two)
-    return d, sum(compress(live, [x == 1 or x == 3 for x in c]))
+    b = bytes(c)
+    d = H.pairs_distance(b.count(1), b.count(2), b.count(3), b.count(4), quads_as_two)
+    return d, sum(compress(live, b.translate(_ODD)))
 
 
 @lru_cache(maxsize=65536)
@@ -1207,7 +1214,8 @@ class Evaluator:
             jokers = c[self.wild]
             base = list(c)
             base[self.wild] = 0
-        twos, threes, fours = base.count(2), base.count(3), base.count(4)
+        counts = bytes(base)
+        twos, threes, fours = counts.count(2), counts.count(3), counts.count(4)
         chows = any(m.kind is MeldKind.CHI for m in melds)
         if not chows and twos + threes + fours >= sets:
             d, u = pungs_target(base, sets, live)
