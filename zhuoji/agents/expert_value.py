@@ -619,8 +619,15 @@ def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int,
     """(distance, live improving tiles) to ``sets`` pungs and a pair from concealed counts:
     the best pick is the ``sets + 1`` most-held kinds, the pair on one held at most twice;
     the improving tiles are those of the picked kinds held once or twice."""
-    # the sets + 1 highest counts, read from how many kinds are held 4, 3, 2 and 1 times
     b = bytes(c)  # counts as bytes: counted and masked in C
+    cost, low = _pungs_distance(b, sets)
+    return cost, _pungs_ukeire(b, low, live)
+
+
+def _pungs_distance(b: bytes, sets: int) -> tuple[int, int]:
+    """:func:`pungs_target`'s distance, and the lowest count picked (at least 1), from the
+    counts as bytes: the sets + 1 highest counts, read from how many kinds are held 4, 3,
+    2 and 1 times."""
     left = sets + 1
     cost = 0
     last = 0  # the lowest count picked
@@ -635,10 +642,15 @@ def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int,
         cost += 3 * left
         last = 0
     cost -= 1 if last <= 2 else 0
-    low = max(1, last)
+    return cost, max(1, last)
+
+
+def _pungs_ukeire(b: bytes, low: int, live: Sequence[int]) -> int:
+    """:func:`pungs_target`'s improving tiles: the live copies of kinds held ``low`` to 2
+    times."""
     if low > 2:
-        return cost, 0
-    return cost, sum(compress(live, b.translate(_ONE_OR_TWO if low == 1 else _TWO)))
+        return 0
+    return sum(compress(live, b.translate(_ONE_OR_TWO if low == 1 else _TWO)))
 
 
 #: (count held, tiles missing for a pung) from the most held
@@ -654,7 +666,13 @@ def pairs_target(c: Sequence[int], quads_as_two: bool, live: Sequence[int]) -> t
     no melds; tiles not counted in ``c`` are thrown away along the way)."""
     b = bytes(c)
     d = H.pairs_distance(b.count(1), b.count(2), b.count(3), b.count(4), quads_as_two)
-    return d, sum(compress(live, b.translate(_ODD)))
+    return d, _pairs_ukeire(b, live)
+
+
+def _pairs_ukeire(b: bytes, live: Sequence[int]) -> int:
+    """:func:`pairs_target`'s improving tiles: the live copies of kinds held once or three
+    times (counts as bytes)."""
+    return sum(compress(live, b.translate(_ODD)))
 
 
 @lru_cache(maxsize=65536)
@@ -1217,17 +1235,19 @@ class Evaluator:
         counts = bytes(base)
         twos, threes, fours = counts.count(2), counts.count(3), counts.count(4)
         chows = any(m.kind is MeldKind.CHI for m in melds)
+        # each target's distance first, its improving tiles only when it is kept
         if not chows and twos + threes + fours >= sets:
-            d, u = pungs_target(base, sets, live)
+            d, low = _pungs_distance(counts, sets)
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("pungs", d, u, _PUNGS))
+                out.append(Target("pungs", d, _pungs_ukeire(counts, low, live), _PUNGS))
         concealed13 = not melds and sum(c) == 13
         if concealed13 and H.Form.SEVEN_PAIRS in self.forms and twos + threes + 2 * fours >= 3:
-            d, u = pairs_target(base, self.quads_as_two, live)
+            d = H.pairs_distance(counts.count(1), twos, threes, fours, self.quads_as_two)
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("pairs", d, u, (*_PAIRS, ("quads", fours if not jokers else 0))))
+                facts = (*_PAIRS, ("quads", fours if not jokers else 0))
+                out.append(Target("pairs", d, _pairs_ukeire(counts, live), facts))
         if concealed13 and H.Form.SHISANLAN in self.forms:
             d = H.shisanlan_distance(base, jokers) - jokers
             if d <= slack:
@@ -1252,15 +1272,19 @@ class Evaluator:
                 only = [*zeros_before, *cs, *zeros_after]
                 if honors:
                     only[27:] = base[27:]
-                d2, u2 = pungs_target(only, sets, live)
+                ob = bytes(only)
+                d2, low = _pungs_distance(ob, sets)
                 d2 = max(1, d2 - jokers)
                 if d2 <= slack:
+                    u2 = _pungs_ukeire(ob, low, live)
                     out.append(Target("pungs", d2, u2, (*_PUNGS, (key, True))))
             if concealed13 and H.Form.SEVEN_PAIRS in self.forms and not honors:
-                only = [*zeros_before, *cs, *zeros_after]
-                d3, u3 = pairs_target(only, self.quads_as_two, live)
+                ob = bytes([*zeros_before, *cs, *zeros_after])
+                q2 = self.quads_as_two
+                d3 = H.pairs_distance(ob.count(1), ob.count(2), ob.count(3), ob.count(4), q2)
                 d3 = max(1, d3 - jokers)
                 if d3 <= slack:
+                    u3 = _pairs_ukeire(ob, live)
                     out.append(Target("pairs", d3, u3, (*_PAIRS, (key, True))))
         return out
 
