@@ -945,8 +945,6 @@ class Evaluator:
             self.chicken_payers = max(0.0, n - 1 - self.ready_opponents)
         if ch.unready_pays:
             self.baoji_payees = self.ready_opponents if ch.unready_payees_ready else n - 1.0
-        self._chk_fixed = self._chickens_fixed()
-        self._owed_fixed = self._owed_fixed_now()
 
     def is_chongfeng(self, tile: int) -> bool:
         """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
