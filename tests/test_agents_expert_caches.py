@@ -31,6 +31,7 @@ from zhuoji.agents.expert_value import (
     HandState,
     Profile,
     _future,
+    _outlook,
     context_reader,
     counted_tiles,
     hand_context,
@@ -110,6 +111,30 @@ def _future_reference(
     return tuple(o + alive * (q * a + (1.0 - q) * b) for o, a, b in zip(out, up, same, strict=True))
 
 
+def _outlook_reference(
+    cycles: int,
+    d: int,
+    q1: float,
+    t: int,
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+) -> tuple[float, ...]:
+    """The first cycle with the hand's own improvement chance ``q1``, then the chain."""
+    if cycles <= 0 or d == 1:
+        return _future_reference(cycles, d, t, prof, ws, wd, rates)
+    hz = hazard_profile(*prof)[t]
+    out = [0.0] * 6
+    out[OTHER_UNREADY] = hz
+    alive = 1.0 - hz
+    up = _future_reference(cycles - 1, d - 1, t + 1, prof, ws, wd, rates)
+    same = _future_reference(cycles - 1, d, t + 1, prof, ws, wd, rates)
+    return tuple(
+        o + alive * (q1 * a + (1.0 - q1) * b) for o, a, b in zip(out, up, same, strict=True)
+    )
+
+
 def test_chain_tables_equal_the_recursion_bit_for_bit() -> None:
     """Tables grown by later, larger questions on the same diagonal still answer exactly."""
     rng = random.Random(4)
@@ -120,6 +145,10 @@ def test_chain_tables_equal_the_recursion_bit_for_bit() -> None:
         cycles, d, t = rng.randrange(0, 25), rng.randrange(1, 9), rng.randrange(0, 45)
         assert _future(cycles, d, t, prof, ws, wd, rates) == _future_reference(
             cycles, d, t, prof, ws, wd, rates
+        )
+        q1 = rng.choice((0.05, 0.2))
+        assert _outlook(cycles, d, q1, min(t, _MAX_T), prof, ws, wd, rates) == (
+            _outlook_reference(cycles, d, q1, min(t, _MAX_T), prof, ws, wd, rates)
         )
 
 
@@ -215,7 +244,6 @@ def _clear_expert_stores() -> None:
     expert_value._CONTEXTS.clear()
     expert_value._CHAINS.clear()
     for cached in (
-        expert_value._outlook,
         expert_value.table_value,
         expert_value.complete_shapes,
         expert_value.suit_target,

@@ -132,7 +132,20 @@ def _future(
     Each cycle uses one draw and moves the opponents one step, so ``cycles + t`` stays
     fixed along the chain: its values are one table (:func:`_grow_chain`), kept and grown
     as larger questions come."""
-    key = (prof, ws, wd, rates, cycles + t)
+    return _chain(prof, ws, wd, rates, cycles + t, cycles, d)[cycles][d]
+
+
+def _chain(
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+    diagonal: int,
+    cycles: int,
+    d: int,
+) -> list[list[tuple[float, ...]]]:
+    """The chain's table of this diagonal (:func:`_future`), grown to hold ``[cycles][d]``."""
+    key = (prof, ws, wd, rates, diagonal)
     table = _CHAINS.get(key)
     if table is None:
         if len(_CHAINS) >= _CHAINS_KEPT:
@@ -141,8 +154,8 @@ def _future(
     if len(table) <= cycles or len(table[0]) <= d:
         rows = max(cycles + 1, len(table))
         cols = max(d + 1, len(table[0]) if table else 0)
-        _grow_chain(table, prof, ws, wd, rates, cycles + t, rows, cols)
-    return table[cycles][d]
+        _grow_chain(table, prof, ws, wd, rates, diagonal, rows, cols)
+    return table
 
 
 _DRAWN_READY = tuple(1.0 if i == DRAW_READY else 0.0 for i in range(6))
@@ -241,7 +254,6 @@ def outlook(
     )
 
 
-@lru_cache(maxsize=400_000)
 def _outlook(
     cycles: int,
     d: int,
@@ -252,12 +264,15 @@ def _outlook(
     wd: float,
     rates: tuple[float, ...],
 ) -> tuple[float, ...]:
+    """The first cycle with ``q1``, then the chain (both next states lie on the diagonal
+    ``cycles + t``: one table).  Not memoized: a few products cost less than a look-up."""
     if cycles <= 0 or d == 1:
         return _future(cycles, d, t, prof, ws, wd, rates)
     hz = hazard_profile(*prof)[t]
     alive = 1.0 - hz
-    a = _future(cycles - 1, d - 1, t + 1, prof, ws, wd, rates)
-    b = _future(cycles - 1, d, t + 1, prof, ws, wd, rates)
+    nxt = _chain(prof, ws, wd, rates, cycles + t, cycles - 1, d)[cycles - 1]
+    a = nxt[d - 1]
+    b = nxt[d]
     p = 1.0 - q1
     return (
         alive * (q1 * a[0] + p * b[0]),
