@@ -216,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 report = run_async(
                     run_load(args.url.rstrip("/"), args.operator_token, tables=tables,
                              rounds=args.rounds, ws_seats=args.seats, timeout=args.timeout,
-                             transport=transport)
+                             variant=args.variant, seed=args.seed, transport=transport,
+                             verify=not args.no_verify)
                 )  # fmt: skip
                 results.append(report.as_dict())
             elif args.against:

@@ -592,6 +592,52 @@ def test_a_waiting_state_is_replaced_by_a_newer_one_but_not_past_other_messages(
     ]
 
 
+def test_with_a_direct_writer_frames_go_in_order_and_the_rest_through_the_sender() -> None:
+    """The server's direct text-frame writer (zhuoji.server.ws_protocol) sends what it can
+    once the pushing code yields (the ack has found its state by then); what it refuses
+    (a paused transport) and everything after it goes through the sender task, in order,
+    and the writer is used again once the task has caught up."""
+    written: list[tuple[str, dict[str, Any]]] = []
+    refuse = {"on": False}
+
+    def direct(payload: bytes) -> bool:
+        if refuse["on"]:
+            return False
+        written.append(("direct", json.loads(payload)))
+        return True
+
+    class Socket(_Socket):
+        async def send_text(self, text: str) -> None:
+            written.append(("asgi", json.loads(text)))
+            refuse["on"] = False  # the transport drained
+
+    async def run() -> None:
+        sock = Socket()
+        conn = WsListener(sock, 0, direct)  # type: ignore[arg-type]
+        sender = asyncio.create_task(conn.run())
+        conn.push({"type": "state", "view": {"seq": 1}})
+        conn.ack(7, 1)
+        assert written == []  # not before the pushing code yields
+        await asyncio.sleep(0)
+        refuse["on"] = True
+        conn.push({"type": "state", "view": {"seq": 2}})
+        conn.push({"type": "pong", "id": 3})
+        for _ in range(5):
+            await asyncio.sleep(0)
+        conn.push({"type": "state", "view": {"seq": 4}})
+        conn.close(1000, "done")
+        await asyncio.wait_for(sender, 5)
+        assert sock.closed == (1000, "done")
+
+    asyncio.run(run())
+    assert written == [
+        ("direct", {"type": "state", "view": {"seq": 1}, "ack": 7}),
+        ("asgi", {"type": "state", "view": {"seq": 2}}),
+        ("asgi", {"type": "pong", "id": 3}),
+        ("direct", {"type": "state", "view": {"seq": 4}}),
+    ]
+
+
 def test_websocket_auth_and_reconnect(client: TestClient) -> None:
     t = make_table(client)
     other = make_table(client)

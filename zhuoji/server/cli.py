@@ -95,6 +95,7 @@ def serve(args: argparse.Namespace) -> int:
         from zhuoji.server.app import create_app
         from zhuoji.server.auth import OPERATOR_PREFIX, new_token
         from zhuoji.server.store import DEFAULT_URL, display_url, normalize_url
+        from zhuoji.server.ws_protocol import protocol_class
     except ModuleNotFoundError as exc:
         raise ZhuojiError(
             f"the server needs the 'server' extra (missing module {exc.name!r}): pip install 'zhuoji[server]'"
@@ -122,6 +123,7 @@ def serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         access_log=not args.no_access_log,
         lifespan="on",
+        ws=protocol_class(),  # uvicorn's own, with a direct text-frame writer for the views
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         ws_per_message_deflate=args.ws_deflate,

@@ -26,12 +26,12 @@ from typing import Any
 import aiohttp
 import httpx
 import orjson
-from websockets.asyncio.client import connect
 
 from zhuoji import eventlog, hand, tiles
 from zhuoji.variant import Ruleset, load_variant
 
 _PREFERRED = ("hu", "angang", "bugang", "gang")
+_KIND = {tiles.TILE_TEXT[k]: k for k in range(tiles.NUM_KINDS)}  # "5m" → its kind
 
 
 def choose(view: dict[str, Any]) -> str:
@@ -47,7 +47,10 @@ def choose(view: dict[str, Any]) -> str:
     best: tuple[int, int] | None = None
     choice = legal[0]
     for a in by_word.get("discard", legal):
-        k = tiles.parse_one(a.split()[2])
+        text = a.split()[2]
+        k = _KIND.get(text)
+        if k is None:
+            k = tiles.parse_one(text)
         counts[k] -= 1
         key = (hand.shanten(counts), -counts[k])
         counts[k] += 1
@@ -153,28 +156,44 @@ class _Seen:
 
 
 async def _seat_client(
-    ws_url: str, token: str, report: LoadReport, seen: _Seen, deadline: float
+    session: aiohttp.ClientSession,
+    ws_url: str,
+    token: str,
+    report: LoadReport,
+    seen: _Seen,
+    deadline: float,
 ) -> None:
     """One seat over its WebSocket (latency: the action sent → its ack)."""
     try:
         async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-            await _play_seat(ws_url, token, report, seen)
+            await _play_seat(session, ws_url, token, report, seen)
     except TimeoutError:
         report.errors.append(f"{ws_url}: timed out")
 
 
-async def _play_seat(ws_url: str, token: str, report: LoadReport, seen: _Seen) -> None:
-    """One seat's client until its match is over (the caller bounds it in time)."""
+async def _play_seat(
+    session: aiohttp.ClientSession, ws_url: str, token: str, report: LoadReport, seen: _Seen
+) -> None:
+    """One seat's client until its match is over (the caller bounds it in time).  aiohttp's
+    WebSocket client reads frames in compiled code (websockets' client, used before, cost
+    about as much CPU per frame as the server's own framing): the load generator shares
+    the machine with the server it measures."""
     acted: tuple[int, int] | None = None
     retries = 0  # 409s answered by a sync, in a row
     readied: int | None = -1  # the round after which this seat said ready
     over = False
     sent: dict[int, float] = {}
     next_id = 1
-    async with connect(ws_url, max_size=2**23, open_timeout=30) as ws:
-        await ws.send(json.dumps({"type": "auth", "token": token}))
+    async with session.ws_connect(ws_url, max_msg_size=2**23) as ws:
+        await ws.send_str(_text({"type": "auth", "token": token}))
         while True:
-            m = orjson.loads(await ws.recv(decode=False))
+            frame = await ws.receive()
+            if frame.type is not aiohttp.WSMsgType.TEXT:
+                if frame.type in _WS_CLOSED:
+                    report.errors.append(f"{ws_url}: closed by the server ({ws.close_code})")
+                    return
+                continue
+            m = orjson.loads(frame.data)
             kind = m.get("type")
             if kind == "ack" or "ack" in m:  # on its own, or in the state showing the action
                 t0 = sent.pop(m.get("id") if kind == "ack" else m["ack"], None)
@@ -191,7 +210,7 @@ async def _play_seat(ws_url: str, token: str, report: LoadReport, seen: _Seen) -
                     # closed): ask for the current view and decide again
                     retries += 1
                     acted = None
-                    await ws.send(json.dumps({"type": "sync"}))
+                    await ws.send_str(_text({"type": "sync"}))
                     continue
                 report.errors.append(f"{ws_url}: {m.get('error')}")
                 if over and not sent:
@@ -215,20 +234,26 @@ async def _play_seat(ws_url: str, token: str, report: LoadReport, seen: _Seen) -
                 continue
             if v["can_ready"] and readied != rnd:
                 readied = rnd
-                await ws.send(json.dumps({"type": "ready", "id": 0}))
+                await ws.send_str(_text({"type": "ready", "id": 0}))
                 continue
             if v["legal"] and (rnd, v["seq"]) != acted:
                 if acted is not None:
                     retries = 0
                 acted = (rnd, v["seq"])
                 sent[next_id] = time.perf_counter()
-                await ws.send(
-                    json.dumps(
-                        {"type": "action", "action": choose(v), "seq": v["seq"], "id": next_id}
-                    )
+                await ws.send_str(
+                    _text({"type": "action", "action": choose(v), "seq": v["seq"], "id": next_id})
                 )
                 next_id += 1
                 report.actions += 1
+
+
+_WS_CLOSED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED)
+
+
+def _text(message: dict[str, Any]) -> str:
+    """A message as JSON text (the server reads text frames only)."""
+    return orjson.dumps(message).decode()
 
 
 async def _http_seat_client(
@@ -338,6 +363,7 @@ async def run_load(
         seen: dict[tuple[str, int], _Seen] = {}
         clients = []
         seat_clients: list[aiohttp.ClientSession] = []  # one each: a shared pool scans all
+        ws_session: aiohttp.ClientSession | None = None
         for t in created:
             for seat, token in t["tokens"].items():
                 s = seen[(t["id"], int(seat))] = _Seen()
@@ -346,9 +372,14 @@ async def run_load(
                     seat_clients.append(one)
                     clients.append(_http_seat_client(one, t["id"], token, report, s, deadline))
                 else:
-                    clients.append(
-                        _seat_client(f"{ws_base}/ws/tables/{t['id']}", token, report, s, deadline)
-                    )
+                    if ws_session is None:  # one for every WebSocket seat, any number at once
+                        ws_session = aiohttp.ClientSession(
+                            connector=aiohttp.TCPConnector(limit=0),
+                            timeout=aiohttp.ClientTimeout(total=None, sock_connect=30),
+                        )
+                        seat_clients.append(ws_session)
+                    url = f"{ws_base}/ws/tables/{t['id']}"
+                    clients.append(_seat_client(ws_session, url, token, report, s, deadline))
         results = await asyncio.gather(*clients, return_exceptions=True)
         for one in seat_clients:
             await one.close()
