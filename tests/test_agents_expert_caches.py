@@ -337,3 +337,19 @@ def test_context_facts_are_named_in_their_order() -> None:
         ruleset = load_variant(variant)
         kept = context_reader(ruleset)(got)
         assert [name for name, _ in kept] == [n for n in CONTEXT_FACTS if n in read_facts(ruleset)]
+
+
+def test_remembered_hands_are_bounded_over_every_analyzer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analyzers of a table (one a wild kind) keep so many answers together, then start
+    afresh, still answering as the analysis does."""
+    monkeypatch.setattr(MemoAnalyzer, "kept", 50)
+    ruleset = load_variant("luan")
+    rng = random.Random(3)
+    analyzers = [MemoAnalyzer(ruleset.hand_rules(w)) for w in (4, 13, 31)]
+    live = [2] * T.NUM_KINDS
+    for _ in range(120):
+        c = _hand(rng, 13)
+        for memo in analyzers:
+            assert memo.ukeire(c, live) == HandAnalyzer(memo.rules).ukeire(c, live)
+        held = sum(len(a._improving) + len(a._distance) for a in analyzers)
+        assert held <= 50

@@ -14,8 +14,10 @@ them: exactly the analysis's own answer, at the cost of a look-up.  With wild ti
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import ClassVar
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -28,13 +30,27 @@ _EVERY_KIND_LIVE = [T.COPIES] * T.NUM_KINDS
 class MemoAnalyzer(HandAnalyzer):
     """:class:`HandAnalyzer` whose :meth:`ukeire` remembers each hand's improving kinds."""
 
-    #: hands kept before the store is emptied (about 500 bytes each)
-    kept = 50_000
+    #: answers kept by all analyzers together (luan has one a wild kind) before every
+    #: store is emptied (about 500 bytes each)
+    kept = 100_000
+    _kept_now = 0
+    _every: ClassVar[weakref.WeakSet[MemoAnalyzer]] = weakref.WeakSet()
 
     def __init__(self, rules: H.HandRules) -> None:
         super().__init__(rules)
         self._improving: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
         self._distance: dict[tuple[int, ...], int] = {}
+        MemoAnalyzer._every.add(self)
+
+    @classmethod
+    def _keep_one(cls) -> None:
+        """Count one more kept answer, emptying every store when they are too many."""
+        if cls._kept_now >= cls.kept:
+            for analyzer in list(cls._every):
+                analyzer._improving.clear()
+                analyzer._distance.clear()
+            cls._kept_now = 0
+        cls._kept_now += 1
 
     def distance(self, c: Sequence[int]) -> int:
         """:meth:`HandAnalyzer.distance`, remembered where it is a kernel call (wild tiles,
@@ -47,8 +63,7 @@ class MemoAnalyzer(HandAnalyzer):
         if got is None:
             known = self._improving.get(key)
             got = known[0] + 1 if known is not None else super().distance(c)
-            if len(self._distance) >= self.kept:
-                self._distance.clear()
+            self._keep_one()
             self._distance[key] = got
         return got
 
@@ -59,8 +74,7 @@ class MemoAnalyzer(HandAnalyzer):
         got = self._improving.get(key)
         if got is None:
             shanten, _, kinds = super().ukeire(c, _EVERY_KIND_LIVE)
-            if len(self._improving) >= self.kept:
-                self._improving.clear()
+            self._keep_one()
             got = self._improving[key] = (shanten, kinds)
         shanten, kinds = got
         improving = tuple(k for k in kinds if live[k] > 0)
