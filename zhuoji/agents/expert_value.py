@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
-from typing import Any, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple, cast
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -362,7 +362,7 @@ class _Context:
 
     __slots__ = ("facts", "fans", "wins")
     #: values stored in every kept context (counted where they are stored)
-    stored = 0
+    stored: ClassVar[int] = 0
 
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
