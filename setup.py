@@ -63,8 +63,8 @@ def stage(compiled: ModuleType) -> list[tuple[list[str], str]]:
     for group, members in compiled.GROUPS.items():
         paths = []
         for name in members:
-            source = ROOT / "zhuoji" / f"{name}.py"
-            target = package / "_compiled" / f"{name}.py"
+            source = compiled.source_path(name)
+            target = package / "_compiled" / f"{compiled.compiled_name(name)}.py"
             target.write_text(compiled.compiled_source(name, source), encoding="utf-8")
             paths.append(str(target.relative_to(ROOT)))
         groups.append((paths, f"{compiled.COMPILED_PACKAGE}.{group}_group"))

@@ -28,6 +28,7 @@ Usage::
     python bench/agents.py --family guiyang --rounds 4000   # one family
     python bench/agents.py --mix cautious:greedy --family guiyang-weile --json
     python bench/agents.py --budgets 0,8,24,64 --family guiyang --rounds 2000 --speed-rounds 0
+    python bench/agents.py --speed-only --mix expert:greedy   # the speed check alone
 """
 
 from __future__ import annotations
@@ -298,8 +299,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--budgets",
         help="comma-separated expert search budgets to play against cautious instead of the ladder",
     )
+    p.add_argument(
+        "--speed-only",
+        action="store_true",
+        help="play no ladder: only the speed check of the mixes' bots (--speed-rounds)",
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.speed_only and not args.speed_rounds:
+        p.error("--speed-only: the speed check needs --speed-rounds of at least 1")
     families = args.family or list(FAMILIES)
     mixes = args.mix or list(LADDER)
     if args.budgets:
@@ -317,14 +325,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ZhuojiError as exc:
             p.error(f"--family: {exc}")
     results = []
-    if not args.json:
+    if not args.json and not args.speed_only:
         print(
             f"bench/agents.py: {args.rounds or DEALS} deals per mix"
             + ("" if args.rounds else " unless said")
             + ", each played twice (seats swapped), "
             f"seeds from {args.seed}, {args.workers} workers"
         )
-    for fam in families:
+    for fam in [] if args.speed_only else families:
         per_match = args.match_rounds or load_variant(fam).variant.match.rounds
         for mix in mixes:
             deals = args.rounds or DEALS_FOR.get((fam, mix), DEALS)

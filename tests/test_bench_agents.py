@@ -18,6 +18,7 @@ from bench_support import bench_module
         (["--mix", "expert"], "--mix 'expert': two bots as A:B"),
         (["--mix", "expert:nobody"], "--mix 'expert:nobody'"),
         (["--budgets", "4,x"], "--budgets: whole numbers"),
+        (["--speed-only", "--speed-rounds", "0"], "--speed-only: the speed check needs"),
     ],
 )
 def test_a_bad_argument_is_refused_by_name(
@@ -35,6 +36,14 @@ def test_a_tiny_ladder_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench.main([*args, "--speed-rounds", "0", "--workers", "1", "--json"]) == 0
     (mix,) = json.loads(capsys.readouterr().out)["mixes"]
     assert mix["deals"] == 2 and mix["match_pairs"] == 1
+
+
+def test_the_speed_check_runs_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = bench_module("agents")
+    args = ["--family", "jinyou", "--mix", "expert:random", "--speed-only", "--speed-rounds", "1"]
+    assert bench.main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mixes"] == [] and sorted(out["speed"]["jinyou"]) == ["expert", "random"]
 
 
 def test_jinyou_expert_cautious_gets_its_own_deal_count() -> None:

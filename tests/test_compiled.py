@@ -196,10 +196,50 @@ def test_the_installed_engine_is_compiled_when_ci_requires_it() -> None:
     assert compiled.is_compiled(zhuoji.engine), "a missing or stale build of the engine group"
 
 
-def test_the_finder_answers_only_for_the_engine_group() -> None:
+def test_the_finder_answers_only_for_the_stand_in_groups() -> None:
     finder = compiled.CompiledFinder()
-    for name in ("zhuoji.variant", "zhuoji.hand_kernel", "other.engine", "zhuoji.agents.base"):
+    for name in (
+        "zhuoji.variant",
+        "zhuoji.hand_kernel",
+        "other.engine",
+        "zhuoji.agents.base",
+        "other.agents.expert_value",
+        "zhuoji.expert_value",
+    ):
         assert finder.find_spec(name) is None, name
+
+
+# ---------------------------------------------------------------------------------------
+# a module inside a subpackage: the expert bot's value model
+# ---------------------------------------------------------------------------------------
+
+EXPERT_PROBE = (
+    "import zhuoji.agents.expert_value as v, zhuoji.agents.expert as x, sys; "
+    "print(v.__name__, x.Evaluator is v.Evaluator, "
+    "sys.modules['zhuoji.agents.expert_value'] is v)"
+)
+
+
+def test_a_dotted_module_has_a_flat_compiled_name_and_its_own_source() -> None:
+    assert compiled.compiled_name("agents.expert_value") == "agents_expert_value"
+    assert compiled.compiled_name("engine") == "engine"
+    path = compiled.source_path("agents.expert_value")
+    assert path == ROOT / "agents" / "expert_value.py"
+    text = compiled.compiled_source("agents.expert_value")
+    assert text.startswith(path.read_text(encoding="utf-8"))
+    assert compiled.group_of("agents.expert_value") == "expert"
+
+
+def test_the_expert_value_model_runs_compiled_under_its_own_name() -> None:
+    if compiled.compiled_module("agents.expert_value") is None:
+        if REQUIRE:
+            pytest.fail("ZHUOJI_REQUIRE_COMPILED is set but the expert group is not compiled")
+        pytest.skip("no compiled build (pure-Python install)")
+    done = run_probe({}, probe=EXPERT_PROBE)
+    assert done.stdout.split() == ["zhuoji._compiled.agents_expert_value", "True", "True"]
+    assert "changed since it was compiled" not in done.stderr
+    pure = run_probe({"ZHUOJI_PURE": "1"}, probe=EXPERT_PROBE)
+    assert pure.stdout.split() == ["zhuoji.agents.expert_value", "True", "True"]
 
 
 def test_the_finder_is_installed_once() -> None:

@@ -45,11 +45,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # the round engine and what it calls on every action: its wall and the reveals made in
     # it, its event log, the observation bots read it through, and the self-play loop
     "engine": ("engine", "wall", "reveals", "events", "observation", "autoplay"),
+    # the expert bot's value model: target shapes, pattern values, the outlook chain
+    "expert": ("agents.expert_value",),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
 #: modules whose compiled build stands in for them under their own name (CompiledFinder)
-STAND_INS = GROUPS["engine"]
+STAND_INS = GROUPS["engine"] + GROUPS["expert"]
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"
 #: the attribute a compiled module carries: the SHA-256 of the source it was built from
@@ -65,10 +67,16 @@ def source_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def compiled_name(name: str) -> str:
+    """The module name of ``zhuoji.<name>``'s build inside :data:`COMPILED_PACKAGE`, which is
+    flat: ``agents.expert_value`` → ``agents_expert_value``."""
+    return name.replace(".", "_")
+
+
 def source_path(name: str) -> Path:
-    """The ``.py`` file of ``zhuoji.<name>`` (compiled modules are top-level modules of the
-    package), found without importing it."""
-    path = Path(__file__).with_name(f"{name}.py")
+    """The ``.py`` file of ``zhuoji.<name>`` (``name`` may be dotted: ``agents.expert_value``),
+    found without importing it."""
+    path = Path(__file__).parent.joinpath(*name.split(".")).with_suffix(".py")
     if not path.is_file():
         raise ImportError(f"zhuoji.{name} has no source file {path}")
     return path
@@ -84,14 +92,17 @@ def compiled_source(name: str, path: Path | None = None) -> str:
     source = path or source_path(name)
     members = "|".join(re.escape(m) for m in GROUPS[group_of(name)])
     pattern = re.compile(rf"^(\s*(?:from|import) )zhuoji\.({members})\b", re.MULTILINE)
-    text = pattern.sub(rf"\1{COMPILED_PACKAGE}.\2", source.read_text(encoding="utf-8"))
+    text = pattern.sub(
+        lambda m: f"{m[1]}{COMPILED_PACKAGE}.{compiled_name(m[2])}",
+        source.read_text(encoding="utf-8"),
+    )
     return f"{text}\n\n{HASH_ATTR}: str = {source_hash(source)!r}  # written by setup.py\n"
 
 
 def compiled_module(name: str) -> ModuleType | None:
     """The compiled build of ``zhuoji.<name>``, or None when it was not built."""
     try:
-        return importlib.import_module(f"{COMPILED_PACKAGE}.{name}")
+        return importlib.import_module(f"{COMPILED_PACKAGE}.{compiled_name(name)}")
     except ImportError:
         return None
 
@@ -150,7 +161,7 @@ def select(name: str) -> ModuleType:
     """``zhuoji._compiled.<name>`` when its group is current and wanted, else
     ``zhuoji.<name>``."""
     if group_runs_compiled(group_of(name)):
-        return importlib.import_module(f"{COMPILED_PACKAGE}.{name}")
+        return importlib.import_module(f"{COMPILED_PACKAGE}.{compiled_name(name)}")
     return importlib.import_module(f"zhuoji.{name}")
 
 
@@ -183,12 +194,12 @@ class CompiledFinder:
     def find_spec(
         self, fullname: str, path: object = None, target: object = None
     ) -> ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
+        package, _, name = fullname.partition(".")
         if package != "zhuoji" or name not in STAND_INS:
             return None
         if not group_runs_compiled(group_of(name)):
             return None
-        module = importlib.import_module(f"{COMPILED_PACKAGE}.{name}")
+        module = importlib.import_module(f"{COMPILED_PACKAGE}.{compiled_name(name)}")
         loader = cast("Loader", _StandIn(module))  # the protocol, without importing importlib.abc
         return ModuleSpec(fullname, loader, origin=getattr(module, "__file__", None))
 

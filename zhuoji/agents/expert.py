@@ -45,6 +45,7 @@ from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView
 from zhuoji.agents.base import register_agent, suit_weakness, tile_use
 from zhuoji.agents.cautious import CautiousAgent, Threat
+from zhuoji.agents.expert_memo import memo_analyzer
 from zhuoji.agents.expert_value import (
     FAR,
     OTHER_READY,
@@ -137,6 +138,7 @@ class ExpertAgent:
             if a.kind is ActionKind.HU:
                 return self._note(a)
         view = TableView(obs)
+        view.analyzer = memo_analyzer(view.rules)
         if obs.phase == "dingque":
             return self._note(self.choose_que(view, legal))
         if obs.phase == "turn":
@@ -263,6 +265,7 @@ class ExpertAgent:
         next-draw search."""
         static: dict[int, float] = {}
         states: dict[int, HandState] = {}
+        valued: dict[int, Valued] = {}
         best = min(o.shanten for o in opts)
         lean = _suit_lean(view) if self.shape_weight else -1
         # a discard that sets the hand back is worth valuing only as a defence (safer than
@@ -303,11 +306,12 @@ class ExpertAgent:
                 quick=o.shanten > best + 1,
             )
             states[o.tile] = state
-            static[o.tile] = self._with_danger(view, ev, o.tile, ev.value(state))
+            valued[o.tile] = val = ev.value(state)
+            static[o.tile] = self._with_danger(view, ev, o.tile, val)
             if self.shape_weight:
                 static[o.tile] -= self.shape_weight * self._shape.keep_value(view, o.tile, lean)
         if search and self.search_budget > 0 and best == 1 and not declared and len(static) > 1:
-            self._search(view, ev, states, static, opts)
+            self._search(view, ev, states, valued, static, opts)
         return static
 
     def _search(
@@ -315,10 +319,12 @@ class ExpertAgent:
         view: TableView,
         ev: Evaluator,
         states: dict[int, HandState],
+        valued: dict[int, Valued],
         scores: dict[int, float],
         opts: Sequence[DiscardOption],
     ) -> None:
-        """Next-draw expectimax for the best discards one step from ready (in place)."""
+        """Next-draw expectimax for the best discards one step from ready (in place);
+        ``valued`` holds each state's static value."""
         by_tile = {o.tile: o for o in opts}
         top = sorted(
             (t for t in scores if by_tile[t].shanten == 1 and by_tile[t].ukeire > 0),
@@ -341,7 +347,7 @@ class ExpertAgent:
                 continue
             mean = sum(n * v for n, v in values) / got
             p_up = o.ukeire / unseen
-            static = ev.value(state)
+            static = valued[t]
             stay = ev.value(
                 HandState(state.c, state.melds, False, -1, False, 1, o.ukeire, (), 1)
             ).value

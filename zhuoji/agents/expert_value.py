@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from itertools import compress
+from typing import Any, ClassVar, NamedTuple, cast
 
 from zhuoji import hand as H
 from zhuoji import tiles as T
@@ -113,36 +114,120 @@ def hazard_profile(
 Profile = tuple[int, int, int, int, int, Fit]
 
 
-@lru_cache(maxsize=400_000)
+Chain = tuple[Profile, float, float, tuple[float, ...], int]
+#: the chain's tables (:func:`_grow_chain`) by (profile, ws, wd, rates, cycles + t)
+_CHAINS: dict[Chain, list[list[tuple[float, ...]]]] = {}
+#: tables kept before the store is emptied (each a few hundred vectors)
+_CHAINS_KEPT = 5_000
+
+
 def _future(
     cycles: int, d: int, t: int, prof: Profile, ws: float, wd: float, rates: tuple[float, ...]
 ) -> tuple[float, ...]:
     """End probabilities from the start of a cycle (others' turns first) with the hand at
-    distance ``d``, ``cycles`` own draws left and the opponents at progress ``t``; ``ws``
-    and ``wd`` are the self-draw and discard-win chances once ready, ``rates[d]`` the
-    chance a draw improves distance ``d``."""
-    if cycles <= 0:
-        out = [0.0] * 6
-        out[DRAW_READY if d == 1 else DRAW_UNREADY] = 1.0
-        return tuple(out)
-    hazard = hazard_profile(*prof)[min(t, _MAX_T)]
-    nt = t + 1
-    out = [0.0] * 6
-    alive = 1.0
-    if d == 1 and wd > 0:
-        out[WIN_DISCARD] += wd
-        alive -= wd
-    out[OTHER_READY if d == 1 else OTHER_UNREADY] += alive * hazard
-    alive *= 1.0 - hazard
-    if d == 1:
-        out[WIN_SELF] += alive * ws
-        nxt = _future(cycles - 1, 1, nt, prof, ws, wd, rates)
-        stay = alive * (1.0 - ws)
-        return tuple(o + stay * x for o, x in zip(out, nxt, strict=True))
-    q = rates[min(d, len(rates) - 1)]
-    up = _future(cycles - 1, d - 1, nt, prof, ws, wd, rates)
-    same = _future(cycles - 1, d, nt, prof, ws, wd, rates)
-    return tuple(o + alive * (q * a + (1.0 - q) * b) for o, a, b in zip(out, up, same, strict=True))
+    distance ``d`` (at least 1), ``cycles`` own draws left and the opponents at progress
+    ``t``; ``ws`` and ``wd`` are the self-draw and discard-win chances once ready,
+    ``rates[d]`` the chance a draw improves distance ``d``.
+
+    Each cycle uses one draw and moves the opponents one step, so ``cycles + t`` stays
+    fixed along the chain: its values are one table (:func:`_grow_chain`), kept and grown
+    as larger questions come."""
+    return _chain(prof, ws, wd, rates, cycles + t, cycles, d)[cycles][d]
+
+
+def _chain(
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+    diagonal: int,
+    cycles: int,
+    d: int,
+) -> list[list[tuple[float, ...]]]:
+    """The chain's table of this diagonal (:func:`_future`), grown to hold ``[cycles][d]``."""
+    key = (prof, ws, wd, rates, diagonal)
+    table = _CHAINS.get(key)
+    if table is None:
+        if len(_CHAINS) >= _CHAINS_KEPT:
+            _CHAINS.clear()
+        table = _CHAINS[key] = []
+    if len(table) <= cycles or len(table[0]) <= d:
+        rows = max(cycles + 1, len(table))
+        cols = max(d + 1, len(table[0]) if table else 0)
+        _grow_chain(table, prof, ws, wd, rates, diagonal, rows, cols)
+    return table
+
+
+_DRAWN_READY = tuple(1.0 if i == DRAW_READY else 0.0 for i in range(6))
+_DRAWN_UNREADY = tuple(1.0 if i == DRAW_UNREADY else 0.0 for i in range(6))
+
+
+def _grow_chain(
+    table: list[list[tuple[float, ...]]],
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+    diagonal: int,
+    rows: int,
+    cols: int,
+) -> None:
+    """Fill ``table[cycles][d]`` = :func:`_future` for every ``cycles`` below ``rows`` and
+    distance ``1 ≤ d < cols`` with ``t = diagonal − cycles`` (column 0 is unused), from no
+    draw left upwards; the entries already there are kept."""
+    hazards = hazard_profile(*prof)
+    last = len(rates) - 1
+    if not table:
+        table.append([])
+    bottom = table[0]
+    bottom.extend(_DRAWN_READY if d == 1 else _DRAWN_UNREADY for d in range(len(bottom), cols))
+    for cycles in range(1, rows):
+        if cycles == len(table):
+            table.append([_DRAWN_UNREADY])
+        row = table[cycles]
+        if len(row) >= cols:
+            continue
+        hazard = hazards[min(diagonal - cycles, _MAX_T)]
+        nxt = table[cycles - 1]
+        if len(row) == 1:
+            # d = 1: ready, waiting on a discard or a self-draw (the vectors are written
+            # out in the order of WIN_SELF … DRAW_UNREADY)
+            alive = 1.0
+            won_discard = 0.0
+            if wd > 0:
+                won_discard += wd
+                alive -= wd
+            other_ready = alive * hazard
+            alive *= 1.0 - hazard
+            won_self = alive * ws
+            stay = alive * (1.0 - ws)
+            x = nxt[1]
+            row.append(
+                (
+                    won_self + stay * x[0],
+                    won_discard + stay * x[1],
+                    other_ready + stay * x[2],
+                    stay * x[3],
+                    stay * x[4],
+                    stay * x[5],
+                )
+            )
+        # d > 1: a draw improves the hand with the chance of its distance
+        alive = 1.0 - hazard
+        for d in range(len(row), cols):
+            q = rates[min(d, last)]
+            p = 1.0 - q
+            a, b = nxt[d - 1], nxt[d]
+            row.append(
+                (
+                    alive * (q * a[0] + p * b[0]),
+                    alive * (q * a[1] + p * b[1]),
+                    alive * (q * a[2] + p * b[2]),
+                    hazard + alive * (q * a[3] + p * b[3]),
+                    alive * (q * a[4] + p * b[4]),
+                    alive * (q * a[5] + p * b[5]),
+                )
+            )
 
 
 def outlook(
@@ -159,7 +244,7 @@ def outlook(
     rounded to 1/200 so chains are shared between calls and decisions)."""
     return _outlook(
         max(0, cycles),
-        min(d, len(rates) + 2),
+        max(1, min(d, len(rates) + 2)),
         round(q1 * 200) / 200,
         max(0, min(t, _MAX_T)),
         prof,
@@ -169,7 +254,6 @@ def outlook(
     )
 
 
-@lru_cache(maxsize=400_000)
 def _outlook(
     cycles: int,
     d: int,
@@ -180,16 +264,23 @@ def _outlook(
     wd: float,
     rates: tuple[float, ...],
 ) -> tuple[float, ...]:
+    """The first cycle with ``q1``, then the chain (both next states lie on the diagonal
+    ``cycles + t``: one table).  Not memoized: a few products cost less than a look-up."""
     if cycles <= 0 or d == 1:
         return _future(cycles, d, t, prof, ws, wd, rates)
     hz = hazard_profile(*prof)[t]
-    out = [0.0] * 6
-    out[OTHER_UNREADY] = hz
     alive = 1.0 - hz
-    up = _future(cycles - 1, d - 1, t + 1, prof, ws, wd, rates)
-    same = _future(cycles - 1, d, t + 1, prof, ws, wd, rates)
-    return tuple(
-        o + alive * (q1 * a + (1.0 - q1) * b) for o, a, b in zip(out, up, same, strict=True)
+    nxt = _chain(prof, ws, wd, rates, cycles + t, cycles - 1, d)[cycles - 1]
+    a = nxt[d - 1]
+    b = nxt[d]
+    p = 1.0 - q1
+    return (
+        alive * (q1 * a[0] + p * b[0]),
+        alive * (q1 * a[1] + p * b[1]),
+        alive * (q1 * a[2] + p * b[2]),
+        hz + alive * (q1 * a[3] + p * b[3]),
+        alive * (q1 * a[4] + p * b[4]),
+        alive * (q1 * a[5] + p * b[5]),
     )
 
 
@@ -205,6 +296,7 @@ def typical_rates(shape: str, unseen_bucket: int) -> tuple[float, ...]:
 # ---------------------------------------------------------------------------------------
 
 Facts = tuple[tuple[str, object], ...]
+#: a hand's context facts and the pattern values looked up in it, by shape
 
 _NEUTRAL: dict[str, object] = {
     "form": H.Form.STANDARD,
@@ -260,6 +352,46 @@ def table_fan(ruleset: Ruleset, shape: Facts, context: Facts = ()) -> int:
     return table_value(ruleset, shape, context)[1]
 
 
+class _Context:
+    """A hand's context facts (:meth:`Evaluator.context`) with the pattern values looked up
+    in it so far: ``fans`` by shape (:meth:`Evaluator.fans`), and ``wins``, the best value
+    of a ready hand completed by each wait (by the ready hand's counts, melds, whether it
+    had one wait and the round's wild kind, then by the wait) that
+    :meth:`Evaluator._ready_rates` chose.  Kept by table and facts across decisions: the
+    facts (a few dozen) are hashed once per hand valued, each look-up is then a small one."""
+
+    __slots__ = ("facts", "fans", "wins")
+    #: values stored in every kept context (counted where they are stored)
+    stored: ClassVar[int] = 0
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.fans: dict[Facts, tuple[int, int, int]] = {}
+        self.wins: dict[
+            tuple[tuple[int, ...], tuple[Meld, ...], bool, int | None],
+            dict[int, tuple[int, int, int]],
+        ] = {}
+
+
+_CONTEXTS: dict[tuple[Ruleset, Facts], _Context] = {}
+#: contexts, and values kept in them, before the store is emptied (a long run meets new
+#: completed hands for ever)
+_CONTEXTS_KEPT = 20_000
+_VALUES_KEPT = 100_000
+
+
+def _context_of(ruleset: Ruleset, facts: Facts) -> _Context:
+    """The kept :class:`_Context` of these facts on this table."""
+    if _Context.stored >= _VALUES_KEPT or len(_CONTEXTS) >= _CONTEXTS_KEPT:
+        _CONTEXTS.clear()
+        _Context.stored = 0
+    key = (ruleset, facts)
+    got = _CONTEXTS.get(key)
+    if got is None:
+        got = _CONTEXTS[key] = _Context(facts)
+    return got
+
+
 _CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
 
 
@@ -277,9 +409,96 @@ def _held(
 
 
 @lru_cache(maxsize=64)
+def read_facts(ruleset: Ruleset) -> frozenset[str]:
+    """The facts the variant's pattern rows read (:func:`zhuoji.rules.patterns.value_of`):
+    the ones a row requires, counts by (``per``), and ``held`` for a row's own ``tile``.
+    A context keeps only these: the others cannot move a value, and leaving them out lets
+    hands that differ only in them share their looked-up values."""
+    out: set[str] = set()
+    for row in ruleset.variant.patterns.rows.values():
+        out.update(name for name, want in row.requires if want is not None)
+        if row.per is not None:
+            out.add(row.per)
+        if row.tile:
+            out.add("held")
+    return frozenset(out)
+
+
+#: the facts :func:`hand_context` gives, in its order
+CONTEXT_FACTS = (
+    "concealed",
+    "no_wild",
+    "wilds",
+    "missing_suit",
+    "no_terminals",
+    "kan",
+    "held",
+    "melds",
+    "peng_sets",
+    "concealed_kongs",
+    "exposed_kongs",
+    "dragon_pungs",
+    "seat_wind_pung",
+    "round_wind_pung",
+    "declared",
+    "dealer",
+)
+
+
+@lru_cache(maxsize=64)
+def context_reader(ruleset: Ruleset) -> Callable[[Facts], Facts]:
+    """A function keeping the facts of a :func:`hand_context` the variant's pattern rows
+    read (:func:`read_facts`), by their places in :data:`CONTEXT_FACTS`."""
+    reads = read_facts(ruleset)
+    places = [i for i, name in enumerate(CONTEXT_FACTS) if name in reads]
+    if len(places) >= 2:
+        return cast("Callable[[Facts], Facts]", operator.itemgetter(*places))
+    return lambda ctx: tuple(ctx[i] for i in places)
+
+
+@lru_cache(maxsize=64)
 def counted_tiles(ruleset: Ruleset) -> frozenset[int]:
     """The kinds the variant's pattern rows count (a row's own ``tile``)."""
     return frozenset(T.parse_one(r.tile) for r in ruleset.variant.patterns.rows.values() if r.tile)
+
+
+#: kinds that are terminals or honors (``no_terminals``)
+_TERMINALS_HONORS = tuple(k for k in range(T.NUM_KINDS) if T.is_terminal_or_honor(k))
+_terminals_honors = operator.itemgetter(*_TERMINALS_HONORS)
+#: the dragons (``dragon_pungs``: honor kinds from 31)
+_DRAGONS = tuple(range(31, T.NUM_KINDS))
+
+
+@dataclass(frozen=True, slots=True)
+class _MeldFacts:
+    """What a seat's melds contribute to :func:`hand_context` (read once per meld tuple)."""
+
+    tiles: tuple[int, ...]
+    suits: frozenset[int]
+    terminals: bool
+    pungs: frozenset[int]  # kinds melded as a pung or kong
+    dragon_pungs: int
+    concealed: bool
+    peng_sets: int
+    concealed_kongs: int
+    exposed_kongs: int
+
+
+@lru_cache(maxsize=4096)
+def _meld_facts(melds: tuple[Meld, ...]) -> _MeldFacts:
+    tiles = tuple(t for m in melds for t in m.tiles)
+    pungs = [m.tile for m in melds if m.kind is not MeldKind.CHI]
+    return _MeldFacts(
+        tiles,
+        frozenset(k // 9 for k in tiles if k < 27),
+        any(T.is_terminal_or_honor(k) for k in tiles),
+        frozenset(pungs),
+        sum(1 for k in pungs if k >= 31),
+        not any(m.kind.claimed for m in melds),
+        sum(1 for m in melds if m.kind in _CLAIMED_SETS),
+        sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED),
+        sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
+    )
 
 
 def hand_context(
@@ -294,31 +513,32 @@ def hand_context(
     counted: frozenset[int] = frozenset(),
 ) -> Facts:
     """Facts the current hand already shows, as the completed hand would likely keep them
-    (claimed melds, kongs, concealed pungs, dragons, suits present, terminals, wilds)."""
-    kinds = [k for k in range(T.NUM_KINDS) if c[k] and k != wild]
-    meld_tiles = [t for m in melds for t in m.tiles]
-    every = set(kinds) | set(meld_tiles)
-    suits = {k // 9 for k in every if k < 27}
-    pungs = [k for k in kinds if c[k] >= 3] + [m.tile for m in melds if m.kind is not MeldKind.CHI]
-    wilds = c[wild] if wild is not None else 0
+    (claimed melds, kongs, concealed pungs, dragons, suits present, terminals, wilds).
+
+    The wild tiles held count as ``wilds`` only: no suit, terminal or pung of theirs."""
+    m = _meld_facts(tuple(melds))
+    x = list(c)  # the kinds held, wild tiles apart
+    wilds = 0
+    if wild is not None:
+        wilds = x[wild]
+        x[wild] = 0
+    suits = len(m.suits | {s for s in range(3) if any(x[9 * s : 9 * s + 9])})
+    seat_k, round_k = 27 + seat_wind, 27 + round_wind
     return (
-        ("concealed", not any(m.kind.claimed for m in melds)),
+        ("concealed", m.concealed),
         ("no_wild", wilds == 0),
         ("wilds", wilds),
-        ("missing_suit", len(suits) < 3),
-        ("no_terminals", not any(T.is_terminal_or_honor(k) for k in every)),
-        ("kan", sum(1 for k in kinds if c[k] >= 3)),
-        ("held", _held(c, meld_tiles, wild, counted)),
+        ("missing_suit", suits < 3),
+        ("no_terminals", not (m.terminals or any(_terminals_honors(x)))),
+        ("kan", x.count(3) + x.count(4)),
+        ("held", _held(c, m.tiles, wild, counted)),
         ("melds", len(melds)),
-        ("peng_sets", sum(1 for m in melds if m.kind in _CLAIMED_SETS)),
-        ("concealed_kongs", sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED)),
-        (
-            "exposed_kongs",
-            sum(1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)),
-        ),
-        ("dragon_pungs", sum(1 for k in pungs if k >= 31)),
-        ("seat_wind_pung", 27 + seat_wind in pungs),
-        ("round_wind_pung", 27 + round_wind in pungs),
+        ("peng_sets", m.peng_sets),
+        ("concealed_kongs", m.concealed_kongs),
+        ("exposed_kongs", m.exposed_kongs),
+        ("dragon_pungs", m.dragon_pungs + sum(1 for k in _DRAGONS if x[k] >= 3)),
+        ("seat_wind_pung", x[seat_k] >= 3 or seat_k in m.pungs),
+        ("round_wind_pung", x[round_k] >= 3 or round_k in m.pungs),
         ("declared", declared),
         ("dealer", dealer),
     )
@@ -385,10 +605,10 @@ def complete_shapes(
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """A shape a hand may complete: its distance (tiles to add), the live tiles that bring
-    it closer (-1: unknown), and the facts that decide its pattern value."""
+    it closer (-1: unknown), and the facts that decide its pattern value.  (A named tuple:
+    several are made for every hand valued.)"""
 
     shape: str  # key of _TYPICAL
     distance: int
@@ -414,18 +634,60 @@ def pungs_target(c: Sequence[int], sets: int, live: Sequence[int]) -> tuple[int,
     """(distance, live improving tiles) to ``sets`` pungs and a pair from concealed counts:
     the best pick is the ``sets + 1`` most-held kinds, the pair on one held at most twice;
     the improving tiles are those of the picked kinds held once or twice."""
-    held = sorted(c, reverse=True)[: sets + 1]
-    cost = sum(3 - min(x, 3) for x in held) - (1 if held[-1] <= 2 else 0)
-    low = max(1, held[-1])
-    uke = sum(n for x, n in zip(c, live, strict=True) if low <= x <= 2)
-    return cost, uke
+    b = bytes(c)  # counts as bytes: counted and masked in C
+    cost, low = _pungs_distance(b, sets)
+    return cost, _pungs_ukeire(b, low, live)
+
+
+def _pungs_distance(b: bytes, sets: int) -> tuple[int, int]:
+    """:func:`pungs_target`'s distance, and the lowest count picked (at least 1), from the
+    counts as bytes: the sets + 1 highest counts, read from how many kinds are held 4, 3,
+    2 and 1 times."""
+    left = sets + 1
+    cost = 0
+    last = 0  # the lowest count picked
+    for held, missing in _PUNG_COUNTS:
+        kinds = b.count(held)
+        if kinds and left:
+            take = min(kinds, left)
+            cost += take * missing
+            left -= take
+            last = held
+    if left:  # kinds not held at all
+        cost += 3 * left
+        last = 0
+    cost -= 1 if last <= 2 else 0
+    return cost, max(1, last)
+
+
+def _pungs_ukeire(b: bytes, low: int, live: Sequence[int]) -> int:
+    """:func:`pungs_target`'s improving tiles: the live copies of kinds held ``low`` to 2
+    times."""
+    if low > 2:
+        return 0
+    return sum(compress(live, b.translate(_ONE_OR_TWO if low == 1 else _TWO)))
+
+
+#: (count held, tiles missing for a pung) from the most held
+_PUNG_COUNTS = ((4, 0), (3, 0), (2, 1), (1, 2))
+#: byte tables marking the counts 1 or 2, 2, and 1 or 3 (bytes.translate)
+_ONE_OR_TWO = bytes(1 if x in (1, 2) else 0 for x in range(256))
+_TWO = bytes(1 if x == 2 else 0 for x in range(256))
+_ODD = bytes(1 if x in (1, 3) else 0 for x in range(256))
 
 
 def pairs_target(c: Sequence[int], quads_as_two: bool, live: Sequence[int]) -> tuple[int, int]:
     """(distance, live improving tiles) to seven pairs from the held tiles (13 concealed,
     no melds; tiles not counted in ``c`` are thrown away along the way)."""
-    d = H.pairs_distance(c.count(1), c.count(2), c.count(3), c.count(4), quads_as_two)
-    return d, sum(live[k] for k in range(T.NUM_KINDS) if c[k] == 1 or c[k] == 3)
+    b = bytes(c)
+    d = H.pairs_distance(b.count(1), b.count(2), b.count(3), b.count(4), quads_as_two)
+    return d, _pairs_ukeire(b, live)
+
+
+def _pairs_ukeire(b: bytes, live: Sequence[int]) -> int:
+    """:func:`pairs_target`'s improving tiles: the live copies of kinds held once or three
+    times (counts as bytes)."""
+    return sum(compress(live, b.translate(_ODD)))
 
 
 @lru_cache(maxsize=65536)
@@ -541,7 +803,11 @@ class Evaluator:
         self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
         #: per-decision scratch space for callers (search caches)
         self.scratch: dict[str, dict[Any, float]] = {}
-        self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], Facts] = {}
+        #: each state's context facts, with the pattern values already looked up for it
+        self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
+        self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
+        self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
+        self._reads = context_reader(rs)
         # fixed parts of what this seat owns and owes
         self._melds_now = len(view.own_melds())
         self.dou_now = self._dou_owned(view.own_melds())
@@ -694,8 +960,6 @@ class Evaluator:
             self.chicken_payers = max(0.0, n - 1 - self.ready_opponents)
         if ch.unready_pays:
             self.baoji_payees = self.ready_opponents if ch.unready_payees_ready else n - 1.0
-        self._chk_fixed = self._chickens_fixed()
-        self._owed_fixed = self._owed_fixed_now()
 
     def is_chongfeng(self, tile: int) -> bool:
         """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
@@ -913,22 +1177,47 @@ class Evaluator:
     def context(self, state: HandState) -> Facts:
         """Facts besides the shape: for a 捉鸡 table only the dealer and 报听; for additive
         tables (嘴, 金游 fan) what the hand already shows."""
-        if self.highest:
-            return (("declared", state.declared), ("dealer", self.dealer))
-        key = (tuple(state.c), state.melds, state.declared)
+        return self._context(state).facts
+
+    def _context(self, state: HandState) -> _Context:
+        """:meth:`context`, with the pattern values of this context looked up so far (by
+        shape: see :meth:`_fans`)."""
+        # a 捉鸡 table's context reads 报听 alone
+        hand: tuple[int, ...] = () if self.highest else tuple(state.c)
+        key = (hand, () if self.highest else state.melds, state.declared)
         got = self._ctx_cache.get(key)
-        if got is None:
-            got = hand_context(
-                state.c,
-                state.melds,
-                wild=self.wild,
-                dealer=self.dealer,
-                declared=state.declared,
-                seat_wind=self.seat_wind,
-                round_wind=0,
-                counted=counted_tiles(self.ruleset),
+        if got is not None:
+            return got
+        if self.highest:
+            ctx: Facts = (("declared", state.declared), ("dealer", self.dealer))
+        else:
+            ctx = self._read_context(
+                hand_context(
+                    state.c,
+                    state.melds,
+                    wild=self.wild,
+                    dealer=self.dealer,
+                    declared=state.declared,
+                    seat_wind=self.seat_wind,
+                    round_wind=0,
+                    counted=counted_tiles(self.ruleset),
+                )
             )
-            self._ctx_cache[key] = got
+        got = self._ctx_cache[key] = _context_of(self.ruleset, ctx)
+        return got
+
+    def _read_context(self, ctx: Facts) -> Facts:
+        """The facts of ``ctx`` (from :func:`hand_context`) the pattern rows read
+        (:func:`read_facts`)."""
+        return self._reads(ctx)
+
+    def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
+        """:meth:`fans` of ``shape`` in a context from :meth:`_context`, remembered there."""
+        memo = context.fans
+        got = memo.get(shape)
+        if got is None:
+            got = memo[shape] = self.fans(shape, context.facts)
+            _Context.stored += 1
         return got
 
     def fans(self, shape: Facts, ctx: Facts) -> tuple[int, int, int]:
@@ -956,19 +1245,22 @@ class Evaluator:
             jokers = c[self.wild]
             base = list(c)
             base[self.wild] = 0
-        twos, threes, fours = base.count(2), base.count(3), base.count(4)
+        counts = bytes(base)
+        twos, threes, fours = counts.count(2), counts.count(3), counts.count(4)
         chows = any(m.kind is MeldKind.CHI for m in melds)
+        # each target's distance first, its improving tiles only when it is kept
         if not chows and twos + threes + fours >= sets:
-            d, u = pungs_target(base, sets, live)
+            d, low = _pungs_distance(counts, sets)
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("pungs", d, u, _PUNGS))
+                out.append(Target("pungs", d, _pungs_ukeire(counts, low, live), _PUNGS))
         concealed13 = not melds and sum(c) == 13
         if concealed13 and H.Form.SEVEN_PAIRS in self.forms and twos + threes + 2 * fours >= 3:
-            d, u = pairs_target(base, self.quads_as_two, live)
+            d = H.pairs_distance(counts.count(1), twos, threes, fours, self.quads_as_two)
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("pairs", d, u, (*_PAIRS, ("quads", fours if not jokers else 0))))
+                facts = (*_PAIRS, ("quads", fours if not jokers else 0))
+                out.append(Target("pairs", d, _pairs_ukeire(counts, live), facts))
         if concealed13 and H.Form.SHISANLAN in self.forms:
             d = H.shisanlan_distance(base, jokers) - jokers
             if d <= slack:
@@ -993,15 +1285,19 @@ class Evaluator:
                 only = [*zeros_before, *cs, *zeros_after]
                 if honors:
                     only[27:] = base[27:]
-                d2, u2 = pungs_target(only, sets, live)
+                ob = bytes(only)
+                d2, low = _pungs_distance(ob, sets)
                 d2 = max(1, d2 - jokers)
                 if d2 <= slack:
+                    u2 = _pungs_ukeire(ob, low, live)
                     out.append(Target("pungs", d2, u2, (*_PUNGS, (key, True))))
             if concealed13 and H.Form.SEVEN_PAIRS in self.forms and not honors:
-                only = [*zeros_before, *cs, *zeros_after]
-                d3, u3 = pairs_target(only, self.quads_as_two, live)
+                ob = bytes([*zeros_before, *cs, *zeros_after])
+                q2 = self.quads_as_two
+                d3 = H.pairs_distance(ob.count(1), ob.count(2), ob.count(3), ob.count(4), q2)
                 d3 = max(1, d3 - jokers)
                 if d3 <= slack:
+                    u3 = _pairs_ukeire(ob, live)
                     out.append(Target("pairs", d3, u3, (*_PAIRS, (key, True))))
         return out
 
@@ -1027,27 +1323,43 @@ class Evaluator:
         win_extra, ready, unready, draw_ready, draw_unready = self.end_prices(state)
         cycles = max(0, self.cycles - state.cycles_off)
         has_kong = state.extra_dou > 0 or any(m.kind.is_kong for m in state.melds)
-        ctx = self.context(state)
+        ctx = self._context(state)
+        fans = ctx.fans
+        outlooks = self._outlooks
+        rates_of = self._rates
+        t = self.t0 + state.cycles_off
+        declared = state.declared
         best: Valued | None = None
-        for tgt in self.targets(state):
-            rates = typical_rates(tgt.shape, self.unseen_bucket)
-            if tgt.shape == "standard" and tgt.distance == 1 and state.waits:
+        best_v = 0.0
+        for shape, distance, ukeire, facts in self.targets(state):
+            rates = rates_of.get(shape)
+            if rates is None:
+                rates = rates_of[shape] = typical_rates(shape, self.unseen_bucket)
+            if shape == "standard" and distance == 1 and state.waits:
                 ws, wd, w_sd, w_dc = self._ready_rates(state, ctx, has_kong)
             else:
-                base, fsd, fdc = self.fans(tgt.facts, ctx)
-                w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+                f = fans.get(facts)
+                if f is None:
+                    f = fans[facts] = self.fans(facts, ctx.facts)
+                    _Context.stored += 1
+                base, fsd, fdc = f
+                got = self._win_cache.get((fsd, fdc, declared))
+                w_sd, w_dc = got if got is not None else self.win_values(fsd, fdc, declared)
                 ws = rates[1]
-                wd = self._wd(
-                    _TYPICAL[tgt.shape][1], self._may_pass(base, state.declared, has_kong)
-                )
+                wd = self._wd(_TYPICAL[shape][1], self._may_pass(base, declared, has_kong))
             q1 = (
-                min(0.9, tgt.ukeire / self.unseen)
-                if tgt.ukeire >= 0
-                else rates[min(tgt.distance, len(rates) - 1)]
+                min(0.9, ukeire / self.unseen)
+                if ukeire >= 0
+                else rates[min(distance, len(rates) - 1)]
             )
-            probs = outlook(
-                cycles, tgt.distance, q1, self.t0 + state.cycles_off, self.profile, ws, wd, rates
-            )
+            # the chain depends on these and on what is fixed for the decision (the hazard
+            # profile; the rates, by shape)
+            key = (cycles, distance, q1, t, ws, wd, shape)
+            probs = outlooks.get(key)
+            if probs is None:
+                probs = outlooks[key] = outlook(
+                    cycles, distance, q1, t, self.profile, ws, wd, rates
+                )
             v = (
                 probs[WIN_SELF] * (w_sd + win_extra)
                 + probs[WIN_DISCARD] * (w_dc + win_extra)
@@ -1056,8 +1368,9 @@ class Evaluator:
                 + probs[DRAW_READY] * draw_ready
                 + probs[DRAW_UNREADY] * draw_unready
             )
-            if best is None or v > best.value:
-                best = Valued(v, probs, False, 0.0, tgt.shape)
+            if best is None or v > best_v:
+                best = Valued(v, probs, False, 0.0, shape)
+                best_v = v
         if best is None:
             best = Valued(unready, (0.0, 0.0, 0.0, 1.0, 0.0, 0.0), False, 0.0, "")
         best.ready_now = bool(state.waits) or state.shanten == 0
@@ -1081,7 +1394,7 @@ class Evaluator:
         return 1.0 - (1.0 - per) ** (self.players - 1)
 
     def _ready_rates(
-        self, state: HandState, ctx: Facts, has_kong: bool
+        self, state: HandState, ctx: _Context, has_kong: bool
     ) -> tuple[float, float, float, float]:
         """(self-draw chance, discard-win chance, self-draw value, discard-win value) of a
         ready hand from its actual waits, each valued by the pattern table."""
@@ -1089,24 +1402,39 @@ class Evaluator:
         total = passable = 0
         v_sd = v_dc = 0.0
         full = list(state.c)
-        nwaits = len(state.waits)
+        melds = state.melds
+        one_wait = len(state.waits) == 1
+        priced: dict[tuple[int, int, int], tuple[float, float, bool]] = {}
+        key = (tuple(full), melds, one_wait, self.wild)
+        wins = ctx.wins.get(key)
+        if wins is None:
+            wins = ctx.wins[key] = {}
         for t in state.waits:
             n = live[t]
             if n <= 0:
                 continue
-            full[t] += 1
-            base = fsd = fdc = 0
-            for shape in complete_shapes(tuple(full), state.melds, self.ruleset, self.wild):
-                if not self.highest:
-                    shape = (*shape, ("one_wait", nwaits == 1))
-                b, sd, dc = self.fans(shape, ctx)
-                if dc > fdc or (dc == fdc and b > base):
-                    base, fsd, fdc = b, sd, dc
-            full[t] -= 1
-            w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+            got = wins.get(t)
+            if got is None:
+                full[t] += 1
+                base = fsd = fdc = 0
+                for shape in complete_shapes(tuple(full), melds, self.ruleset, self.wild):
+                    if not self.highest:
+                        shape = (*shape, ("one_wait", one_wait))
+                    b, sd, dc = self._fans(shape, ctx)
+                    if dc > fdc or (dc == fdc and b > base):
+                        base, fsd, fdc = b, sd, dc
+                full[t] -= 1
+                got = wins[t] = (base, fsd, fdc)
+                _Context.stored += 1
+            paid = priced.get(got)
+            if paid is None:  # (self-draw value, discard-win value, may win on a discard)
+                base, fsd, fdc = got
+                w_sd, w_dc = self.win_values(fsd, fdc, state.declared)
+                paid = priced[got] = (w_sd, w_dc, self._may_pass(base, state.declared, has_kong))
+            w_sd, w_dc, may_pass = paid
             total += n
             v_sd += n * w_sd
-            if self._may_pass(base, state.declared, has_kong):
+            if may_pass:
                 passable += n
                 v_dc += n * w_dc
         if total == 0:
