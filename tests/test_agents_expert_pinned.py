@@ -15,11 +15,10 @@ import hashlib
 import sys
 
 import pytest
+from pin_support import Recording
 
-from zhuoji.actions import Action
-from zhuoji.agents.base import make_agent, play_round
+from zhuoji.agents.base import play_round
 from zhuoji.match import Match
-from zhuoji.observation import Observation
 from zhuoji.variant import load_variant
 from zhuoji.variant_io import builtin_names
 
@@ -50,25 +49,11 @@ PINNED = {
 }
 
 
-class Recording:
-    """An expert bot that writes down every action it takes."""
-
-    def __init__(self, seat: int, out: list[str]) -> None:
-        self.agent = make_agent("expert", 7 + seat)
-        self.name = self.agent.name
-        self.out = out
-
-    def act(self, obs: Observation) -> Action:
-        choice = self.agent.act(obs)
-        self.out.append(f"{obs.seat}:{choice}")
-        return choice
-
-
 def actions_hash(variant: str, rounds: int = ROUNDS) -> str:
     ruleset = load_variant(variant)
     digest = hashlib.sha256()
     out: list[str] = []
-    agents = [Recording(s, out) for s in range(ruleset.players)]
+    agents = [Recording("expert", s, out) for s in range(ruleset.players)]
     for r in Match(ruleset, seed=SEED, rounds=rounds).rounds():
         play_round(r, agents)
         assert r.ledger is not None

@@ -16,10 +16,11 @@ import hashlib
 import sys
 
 import pytest
+from pin_support import Recording
 
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import TableView, analyzer
-from zhuoji.agents.base import make_agent, play_round
+from zhuoji.agents.base import play_round
 from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Round
 from zhuoji.observation import Observation
@@ -39,26 +40,12 @@ PINNED = {
 }
 
 
-class Recording:
-    """A greedy bot that writes down every action it takes."""
-
-    def __init__(self, seat: int, out: list[str]) -> None:
-        self.agent = make_agent("greedy", 7 + seat)
-        self.name = self.agent.name
-        self.out = out
-
-    def act(self, obs: Observation) -> Action:
-        choice = self.agent.act(obs)
-        self.out.append(f"{obs.seat}:{choice}")
-        return choice
-
-
 def actions_hash(variant: str) -> str:
     ruleset = load_variant(variant)
     digest = hashlib.sha256()
     for seed in range(ROUNDS):
         out: list[str] = []
-        play_round(Round(ruleset, seed=seed), [Recording(s, out) for s in range(ruleset.players)])
+        play_round(Round(ruleset, seed=seed), [Recording("greedy", s, out) for s in range(ruleset.players)])
         digest.update("\n".join(out).encode())
         digest.update(b"\n--\n")
     return digest.hexdigest()[:16]
