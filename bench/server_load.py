@@ -39,6 +39,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from zhuoji.cli import at_least
 from zhuoji.server.loadgen import LoadReport, run_load
 from zhuoji.server.process import ServerProcess
 
@@ -152,9 +153,9 @@ def merged(reports: list[LoadReport]) -> LoadReport:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, nargs="*", default=[10, 50, 150])
+    p.add_argument("--tables", type=at_least(1), nargs="+", default=[10, 50, 150])
     p.add_argument("--transport", choices=["ws", "http", "both"], default="both")
-    p.add_argument("--rounds", type=int, default=1, help="rounds per table")
+    p.add_argument("--rounds", type=at_least(1), default=1, help="rounds per table")
     p.add_argument(
         "--seats", type=int, default=4, choices=range(0, 5), help="client seats per table"
     )
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--workers",
-        type=int,
+        type=at_least(1),
         default=1,
         help="server processes to start, each on its own SQLite store, the tables dealt out "
         "among them (the deployment of several processes, docs/server.md)",
@@ -189,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-verify", action="store_true", help="skip replaying every log afterwards")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    if args.workers < 1:
-        p.error("--workers must be at least 1")
+    if not args.timeout > 0:
+        p.error(f"--timeout must be a positive number of seconds, not {args.timeout}")
     if args.against and (args.db or args.url):
         p.error(
             "--against starts two servers on SQLite stores of their own: not with --db or --url"

@@ -105,3 +105,24 @@ def test_the_bench_refuses_workers_it_cannot_place(
         _bench().main(["--workers", "2", *extra])
     assert exit_.value.code == 2
     assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--tables", "0"], "--tables: must be at least 1, not 0"),
+        (["--tables", "x"], "--tables: 'x' is not a whole number"),
+        (["--rounds", "-1"], "--rounds: must be at least 1, not -1"),
+        (["--workers", "0"], "--workers: must be at least 1, not 0"),
+        (["--timeout", "-3"], "--timeout must be a positive number of seconds"),
+        (["--timeout", "nan"], "--timeout must be a positive number of seconds"),
+    ],
+)
+def test_the_bench_refuses_a_bad_number_before_starting_a_server(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rounds -1`` ended in an HTTP 422 traceback and ``--tables 0`` printed empty runs."""
+    with pytest.raises(SystemExit) as exit_:
+        _bench().main(args)
+    assert exit_.value.code == 2
+    assert says in capsys.readouterr().err
