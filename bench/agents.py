@@ -45,9 +45,8 @@ from typing import Any
 
 from zhuoji.agents.base import agent_names, make_agent, play_round, register_agent
 from zhuoji.agents.expert import ExpertAgent
-from zhuoji.cli import at_least
+from zhuoji.cli import at_least, loadable_variant
 from zhuoji.engine import Round
-from zhuoji.errors import ZhuojiError
 from zhuoji.match import Match
 from zhuoji.outcome import WinHow
 from zhuoji.sim.behaviour import seat_behaviour
@@ -267,6 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument(
         "--family",
+        type=loadable_variant,
         action="append",
         help="variant (repeatable); default: " + ", ".join(FAMILIES),
     )
@@ -319,11 +319,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         kinds = mix.split(":")
         if len(kinds) != 2 or not all(k.split("@", 1)[0] in agent_names() for k in kinds):
             p.error(f"--mix {mix!r}: two bots as A:B, each one of {', '.join(agent_names())}")
-    for fam in families:
-        try:
-            load_variant(fam)
-        except ZhuojiError as exc:
-            p.error(f"--family: {exc}")
     results = []
     if not args.json and not args.speed_only:
         print(

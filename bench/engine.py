@@ -51,6 +51,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from zhuoji.cli import at_least, loadable_variant, positive_number
+
 SLICE = 1.0  # seconds per alternating slice
 RATE_TARGET = 3000.0  # zhuoji random self-play, rounds per CPU second
 PEER_TARGETS = {"rlcard": 50.0, "riichienv": 4.0}  # zhuoji's rate over the peer's
@@ -238,24 +240,38 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--seconds", type=float, default=6.0, help="wall-clock budget per side (default 6)"
+        "--seconds",
+        type=positive_number,
+        default=6.0,
+        help="wall-clock budget per side (default 6)",
     )
     parser.add_argument(
-        "--rounds", type=int, help="a fixed number of rounds per side instead of a time budget"
+        "--rounds",
+        type=at_least(1),
+        help="a fixed number of rounds per side instead of a time budget",
     )
     parser.add_argument(
-        "--variant-seconds", type=float, default=3.0, help="budget per shipped variant (default 3)"
+        "--variant-seconds",
+        type=positive_number,
+        default=3.0,
+        help="budget per shipped variant (default 3)",
     )
     parser.add_argument(
-        "--greedy-seconds", type=float, default=6.0, help="budget for greedy bots (default 6)"
+        "--greedy-seconds",
+        type=positive_number,
+        default=6.0,
+        help="budget for greedy bots (default 6)",
     )
-    parser.add_argument("--variant", default="guiyang")
+    parser.add_argument("--variant", type=loadable_variant, default="guiyang")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--dump-logs", action="store_true", help="also serialize each round's log to JSON lines"
     )
     parser.add_argument(
-        "--profile-rounds", type=int, default=300, help="zhuoji rounds under cProfile (0: none)"
+        "--profile-rounds",
+        type=at_least(0),
+        default=300,
+        help="zhuoji rounds under cProfile (0: none)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

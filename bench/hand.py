@@ -65,6 +65,7 @@ from typing import Any
 
 from zhuoji import compiled
 from zhuoji import hand as zh
+from zhuoji.cli import at_least
 from zhuoji.tiles import TileSet, wall
 
 Counts = list[int]
@@ -459,9 +460,13 @@ def rows(hands: dict[str, list[Counts]]) -> list[Row]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=2000, help="hands per set (default 2000)")
+    parser.add_argument(
+        "--hands", type=at_least(1), default=2000, help="hands per set (default 2000)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--repeat", type=int, default=7, help="passes per timing, best kept")
+    parser.add_argument(
+        "--repeat", type=at_least(1), default=7, help="passes per timing, best kept"
+    )
     args = parser.parse_args(argv)
 
     table = rows(make_hands(args.hands, args.seed))

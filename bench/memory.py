@@ -30,6 +30,8 @@ from typing import Any
 
 import psutil
 
+from zhuoji.cli import at_least, loadable_variant
+
 SAMPLE_S = 0.1
 
 
@@ -91,11 +93,11 @@ def measure(rounds: int, backend: str, workers: int, agents: str, variant: str) 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--rounds", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--rounds", type=at_least(1), nargs="+", default=[10_000, 100_000])
     ap.add_argument("--backends", nargs="+", default=["local"], choices=["local", "ray"])
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=at_least(1), default=1)
     ap.add_argument("--agents", default="random")
-    ap.add_argument("--variant", default="guiyang")
+    ap.add_argument("--variant", type=loadable_variant, default="guiyang")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     rows = [

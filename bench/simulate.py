@@ -32,6 +32,7 @@ import resource
 import sys
 from typing import Any
 
+from zhuoji.cli import at_least, loadable_variant
 from zhuoji.sim.backends import available_cpus
 from zhuoji.sim.records import SimSpec
 from zhuoji.sim.runner import simulate
@@ -96,14 +97,17 @@ def _autogroup() -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", default="guiyang")
-    ap.add_argument("--random-rounds", type=int, default=3000)
-    ap.add_argument("--greedy-rounds", type=int, default=1200)
+    ap.add_argument("--variant", type=loadable_variant, default="guiyang")
+    ap.add_argument("--random-rounds", type=at_least(1), default=3000)
+    ap.add_argument("--greedy-rounds", type=at_least(1), default=1200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
-        "--workers", type=int, default=available_cpus(), help="all-core run (default: every CPU)"
+        "--workers",
+        type=at_least(1),
+        default=available_cpus(),
+        help="all-core run (default: every CPU)",
     )
-    ap.add_argument("--repeat", type=int, default=1, help="best of N runs each")
+    ap.add_argument("--repeat", type=at_least(1), default=1, help="best of N runs each")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     load_before = os.getloadavg()

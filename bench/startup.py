@@ -22,6 +22,8 @@ import subprocess
 import sys
 import time
 
+from zhuoji.cli import at_least
+
 PY = sys.executable
 #: the ``zhuoji`` console script, plus a note on stderr of the process CPU time (start-up
 #: included) when the first line of output is written: that is when the demo has "started"
@@ -74,7 +76,9 @@ def run_once(cmd: list[str]) -> tuple[float, float, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=30, help="runs of each command (default 30)")
+    ap.add_argument(
+        "--runs", type=at_least(1), default=30, help="runs of each command (default 30)"
+    )
     args = ap.parse_args()
     samples: dict[str, list[tuple[float, float, float]]] = {name: [] for name in CASES}
     for cmd in CASES.values():  # warm the file cache once

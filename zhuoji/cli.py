@@ -116,6 +116,30 @@ def at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
+def positive_number(text: str) -> float:
+    """A ``float`` option type refusing zero, negatives and NaN (``--seconds -1``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
+    return value
+
+
+def loadable_variant(text: str) -> str:
+    """An option type for a variant (shipped name or file) that must load: the variant
+    error (file and line) is the option's error.  Imports the variant code when called."""
+    from zhuoji.errors import ZhuojiError
+    from zhuoji.variant import load_variant
+
+    try:
+        load_variant(text)
+    except ZhuojiError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def shipped_variants() -> list[str]:
     """Names of the shipped variants, from the files (no variant code imported)."""
     return sorted(p.stem for p in Path(__file__).with_name("variants").glob("*.yaml"))
