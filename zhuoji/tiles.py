@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from functools import lru_cache
 from itertools import compress
 
 from zhuoji.errors import TileParseError
@@ -79,6 +80,10 @@ def is_terminal_or_honor(kind: int) -> bool:
     return kind >= 27 or kind % 9 in (0, 8)
 
 
+#: every kind that is a terminal (1 or 9) or an honor, in kind order
+TERMINALS_AND_HONORS = tuple(k for k in range(NUM_KINDS) if is_terminal_or_honor(k))
+
+
 def kind_of(rank: int, letter: str) -> int:
     """Kind for a rank and suit letter; ``kind_of(1, "s") == YAOJI``."""
     return LETTERS.index(letter) * 9 + rank - 1
@@ -117,8 +122,10 @@ def parse(text: str) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=256)
 def parse_one(text: str) -> int:
-    """Read exactly one tile (``"5m"``)."""
+    """Read exactly one tile (``"5m"``).  Remembered by its text (the tiles a variant names
+    are read again every round; a bad text raises every time, it is not remembered)."""
     kinds = parse(text)
     if len(kinds) != 1:
         raise TileParseError(f"expected one tile, got {len(kinds)} in {text!r}")

@@ -18,9 +18,16 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from zhuoji.hand import Decomposition, Form, GroupKind
+from zhuoji.hand import Decomposition, Form, Group, GroupKind
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.tiles import is_dragon, is_honor, is_terminal_or_honor, suit_of, wind
+from zhuoji.tiles import (
+    TERMINALS_AND_HONORS,
+    is_dragon,
+    is_honor,
+    is_terminal_or_honor,
+    suit_of,
+    wind,
+)
 
 
 class Requires(BaseModel):
@@ -204,44 +211,83 @@ def hand_facts(
     out 断幺 (seed 003 "断幺2嘴（无字牌，无1、9）（不能有红中，可以有宝牌）", "有1个红中就加2嘴").
     ``tile_copies`` itself is per row (:func:`with_tile`); ``held`` stays in the facts for it."""
     groups = dec.groups
+    form = dec.form
+    standard = form is Form.STANDARD
+    pairs_form = form is Form.SEVEN_PAIRS
+    # one pass over the realization's blocks
     real_tiles: list[int] = []
     wilds = 0
+    pung_kinds: list[int] = []  # kinds of pungs or kongs of real tiles (concealed, then melds)
+    chow_firsts: list[int] = []
+    has_chow = False
+    pair: Group | None = None
     for g in groups:
-        for i, t in enumerate(g.tiles):
-            if g.wild >> i & 1:
-                wilds += 1
-            else:
-                real_tiles.append(t)
-    meld_tiles = [t for m in melds for t in m.tiles]
-    every = real_tiles + meld_tiles
-    suits = {suit_of(t) for t in every if not is_honor(t)}
-    honors = any(is_honor(t) for t in every)
-    standard = dec.form is Form.STANDARD
-    pungs = [g for g in groups if g.kind is GroupKind.PUNG]
-    chows = [g for g in groups if g.kind is GroupKind.CHOW]
-    meld_pungs = [m for m in melds if m.kind is not MeldKind.CHI]
-    pair = dec.pair
-    pung_kinds = [g.first for g in pungs if not g.wild] + [m.tile for m in meld_pungs]
+        kind = g.kind
+        tiles = g.tiles
+        if g.wild:
+            for i, t in enumerate(tiles):
+                if g.wild >> i & 1:
+                    wilds += 1
+                else:
+                    real_tiles.append(t)
+        else:
+            real_tiles.extend(tiles)
+        if kind is GroupKind.PUNG:
+            if not g.wild:
+                pung_kinds.append(g.first)
+        elif kind is GroupKind.CHOW:
+            has_chow = True
+            chow_firsts.append(g.first)
+        elif kind is GroupKind.PAIR and pair is None:
+            pair = g
+    if not standard:
+        pair = None  # :attr:`Decomposition.pair`
+    kan = len(pung_kinds)
+    # the melds laid down
+    meld_tiles: list[int] = []
+    meld_chows: list[int] = []
+    claimed = peng_sets = concealed_kongs = exposed_kongs = 0
+    for m in melds:
+        meld_tiles.extend(m.tiles)
+        mk = m.kind
+        if mk is MeldKind.CHI:
+            meld_chows.append(m.tile)
+        else:
+            pung_kinds.append(m.tile)
+        if mk.claimed:
+            claimed += 1
+        if mk is MeldKind.GANG_CONCEALED:
+            concealed_kongs += 1
+        elif mk is not MeldKind.CHI:
+            peng_sets += 1
+            if mk is not MeldKind.PENG:
+                exposed_kongs += 1
+    suits = {suit_of(t) for t in real_tiles}
+    suits.update(suit_of(t) for t in meld_tiles)
+    honors = _HONORS in suits
+    suits.discard(_HONORS)
 
-    chow_firsts = sorted(g.first for g in chows) + sorted(
-        m.tile for m in melds if m.kind is MeldKind.CHI
-    )
     twin = 0
-    seen: dict[int, int] = {}
-    for f in chow_firsts:
-        seen[f] = seen.get(f, 0) + 1
-    twin = sum(n // 2 for n in seen.values())
-    straight = any({b, b + 3, b + 6} <= set(chow_firsts) for b in (0, 9, 18))
-    win_group_wilds = _win_group_wild_shapes(dec, win_tile)
+    straight = False
+    if chow_firsts or meld_chows:
+        chow_firsts.sort()
+        meld_chows.sort()
+        chow_firsts += meld_chows
+        seen: dict[int, int] = {}
+        for f in chow_firsts:
+            seen[f] = seen.get(f, 0) + 1
+        twin = sum(n // 2 for n in seen.values())
+        firsts = set(chow_firsts)
+        straight = any({b, b + 3, b + 6} <= firsts for b in (0, 9, 18))
+    win_group_wilds = _win_group_wild_shapes(dec, win_tile) if wilds else _NO_SHAPES
     n_waits = len(waits)
-    pairs_form = dec.form is Form.SEVEN_PAIRS
     return {
-        "form": dec.form,
-        "all_pungs": standard and not chows and all(m.kind is not MeldKind.CHI for m in melds),
+        "form": form,
+        "all_pungs": standard and not has_chow and not meld_chows,
         "one_suit": len(suits) == 1 and not honors,
         "mixed_one_suit": len(suits) == 1 and honors,
-        "quads": _quads(dec) if dec.form is Form.SEVEN_PAIRS else 0,
-        "concealed": not any(m.kind.claimed for m in melds),
+        "quads": _quads(dec) if pairs_form else 0,
+        "concealed": not claimed,
         "single_wait": standard and n_waits == 1 and pair is not None and win_tile == pair.first,
         "one_wait": n_waits == 1,
         "wide_wait": _wide(waits),
@@ -251,25 +297,19 @@ def hand_facts(
         "no_wild": wilds == 0,
         "wilds": wilds,
         "missing_suit": len(suits) < 3,
-        "no_terminals": not any(n and is_terminal_or_honor(k) for k, n in enumerate(held)),
+        "no_terminals": not any(held[k] for k in TERMINALS_AND_HONORS),
         "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
-        "kan": sum(1 for g in pungs if not g.wild),
+        "kan": kan,
         "twin_chows": twin,
         "full_straight": straight,
-        "all_honors_lan": dec.form is Form.SHISANLAN
+        "all_honors_lan": form is Form.SHISANLAN
         and sum(1 for g in groups if is_honor(g.first) and not g.wild) == 7,
         "wild_single_wait": "pair" in win_group_wilds,
         "wild_pair_wait": "pung" in win_group_wilds,
         "held": held,
-        "peng_sets": sum(
-            1
-            for m in melds
-            if m.kind in (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
-        ),
-        "concealed_kongs": sum(1 for m in melds if m.kind is MeldKind.GANG_CONCEALED),
-        "exposed_kongs": sum(
-            1 for m in melds if m.kind in (MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
-        ),
+        "peng_sets": peng_sets,
+        "concealed_kongs": concealed_kongs,
+        "exposed_kongs": exposed_kongs,
         "dragon_pungs": sum(1 for k in pung_kinds if is_dragon(k)),
         "seat_wind_pung": wind(ctx.seat_wind) in pung_kinds,
         "round_wind_pung": wind(ctx.round_wind) in pung_kinds,
@@ -284,6 +324,11 @@ def hand_facts(
         "declared": ctx.declared,
         "dealer": ctx.dealer,
     }
+
+
+#: :func:`zhuoji.tiles.suit_of` of an honor tile
+_HONORS = 3
+_NO_SHAPES: frozenset[str] = frozenset()
 
 
 def with_tile(facts: dict[str, object], tile: int) -> dict[str, object]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import cast
 
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld
-from zhuoji.rules.facts import WinContext, hand_facts, matches, with_tile
+from zhuoji.rules.facts import WinContext, hand_facts, with_tile
+from zhuoji.rules.memo import per_object
 from zhuoji.tiles import parse_one, suit_of
 from zhuoji.variant import PatternRow, PatternsSection
 
@@ -67,20 +67,65 @@ def _row_fan(row: PatternRow, facts: dict[str, object]) -> int:
     return row.fan * count
 
 
-@lru_cache(maxsize=256)
-def _kind(tile: str) -> int:
-    return parse_one(tile)
+#: how a condition compares a fact with the value a row wants (:func:`facts.matches`)
+_BOOL, _AT_LEAST, _EQUAL = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A pattern row made ready for matching: its conditions as ``(fact, want, how)``, its
+    own tile parsed (``-1`` for none)."""
+
+    pid: str
+    row: PatternRow
+    conditions: tuple[tuple[str, object, int], ...]
+    tile: int
+
+
+@per_object(maxsize=64)
+def _rows(table: PatternsSection) -> tuple[_Row, ...]:
+    """The table's rows ready for matching, once per table (the variant's pattern table
+    is read every round)."""
+    out = []
+    for pid, row in table.rows.items():
+        conditions = tuple(
+            (
+                name,
+                want,
+                _BOOL if isinstance(want, bool) else _AT_LEAST if isinstance(want, int) else _EQUAL,
+            )
+            for name, want in row.requires
+            if want is not None
+        )
+        out.append(_Row(pid, row, conditions, -1 if row.tile is None else parse_one(row.tile)))
+    return tuple(out)
+
+
+def _holds(conditions: tuple[tuple[str, object, int], ...], facts: dict[str, object]) -> bool:
+    """:func:`zhuoji.rules.facts.matches` on a row's prepared conditions."""
+    for name, want, how in conditions:
+        have = facts[name]
+        if how == _BOOL:
+            if bool(have) is not want:
+                return False
+        elif how == _AT_LEAST:
+            if not isinstance(have, int) or have < cast(int, want):
+                return False
+        elif have != want:
+            return False
+    return True
 
 
 def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Component, ...]:
     """The scoring components for one set of facts."""
     hits: dict[str, tuple[PatternRow, int]] = {}
-    for pid, row in table.rows.items():
-        seen = facts if row.tile is None else with_tile(facts, _kind(row.tile))
-        if matches(row.requires, seen):
+    for r in _rows(table):
+        seen = facts if r.tile < 0 else with_tile(facts, r.tile)
+        if _holds(r.conditions, seen):
+            row = r.row
             fan = _row_fan(row, seen)
             if fan or row.per is None:
-                hits[pid] = (row, fan)
+                hits[r.pid] = (row, fan)
     for pid, (row, _) in list(hits.items()):
         if pid in hits:
             for other in row.excludes:
