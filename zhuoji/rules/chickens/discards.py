@@ -10,12 +10,14 @@ most one per player.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from zhuoji.outcome import RoundEnd
 from zhuoji.rules.chickens.params import ChickenParams, TileChoice
 from zhuoji.rules.chickens.values import Chicken
+from zhuoji.rules.memo import per_object
 from zhuoji.tiles import name, parse_one
 
 
@@ -38,11 +40,17 @@ class Special:
     detail: str
 
 
-def tiles_of(choice: TileChoice, table: dict[int, Chicken]) -> set[int]:
+@per_object(maxsize=256)
+def named_kinds(tiles: list[str]) -> frozenset[int]:
+    """The kinds a variant's tile list names, read once per list (it is read every round)."""
+    return frozenset(parse_one(t) for t in tiles)
+
+
+def tiles_of(choice: TileChoice, table: Mapping[int, Chicken]) -> frozenset[int]:
     """The kinds a 冲锋/横鸡/责任 rule names; ``any``: every chicken known during play."""
     if choice == "any":
-        return {k for k, c in table.items() if c.fixed}
-    return {parse_one(t) for t in choice}
+        return frozenset(k for k, c in table.items() if c.fixed)
+    return named_kinds(choice)
 
 
 def first_go_round(end: RoundEnd) -> int:
@@ -56,11 +64,51 @@ def first_go_round(end: RoundEnd) -> int:
     return n
 
 
-def classify(end: RoundEnd, table: dict[int, Chicken], p: ChickenParams) -> dict[int, Status]:
-    """Discard index → status, for every discarded chicken."""
+def _own_firsts(end: RoundEnd) -> set[int]:
+    """The indexes of each player's first discard."""
+    firsts: dict[int, int] = {}
+    for i, d in enumerate(end.discards):
+        if d.seat not in firsts:
+            firsts[d.seat] = i
+            if len(firsts) == end.players:
+                break
+    return set(firsts.values())
+
+
+def classify(end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams) -> dict[int, Status]:
+    """Discard index → status, for every discarded chicken (in discard order)."""
+    if p.hengji is not None:
+        return _classify_with_rounds(end, table, p)
+    # without 横鸡 a discard's status reads only earlier discards of its own kind (冲锋
+    # ``round``) or its discarder's first discard (冲锋 ``own``): only the chickens are walked
+    discards = end.discards
+    chickens = [i for i, d in enumerate(discards) if d.tile in table]
+    cf = p.chongfeng
+    if cf is None:
+        return dict.fromkeys(chickens, Status.PLAIN)
+    cf_tiles = tiles_of(cf.tiles, table)
+    out: dict[int, Status] = {}
+    if cf.first == "round":
+        seen: set[int] = set()
+        for i in chickens:
+            k = discards[i].tile
+            out[i] = Status.CHONGFENG if k in cf_tiles and k not in seen else Status.PLAIN
+            seen.add(k)
+    else:
+        own = _own_firsts(end)
+        for i in chickens:
+            first = i in own and discards[i].tile in cf_tiles
+            out[i] = Status.CHONGFENG if first else Status.PLAIN
+    return out
+
+
+def _classify_with_rounds(
+    end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams
+) -> dict[int, Status]:
+    """:func:`classify` with 横鸡 rounds, which every discard may close (DS §7.3)."""
     cf, hj = p.chongfeng, p.hengji
-    cf_tiles = tiles_of(cf.tiles, table) if cf else set()
-    hj_tiles = tiles_of(hj.tiles, table) if hj else set()
+    cf_tiles = tiles_of(cf.tiles, table) if cf else frozenset()
+    hj_tiles = tiles_of(hj.tiles, table) if hj else frozenset()
     seen: set[int] = set()  # kinds discarded so far
     started: set[int] = set()  # seats that have discarded
     rounds: dict[int, set[int] | None] = {}  # 横鸡 round per kind: members, None when closed
@@ -118,7 +166,7 @@ def chongfeng_value(c: Chicken, p: ChickenParams, first_round: bool) -> tuple[in
 
 def chongfeng(
     end: RoundEnd,
-    table: dict[int, Chicken],
+    table: Mapping[int, Chicken],
     status: dict[int, Status],
     ready: list[bool],
     p: ChickenParams,
@@ -147,7 +195,7 @@ def chongfeng(
 
 
 def zeren(
-    end: RoundEnd, table: dict[int, Chicken], status: dict[int, Status], p: ChickenParams
+    end: RoundEnd, table: Mapping[int, Chicken], status: dict[int, Status], p: ChickenParams
 ) -> list[Special]:
     """Every 责任鸡 of the round: (discarder, claimer, amount)."""
     zr = p.zeren
@@ -157,9 +205,11 @@ def zeren(
     firsts = first_go_round(end)
     first_index: dict[int, int] = {}
     out = []
-    for i, d in enumerate(end.discards):
+    # every discarded chicken is in ``status``: the first discard of a chicken kind is there
+    for i in sorted(status):
+        d = end.discards[i]
         first_index.setdefault(d.tile, i)
-        if d.claim is None or d.claimed_by is None or d.tile not in kinds or d.tile not in table:
+        if d.claim is None or d.claimed_by is None or d.tile not in kinds:
             continue
         if zr.claims == "first" and first_index[d.tile] != i:
             continue

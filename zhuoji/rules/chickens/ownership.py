@@ -13,6 +13,7 @@ CITIES.md.  What an unready player showed (his discards and melds) is what he pa
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
@@ -76,11 +77,15 @@ def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
     return WonTile(min(winners, key=lambda s: (s - src) % end.players), None)
 
 
-def discarded_chickens(end: RoundEnd, table: dict[int, Chicken]) -> list[list[int]]:
-    """Per seat, the indexes of his discards that are chickens and that nobody took."""
+def discarded_chickens(end: RoundEnd, status: Mapping[int, Status]) -> list[list[int]]:
+    """Per seat, the indexes of his discards that are chickens and that nobody took
+    (``status`` is :func:`~zhuoji.rules.chickens.discards.classify`: every discarded
+    chicken, in discard order)."""
     out: list[list[int]] = [[] for _ in end.seats]
-    for i, d in enumerate(end.discards):
-        if d.claimed_by is None and d.tile in table:
+    discards = end.discards
+    for i in status:
+        d = discards[i]
+        if d.claimed_by is None:
             out[d.seat].append(i)
     return out
 
@@ -100,7 +105,7 @@ def _plain(c: Chicken, n: int, thrown: int = 0) -> list[Earning]:
 
 def holdings(
     end: RoundEnd,
-    table: dict[int, Chicken],
+    table: Mapping[int, Chicken],
     status: dict[int, Status],
     discarded: list[list[int]],
     p: ChickenParams,
@@ -108,41 +113,42 @@ def holdings(
     """Per seat, what his chickens earn from each payer (before who collects is decided);
     ``discarded`` is :func:`discarded_chickens`."""
     won = won_tile(end, p)
+    stands = p.standing  # 站鸡: counted only where the variant has it
+    won_kind = -1 if end.win_tile is None else end.win_tile
     out: list[list[Earning]] = []
     for s, seat in enumerate(end.seats):
-        plain: Counter[int] = Counter()
-        thrown: Counter[int] = Counter()  # of ``plain``, the discarded ones
-        apart: Counter[int] = Counter()  # discarded copies counted at their own value
-        standing: Counter[int] = Counter()
+        plain: dict[int, int] = {}
+        thrown: dict[int, int] = {}  # of ``plain``, the discarded ones
+        apart: dict[int, int] = {}  # discarded copies counted at their own value
         extra: list[Earning] = []
         for k in seat.concealed:
             if k in table:
-                plain[k] += 1
-                standing[k] += 1
+                plain[k] = plain.get(k, 0) + 1
+        standing = dict(plain) if stands is not None else {}
         if won is not None and won.seat == s and end.win_tile in table:
-            k = end.win_tile
+            k = won_kind
             st = status.get(won.discard, Status.PLAIN) if won.discard is not None else None
             if p.zhuopao and st is not None and st is not Status.PLAIN:
                 v = status_value(st, table[k], p)
                 extra.append(Earning(v, "ji.zhuopao", f"捉炮鸡 {name(k)} ({st.value}) {v}"))
             elif p.zhuopao and st is not None and table[k].discard_parts:
-                apart[k] += 1  # 捉炮鸡 of a plain discard: its discard value (DS §7.5, §7.7)
+                apart[k] = apart.get(k, 0) + 1  # 捉炮鸡 of a plain discard: its discard value
             else:
-                plain[k] += 1
-                if p.standing is not None and p.standing.won_tile:
-                    standing[k] += 1
+                plain[k] = plain.get(k, 0) + 1
+                if stands is not None and stands.won_tile:
+                    standing[k] = standing.get(k, 0) + 1
         for m in seat.melds:
             for k in set(m.tiles):
                 if k not in table:
                     continue
                 n = p.kong_counts if m.is_kong else m.tiles.count(k)
-                plain[k] += n
+                plain[k] = plain.get(k, 0) + n
                 if (
-                    p.standing is not None
-                    and p.standing.concealed_kongs
+                    stands is not None
+                    and stands.concealed_kongs
                     and m.kind is MeldKind.GANG_CONCEALED
                 ):
-                    standing[k] += n
+                    standing[k] = standing.get(k, 0) + n
         if p.scope != "hand":
             for i in discarded[s]:
                 d = end.discards[i]
@@ -153,27 +159,32 @@ def holdings(
                 if st is Status.CHONGFENG:
                     assert p.chongfeng is not None
                     if p.chongfeng.also_discard:
-                        plain[d.tile] += 1
-                        thrown[d.tile] += 1
+                        plain[d.tile] = plain.get(d.tile, 0) + 1
+                        thrown[d.tile] = thrown.get(d.tile, 0) + 1
                 elif st is Status.HENGJI:
                     assert p.hengji is not None
                     v = status_value(st, c, p)
                     extra.append(Earning(v, "ji.hengji", f"{p.hengji.label} {name(d.tile)} {v}"))
                 elif c.discard_parts:  # a golden chicken not golden on discards
-                    apart[d.tile] += 1
+                    apart[d.tile] = apart.get(d.tile, 0) + 1
                 else:
-                    plain[d.tile] += 1
-                    thrown[d.tile] += 1
-        earnings = [e for k in sorted(plain) for e in _plain(table[k], plain[k], thrown[k])]
-        earnings += [
-            e for k in sorted(apart) for e in _plain(table[k].discarded(), apart[k], apart[k])
-        ]
-        earnings += _standing(table, standing, p) + extra
+                    plain[d.tile] = plain.get(d.tile, 0) + 1
+                    thrown[d.tile] = thrown.get(d.tile, 0) + 1
+        earnings = [e for k in sorted(plain) for e in _plain(table[k], plain[k], thrown.get(k, 0))]
+        if apart:
+            earnings += [
+                e for k in sorted(apart) for e in _plain(table[k].discarded(), apart[k], apart[k])
+            ]
+        if standing:
+            earnings += _standing(table, standing, p)
+        earnings += extra
         out.append(earnings)
     return out
 
 
-def _standing(table: dict[int, Chicken], standing: Counter[int], p: ChickenParams) -> list[Earning]:
+def _standing(
+    table: Mapping[int, Chicken], standing: Mapping[int, int], p: ChickenParams
+) -> list[Earning]:
     """站鸡: a chicken still standing is worth its value × multiplier + bonus."""
     st = p.standing
     if st is None:
@@ -193,7 +204,7 @@ def _standing(table: dict[int, Chicken], standing: Counter[int], p: ChickenParam
 def shown(
     end: RoundEnd,
     ready: list[bool],
-    table: dict[int, Chicken],
+    table: Mapping[int, Chicken],
     status: dict[int, Status],
     discards: list[list[int]],
     p: ChickenParams,

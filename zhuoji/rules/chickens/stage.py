@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from zhuoji.reveals import counting
-from zhuoji.rules.chickens.discards import chongfeng, classify, zeren
+from zhuoji.rules.chickens.discards import chongfeng, classify, named_kinds, zeren
 from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings, shown
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.payment import Standing, pay_holdings, pay_unready, pay_zeren
-from zhuoji.rules.chickens.values import Chicken, chicken_table
+from zhuoji.rules.chickens.values import Chicken, round_chickens
 from zhuoji.rules.registry import Phase, Point, register, register_labels
 from zhuoji.settle import SettleContext
-from zhuoji.tiles import name, parse_one
+from zhuoji.tiles import name
 
 # the ledger items this stage pays
 register_labels(
@@ -34,10 +36,10 @@ register_labels(
 )
 
 
-def round_table(ctx: SettleContext, p: ChickenParams) -> dict[int, Chicken]:
+def round_table(ctx: SettleContext, p: ChickenParams) -> Mapping[int, Chicken]:
     """The round's chickens from its counting reveals and weekday."""
     end = ctx.end
-    return chicken_table(
+    return round_chickens(
         p, counting(end.reveals, ctx.ruleset.variant.deal.start_reveal), end.weekday
     )
 
@@ -50,7 +52,7 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     end = ctx.end
     if end.is_draw:
         return
-    if p.chuifeng is not None and end.reveal in {parse_one(t) for t in p.chuifeng.tiles}:
+    if p.chuifeng is not None and end.reveal in named_kinds(p.chuifeng.tiles):
         assert end.reveal is not None
         ctx.note(f"吹风鸡: {name(end.reveal)} revealed, no chickens this round")
         return
@@ -58,7 +60,7 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     status = classify(end, table, p)
     st = Standing.of(ctx, p)
     cf = chongfeng(end, table, status, st.ready, p)
-    discarded = discarded_chickens(end, table)
+    discarded = discarded_chickens(end, status)
     earnings = holdings(end, table, status, discarded, p)
     for c in cf:
         earnings[c.seat].append(Earning(c.amount, c.item, c.detail, chongfeng=True))

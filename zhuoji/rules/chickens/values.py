@@ -9,11 +9,14 @@ raises it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 from zhuoji.outcome import Reveal, RevealAt
 from zhuoji.rules.chickens.params import ChickenParams, Direction
+from zhuoji.rules.memo import Identity
 from zhuoji.tiles import name, next_in_cycle, parse_one, prev_in_cycle
 
 
@@ -127,3 +130,19 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
                     (*held.discard_parts, part) if held.discard_parts else (),
                 )
     return table
+
+
+@lru_cache(maxsize=1024)
+def _remembered_table(
+    p: Identity[ChickenParams], reveals: tuple[Reveal, ...], weekday: int
+) -> Mapping[int, Chicken]:
+    return MappingProxyType(chicken_table(p.obj, reveals, weekday))
+
+
+def round_chickens(
+    p: ChickenParams, reveals: Iterable[Reveal], weekday: int
+) -> Mapping[int, Chicken]:
+    """:func:`chicken_table`, remembered by the parameters object (by identity), the reveals
+    and the weekday — everything it reads — since rounds of one table see few reveals (the
+    mapping is shared: it cannot be changed)."""
+    return _remembered_table(Identity(p), tuple(reveals), weekday)
