@@ -285,6 +285,8 @@ class HandRules:
 
     def decompositions(self, c: Sequence[int]) -> list[Decomposition]:
         """Every realization of a complete hand, over forms, jokers and stand-ins."""
+        if self.wild is None:
+            return self._plain_decompositions(c)
         seen: set[Decomposition] = set()
         joker_face = self.wild.kind if self.wild else 0
         for base, jokers in self._variants(c):
@@ -301,6 +303,29 @@ class HandRules:
                 for groups in _yao_realizations(base, jokers):
                     seen.add(Decomposition(Form.SHISANYAO, groups))
         return sorted(seen, key=lambda d: (d.form.value, d.groups))
+
+    def _plain_decompositions(self, c: Sequence[int]) -> list[Decomposition]:
+        """:meth:`decompositions` without jokers: the counts are read one way only, so each
+        form's realizations are distinct already and come sorted; the forms are taken in
+        the order of their names, as the general path sorts them."""
+        base = list(c)
+        total = sum(base)
+        out: list[Decomposition] = []
+        for form in _FORMS_BY_NAME:
+            if form not in self.forms:
+                continue
+            if form is Form.STANDARD:
+                if total % 3 == 2:
+                    out += [Decomposition(form, g) for g in _plain_standard_realizations(base)]
+            elif total == 14:
+                if form is Form.SEVEN_PAIRS:
+                    found = _pair_realizations(base, 0, 0, self.quads_as_two_pairs)
+                elif form is Form.SHISANLAN:
+                    found = _lan_realizations(base, 0, 0, self.strict_lan)
+                else:
+                    found = _yao_realizations(base, 0)
+                out += [Decomposition(form, g) for g in found]
+        return out
 
 
 #: each form's switch in the kernel's ``forms_*`` entry points
@@ -327,6 +352,8 @@ def _form_switches(forms: Collection[Form], quads_as_two_pairs: bool, lan: LanRu
 
 
 _PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
+#: the forms in the order :meth:`HandRules.decompositions` lists them (by name)
+_FORMS_BY_NAME = tuple(sorted(Form, key=lambda f: f.value))
 PLAIN = HandRules()
 
 
@@ -377,6 +404,8 @@ def _plain_standard_realizations(c: list[int]) -> list[tuple[Group, ...]]:
         paired.append(_group_realizations(first, part, True))
     results: set[tuple[Group, ...]] = set()
     for k in range(len(_GROUPS)):
+        if not paired[k]:
+            continue  # the pair cannot lie in this group of kinds
         choices = [paired[j] if j == k else plain[j] for j in range(len(_GROUPS))]
         for combo in product(*choices):
             tail = [g for groups in combo for g in groups]
@@ -427,9 +456,7 @@ def _group_realizations(
     return tuple(out)
 
 
-def _search_realizations(
-    c: list[int], jokers: int, joker_face: int
-) -> Iterator[tuple[Group, ...]]:
+def _search_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:
     """Exhaustive search: the lowest real tile starts a block in every possible way, with
     jokers filling any place (also places a real tile could have taken)."""
     results: set[tuple[Group, ...]] = set()
