@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache, partial
 from itertools import product
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
@@ -388,6 +389,10 @@ def _group_key(g: Group) -> tuple[str, int, int]:
     return (g.kind, g.first, g.wild)
 
 
+#: :func:`_group_key` as a C-level key function (the same fields in the same order)
+_GROUP_FIELDS = attrgetter("kind", "first", "wild")
+
+
 def _realization_key(groups: tuple[Group, ...]) -> tuple[tuple[str, int, int], ...]:
     return tuple(map(_group_key, groups))
 
@@ -402,15 +407,20 @@ def _plain_standard_realizations(c: list[int]) -> list[tuple[Group, ...]]:
         part = tuple(c[first : first + size])
         plain.append(_group_realizations(first, part, False))
         paired.append(_group_realizations(first, part, True))
-    results: set[tuple[Group, ...]] = set()
+    # each group's realizations are distinct block multisets and the groups of kinds are
+    # disjoint, so every combination (the pair in group k) is a distinct realization
+    results: list[tuple[Group, ...]] = []
     for k in range(len(_GROUPS)):
         if not paired[k]:
             continue  # the pair cannot lie in this group of kinds
         choices = [paired[j] if j == k else plain[j] for j in range(len(_GROUPS))]
         for combo in product(*choices):
             tail = [g for groups in combo for g in groups]
-            results.add(tuple(sorted(tail, key=_group_key)))
-    return sorted(results, key=_realization_key)
+            tail.sort(key=_GROUP_FIELDS)
+            results.append(tuple(tail))
+    if len(results) > 1:
+        results.sort(key=_realization_key)
+    return results
 
 
 @lru_cache(maxsize=8192)
@@ -453,7 +463,9 @@ def _group_realizations(
                 c[t] += 1
 
     rec(False, [])
-    return tuple(out)
+    # two orders of the same blocks (a pung then a chow, or the chow first) are one way
+    distinct = {tuple(sorted(r, key=_group_key)) for r in out}
+    return tuple(sorted(distinct, key=_realization_key))
 
 
 def _search_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:

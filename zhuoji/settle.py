@@ -61,6 +61,19 @@ class LedgerEntry:
         }
 
 
+def _entry(payer: int, payee: int, amount: int, item: str, detail: str, units: int) -> LedgerEntry:
+    """A live :class:`LedgerEntry`, the same as ``LedgerEntry(...)``, built without the
+    frozen dataclass's field-by-field ``object.__setattr__`` (a round pays a dozen)."""
+    entry = _new_object(LedgerEntry)
+    entry.__dict__.update(
+        payer=payer, payee=payee, amount=amount, item=item, detail=detail, units=units, void=None
+    )
+    return entry
+
+
+_new_object = object.__new__
+
+
 @dataclass
 class Ledger:
     """The itemized settlement of one round.  The stake lives here and only here: stages pay
@@ -82,7 +95,7 @@ class Ledger:
             payer, payee, units = payee, payer, -units
         if units == 0 or payer == payee:
             return None
-        self.record.append(LedgerEntry(payer, payee, units * self.stake, item, detail, units))
+        self.record.append(_entry(payer, payee, units * self.stake, item, detail, units))
         return len(self.record) - 1
 
     def void(self, indices: Iterable[int], why: str) -> list[LedgerEntry]:
@@ -155,6 +168,7 @@ class SettleContext:
         self.win_entries: dict[int, list[int]] = {}
         self._burns: dict[int, _Burn] = {}
         self._values: dict[tuple[int, bool], HandValue] = {}
+        self.winners: list[int] = [w.seat for w in end.wins]
 
     # --- burning (烧) -----------------------------------------------------------------
 
@@ -203,10 +217,6 @@ class SettleContext:
         return b.dou is DouBurn.ALL or (b.dou is DouBurn.KONG and meld.tile in b.kong_tiles)
 
     # --- facts -----------------------------------------------------------------------
-
-    @cached_property
-    def winners(self) -> list[int]:
-        return [w.seat for w in self.end.wins]
 
     @cached_property
     def ready(self) -> list[bool]:

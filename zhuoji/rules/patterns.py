@@ -101,27 +101,22 @@ def _rows(table: PatternsSection) -> tuple[_Row, ...]:
     return tuple(out)
 
 
-def _holds(conditions: tuple[tuple[str, object, int], ...], facts: dict[str, object]) -> bool:
-    """:func:`zhuoji.rules.facts.matches` on a row's prepared conditions."""
-    for name, want, how in conditions:
-        have = facts[name]
-        if how == _BOOL:
-            if bool(have) is not want:
-                return False
-        elif how == _AT_LEAST:
-            if not isinstance(have, int) or have < cast(int, want):
-                return False
-        elif have != want:
-            return False
-    return True
-
-
 def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Component, ...]:
     """The scoring components for one set of facts."""
     hits: dict[str, tuple[PatternRow, int]] = {}
     for r in _rows(table):
         seen = facts if r.tile < 0 else with_tile(facts, r.tile)
-        if _holds(r.conditions, seen):
+        for name, want, how in r.conditions:  # _holds, inline: every row, every hand
+            have = seen[name]
+            if how == _BOOL:
+                if bool(have) is not want:
+                    break
+            elif how == _AT_LEAST:
+                if not isinstance(have, int) or have < cast(int, want):
+                    break
+            elif have != want:
+                break
+        else:
             row = r.row
             fan = _row_fan(row, seen)
             if fan or row.per is None:

@@ -121,9 +121,11 @@ def holdings(
         thrown: dict[int, int] = {}  # of ``plain``, the discarded ones
         apart: dict[int, int] = {}  # discarded copies counted at their own value
         extra: list[Earning] = []
-        for k in seat.concealed:
-            if k in table:
-                plain[k] = plain.get(k, 0) + 1
+        concealed = seat.concealed
+        for k in table:  # a few kinds: count each in the hand
+            n = concealed.count(k)
+            if n:
+                plain[k] = n
         standing = dict(plain) if stands is not None else {}
         if won is not None and won.seat == s and end.win_tile in table:
             k = won_kind

@@ -50,17 +50,22 @@ def pay_holdings(
     """Each collector earns each of his items from each payer (or, ``pairwise``, each pair
     settles the difference in one entry)."""
     flows: dict[tuple[int, int], int] = defaultdict(int)
+    unready_only = p.payers == "unready"
+    pairwise = p.payment == "pairwise"
+    ready = st.ready
+    pay = ctx.pay
     for s, items in enumerate(earnings):
-        if not st.collects[s]:
+        if not items or not st.collects[s]:
             continue
+        payers = list(ctx.others(s))
         for e in items:
-            for payer in ctx.others(s):
-                if p.payers == "unready" and st.ready[payer] and not e.chongfeng:
+            for payer in payers:
+                if unready_only and ready[payer] and not e.chongfeng:
                     continue
-                if p.payment == "pairwise":
+                if pairwise:
                     flows[(payer, s)] += e.amount
                 else:
-                    ctx.pay(payer, s, e.amount, e.item, e.detail)
+                    pay(payer, s, e.amount, e.item, e.detail)
     if p.payment == "pairwise":
         for a in range(ctx.players):
             for b in range(a + 1, ctx.players):
