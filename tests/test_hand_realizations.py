@@ -87,3 +87,102 @@ def test_plain_decompositions_match_the_general_path() -> None:
             assert got == general.decompositions(c), c
             found += bool(got)
     assert found > 1000
+
+
+def _reference_search(c: list[int], jokers: int, joker_face: int) -> list[tuple[H.Group, ...]]:
+    """The joker search as it was first written (rescanning from the first kind, Groups
+    compared as objects), kept to check the faster one against."""
+    results: set[tuple[H.Group, ...]] = set()
+
+    def rec(jk: int, has_pair: bool, acc: list[H.Group]) -> None:
+        i = 0
+        while i < 34 and not c[i]:
+            i += 1
+        if i == 34:
+            rest = jk - (0 if has_pair else 2)
+            if rest < 0 or rest % 3:
+                return
+            tail = list(acc)
+            if not has_pair:
+                tail.append(H.Group(H.GroupKind.PAIR, joker_face, 0b11))
+            tail.extend(H.Group(H.GroupKind.PUNG, joker_face, 0b111) for _ in range(rest // 3))
+            results.add(tuple(sorted(tail)))
+            return
+        for kind, size in ((H.GroupKind.PAIR, 2), (H.GroupKind.PUNG, 3)):
+            if kind is H.GroupKind.PAIR and has_pair:
+                continue
+            for real in range(1, min(c[i], size) + 1):
+                need = size - real
+                if need > jk:
+                    continue
+                c[i] -= real
+                acc.append(H.Group(kind, i, ((1 << need) - 1) << real))
+                rec(jk - need, has_pair or kind is H.GroupKind.PAIR, acc)
+                acc.pop()
+                c[i] += real
+        if i >= 27:
+            return
+        rank = i % 9
+        for p in range(3):
+            first = i - p
+            if p > rank or first % 9 > 6:
+                continue
+            for choice in range(1 << (2 - p)):
+                mask = (1 << p) - 1
+                for q in range(p + 1, 3):
+                    if choice >> (q - p - 1) & 1:
+                        mask |= 1 << q
+                need = mask.bit_count()
+                if need > jk:
+                    continue
+                places = [first + q for q in range(p, 3) if not mask >> q & 1]
+                if any(c[t] == 0 for t in places):
+                    continue
+                for t in places:
+                    c[t] -= 1
+                acc.append(H.Group(H.GroupKind.CHOW, first, mask))
+                rec(jk - need, has_pair, acc)
+                acc.pop()
+                for t in places:
+                    c[t] += 1
+
+    rec(jokers, False, [])
+    return sorted(results)
+
+
+def test_joker_search_matches_the_reference() -> None:
+    """The same realizations in the same order, for hands with one to four jokers."""
+    rng = random.Random(11)
+    found = 0
+    for _ in range(600):
+        c = _random_hand(rng)
+        jokers = rng.randint(1, 4)
+        take = min(jokers, sum(c))
+        tiles = [k for k in range(34) for _ in range(c[k])]
+        for t in rng.sample(tiles, take):
+            c[t] -= 1  # the jokers stand in the place of some real tiles
+        face = rng.randrange(34)
+        want = _reference_search(list(c), jokers, face)
+        assert list(H._search_realizations(list(c), jokers, face)) == want, (c, jokers)
+        found += bool(want)
+    assert found > 200
+
+
+def test_wild_decompositions_are_sorted_and_distinct() -> None:
+    """With jokers and a stand-in (红中配), decompositions come once each, by form name then
+    groups (as sorting the Decomposition objects themselves orders them)."""
+    rng = random.Random(13)
+    rules = H.HandRules(frozenset(H.Form), True, H.Wild(22, 31))
+    found = 0
+    for _ in range(400):
+        c = _random_hand(rng)
+        for _ in range(rng.randint(1, 3)):  # a tile becomes a joker (五筒) or a stand-in (红中)
+            k = rng.choice([k for k in range(34) if c[k]])
+            to = rng.choice((22, 31))
+            if c[to] < 4:
+                c[k] -= 1
+                c[to] += 1
+        decs = rules.decompositions(c)
+        assert decs == sorted(set(decs), key=lambda d: (d.form.value, d.groups))
+        found += bool(decs)
+    assert found > 50

@@ -36,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache, partial
@@ -288,22 +288,26 @@ class HandRules:
         """Every realization of a complete hand, over forms, jokers and stand-ins."""
         if self.wild is None:
             return self._plain_decompositions(c)
-        seen: set[Decomposition] = set()
+        # by (form name, groups' fields): equal keys are equal decompositions, and sorting
+        # the keys sorts the decompositions by form name, then groups
+        seen: dict[tuple[str, tuple[tuple[str, int, int], ...]], Decomposition] = {}
         joker_face = self.wild.kind if self.wild else 0
         for base, jokers in self._variants(c):
+            found: list[tuple[Form, Iterable[tuple[Group, ...]]]] = []
             if Form.STANDARD in self.forms and (sum(base) + jokers) % 3 == 2:
-                for groups in _standard_realizations(base, jokers, joker_face):
-                    seen.add(Decomposition(Form.STANDARD, groups))
+                found.append((Form.STANDARD, _standard_realizations(base, jokers, joker_face)))
             if Form.SEVEN_PAIRS in self.forms and sum(base) + jokers == 14:
-                for groups in _pair_realizations(base, jokers, joker_face, self.quads_as_two_pairs):
-                    seen.add(Decomposition(Form.SEVEN_PAIRS, groups))
+                pairs = _pair_realizations(base, jokers, joker_face, self.quads_as_two_pairs)
+                found.append((Form.SEVEN_PAIRS, pairs))
             if Form.SHISANLAN in self.forms and sum(base) + jokers == 14:
-                for groups in _lan_realizations(base, jokers, joker_face, self.strict_lan):
-                    seen.add(Decomposition(Form.SHISANLAN, groups))
+                lan = _lan_realizations(base, jokers, joker_face, self.strict_lan)
+                found.append((Form.SHISANLAN, lan))
             if Form.SHISANYAO in self.forms and sum(base) + jokers == 14:
-                for groups in _yao_realizations(base, jokers):
-                    seen.add(Decomposition(Form.SHISANYAO, groups))
-        return sorted(seen, key=lambda d: (d.form.value, d.groups))
+                found.append((Form.SHISANYAO, _yao_realizations(base, jokers)))
+            for form, realizations in found:
+                for groups in realizations:
+                    seen[(form.value, _realization_key(groups))] = Decomposition(form, groups)
+        return [seen[key] for key in sorted(seen)]
 
     def _plain_decompositions(self, c: Sequence[int]) -> list[Decomposition]:
         """:meth:`decompositions` without jokers: the counts are read one way only, so each
@@ -471,10 +475,10 @@ def _group_realizations(
 def _search_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:
     """Exhaustive search: the lowest real tile starts a block in every possible way, with
     jokers filling any place (also places a real tile could have taken)."""
-    results: set[tuple[Group, ...]] = set()
+    found: dict[tuple[tuple[str, int, int], ...], tuple[Group, ...]] = {}
 
-    def rec(jk: int, has_pair: bool, acc: list[Group]) -> None:
-        i = 0
+    def rec(i: int, jk: int, has_pair: bool, acc: list[Group]) -> None:
+        # every tile below ``i`` is placed already: blocks take tiles from the lowest on
         while i < NUM_KINDS and not c[i]:
             i += 1
         if i == NUM_KINDS:
@@ -483,50 +487,70 @@ def _search_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator
                 return
             tail = list(acc)
             if not has_pair:
-                tail.append(Group(GroupKind.PAIR, joker_face, 0b11))
-            tail.extend(Group(GroupKind.PUNG, joker_face, 0b111) for _ in range(rest // 3))
-            results.add(tuple(sorted(tail)))
+                tail.append(_group(GroupKind.PAIR, joker_face, 0b11))
+            tail.extend(_group(GroupKind.PUNG, joker_face, 0b111) for _ in range(rest // 3))
+            tail.sort(key=_GROUP_FIELDS)
+            found[tuple(map(_GROUP_FIELDS, tail))] = tuple(tail)
             return
+        held = c[i]
         for kind, size in ((GroupKind.PAIR, 2), (GroupKind.PUNG, 3)):
             if kind is GroupKind.PAIR and has_pair:
                 continue
-            for real in range(1, min(c[i], size) + 1):
+            for real in range(1, min(held, size) + 1):
                 need = size - real
                 if need > jk:
                     continue
                 c[i] -= real
-                acc.append(Group(kind, i, ((1 << need) - 1) << real))
-                rec(jk - need, has_pair or kind is GroupKind.PAIR, acc)
+                acc.append(_group(kind, i, ((1 << need) - 1) << real))
+                rec(i, jk - need, has_pair or kind is GroupKind.PAIR, acc)
                 acc.pop()
                 c[i] += real
         if is_honor(i):
             return
         rank = i % 9
-        for p in range(3):  # tile i sits at place p; places below it can only be jokers
-            first = i - p
-            if p > rank or first % 9 > 6:
+        for p, mask, need, offsets in _CHOW_SHAPES:
+            # tile i at place p of a chow starting at i - p, within its suit
+            if need > jk or p > rank or rank - p > 6:
                 continue
-            for choice in range(1 << (2 - p)):  # for each place above p: real (0) or joker (1)
-                mask = (1 << p) - 1
-                for q in range(p + 1, 3):
-                    if choice >> (q - p - 1) & 1:
-                        mask |= 1 << q
-                need = mask.bit_count()
-                if need > jk:
-                    continue
-                places = [first + q for q in range(p, 3) if not mask >> q & 1]
-                if any(c[t] == 0 for t in places):
-                    continue
-                for t in places:
-                    c[t] -= 1
-                acc.append(Group(GroupKind.CHOW, first, mask))
-                rec(jk - need, has_pair, acc)
-                acc.pop()
-                for t in places:
-                    c[t] += 1
+            if not all(c[i + o] for o in offsets):
+                continue
+            for o in offsets:
+                c[i + o] -= 1
+            acc.append(_group(GroupKind.CHOW, i - p, mask))
+            rec(i, jk - need, has_pair, acc)
+            acc.pop()
+            for o in offsets:
+                c[i + o] += 1
 
-    rec(jokers, False, [])
-    return iter(sorted(results))
+    rec(0, jokers, False, [])
+    # sorted by the groups' fields: the order of the Group tuples themselves
+    return iter([found[key] for key in sorted(found)])
+
+
+def _chow_shapes() -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+    """Each way a real tile sits in a chow with jokers: (its place p, the joker mask, the
+    jokers needed, the real tiles' offsets from it).  Places below p can only be jokers
+    (the tile is the lowest real one); each place above is real or a joker."""
+    out = []
+    for p in range(3):
+        for choice in range(1 << (2 - p)):
+            mask = (1 << p) - 1
+            for q in range(p + 1, 3):
+                if choice >> (q - p - 1) & 1:
+                    mask |= 1 << q
+            offsets = tuple(q - p for q in range(p, 3) if not mask >> q & 1)
+            out.append((p, mask, mask.bit_count(), offsets))
+    return tuple(out)
+
+
+_CHOW_SHAPES = _chow_shapes()
+
+
+@lru_cache(maxsize=2048)
+def _group(kind: GroupKind, first: int, wild: int) -> Group:
+    """One :class:`Group` per (kind, first, wild) (groups are immutable; the search makes
+    the same few again and again)."""
+    return Group(kind, first, wild)
 
 
 def _pair_realizations(
