@@ -398,7 +398,7 @@ _GROUP_FIELDS = attrgetter("kind", "first", "wild")
 
 
 def _realization_key(groups: tuple[Group, ...]) -> tuple[tuple[str, int, int], ...]:
-    return tuple(map(_group_key, groups))
+    return tuple(map(_GROUP_FIELDS, groups))
 
 
 def _plain_standard_realizations(c: list[int]) -> list[tuple[Group, ...]]:
@@ -512,15 +512,17 @@ def _search_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator
             # tile i at place p of a chow starting at i - p, within its suit
             if need > jk or p > rank or rank - p > 6:
                 continue
-            if not all(c[i + o] for o in offsets):
-                continue
             for o in offsets:
-                c[i + o] -= 1
-            acc.append(_group(GroupKind.CHOW, i - p, mask))
-            rec(i, jk - need, has_pair, acc)
-            acc.pop()
-            for o in offsets:
-                c[i + o] += 1
+                if not c[i + o]:
+                    break
+            else:
+                for o in offsets:
+                    c[i + o] -= 1
+                acc.append(_group(GroupKind.CHOW, i - p, mask))
+                rec(i, jk - need, has_pair, acc)
+                acc.pop()
+                for o in offsets:
+                    c[i + o] += 1
 
     rec(0, jokers, False, [])
     # sorted by the groups' fields: the order of the Group tuples themselves

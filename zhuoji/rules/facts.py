@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -333,8 +334,7 @@ _NO_SHAPES: frozenset[str] = frozenset()
 
 def with_tile(facts: dict[str, object], tile: int) -> dict[str, object]:
     """The facts as a row naming ``tile`` sees them: ``tile_copies`` counts that tile."""
-    held = facts["held"]
-    assert isinstance(held, Sequence)
+    held = cast(Sequence[int], facts["held"])  # (an isinstance check on an ABC costs more)
     return {**facts, "tile_copies": held[tile]}
 
 
