@@ -70,16 +70,13 @@ class Observation:
     def seen_counts(self) -> list[int]:
         """Copies of each kind among own concealed tiles, every meld (``melds``) and the
         discards left on the table (a claimed discard is counted in its meld): what
-        :class:`zhuoji.agents.analysis.TableView` counts as seen, in one compiled pass."""
+        :class:`zhuoji.agents.analysis.TableView` counts as seen: the hand plus the table's
+        counts, which the engine keeps as melds and discards change (``Round.table_seen``)."""
         r = self._round
         seen = list(r.seats[self.seat].hand)
-        for st in r.seats:
-            for m in st.melds:
-                for t in m.tiles:
-                    seen[t] += 1
-        for d in r.discards:
-            if d.claimed_by is None:
-                seen[d.tile] += 1
+        table = r.table_seen
+        for k in range(len(seen)):
+            seen[k] += table[k]
         return seen
 
     def discard_count(self, seat: int) -> int:
