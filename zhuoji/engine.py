@@ -176,7 +176,7 @@ class Round:
         for i in range(n):
             hand = self.seats[(dealer + i) % n].hand
             for t in self.wall.deal(size):
-                hand[t] += 1
+                hand[t] = hand[t] + 1
         last = self.wall.draw_head()
         self.seats[dealer].hand[last] += 1
         self.seats[dealer].drawn = last  # the dealer's 14th tile stands for a drawn one (天和)
@@ -551,7 +551,8 @@ class Round:
             else:
                 size = [0, 0, 0, 0]
                 for k in held:
-                    size[T.suit_of(k)] += st.hand[k]
+                    suit = T.suit_of(k)
+                    size[suit] = size[suit] + st.hand[k]
                 held = [k for k in held if size[T.suit_of(k)] >= x.tiles]
         return tuple(make(seat, ActionKind.EXCHANGE, k) for k in held)
 
@@ -559,7 +560,7 @@ class Round:
         x = self.ruleset.variant.exchange
         assert x is not None
         st = self.seats[action.seat]
-        st.hand[action.tile] -= 1
+        st.hand[action.tile] = st.hand[action.tile] - 1
         st.given.append(action.tile)
         if len(st.given) < x.tiles:
             self.pending[action.seat] = self._exchange_options(action.seat)
@@ -584,7 +585,7 @@ class Round:
             to = self.seats[(s + step) % n]
             to.received = list(st.given)
             for t in st.given:
-                to.hand[t] += 1
+                to.hand[t] = to.hand[t] + 1
         self._log({"type": "exchange", "direction": direction})
         dealer = self.seats[self.dealer]
         if dealer.drawn >= 0 and not dealer.hand[dealer.drawn]:
@@ -623,7 +624,7 @@ class Round:
     def _draw(self, seat: int, *, replacement: bool = False) -> None:
         st = self.seats[seat]
         tile = self._replacement() if replacement else self.wall.draw_head()
-        st.hand[tile] += 1
+        st.hand[tile] = st.hand[tile] + 1
         st.drawn = tile
         st.draws += 1
         st.passed_win = False
@@ -717,13 +718,13 @@ class Round:
                 out = [a for a in out if a.tile != wild] or out  # only wilds left: one must go
         if st.discards == 0 and self._may_declare(seat) and self.rules.shanten(hand) <= 0:
             for k in [a.tile for a in out]:
-                hand[k] -= 1
+                hand[k] = hand[k] - 1
                 waits = self.rules.waits(hand)
                 if st.void_suit >= 0 and waits:
                     waits = self._void_waits(st, waits)  # 定缺: a hand that cannot win is not ready
                 if waits:
                     out.append(make(seat, ActionKind.DISCARD, k, True))
-                hand[k] += 1
+                hand[k] = hand[k] + 1
             out.sort()
         return out
 
@@ -738,9 +739,9 @@ class Round:
         """A declared (frozen) hand may kong only if its waits stay the same."""
         before = list(st.hand)
         if st.drawn >= 0:
-            before[st.drawn] -= 1
+            before[st.drawn] = before[st.drawn] - 1
         after = list(st.hand)
-        after[k] -= tiles
+        after[k] = after[k] - tiles
         return self.rules.waits(before) == self.rules.waits(after)
 
     def _apply_turn(self, action: Action) -> None:
@@ -759,14 +760,14 @@ class Round:
             self._finish([Win(seat, WinHow.SELF_DRAW, None, False)], action.tile)
         elif kind is ActionKind.GANG_CONCEALED:
             late = st.kong_seen.get(action.tile, st.turns) < st.turns
-            st.hand[action.tile] -= 4
+            st.hand[action.tile] = st.hand[action.tile] - 4
             st.melds.append(Meld(MeldKind.GANG_CONCEALED, action.tile, None, None, late))
             self.table_seen[action.tile] = self.table_seen[action.tile] + 4
             st.kongs += 1
             self.first_go_around = False
             self._after_kong_declared(seat, action.tile, MeldKind.GANG_CONCEALED)
         elif kind is ActionKind.GANG_ADDED:
-            st.hand[action.tile] -= 1
+            st.hand[action.tile] = st.hand[action.tile] - 1
             self.first_go_around = False
             self._after_kong_declared(seat, action.tile, MeldKind.GANG_ADDED)
 
@@ -816,7 +817,7 @@ class Round:
 
     def _discard(self, seat: int, tile: int, declare: bool) -> None:
         st = self.seats[seat]
-        st.hand[tile] -= 1
+        st.hand[tile] = st.hand[tile] - 1
         st.discards += 1
         # discarding the tile just drawn (no kong this turn) leaves the hand as it was at the
         # last discard: its waits and shanten floor still hold
@@ -942,7 +943,7 @@ class Round:
         src = self.seats[source] if source is not None else None
         counts = list(st.hand)
         if how is not WinHow.SELF_DRAW:
-            counts[tile] += 1
+            counts[tile] = counts[tile] + 1
 
         def base_fan() -> int:  # the table's value, read as the bots read it (rules.screen)
             return pattern_fan(
@@ -1034,16 +1035,16 @@ class Round:
         if a.kind is ActionKind.CHI:
             for t in (a.tile, a.tile + 1, a.tile + 2):
                 if t != d.tile:
-                    st.hand[t] -= 1
+                    st.hand[t] = st.hand[t] - 1
                     seen[t] = seen[t] + 1
             st.melds.append(Meld(MeldKind.CHI, a.tile, d.seat, d.tile))
         elif a.kind is ActionKind.PENG:
-            st.hand[d.tile] -= 2
+            st.hand[d.tile] = st.hand[d.tile] - 2
             seen[d.tile] = seen[d.tile] + 2
             st.melds.append(Meld(MeldKind.PENG, d.tile, d.seat))
             st.pungs.append(d.tile)
         else:
-            st.hand[d.tile] -= 3
+            st.hand[d.tile] = st.hand[d.tile] - 3
             seen[d.tile] = seen[d.tile] + 3
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
             st.kongs += 1
@@ -1072,7 +1073,7 @@ class Round:
                 # window, so its other three tiles go back to the konger's hand
                 st = self.seats[self.rob_seat]
                 st.melds.pop()
-                st.hand[tile] += 3
+                st.hand[tile] = st.hand[tile] + 3
                 self.table_seen[tile] = self.table_seen[tile] - 4
             seats = self._winners_in_order(self.rob_seat, robbers)
             self.kong_tile = tile
@@ -1224,6 +1225,6 @@ def _check_wall(tiles: list[int], tile_set: T.TileSet) -> None:
             raise ZhuojiError(
                 f"wall position {i}: {T.format([t])} is not in the {tile_set.value} tile set"
             )
-        c[t] += 1
+        c[t] = c[t] + 1
         if c[t] > T.COPIES:
             raise ZhuojiError(f"wall position {i}: a fifth {T.format([t])}")

@@ -124,11 +124,11 @@ class HandAnalyzer:
         for t in range(T.NUM_KINDS):
             if live[t] <= 0 or cc[t] >= 4:
                 continue
-            cc[t] += 1
+            cc[t] = cc[t] + 1
             if self.distance(cc) - 1 < s:
                 count += live[t]
                 kinds.append(t)
-            cc[t] -= 1
+            cc[t] = cc[t] - 1
         return s, count, tuple(kinds)
 
     # --- every discard at once ---------------------------------------------------------
@@ -143,9 +143,9 @@ class HandAnalyzer:
             )
         out = {}
         for d in discards:
-            cc[d] -= 1
+            cc[d] = cc[d] - 1
             out[d] = self.distance(cc) - 1
-            cc[d] += 1
+            cc[d] = cc[d] + 1
         return out
 
     def options(
@@ -170,9 +170,9 @@ class HandAnalyzer:
             if only_best and s > best:
                 out.append(DiscardOption(d, s, -1, ()))
                 continue
-            cc[d] -= 1
+            cc[d] = cc[d] - 1
             _, count, imp = self.ukeire(cc, live)
-            cc[d] += 1
+            cc[d] = cc[d] + 1
             out.append(DiscardOption(d, s, count, imp))
         return out
 
@@ -439,7 +439,7 @@ def _may_win(
     fan: int | None,
 ) -> bool:
     full = list(concealed)
-    full[tile] += 1
+    full[tile] = full[tile] + 1
     return _may_win_with(seat, tuple(full), tile, source_declared, fan)
 
 
@@ -504,9 +504,9 @@ def _wait_values(
     out = []
     full = list(concealed)
     for t in waits:
-        full[t] += 1
+        full[t] = full[t] + 1
         counts = tuple(full)
-        full[t] -= 1
+        full[t] = full[t] - 1
         if fan_known:
             fan = pattern_fan(
                 rs, rules, counts, seat.melds, t, dealer=seat.dealer, declared=seat.declared

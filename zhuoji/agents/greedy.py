@@ -126,16 +126,16 @@ class GreedyAgent:
         rules = view.rules
         held = [d for d in range(NUM_KINDS) if hand[d]]
         after = list(hand)
-        after[action.tile] -= 4 if action.kind is _GANG_CONCEALED else 1
+        after[action.tile] = after[action.tile] - (4 if action.kind is _GANG_CONCEALED else 1)
         kong = rules.shanten(after)
         if not held:
             return kong <= best_shanten
         bounds = view.analyzer.discard_shanten(hand, held)
         for d in held:
             if bounds[d] < kong:
-                hand[d] -= 1
+                hand[d] = hand[d] - 1
                 exact = rules.shanten(hand)
-                hand[d] += 1
+                hand[d] = hand[d] + 1
                 if exact < kong:
                     return False
         return True
@@ -203,7 +203,7 @@ class GreedyAgent:
         :attr:`win_base`) × (1 + :attr:`pass_bonus` when others' discards may be won on),
         from :func:`~zhuoji.agents.analysis.wait_values`."""
         hand = list(view.hand)
-        hand[o.tile] -= 1
+        hand[o.tile] = hand[o.tile] - 1
         waits = o.improving
         total = 0.0
         live = view.live
@@ -239,7 +239,7 @@ class GreedyAgent:
         for a in legal:
             if a.kind is _GANG_EXPOSED:
                 h = list(hand)
-                h[a.tile] -= 3
+                h[a.tile] = h[a.tile] - 3
                 if an.shanten(h) <= before:
                     return a
         best: tuple[int, Action] | None = None
@@ -257,11 +257,11 @@ class GreedyAgent:
         h = list(view.hand)
         tile = view.claim_tile
         if a.kind is _PENG:
-            h[tile] -= 2
+            h[tile] = h[tile] - 2
         else:
             for t in (a.tile, a.tile + 1, a.tile + 2):
                 if t != tile:
-                    h[t] -= 1
+                    h[t] = h[t] - 1
         kinds = [k for k in range(NUM_KINDS) if h[k]]
         return min(view.analyzer.discard_shanten(h, kinds).values(), default=99)
 
@@ -273,7 +273,7 @@ def _suit_lean(view: TableView) -> int:
     counts = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
     for m in view.own_melds():
         if m.tile < 27:
-            counts[m.tile // 9] += 3
+            counts[m.tile // 9] = counts[m.tile // 9] + 3
     top = 0  # the first of the largest
     for s in (1, 2):
         if counts[s] > counts[top]:
