@@ -175,21 +175,12 @@ def test_unseen_is_the_copies_less_the_seen(kernels: tuple[ModuleType, ModuleTyp
             assert kernel.unseen(copies, seen) == want
 
 
-def test_memoized_improving_tiles_match_a_cold_memo() -> None:
-    """The per-group improving tiles are memoized across hands (``_GROUP_IMPROVING``), keyed
-    by everything the answer reads: a warm memo answers as a cleared one, for every build,
-    on hands of every size (distance slot), honors included, whose groups repeat in other
-    company (the product class of the other groups)."""
+def test_tables_are_those_of_the_hand_kernel() -> None:
+    """The kernel's own tables are read off the hand kernel's: the 十三幺 kinds, every kind,
+    and each distance slot's column of the class vectors."""
     for kernel in _builds():
-        rng = random.Random(13)
-        cases = []
-        for _ in range(600):
-            c = _random_hand(rng, rng.choice([14, 11, 8, 5]))
-            live = [max(0, 4 - c[k] - rng.randint(0, 2)) for k in range(34)]
-            cases.append((c, [k for k in range(34) if c[k]], live, rng.choice(SWITCHES)))
-        kernel._GROUP_IMPROVING.clear()
-        warm = [_fields(kernel.discard_options(c, k, lv, s, False)) for c, k, lv, s in cases]
-        assert len(kernel._GROUP_IMPROVING) > 0
-        for (c, kinds, live, switches), got in zip(cases, warm, strict=True):
-            kernel._GROUP_IMPROVING.clear()
-            assert got == _fields(kernel.discard_options(c, kinds, live, switches, False)), c
+        assert sum(1 << k for k in hand_kernel.ORPHANS) == kernel._ORPHAN_BITS
+        assert kernel._ALL_BITS == (1 << hand_kernel.NUM_KINDS) - 1
+        vectors = hand_kernel._VEC
+        for slot, column in enumerate(kernel._COLUMNS):
+            assert list(column) == [v[slot] for v in vectors]
