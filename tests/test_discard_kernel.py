@@ -184,3 +184,21 @@ def test_tables_are_those_of_the_hand_kernel() -> None:
         vectors = hand_kernel._VEC
         for slot, column in enumerate(kernel._COLUMNS):
             assert list(column) == [v[slot] for v in vectors]
+
+
+def test_part_kinds_are_keyed_by_group_and_bits() -> None:
+    """``_part_kinds`` remembers each group's kinds of a nine-bit part of a kind mask (a
+    fixed table of 4 × 512 slots, filled when first asked, keyed by the group and the bits):
+    asked in a random order, cold and then warm, it answers the kinds of that group."""
+    rng = random.Random(14)
+    asks = [(g, part) for g in range(4) for part in range(1, 1 << (7 if g == 3 else 9))]
+    for kernel in _builds():
+        table = kernel._PART_KINDS
+        for i in range(len(table)):
+            table[i] = None
+        for _ in range(2):
+            rng.shuffle(asks)
+            for g, part in asks:
+                want = tuple(9 * g + r for r in range(9) if part >> r & 1)
+                assert kernel._part_kinds(g, part) == want
+        assert len(table) == 4 << 9

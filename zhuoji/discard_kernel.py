@@ -92,11 +92,6 @@ class DiscardOption:
         )
 
 
-def _weight(d: i64) -> i64:
-    """The base-5 digit weight of kind ``d`` in its group's pattern index."""
-    return _WEIGHT[d]
-
-
 def _group_improving(
     c: list[int],
     base: i64,
@@ -107,22 +102,27 @@ def _group_improving(
     col: bytes,
     now: i64,
     d: i64,
+    quads: bool,
 ) -> i64:
     """Bit ``r`` set when adding the group's kind ``r`` lowers the standard distance ``now``
     of the hand ``c`` less one ``d``: the group starts at kind ``base`` (``size`` kinds, their
     classes in ``table``) and has the pattern ``index`` after the discard, ``row`` is the
     product table's row of the other groups' product class and ``col`` the distance slot's
-    column.  A kind then held four times is never one."""
+    column.  A kind then held four times is never one (the counts are read only when the
+    hand holds a kind four times: ``quads``; the pattern has no fifth copy to look up)."""
     found: i64 = 0
+    bit: i64 = 1
     w: i64 = 1
     r: i64 = 0
     while r < size:
-        k = base + r
-        x: i64 = c[k]
-        if k == d:
-            x -= 1
-        if x < 4 and col[row[table[index + w]]] < now:
-            found |= 1 << r
+        held = False
+        if quads:
+            k = base + r
+            x: i64 = c[k]
+            held = x - (1 if k == d else 0) >= 4
+        if not held and col[row[table[index + w]]] < now:
+            found |= bit
+        bit <<= 1
         w *= 5
         r += 1
     return found
@@ -152,20 +152,52 @@ def _held_masks(c: list[int]) -> tuple[i64, i64, i64, i64, i64]:
     return m0, m1, m2, m3, m4
 
 
+#: the kinds of each group's part of a kind mask (bits ``9g``–``9g+8``), as a tuple, by
+#: ``512 * g + part``; filled when first asked (at most 1,664 small tuples in all)
+_PART_KINDS: Final[list[tuple[int, ...] | None]] = [None] * (4 << 9)
+
+
+def _part_kinds(g: i64, part: i64) -> tuple[int, ...]:
+    """The kinds of group ``g`` whose bits are set in ``part`` (nine bits), in order."""
+    key = (g << 9) | part
+    found = _PART_KINDS[key]
+    if found is None:
+        base = 9 * g
+        found = tuple([int(base + r) for r in range(9) if (part >> r) & 1])
+        _PART_KINDS[key] = found
+    return found
+
+
 def _improving_kinds(found: i64, live: list[int]) -> tuple[int, tuple[int, ...]]:
     """(live copies, kinds) of the kinds of the mask ``found`` that have live copies."""
-    improving: list[int] = []
-    ukeire = 0
-    t = 0
+    ukeire: i64 = 0
+    kept: i64 = 0
+    bit: i64 = 1
+    t: i64 = 0
     while found:
+        if not found & 511:  # a group with none
+            found >>= 9
+            bit <<= 9
+            t += 9
+            continue
         if found & 1:
-            x = live[t]
+            x: i64 = live[t]
             if x > 0:
-                improving.append(t)
+                kept |= bit
                 ukeire += x
         found >>= 1
+        bit <<= 1
         t += 1
-    return ukeire, tuple(improving)
+    improving: tuple[int, ...] = ()
+    g: i64 = 0
+    while kept:
+        part = kept & 511
+        if part:
+            kinds = _part_kinds(g, part)
+            improving = improving + kinds if improving else kinds
+        kept >>= 9
+        g += 1
+    return int(ukeire), improving
 
 
 class _Hand:
@@ -193,10 +225,11 @@ class _Hand:
         self.k3 = k3
         p01: i64 = _PROD[k0][k1]
         p23: i64 = _PROD[k2][k3]
-        self.o0: i64 = _PROD[k1][p23]
-        self.o1: i64 = _PROD[k0][p23]
-        self.o2: i64 = _PROD[p01][k3]
-        self.o3: i64 = _PROD[p01][k2]
+        #: the product table's row of the product class of the groups other than each
+        self.r0 = _PROD[_PROD[k1][p23]]
+        self.r1 = _PROD[_PROD[k0][p23]]
+        self.r2 = _PROD[_PROD[p01][k3]]
+        self.r3 = _PROD[_PROD[p01][k2]]
         self.col = _COLUMNS[2 * (n // 3) + 1]  # (n - 1) and n tiles need the same sets
         self.q2 = bool(switches & QUADS_AS_TWO_PAIRS)
         self.pairs = n >= 14 and bool(switches & SEVEN_PAIRS)
@@ -205,8 +238,12 @@ class _Hand:
         twos = _held(packed, 2)
         threes = _held(packed, 3)
         fours = _held(packed, 4)
-        #: how many kinds are held 0–4 times
-        self.hist = [_held(packed, 0), ones, twos, threes, fours]
+        #: how many kinds are held once, twice, three and four times
+        self.ones: i64 = ones
+        self.twos: i64 = twos
+        self.threes: i64 = threes
+        self.fours: i64 = fours
+        self.quads = fours > 0
         q2 = self.q2
         self.p1: i64 = pairs_distance(ones - 1, twos, threes, fours, q2) if self.pairs else FAR
         self.p2: i64 = pairs_distance(ones + 1, twos - 1, threes, fours, q2) if self.pairs else FAR
@@ -230,13 +267,14 @@ class _Hand:
         """The standard distance (raw tables) of the hand less one ``d``: one class, one
         product."""
         col = self.col
+        w: i64 = _WEIGHT[d]
         if d < 9:
-            return col[_PROD[self.o0][_SUIT_CLASS[self.i0 - _weight(d)]]]
+            return col[self.r0[_SUIT_CLASS[self.i0 - w]]]
         if d < 18:
-            return col[_PROD[self.o1][_SUIT_CLASS[self.i1 - _weight(d)]]]
+            return col[self.r1[_SUIT_CLASS[self.i1 - w]]]
         if d < 27:
-            return col[_PROD[self.o2][_SUIT_CLASS[self.i2 - _weight(d)]]]
-        return col[_PROD[self.o3][_HONOR_CLASS[self.i3 - _weight(d)]]]
+            return col[self.r2[_SUIT_CLASS[self.i2 - w]]]
+        return col[self.r3[_HONOR_CLASS[self.i3 - w]]]
 
     def pairs_after(self, x: i64) -> i64:
         """The seven-pairs distance after discarding a kind held ``x`` times (FAR when the
@@ -277,6 +315,7 @@ class _Hand:
         tile in an empty group never helps the standard form, so empty groups are skipped."""
         c = self.c
         col = self.col
+        quads = self.quads
         i0 = self.i0
         i1 = self.i1
         i2 = self.i2
@@ -285,7 +324,7 @@ class _Hand:
         k1 = self.k1
         k2 = self.k2
         k3 = self.k3
-        w = _weight(d)
+        w: i64 = _WEIGHT[d]
         if d < 9:
             i0 -= w
             k0 = _SUIT_CLASS[i0]
@@ -303,16 +342,16 @@ class _Hand:
         found: i64 = 0
         if i0:
             row = _PROD[_PROD[k1][p23]]
-            found |= _group_improving(c, 0, 9, i0, _SUIT_CLASS, row, col, now, d)
+            found |= _group_improving(c, 0, 9, i0, _SUIT_CLASS, row, col, now, d, quads)
         if i1:
             row = _PROD[_PROD[k0][p23]]
-            found |= _group_improving(c, 9, 9, i1, _SUIT_CLASS, row, col, now, d) << 9
+            found |= _group_improving(c, 9, 9, i1, _SUIT_CLASS, row, col, now, d, quads) << 9
         if i2:
             row = _PROD[_PROD[p01][k3]]
-            found |= _group_improving(c, 18, 9, i2, _SUIT_CLASS, row, col, now, d) << 18
+            found |= _group_improving(c, 18, 9, i2, _SUIT_CLASS, row, col, now, d, quads) << 18
         if i3:
             row = _PROD[_PROD[p01][k2]]
-            found |= _group_improving(c, 27, 7, i3, _HONOR_CLASS, row, col, now, d) << 27
+            found |= _group_improving(c, 27, 7, i3, _HONOR_CLASS, row, col, now, d, quads) << 27
         return found
 
     def held(self) -> tuple[i64, i64, i64, i64, i64]:
@@ -342,11 +381,10 @@ class _Hand:
         kind short of four may help, else only those held once or three times before the
         discard.  Whether a kind helps depends only on how many of it are held, so the
         distance is worked out once for each count."""
-        h = self.hist
-        ones: i64 = h[1]
-        twos: i64 = h[2]
-        threes: i64 = h[3]
-        fours: i64 = h[4]
+        ones = self.ones
+        twos = self.twos
+        threes = self.threes
+        fours = self.fours
         if x == 1:
             ones -= 1
         elif x == 2:
@@ -414,22 +452,28 @@ def discard_options(
     kinds are found only for the discards of the lowest shanten.  ``counts`` is only read."""
     hand = _Hand(counts, switches)
     best: i64 = FAR
+    dists: list[int] = []  # each discard's (small ints: no allocation)
     if only_best:
         for d in kinds:
             dist = hand.least_after(d)
+            dists.append(int(dist))
             if dist < best:
                 best = dist
     out: list[DiscardOption] = []
+    i: i64 = 0
     for d in kinds:
+        if only_best:
+            far: i64 = dists[i]
+            i += 1
+            if far > best:
+                out.append(DiscardOption(d, int(far) - 1, -1, ()))
+                continue
         x: i64 = counts[d]
         s = hand.standard_after(d)
         p = hand.pairs_after(x)
         y = hand.orphans_after(d, x)
         least = s if s < p else p
         dist = least if least < y else y
-        if only_best and dist > best:
-            out.append(DiscardOption(d, int(dist) - 1, -1, ()))
-            continue
         found: i64 = 0
         if s == dist:
             found |= hand.standard_improving(d, s)
