@@ -260,6 +260,11 @@ class _Hand:
                         paired += 1
         self.orphans = orphans
         self.paired = paired
+        #: the group and its class after the last discard :meth:`standard_improving` worked
+        #: out, and the improving kinds of the other groups then
+        self.last_group: i64 = -1
+        self.last_class: i64 = -1
+        self.last_others: i64 = 0
         #: kinds held 0–4 times (bit masks, from :func:`_held_masks` when first needed)
         self.masks: tuple[i64, i64, i64, i64, i64] | None = None
 
@@ -302,8 +307,10 @@ class _Hand:
 
     def least_after(self, d: i64) -> i64:
         """The distance after discarding one ``d``: the least of the forms that count."""
-        x: i64 = self.c[d]
         s = self.standard_after(d)
+        if not self.pairs and not self.yao:
+            return s
+        x: i64 = self.c[d]
         p = self.pairs_after(x)
         y = self.orphans_after(d, x)
         least = s if s < p else p  # (not min(): a call of the builtin when compiled)
@@ -312,7 +319,12 @@ class _Hand:
     def standard_improving(self, d: i64, now: i64) -> i64:
         """Bit mask of the kinds (each held fewer than four times after the discard) whose
         addition lowers the standard distance ``now`` of the hand less one ``d``.  A lone
-        tile in an empty group never helps the standard form, so empty groups are skipped."""
+        tile in an empty group never helps the standard form, so empty groups are skipped.
+
+        The other groups' kinds depend on the discard only through its group and that
+        group's class after it (which fix the other groups' company, and ``now``), so they
+        are kept for the next discard (the kinds come in order: a group's discards follow
+        one another)."""
         c = self.c
         col = self.col
         quads = self.quads
@@ -325,34 +337,64 @@ class _Hand:
         k2 = self.k2
         k3 = self.k3
         w: i64 = _WEIGHT[d]
+        g: i64 = 0
         if d < 9:
             i0 -= w
             k0 = _SUIT_CLASS[i0]
+            after = k0
         elif d < 18:
+            g = 1
             i1 -= w
             k1 = _SUIT_CLASS[i1]
+            after = k1
         elif d < 27:
+            g = 2
             i2 -= w
             k2 = _SUIT_CLASS[i2]
+            after = k2
         else:
+            g = 3
             i3 -= w
             k3 = _HONOR_CLASS[i3]
+            after = k3
+        again = g == self.last_group and after == self.last_class
+        others: i64 = self.last_others if again else 0
+        own: i64 = 0
         p01 = _PROD[k0][k1]
         p23 = _PROD[k2][k3]
-        found: i64 = 0
-        if i0:
+        if i0 and (g == 0 or not again):
             row = _PROD[_PROD[k1][p23]]
-            found |= _group_improving(c, 0, 9, i0, _SUIT_CLASS, row, col, now, d, quads)
-        if i1:
+            part = _group_improving(c, 0, 9, i0, _SUIT_CLASS, row, col, now, d, quads)
+            if g == 0:
+                own = part
+            else:
+                others |= part
+        if i1 and (g == 1 or not again):
             row = _PROD[_PROD[k0][p23]]
-            found |= _group_improving(c, 9, 9, i1, _SUIT_CLASS, row, col, now, d, quads) << 9
-        if i2:
+            part = _group_improving(c, 9, 9, i1, _SUIT_CLASS, row, col, now, d, quads) << 9
+            if g == 1:
+                own = part
+            else:
+                others |= part
+        if i2 and (g == 2 or not again):
             row = _PROD[_PROD[p01][k3]]
-            found |= _group_improving(c, 18, 9, i2, _SUIT_CLASS, row, col, now, d, quads) << 18
-        if i3:
+            part = _group_improving(c, 18, 9, i2, _SUIT_CLASS, row, col, now, d, quads) << 18
+            if g == 2:
+                own = part
+            else:
+                others |= part
+        if i3 and (g == 3 or not again):
             row = _PROD[_PROD[p01][k2]]
-            found |= _group_improving(c, 27, 7, i3, _HONOR_CLASS, row, col, now, d, quads) << 27
-        return found
+            part = _group_improving(c, 27, 7, i3, _HONOR_CLASS, row, col, now, d, quads) << 27
+            if g == 3:
+                own = part
+            else:
+                others |= part
+        if not again:
+            self.last_group = g
+            self.last_class = after
+            self.last_others = others
+        return own | others
 
     def held(self) -> tuple[i64, i64, i64, i64, i64]:
         """The kinds held 0–4 times (bit masks)."""
