@@ -257,3 +257,36 @@ def test_the_self_play_loop_is_reexported_from_its_group() -> None:
     assert base.play_round is autoplay.play_round
     assert base.RandomAgent is autoplay.RandomAgent
     assert isinstance(base.RandomAgent(1), base.Agent)
+
+
+# ---------------------------------------------------------------------------------------
+# compiled classes that Python classes build on: the greedy bot and the hand analyzer
+# ---------------------------------------------------------------------------------------
+
+BOTS_PROBE = (
+    "import zhuoji.agents.greedy as g, zhuoji.agents.cautious as c, zhuoji.rules.screen as s; "
+    "from zhuoji.agents.expert_memo import MemoAnalyzer; "
+    "from zhuoji.agents.analysis import HandAnalyzer; "
+    "bot = c.CautiousAgent(0); "
+    "print(g.__name__, s.__name__, bot.name, bot.declare_min_live, g.GreedyAgent(0).name, "
+    "issubclass(MemoAnalyzer, HandAnalyzer))"
+)
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_the_bots_group_runs_compiled_and_subclasses_keep_their_constants(pure: bool) -> None:
+    """The greedy bot is a compiled class in the ``bots`` group; the cautious bot, a Python
+    subclass, still reads its own tuning constants and name (ClassVars, not compiled
+    instance attributes), on both builds."""
+    if not pure and compiled.compiled_module("agents.greedy") is None:
+        if REQUIRE:
+            pytest.fail("ZHUOJI_REQUIRE_COMPILED is set but the bots group is not compiled")
+        pytest.skip("no compiled build (pure-Python install)")
+    done = run_probe({"ZHUOJI_PURE": "1"} if pure else {}, probe=BOTS_PROBE)
+    names = (
+        ["zhuoji.agents.greedy", "zhuoji.rules.screen"]
+        if pure
+        else ["zhuoji._compiled.agents_greedy", "zhuoji._compiled.rules_screen"]
+    )
+    assert done.stdout.split() == [*names, "cautious", "4", "greedy", "True"], done.stderr
+    assert "changed since it was compiled" not in done.stderr

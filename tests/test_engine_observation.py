@@ -17,6 +17,7 @@ from zhuoji.engine import Phase, Round
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.variant import Ruleset, load_variant
+from zhuoji.variant_io import builtin_names
 
 
 def _meld(m: Meld, hidden: bool) -> str:
@@ -114,3 +115,45 @@ def test_discard_count_counts_each_seats_table_discards(variant: str) -> None:
                 assert obs.discard_count(s) == sum(d[0] == s for d in obs.discards)
             seat = rng.choice(r.to_act())
             r.apply(agents[seat].act(Observation(r, seat)))
+
+
+def _seen_recounted(r: Round, seat: int) -> list[int]:
+    """What ``seen_counts`` must say, counted afresh: the seat's hand, every meld's tiles
+    and the discards nobody claimed or won on."""
+    seen = list(r.seats[seat].hand)
+    for st in r.seats:
+        for m in st.melds:
+            for t in m.tiles:
+                seen[t] += 1
+    for d in r.discards:
+        if d.claimed_by is None:
+            seen[d.tile] += 1
+    return seen
+
+
+@pytest.mark.parametrize("variant", builtin_names())
+def test_seen_counts_equal_a_fresh_count_at_every_step(variant: str) -> None:
+    """``Observation.seen_counts`` reads the table's counts the engine keeps as discards,
+    claims, kongs, robbed kongs and wins change them (``Round.table_seen``): at every step of
+    played rounds, for every seat, they equal a count made afresh from the melds and
+    discards."""
+    ruleset = load_variant(variant)
+    rng = random.Random(5)
+    made: set[MeldKind] = set()
+    for game in range(8):
+        r = Round(ruleset, seed=game)
+        agents = [make_agent("greedy" if (game + s) % 2 else "random", game * 10 + s)
+                  for s in range(r.players)]  # fmt: skip
+        while True:
+            for seat in range(r.players):
+                assert Observation(r, seat).seen_counts() == _seen_recounted(r, seat), (
+                    game,
+                    seat,
+                    len(r.log),
+                )
+            if r.is_terminal():
+                break
+            seat = rng.choice(r.to_act())
+            r.apply(agents[seat].act(Observation(r, seat)))
+        made.update(m.kind for st in r.seats for m in st.melds)
+    assert MeldKind.PENG in made  # claims were exercised

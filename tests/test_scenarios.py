@@ -23,6 +23,7 @@ from zhuoji.agents.base import Agent, RandomAgent, play_round
 from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Phase, Round
 from zhuoji.match import Match
+from zhuoji.observation import Observation
 from zhuoji.outcome import Declaration, MeldKind, WinHow
 from zhuoji.variant import Ruleset, load_variant
 
@@ -139,7 +140,12 @@ def test_concealed_kong_robbed_where_the_variant_allows_it() -> None:
     do(r, "0 discard 2m", "1 angang 5m")
     assert r.phase is Phase.ROB
     assert legal(r, 2) == ["2 hu 5m", "2 pass"]
+    five = T.parse_one("5m")
+    on_table = Observation(r, 3).seen_counts()[five] - r.seats[3].hand[five]
+    assert on_table == 4  # the kong's meld, seen by every seat
     do(r, "2 hu 5m")
+    # the void kong leaves the table: its tiles are back in a hand and in the winner's
+    assert Observation(r, 3).seen_counts()[five] - r.seats[3].hand[five] == 0
     assert r.end is not None
     assert [(w.seat, w.how, w.source) for w in r.end.wins] == [(2, WinHow.ROB_KONG, 1)]
     # the robbed kong is void: its other three tiles stay in the konger's hand

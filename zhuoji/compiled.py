@@ -47,11 +47,17 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "engine": ("engine", "wall", "reveals", "events", "observation", "autoplay"),
     # the expert bot's value model: target shapes, pattern values, the outlook chain
     "expert": ("agents.expert_value",),
+    # the bots' table view and hand analysis, and the greedy bot that cautious and expert
+    # build on
+    "bots": ("agents.analysis", "agents.greedy"),
+    # the pattern screen the 通行证 check reads a hand's value from (the engine and the bots
+    # call it; a group of its own, since the engine imports it while it loads)
+    "screen": ("rules.screen",),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
 #: modules whose compiled build stands in for them under their own name (CompiledFinder)
-STAND_INS = GROUPS["engine"] + GROUPS["expert"]
+STAND_INS = GROUPS["engine"] + GROUPS["expert"] + GROUPS["bots"] + GROUPS["screen"]
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"
 #: the attribute a compiled module carries: the SHA-256 of the source it was built from

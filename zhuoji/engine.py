@@ -198,6 +198,10 @@ class Round:
         self.phase = Phase.TURN
         self.current = dealer
         self.discards: list[Discard] = []
+        #: copies of each kind in every meld and among the discards left on the table (a
+        #: claimed or won-on discard counts in its meld or not at all): what every seat sees
+        #: besides its own hand, kept as melds and discards change (Observation.seen_counts)
+        self.table_seen: list[int] = [0] * T.NUM_KINDS
         self.after_kong = False  # the current turn began with a kong's replacement
         self.kong_tile: int | None = None
         self.kong_meld: Meld | None = None  # the last kong made (热炮: its kind, 憨包)
@@ -757,6 +761,7 @@ class Round:
             late = st.kong_seen.get(action.tile, st.turns) < st.turns
             st.hand[action.tile] -= 4
             st.melds.append(Meld(MeldKind.GANG_CONCEALED, action.tile, None, None, late))
+            self.table_seen[action.tile] = self.table_seen[action.tile] + 4
             st.kongs += 1
             self.first_go_around = False
             self._after_kong_declared(seat, action.tile, MeldKind.GANG_CONCEALED)
@@ -798,6 +803,7 @@ class Round:
             late = st.kong_seen.get(tile, st.turns) < st.turns
             old = st.melds[i]
             st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
+            self.table_seen[tile] = self.table_seen[tile] + 1
             st.kongs += 1
             st.pungs.remove(tile)
         self.kong_tile = tile
@@ -827,6 +833,7 @@ class Round:
         self.discards.append(
             _new_tuple(Discard, (seat, tile, None, None, self.after_kong, declare))
         )
+        self.table_seen[tile] = self.table_seen[tile] + 1
         # 热炮 needs a kong: this turn's, or one held (the common case, no kong, is decided
         # without calling the variant's rule)
         repao = self.discard_repao = bool(st.kongs or self.after_kong) and (
@@ -1004,6 +1011,7 @@ class Round:
             self.discards[-1] = _new_tuple(  # d._replace in C
                 Discard, (d.seat, d.tile, seats[0], d.claim, d.after_kong, d.declared)
             )
+            self.table_seen[tile] = self.table_seen[tile] - 1  # won on: no longer on the table
             self._finish(wins, tile)
             return
         for kind in (ActionKind.GANG_EXPOSED, ActionKind.PENG, ActionKind.CHI):
@@ -1022,17 +1030,21 @@ class Round:
         self.discards[-1] = _new_tuple(  # d._replace in C
             Discard, (d.seat, d.tile, a.seat, kind, d.after_kong, d.declared)
         )
+        seen = self.table_seen  # the discard itself is already counted: now in the meld
         if a.kind is ActionKind.CHI:
             for t in (a.tile, a.tile + 1, a.tile + 2):
                 if t != d.tile:
                     st.hand[t] -= 1
+                    seen[t] = seen[t] + 1
             st.melds.append(Meld(MeldKind.CHI, a.tile, d.seat, d.tile))
         elif a.kind is ActionKind.PENG:
             st.hand[d.tile] -= 2
+            seen[d.tile] = seen[d.tile] + 2
             st.melds.append(Meld(MeldKind.PENG, d.tile, d.seat))
             st.pungs.append(d.tile)
         else:
             st.hand[d.tile] -= 3
+            seen[d.tile] = seen[d.tile] + 3
             st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
             st.kongs += 1
             st.shanten_floor = 0  # the replacement is an extra draw this turn
@@ -1061,6 +1073,7 @@ class Round:
                 st = self.seats[self.rob_seat]
                 st.melds.pop()
                 st.hand[tile] += 3
+                self.table_seen[tile] = self.table_seen[tile] - 4
             seats = self._winners_in_order(self.rob_seat, robbers)
             self.kong_tile = tile
             wins = [Win(s, WinHow.ROB_KONG, self.rob_seat, False) for s in seats]

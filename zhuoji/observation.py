@@ -70,17 +70,25 @@ class Observation:
     def seen_counts(self) -> list[int]:
         """Copies of each kind among own concealed tiles, every meld (``melds``) and the
         discards left on the table (a claimed discard is counted in its meld): what
-        :class:`zhuoji.agents.analysis.TableView` counts as seen, in one compiled pass."""
+        :class:`zhuoji.agents.analysis.TableView` counts as seen: the hand plus the table's
+        counts, which the engine keeps as melds and discards change (``Round.table_seen``)."""
         r = self._round
-        seen = list(r.seats[self.seat].hand)
-        for st in r.seats:
-            for m in st.melds:
-                for t in m.tiles:
-                    seen[t] += 1
-        for d in r.discards:
-            if d.claimed_by is None:
-                seen[d.tile] += 1
-        return seen
+        hand = r.seats[self.seat].hand
+        table = r.table_seen
+        return [hand[k] + table[k] for k in range(len(hand))]
+
+    def live_counts(self, copies: list[int]) -> list[int]:
+        """Per kind, the wall's ``copies`` less what :meth:`seen_counts` says this seat has
+        seen, never below 0: the live counts a bot weighs improving tiles by (one pass)."""
+        r = self._round
+        hand = r.seats[self.seat].hand
+        table = r.table_seen
+        out = [0] * len(hand)
+        for k in range(len(hand)):
+            x = copies[k] - hand[k] - table[k]
+            if x > 0:
+                out[k] = x
+        return out
 
     def discard_count(self, seat: int) -> int:
         """How many discards ``seat`` has made this round (claimed ones included)."""

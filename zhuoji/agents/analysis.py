@@ -35,31 +35,28 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from zhuoji import hand as H
 from zhuoji import tiles as T
 from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.rules.screen import PatternScreen as PatternScreen
 from zhuoji.rules.screen import pattern_fan, screen_for
 from zhuoji.rules.win import WinCheck, void_suit_clear
+from zhuoji.variant import Ruleset  # at run time: SeatFacts' compiled build reads its fields' types
 
 if TYPE_CHECKING:
     from zhuoji.observation import Observation
-    from zhuoji.variant import Ruleset
 
-if TYPE_CHECKING:
-    from zhuoji import discard_kernel as _discards
-    from zhuoji.discard_kernel import DiscardOption as DiscardOption
-else:  # the compiled build when it is current (zhuoji.compiled)
-    from zhuoji.compiled import select
-
-    _discards = select("discard_kernel")
-    DiscardOption = _discards.DiscardOption  # one discard and what it leaves
+from zhuoji.agents import discards as _discards
+from zhuoji.agents.discards import DiscardOption as DiscardOption
 
 _FAR = H.FAR
 _ON_DISCARD = WinHow.DISCARD  # (an enum member read once: reading it off the class is slow)
 _lan_distance = H.shisanlan_distance
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the expert's MemoAnalyzer
 class HandAnalyzer:
     """Shanten and ukeire for one :class:`~zhuoji.hand.HandRules` (forms, wild tiles)."""
 
@@ -236,7 +233,7 @@ class TableView:
         self._own_melds: tuple[Meld, ...] | None = None
         self._declared: list[bool] | None = None
         self._live: list[int] | None = None
-        self._visible: list[int] = []
+        self._visible: list[int] | None = None
         self._discards_by: list[list[int]] | None = None
         self._passed: list[list[int]] | None = None
         self._rows: tuple[tuple[int, int, int | None], ...] | None = None
@@ -270,28 +267,29 @@ class TableView:
             self._rows = self.obs.discards
         return self._rows
 
-    def _count(self) -> None:
-        visible = self.obs.seen_counts()  # own hand, every meld, unclaimed discards
-        if self.wild is not None:
-            visible[T.prev_in_cycle(self.wild)] += 1  # the revealed 宝牌 indicator
-        cap = _caps(self.ruleset)
-        self._visible = visible
-        self._live = _discards.unseen(cap, visible)
-
     @property
     def live(self) -> list[int]:
-        """Copies of each kind this seat has not seen (in the wall or others' hands)."""
-        if self._live is None:
-            self._count()
-        assert self._live is not None
-        return self._live
+        """Copies of each kind this seat has not seen (in the wall or others' hands): the
+        wall's copies less :attr:`visible`, never below 0."""
+        live = self._live
+        if live is None:
+            live = self._live = self.obs.live_counts(_caps(self.ruleset))
+            if self.wild is not None:  # the revealed 宝牌 indicator is seen too
+                k = T.prev_in_cycle(self.wild)
+                live[k] = max(live[k] - 1, 0)
+        return live
 
     @property
     def visible(self) -> list[int]:
-        """Copies of each kind this seat has seen: own hand, melds, table discards."""
-        if self._live is None:
-            self._count()
-        return self._visible
+        """Copies of each kind this seat has seen: own hand, melds, table discards (and the
+        宝牌 indicator)."""
+        visible = self._visible
+        if visible is None:
+            visible = self._visible = self.obs.seen_counts()
+            if self.wild is not None:
+                k = T.prev_in_cycle(self.wild)
+                visible[k] = visible[k] + 1
+        return visible
 
     @property
     def discards_by(self) -> list[list[int]]:

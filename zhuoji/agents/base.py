@@ -27,7 +27,10 @@ class Agent(Protocol):
       the observations it was shown, so a seeded match replays exactly.
     """
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The bot's registry name (a class attribute of the built-in bots)."""
+        ...
 
     def act(self, obs: Observation) -> Action: ...
 

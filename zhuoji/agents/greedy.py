@@ -30,6 +30,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView, wait_values
@@ -49,16 +52,17 @@ _PASS = ActionKind.PASS
 _SHANTEN = attrgetter("shanten")  # of a DiscardOption
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cautious, expert and tests build on it
 class GreedyAgent:
     """Shanten, then ukeire, then value; always wins; see the module docstring."""
 
-    name = "greedy"
+    name: ClassVar[str] = "greedy"
     #: least number of live waiting tiles for which 报听 is declared
-    declare_min_live = 3
+    declare_min_live: ClassVar[int] = 3
     #: how much more a wait is worth when the hand may also win on others' discards
-    pass_bonus = 1.0
+    pass_bonus: ClassVar[float] = 1.0
     #: added to a wait's pattern fan (chickens and dou come with any win)
-    win_base = 2.0
+    win_base: ClassVar[float] = 2.0
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -155,12 +159,11 @@ class GreedyAgent:
         """The best of :meth:`rank_discards`; the keep values are only worked out for the
         discards tied on offence (the first of the best wins, as in ``max``)."""
         best = min(map(_SHANTEN, opts))
-        worth = self.discard_worth
         top = 0.0
         tied: list[int] = []  # the discards of the highest worth, in order
         for o in opts:
             if o.shanten == best:
-                v = worth(view, o, best)
+                v = self.discard_worth(view, o, best)
                 if not tied or v > top:
                     top = v
                     tied = [o.tile]
@@ -169,11 +172,10 @@ class GreedyAgent:
         if len(tied) == 1:
             return tied[0]
         lean = _suit_lean(view)
-        keep = self.keep_value
         chosen = tied[0]
-        least = keep(view, chosen, lean)
+        least = self.keep_value(view, chosen, lean)
         for t in tied[1:]:  # the first of the least keep values
-            k = keep(view, t, lean)
+            k = self.keep_value(view, t, lean)
             if k < least:
                 chosen, least = t, k
         return chosen

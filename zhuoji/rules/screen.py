@@ -174,23 +174,37 @@ class PatternScreen:
         """The best row's fan for the complete hand ``full`` (concealed tiles with the
         winning one, at most four of a kind) with ``melds``; 0 when it does not win."""
         c = list(full)
-        n = sum(c)
         _, std_form, pairs_form, lan_form = self._forms_of(rules)
-        zeros, twos, fours = c.count(0), c.count(2), c.count(4)
+        # one pass: the tiles, how many kinds are held 0, 2, 3 and 4 times, and which of
+        # the three suits and the honors (3) are held
+        n = zeros = twos = threes = fours = 0
+        held = [False, False, False, False]
+        for k in range(len(c)):
+            x = c[k]
+            n += x
+            if x == 0:
+                zeros += 1
+                continue
+            held[min(k // 9, 3)] = True
+            if x == 2:
+                twos += 1
+            elif x == 3:
+                threes += 1
+            elif x == 4:
+                fours += 1
         std = std_form and H.hand_vector(c)[2 * (n // 3) + 1] == 0
         paired = zeros + twos + (fours if rules.quads_as_two_pairs else 0) == len(c)
         pairs = pairs_form and n == 14 and not melds and paired
         lan = lan_form and not melds and H.is_shisanlan(c, rules.strict_lan)
         if not (std or pairs or lan):
             return 0
-        held = [any(c[0:9]), any(c[9:18]), any(c[18:27]), any(c[27:])]
         chi = claimed = False
         for m in melds:
             held[min(m.tile // 9, 3)] = True  # a meld's tiles are of one suit (3: honors)
             chi = chi or m.kind is _CHI
             claimed = claimed or m.kind.claimed
         suits = held[0] + held[1] + held[2]
-        all_pungs = std and not chi and zeros + twos + c.count(3) == len(c) and twos == 1
+        all_pungs = std and not chi and zeros + twos + threes == len(c) and twos == 1
         key = (
             std,
             pairs,

@@ -16,8 +16,7 @@ every win check (GA ``Table_GY_TWO`` "cannot claim or win holding the void suit"
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import Field
 
@@ -35,9 +34,10 @@ from zhuoji.rules.registry import Params, Point, register
 from zhuoji.tiles import suit_of
 
 
-@dataclass(frozen=True)
-class WinCheck:
-    """A candidate win, as the engine sees it before allowing the claim."""
+class WinCheck(NamedTuple):
+    """A candidate win, as the engine sees it before allowing the claim.  (A named tuple:
+    the engine and the bots build one for every win they weigh, so it must be cheap to
+    build; a frozen dataclass took four times as long.)"""
 
     seat: int
     tile: int
