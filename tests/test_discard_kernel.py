@@ -165,16 +165,6 @@ def test_compiled_discard_kernel_matches_pure(kernels: tuple[ModuleType, ModuleT
         assert shanten == pure.discard_shanten(c, kinds, switches) == [o[1] for o in got]
 
 
-def test_unseen_is_the_copies_less_the_seen(kernels: tuple[ModuleType, ModuleType]) -> None:
-    rng = random.Random(12)
-    for kernel in kernels:
-        for _ in range(200):
-            copies = [rng.choice([0, 4]) for _ in range(34)]
-            seen = [rng.randint(0, 5) for _ in range(34)]
-            want = [max(0, x - v) for x, v in zip(copies, seen, strict=True)]
-            assert kernel.unseen(copies, seen) == want
-
-
 def test_tables_are_those_of_the_hand_kernel() -> None:
     """The kernel's own tables are read off the hand kernel's: the 十三幺 kinds, every kind,
     and each distance slot's column of the class vectors."""

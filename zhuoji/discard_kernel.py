@@ -466,17 +466,6 @@ class _Hand:
         return _ORPHAN_BITS & (m0 | m1)
 
 
-def unseen(copies: list[int], seen: list[int]) -> list[int]:
-    """Per kind, the copies of the wall (``copies``) less those ``seen``, never below 0: the
-    live counts a bot weighs improving tiles by."""
-    out = [0] * NUM_KINDS
-    for k in range(NUM_KINDS):
-        x = copies[k] - seen[k]
-        if x > 0:
-            out[k] = x
-    return out
-
-
 def discard_shanten(counts: list[int], kinds: list[int], switches: int) -> list[int]:
     """The shanten after each discard of ``kinds`` (distinct, held) from the plain hand
     ``counts`` (forms as in :func:`discard_options`)."""
