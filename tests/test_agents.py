@@ -437,3 +437,15 @@ def test_discard_options_with_thirteen_orphans_match_brute_force() -> None:
             assert (o.shanten, o.improving) == (s, imp), T.format_counts(c)
             checked += 1
     assert checked > 1000
+
+
+def test_options_take_each_discard_kind_once_in_ascending_order() -> None:
+    """``HandAnalyzer.options`` reads a turn's discards as distinct kinds, ascending: kept as
+    they are when the engine's order already is, sorted otherwise."""
+    from zhuoji.agents.analysis import _ascending_kinds
+
+    assert _ascending_kinds([1, 4, 9]) == [1, 4, 9]
+    assert _ascending_kinds(iter([9, 1, 4])) == [1, 4, 9]
+    assert _ascending_kinds([1, 1, 4]) == [1, 4]
+    assert _ascending_kinds([4, 1, 4]) == [1, 4]
+    assert _ascending_kinds([]) == []

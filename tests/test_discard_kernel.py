@@ -1,11 +1,13 @@
-"""The compiled discard kernel gives the pure-Python one's answers (zhuoji.discard_kernel).
+"""The discard kernel (zhuoji.discard_kernel) against a reference, and its two builds.
 
 Both builds run the same source; the compiled one (``zhuoji._compiled``, built with the hand
-kernel's group) is compared with the module run as Python on random hands of 14, 11, 8 and 5
-tiles, quads included, with random live counts, under every form set the kernel reads.  The
-answers themselves are checked against ``HandRules`` by
+kernel's group) is compared with the module run as Python on random hands of 14, 11, 8, 5 and
+2 tiles, quads included, with random live counts, under every form set the kernel reads.
+Both are compared with :func:`_reference`, which works every discard and every added tile
+out one hand at a time from the hand kernel's public distances.  The answers are also
+checked against ``HandRules`` by
 ``tests/test_agents.py::test_discard_options_match_brute_force``.  Without a compiled build
-the comparison skips, unless ``ZHUOJI_REQUIRE_COMPILED=1`` (as CI sets).
+the comparison of the builds skips, unless ``ZHUOJI_REQUIRE_COMPILED=1`` (as CI sets).
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ from types import ModuleType
 import pytest
 from compiled_support import compiled_or_skip
 
-from zhuoji import compiled, discard_kernel
+from zhuoji import compiled, discard_kernel, hand_kernel
 
-SWITCHES = [
-    forms | q2
-    for forms in (0, discard_kernel.SEVEN_PAIRS, discard_kernel.SHISANYAO)
-    for q2 in (0, discard_kernel.QUADS_AS_TWO_PAIRS)
-] + [discard_kernel.SEVEN_PAIRS | discard_kernel.SHISANYAO]
+SP = discard_kernel.SEVEN_PAIRS
+YAO = discard_kernel.SHISANYAO
+Q2 = discard_kernel.QUADS_AS_TWO_PAIRS
+#: every combination of the switches the kernel reads
+SWITCHES = [sp | yao | q2 for sp in (0, SP) for yao in (0, YAO) for q2 in (0, Q2)]
+SIZES = (14, 11, 8, 5, 2)
+FAR = hand_kernel.FAR
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +35,12 @@ def kernels() -> tuple[ModuleType, ModuleType]:
     pure = importlib.import_module("zhuoji.discard_kernel")
     assert not compiled.is_compiled(pure)
     return pure, compiled_or_skip("discard_kernel")
+
+
+def _builds() -> list[ModuleType]:
+    """The pure-Python module, and the compiled one when it was built."""
+    fast = compiled.compiled_module("discard_kernel")
+    return [discard_kernel] if fast is None else [discard_kernel, fast]
 
 
 def _random_hand(rng: random.Random, size: int) -> list[int]:
@@ -44,20 +54,108 @@ def _random_hand(rng: random.Random, size: int) -> list[int]:
     return c
 
 
+def _random_call(
+    rng: random.Random, size: int
+) -> tuple[list[int], list[int], list[int], int, bool]:
+    """A hand of ``size`` tiles, the discards asked about (every kind held, or now and then
+    a few of them), live counts, the switches and ``only_best``."""
+    c = _random_hand(rng, size)
+    held = [k for k in range(34) if c[k]]
+    kinds = held if rng.random() < 0.8 else sorted(rng.sample(held, rng.randint(1, len(held))))
+    if rng.random() < 0.5:  # as in play: the copies not held, less some seen
+        live = [max(0, 4 - c[k] - rng.randint(0, 3)) for k in range(34)]
+    else:  # any live counts (a kind held four times may have some)
+        live = [rng.randint(0, 2) * rng.randint(0, 2) for _ in range(34)]
+    return c, kinds, live, rng.choice(SWITCHES), rng.random() < 0.5
+
+
+def _random_calls(seed: int, count: int) -> list[tuple[list[int], list[int], list[int], int, bool]]:
+    rng = random.Random(seed)
+    return [_random_call(rng, SIZES[i % len(SIZES)]) for i in range(count)]
+
+
 def _fields(options: list[discard_kernel.DiscardOption]) -> list[tuple[object, ...]]:
     """The options' fields (each build has its own DiscardOption class)."""
     return [(o.tile, o.shanten, o.ukeire, o.improving) for o in options]
 
 
+def _reference(
+    c: list[int], kinds: list[int], live: list[int], switches: int, only_best: bool
+) -> list[tuple[object, ...]]:
+    """What ``discard_options`` answers, one discard and one added tile at a time.
+
+    The distance after a discard is the least of the forms that apply: the standard form
+    always, from the raw tables (a kind held four times reads as one more copy away) at the
+    slot of the hand's size; seven pairs and 十三幺 as ``switches`` say, when the hand holds
+    fourteen tiles.  A live kind held fewer than four times after the discard improves it
+    when it lowers a form whose distance is the least; but not seven pairs with the
+    discarded kind itself when it was held four times and the hand lacks no kinds (the
+    kernel counts only kinds held once or three times then; in play such a kind has no live
+    copy)."""
+    n = sum(c)
+    slot = 2 * (n // 3) + 1
+    pairs = bool(switches & SP) and n >= 14
+    yao = bool(switches & YAO) and n >= 14
+    q2 = bool(switches & Q2)
+
+    def forms(h: list[int]) -> tuple[int, int, int]:
+        return (
+            hand_kernel.hand_vector(h)[slot],
+            hand_kernel.seven_pairs_distance(h, quads_as_two_pairs=q2) if pairs else FAR,
+            hand_kernel.shisanyao_distance(h) if yao else FAR,
+        )
+
+    after = {}
+    for d in kinds:
+        h = list(c)
+        h[d] -= 1
+        after[d] = (h, forms(h))
+    best = min(min(f) for _, f in after.values())
+    out: list[tuple[object, ...]] = []
+    for d in kinds:
+        h, (s, p, y) = after[d]
+        dist = min(s, p, y)
+        if only_best and dist > best:
+            out.append((d, dist - 1, -1, ()))
+            continue
+        hist = [sum(1 for x in h if x == times) for times in range(5)]
+        lacking = 7 - min(hist[2] + hist[3] + 2 * hist[4], 7) > hist[1] + hist[3]
+        improving = []
+        for t in range(34):
+            if live[t] <= 0 or h[t] >= 4:
+                continue
+            h[t] += 1
+            s2, p2, y2 = forms(h)
+            h[t] -= 1
+            if (
+                (s == dist and s2 < dist)
+                or (p == dist and p2 < dist and not (t == d and c[d] == 4 and q2 and not lacking))
+                or (y == dist and y2 < dist)
+            ):
+                improving.append(t)
+        out.append((d, dist - 1, sum(live[t] for t in improving), tuple(improving)))
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_discard_options_match_the_reference(size: int) -> None:
+    """Every build, on random hands of one size under every switch combination."""
+    for kernel in _builds():
+        rng = random.Random(20 + size)
+        for i in range(320):
+            c, kinds, live, _, only_best = _random_call(rng, size)
+            switches = SWITCHES[i % len(SWITCHES)]
+            before = list(c)
+            got = _fields(kernel.discard_options(c, kinds, live, switches, only_best))
+            assert got == _reference(c, kinds, live, switches, only_best), (c, kinds, switches)
+            assert c == before  # the caller's counts are left as they were
+            shanten = kernel.discard_shanten(c, kinds, switches)
+            assert shanten == [o[1] for o in got]
+
+
 def test_compiled_discard_kernel_matches_pure(kernels: tuple[ModuleType, ModuleType]) -> None:
     pure, fast = kernels
-    rng = random.Random(11)
-    for _ in range(1500):
-        c = _random_hand(rng, rng.choice([14, 14, 11, 8, 5]))
-        live = [max(0, 4 - c[k] - rng.randint(0, 3)) for k in range(34)]
-        kinds = [k for k in range(34) if c[k]]
-        switches = rng.choice(SWITCHES)
-        only_best = rng.random() < 0.5
+    for c, kinds, live, switches, only_best in _random_calls(11, 2500):
         before = list(c)
         got = _fields(fast.discard_options(c, kinds, live, switches, only_best))
         assert got == _fields(pure.discard_options(c, kinds, live, switches, only_best)), c
@@ -67,35 +165,30 @@ def test_compiled_discard_kernel_matches_pure(kernels: tuple[ModuleType, ModuleT
         assert shanten == pure.discard_shanten(c, kinds, switches) == [o[1] for o in got]
 
 
-def test_unseen_is_the_copies_less_the_seen(kernels: tuple[ModuleType, ModuleType]) -> None:
-    rng = random.Random(12)
-    for kernel in kernels:
-        for _ in range(200):
-            copies = [rng.choice([0, 4]) for _ in range(34)]
-            seen = [rng.randint(0, 5) for _ in range(34)]
-            want = [max(0, x - v) for x, v in zip(copies, seen, strict=True)]
-            assert kernel.unseen(copies, seen) == want
+def test_tables_are_those_of_the_hand_kernel() -> None:
+    """The kernel's own tables are read off the hand kernel's: the 十三幺 kinds, every kind,
+    and each distance slot's column of the class vectors."""
+    for kernel in _builds():
+        assert sum(1 << k for k in hand_kernel.ORPHANS) == kernel._ORPHAN_BITS
+        assert kernel._ALL_BITS == (1 << hand_kernel.NUM_KINDS) - 1
+        vectors = hand_kernel._VEC
+        for slot, column in enumerate(kernel._COLUMNS):
+            assert list(column) == [v[slot] for v in vectors]
 
 
-def test_memoized_improving_tiles_match_a_cold_memo() -> None:
-    """The per-group improving tiles are memoized across hands (``_GROUP_IMPROVING``), keyed
-    by everything the answer reads: a warm memo answers as a cleared one, for every build,
-    on hands of every size (distance slot), honors included, whose groups repeat in other
-    company (the product class of the other groups)."""
-    builds = [discard_kernel]
-    fast = compiled.compiled_module("discard_kernel")
-    if fast is not None:
-        builds.append(fast)
-    for kernel in builds:
-        rng = random.Random(13)
-        cases = []
-        for _ in range(600):
-            c = _random_hand(rng, rng.choice([14, 11, 8, 5]))
-            live = [max(0, 4 - c[k] - rng.randint(0, 2)) for k in range(34)]
-            cases.append((c, [k for k in range(34) if c[k]], live, rng.choice(SWITCHES)))
-        kernel._GROUP_IMPROVING.clear()
-        warm = [_fields(kernel.discard_options(c, k, lv, s, False)) for c, k, lv, s in cases]
-        assert len(kernel._GROUP_IMPROVING) > 0
-        for (c, kinds, live, switches), got in zip(cases, warm, strict=True):
-            kernel._GROUP_IMPROVING.clear()
-            assert got == _fields(kernel.discard_options(c, kinds, live, switches, False)), c
+def test_part_kinds_are_keyed_by_group_and_bits() -> None:
+    """``_part_kinds`` remembers each group's kinds of a nine-bit part of a kind mask (a
+    fixed table of 4 × 512 slots, filled when first asked, keyed by the group and the bits):
+    asked in a random order, cold and then warm, it answers the kinds of that group."""
+    rng = random.Random(14)
+    asks = [(g, part) for g in range(4) for part in range(1, 1 << (7 if g == 3 else 9))]
+    for kernel in _builds():
+        table = kernel._PART_KINDS
+        for i in range(len(table)):
+            table[i] = None
+        for _ in range(2):
+            rng.shuffle(asks)
+            for g, part in asks:
+                want = tuple(9 * g + r for r in range(9) if part >> r & 1)
+                assert kernel._part_kinds(g, part) == want
+        assert len(table) == 4 << 9

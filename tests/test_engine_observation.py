@@ -133,10 +133,10 @@ def _seen_recounted(r: Round, seat: int) -> list[int]:
 
 @pytest.mark.parametrize("variant", builtin_names())
 def test_seen_counts_equal_a_fresh_count_at_every_step(variant: str) -> None:
-    """``Observation.seen_counts`` reads the table's counts the engine keeps as discards,
-    claims, kongs, robbed kongs and wins change them (``Round.table_seen``): at every step of
-    played rounds, for every seat, they equal a count made afresh from the melds and
-    discards."""
+    """``Observation.seen_counts`` and ``live_counts`` read the table's counts the engine
+    keeps as discards, claims, kongs, robbed kongs and wins change them
+    (``Round.table_seen``): at every step of played rounds, for every seat, they equal a
+    count made afresh from the melds and discards."""
     ruleset = load_variant(variant)
     rng = random.Random(5)
     made: set[MeldKind] = set()
@@ -146,11 +146,13 @@ def test_seen_counts_equal_a_fresh_count_at_every_step(variant: str) -> None:
                   for s in range(r.players)]  # fmt: skip
         while True:
             for seat in range(r.players):
-                assert Observation(r, seat).seen_counts() == _seen_recounted(r, seat), (
-                    game,
-                    seat,
-                    len(r.log),
-                )
+                obs = Observation(r, seat)
+                seen = _seen_recounted(r, seat)
+                assert obs.seen_counts() == seen, (game, seat, len(r.log))
+                # the live counts: the wall's copies less the seen ones, never below 0
+                copies = [rng.choice([0, 4]) for _ in seen]
+                live = [max(0, c - s) for c, s in zip(copies, seen, strict=True)]
+                assert obs.live_counts(copies) == live, (game, seat, len(r.log))
             if r.is_terminal():
                 break
             seat = rng.choice(r.to_act())

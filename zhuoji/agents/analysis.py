@@ -158,7 +158,7 @@ class HandAnalyzer:
     ) -> list[DiscardOption]:
         """Each discard with its shanten and ukeire; with ``only_best`` the ukeire is counted
         only for the discards of the lowest shanten (the others get ``ukeire=-1``)."""
-        kinds = sorted(set(discards))
+        kinds = _ascending_kinds(discards)
         if self.plain:  # (the kernel copies the counts)
             return self._plain_options(c if type(c) is list else list(c), kinds, live, only_best)
         cc = list(c)
@@ -184,6 +184,16 @@ class HandAnalyzer:
         (compiled)."""
         lv = live if type(live) is list else list(live)
         return _discards.discard_options(c, kinds, lv, self.switches, only_best)
+
+
+def _ascending_kinds(discards: Iterable[int]) -> list[int]:
+    """The distinct kinds of ``discards``, ascending (the engine offers a turn's discards
+    in that order already, which one pass confirms without sorting)."""
+    kinds = list(discards)
+    for i in range(1, len(kinds)):
+        if kinds[i - 1] >= kinds[i]:
+            return sorted(set(kinds))
+    return kinds
 
 
 def analyzer(rules: H.HandRules) -> HandAnalyzer:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from operator import attrgetter
 from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -40,16 +39,15 @@ from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
 from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
 
-_KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
 _CLAIMS = (ActionKind.PENG, ActionKind.CHI)
 # the kinds as module constants: reading a member off an enum class is slow, on every action
 _DISCARD = ActionKind.DISCARD
 _PENG = ActionKind.PENG
 _GANG_EXPOSED = ActionKind.GANG_EXPOSED
 _GANG_CONCEALED = ActionKind.GANG_CONCEALED
+_GANG_ADDED = ActionKind.GANG_ADDED
 _HU = ActionKind.HU
 _PASS = ActionKind.PASS
-_SHANTEN = attrgetter("shanten")  # of a DiscardOption
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cautious, expert and tests build on it
@@ -96,7 +94,7 @@ class GreedyAgent:
                 declares.append(a)
             elif kind is _DISCARD:
                 plain[a.tile] = a
-            if kind in _KONGS:
+            if kind is _GANG_CONCEALED or kind is _GANG_ADDED:
                 kongs.append(a)
         void = view.obs.void_suit(view.seat)
         if void is not None:  # 定缺: the void suit must go before any win is possible
@@ -104,7 +102,7 @@ class GreedyAgent:
             plain = voids or plain
         opts = view.analyzer.options(view.hand, plain, view.live)
         if kongs:
-            best = min(map(_SHANTEN, opts))
+            best = _least_shanten(opts)
             for a in kongs:
                 if self.wants_kong(view, a, best):
                     return a
@@ -158,7 +156,7 @@ class GreedyAgent:
     def choose_discard(self, view: TableView, opts: Sequence[DiscardOption]) -> int:
         """The best of :meth:`rank_discards`; the keep values are only worked out for the
         discards tied on offence (the first of the best wins, as in ``max``)."""
-        best = min(map(_SHANTEN, opts))
+        best = _least_shanten(opts)
         top = 0.0
         tied: list[int] = []  # the discards of the highest worth, in order
         for o in opts:
@@ -185,7 +183,7 @@ class GreedyAgent:
     ) -> list[tuple[tuple[float, float], int]]:
         """((offence, −keep value), tile) for the discards of the lowest shanten; higher
         is better."""
-        best = min(o.shanten for o in opts)
+        best = _least_shanten(opts)
         lean = _suit_lean(view)
         return [
             ((self.discard_worth(view, o, best), -self.keep_value(view, o.tile, lean)), o.tile)
@@ -264,6 +262,16 @@ class GreedyAgent:
                     h[t] = h[t] - 1
         kinds = [k for k in range(NUM_KINDS) if h[k]]
         return min(view.analyzer.discard_shanten(h, kinds).values(), default=99)
+
+
+def _least_shanten(opts: Sequence[DiscardOption]) -> int:
+    """The lowest shanten among the options (each option's attribute read once)."""
+    best = 99
+    for o in opts:
+        s = o.shanten
+        if s < best:
+            best = s
+    return best
 
 
 def _suit_lean(view: TableView) -> int:
