@@ -159,7 +159,7 @@ class HandAnalyzer:
         """Each discard with its shanten and ukeire; with ``only_best`` the ukeire is counted
         only for the discards of the lowest shanten (the others get ``ukeire=-1``)."""
         kinds = _ascending_kinds(discards)
-        if self.plain:  # (the kernel copies the counts)
+        if self.plain:  # (the kernel only reads the counts)
             return self._plain_options(c if type(c) is list else list(c), kinds, live, only_best)
         cc = list(c)
         shanten = self.discard_shanten(cc, kinds)
