@@ -50,7 +50,7 @@ from zhuoji.engine import Round
 from zhuoji.match import Match
 from zhuoji.outcome import WinHow
 from zhuoji.sim.behaviour import seat_behaviour
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 FAMILIES = ("guiyang", "guiyang-weile", "liupanshui", "luan", "jinyou")
 LADDER = ("expert:cautious", "expert:greedy", "expert:random")

@@ -92,7 +92,7 @@ def zhuoji_player(
     from zhuoji import eventlog
     from zhuoji.agents.base import make_agent, play_round
     from zhuoji.engine import Round
-    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import load_variant
 
     ruleset = load_variant(variant)
     agents = [make_agent(agent, seed * 10 + s) for s in range(ruleset.players)]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from zhuoji.rules import registry
+from zhuoji.rules import catalog, registry  # catalog: the built-ins are registered first
 
 
 @contextmanager
@@ -24,6 +24,7 @@ def installed_plugin(site: Path, package: str, hooks_source: str) -> Iterator[No
     dist = package.replace("_", "-")
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(f"[zhuoji.rules]\nwugu = {package}.hooks\n")
+    catalog.hooks(registry.Point.SETTLE, builtin_only=True)  # (imported: built-ins registered)
     saved = registry.snapshot()
     sys.path.insert(0, str(site))
     registry.reload_plugins()

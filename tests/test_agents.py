@@ -27,7 +27,7 @@ from zhuoji.match import Match
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.screen import pattern_fan
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
 BOTS = ["greedy", "cautious"]

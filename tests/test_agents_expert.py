@@ -32,10 +32,10 @@ from zhuoji.hand import Form
 from zhuoji.match import Match
 from zhuoji.observation import Observation
 from zhuoji.outcome import Discard, Meld, MeldKind, Reveal, RevealAt, RoundEnd, SeatEnd, Win, WinHow
-from zhuoji.rules.registry import Params, Point, hooks
+from zhuoji.rules.catalog import hooks
+from zhuoji.rules.registry import Params, Point
 from zhuoji.settle import settle
-from zhuoji.variant import load_variant
-from zhuoji.variant_io import builtin_names
+from zhuoji.variant_io import builtin_names, load_variant
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
 #: every shipped variant, from the catalog

@@ -46,7 +46,8 @@ from zhuoji.engine import Round
 from zhuoji.hand import Form
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import load_variant
 
 
 def _hand(rng: random.Random, n: int) -> list[int]:

@@ -19,8 +19,7 @@ from pin_support import Recording
 
 from zhuoji.agents.base import play_round
 from zhuoji.match import Match
-from zhuoji.variant import load_variant
-from zhuoji.variant_io import builtin_names
+from zhuoji.variant_io import builtin_names, load_variant
 
 ROUNDS = 3
 SEED = 5

@@ -24,7 +24,7 @@ from zhuoji.agents.base import play_round
 from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Round
 from zhuoji.observation import Observation
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 ROUNDS = 12
 
@@ -45,7 +45,9 @@ def actions_hash(variant: str) -> str:
     digest = hashlib.sha256()
     for seed in range(ROUNDS):
         out: list[str] = []
-        play_round(Round(ruleset, seed=seed), [Recording("greedy", s, out) for s in range(ruleset.players)])
+        play_round(
+            Round(ruleset, seed=seed), [Recording("greedy", s, out) for s in range(ruleset.players)]
+        )
         digest.update("\n".join(out).encode())
         digest.update(b"\n--\n")
     return digest.hexdigest()[:16]

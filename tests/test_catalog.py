@@ -18,8 +18,8 @@ from zhuoji.agents.base import make_agent
 from zhuoji.errors import VariantError
 from zhuoji.match import Match
 from zhuoji.schema import SCHEMA_DIR
-from zhuoji.variant import VARIANTS_DIR, load_variant
-from zhuoji.variant_io import builtin_names, read_chain
+from zhuoji.variant import VARIANTS_DIR
+from zhuoji.variant_io import builtin_names, load_variant, read_chain
 
 #: issue 12 "Done when": 「`zhuoji variants list` shows at least 18 variants」: the six seed
 #: variants, qianxi, jinsha, sandingguai, erdingguai, guiyang-dingque, guiyang-qq, and

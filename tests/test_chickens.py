@@ -24,8 +24,9 @@ from zhuoji.outcome import RoundEnd
 from zhuoji.rules.chickens import chicken_marks
 from zhuoji.rules.chickens.ownership import won_tile
 from zhuoji.rules.chickens.params import ChickenParams
+from zhuoji.ruleset import Ruleset
 from zhuoji.settle import settle
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.variant_io import load_variant
 
 VARIANTS = Path(__file__).parent / "golden" / "variants"
 GUIYANG = load_variant("guiyang")

@@ -12,7 +12,7 @@ from zhuoji.outcome import Reveal, RevealAt
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import Chicken, chicken_table, round_chickens
 from zhuoji.tiles import parse_one
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 
 def _params(variant: str, **overrides: object) -> ChickenParams:

@@ -17,8 +17,7 @@ import pytest
 from zhuoji import cli
 from zhuoji.errors import VariantError
 from zhuoji.schema import SCHEMA_DIR
-from zhuoji.variant import load_variant
-from zhuoji.variant_io import build, builtin_names, check, read_chain
+from zhuoji.variant_io import build, builtin_names, check, load_variant, read_chain
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "guiyang-win.yaml"
 LUAN = Path(__file__).resolve().parents[1] / "zhuoji" / "variants" / "luan.yaml"
@@ -357,7 +356,8 @@ def test_shipped_schema_comment_resolves() -> None:
 
 
 def test_hooks_command_lists_every_hook(run: Run) -> None:
-    from zhuoji.rules.registry import Point, hooks
+    from zhuoji.rules.catalog import hooks
+    from zhuoji.rules.registry import Point
 
     status, out, _err = run("variants", "hooks", "--json")
     assert status == 0

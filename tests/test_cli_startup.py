@@ -72,7 +72,7 @@ def test_help_and_version_import_nothing_heavy() -> None:
 def test_a_shipped_variant_loads_without_jsonschema() -> None:
     """``zhuoji demo`` loads a shipped variant: the schema pass (and jsonschema) is for files
     the suite has not checked (tests/test_cli_errors.py checks the shipped ones)."""
-    names = _imported("from zhuoji.variant import load_variant; load_variant('guiyang')")
+    names = _imported("from zhuoji.variant_io import load_variant; load_variant('guiyang')")
     assert "jsonschema" not in names
 
 

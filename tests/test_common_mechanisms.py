@@ -13,7 +13,7 @@ import goldenlib  # tests/golden/goldenlib.py, on the path by conftest.py
 import pytest
 
 from zhuoji import roundend
-from zhuoji.settle import Ledger
+from zhuoji.contract.ledger import Ledger
 
 GOLDEN = Path(__file__).parent / "golden"
 

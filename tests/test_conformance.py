@@ -28,7 +28,9 @@ from zhuoji import eventlog
 from zhuoji.actions import Action, ActionKind
 from zhuoji.engine import Round
 from zhuoji.hand import shanten
-from zhuoji.variant import VARIANTS_DIR, Ruleset, load_variant
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant import VARIANTS_DIR
+from zhuoji.variant_io import load_variant
 
 VARIANTS = sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
 #: test-only variants (tests/variants/): mechanisms no shipped variant uses yet (定缺, 换三张)

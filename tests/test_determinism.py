@@ -25,8 +25,7 @@ from zhuoji.actions import Action
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.engine import Round
 from zhuoji.observation import Observation
-from zhuoji.variant import load_variant
-from zhuoji.variant_io import builtin_names
+from zhuoji.variant_io import builtin_names, load_variant
 
 #: (agent, rounds): each round seeded 0, 1, …; agents seeded by seat
 PLAYS = (("random", 24), ("greedy", 4), ("cautious", 2))

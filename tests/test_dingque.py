@@ -29,7 +29,7 @@ from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.roundend import build, parse, settle_file
 from zhuoji.rules.win import PassParams, WinCheck, may_win_pass, void_suit_clear
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 HERE = Path(__file__).parent
 VARIANT = HERE / "variants" / "dingque-3p.yaml"

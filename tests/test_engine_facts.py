@@ -14,7 +14,8 @@ from conformance.walls import stack
 from zhuoji import tiles as T
 from zhuoji.actions import Action
 from zhuoji.engine import Phase, Round
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import load_variant
 
 
 def legal(r: Round, seat: int) -> list[str]:

@@ -16,8 +16,8 @@ from zhuoji.agents.base import make_agent
 from zhuoji.engine import Phase, Round
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.variant import Ruleset, load_variant
-from zhuoji.variant_io import builtin_names
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import builtin_names, load_variant
 
 
 def _meld(m: Meld, hidden: bool) -> str:

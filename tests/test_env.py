@@ -16,7 +16,7 @@ from zhuoji.actions import ActionKind
 from zhuoji.engine import Phase
 from zhuoji.env import NUM_ACTIONS, decode, encode, env, raw_env
 from zhuoji.errors import IllegalActionError
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 #: 三丁拐 with 换三张 and 定缺 (a test-only table: no shipped variant has 换三张)
 START_CHOICES = str(Path(__file__).parent / "variants" / "dingque-3p.yaml")

@@ -20,7 +20,8 @@ from zhuoji.agents.base import RandomAgent, play_round
 from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Round
 from zhuoji.errors import ScenarioError
-from zhuoji.variant import VARIANTS_DIR, load_variant
+from zhuoji.variant import VARIANTS_DIR
+from zhuoji.variant_io import load_variant
 
 VARIANTS = sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
 DOC = Path(__file__).resolve().parents[1] / "docs" / "event-log.md"

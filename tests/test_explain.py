@@ -11,8 +11,8 @@ from zhuoji.engine import Round
 from zhuoji.explain import ITEM_RULES, chicken_rules, explain_entry, explain_settlement
 from zhuoji.outcome import Reveal, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.report import settlement_json
-from zhuoji.rules.registry import labels
-from zhuoji.variant import load_variant
+from zhuoji.rules.catalog import labels
+from zhuoji.variant_io import load_variant
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
 

@@ -27,7 +27,8 @@ from zhuoji import cli, eventlog, roundend
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
-from zhuoji.variant import VARIANTS_DIR, load_variant
+from zhuoji.variant import VARIANTS_DIR
+from zhuoji.variant_io import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "guiyang-win.yaml"

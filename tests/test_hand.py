@@ -574,7 +574,7 @@ def test_the_bound_distance_and_shanten_functions_agree_with_the_methods(variant
     import random
 
     from zhuoji.tiles import kinds_in
-    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import load_variant
 
     ruleset = load_variant(variant)
     rng = random.Random(variant)
@@ -599,7 +599,7 @@ def test_the_wild_ukeire_function_is_its_definition(variant: str) -> None:
     import random
 
     from zhuoji.tiles import kinds_in
-    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import load_variant
 
     ruleset = load_variant(variant)
     rng = random.Random(variant)

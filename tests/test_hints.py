@@ -14,7 +14,7 @@ from zhuoji.engine import Round
 from zhuoji.hints import discard_waits, marks_now, seen_by_all, unseen, waits_left
 from zhuoji.observation import Observation
 from zhuoji.outcome import MeldKind
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 
 def _states(variant: str, seeds: range) -> Iterator[tuple[Round, int]]:

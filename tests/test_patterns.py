@@ -19,7 +19,8 @@ from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import HandValue, evaluate
 from zhuoji.tiles import counts, parse_one
-from zhuoji.variant import PatternRow, PatternsSection, load_variant
+from zhuoji.variant import PatternRow, PatternsSection
+from zhuoji.variant_io import load_variant
 
 #: a 遵义-style table (CITIES.md 遵义: 平胡2 边卡吊4 大宽张5 大对子6 七对7 清一色10 …)
 ZUNYI_ROWS: dict[str, dict[str, Any]] = {

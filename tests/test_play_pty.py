@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from zhuoji import tiles as T
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 pexpect = pytest.importorskip("pexpect")
 

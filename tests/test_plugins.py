@@ -16,12 +16,12 @@ from plugin_support import installed_plugin
 from zhuoji.errors import VariantError, ZhuojiError
 from zhuoji.outcome import RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.report import render_ledger
-from zhuoji.rules import registry
+from zhuoji.rules import catalog, registry
 from zhuoji.rules.registry import Phase, Point
 from zhuoji.schema import variant_schema
 from zhuoji.settle import settle
 from zhuoji.tiles import parse
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 PLUGIN = '''
 """Example plug-in: 乌骨鸡 bonus — each ready player earns `value` per 八筒 held."""
@@ -94,7 +94,7 @@ def test_plugin_in_the_hook_catalog_and_schema(plugin: None) -> None:
     """What ``zhuoji variants hooks`` and ``zhuoji variants schema`` read: a plug-in is
     described exactly like a built-in hook — id, point, phase by name, title, doc, labels,
     the JSON Schema of its parameters — and its parameters are in the variant schema."""
-    found = {(h["point"], h["id"]): h for h in registry.catalog()}
+    found = {(h["point"], h["id"]): h for h in catalog.catalog()}
     hook = found[("settle", "wugu_bonus")]
     assert hook["phase"] == "chickens" and hook["builtin"] is False
     assert hook["title"] == "乌骨鸡 bonus"
@@ -105,7 +105,7 @@ def test_plugin_in_the_hook_catalog_and_schema(plugin: None) -> None:
     assert builtin["phase"] == "dou" and builtin["builtin"] is True
     assert "dou.men" in builtin["labels"]
     assert ("settle", "wugu_bonus") not in {
-        (h["point"], h["id"]) for h in registry.catalog(builtin_only=True)
+        (h["point"], h["id"]) for h in catalog.catalog(builtin_only=True)
     }
     schema = variant_schema()
     entry = schema["$defs"]["settle.wugu_bonus"]

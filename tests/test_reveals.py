@@ -21,9 +21,10 @@ from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.match import Match, today_weekday
 from zhuoji.outcome import Reveal, RevealAt, RevealStatus
-from zhuoji.reveals import RevealTracker, counting
+from zhuoji.reveals import RevealTracker
 from zhuoji.rules.chickens import chicken_marks
-from zhuoji.variant import StartReveal, load_variant
+from zhuoji.variant import DealSection, StartReveal
+from zhuoji.variant_io import load_variant
 from zhuoji.wall import Wall
 
 TWENTY = list(range(20))  # tile kinds 0..19 stand for FW's 1..20: position i holds kind i
@@ -111,8 +112,8 @@ def test_a_kept_reveal_survives_its_draw() -> None:
     final = t.final()
     assert final == (Reveal(14, RevealAt.START, RevealStatus.DRAWN),)
     rule = StartReveal(stack=3, on_kong="stay", lost_when_drawn=False)
-    assert counting(final, rule) == list(final)
-    assert counting(final, None) == []
+    assert DealSection(start_reveal=rule).counting(final) == list(final)
+    assert DealSection().counting(final) == []
 
 
 # ---------------------------------------------------------------------------------------

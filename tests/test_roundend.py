@@ -11,7 +11,7 @@ from zhuoji import roundend
 from zhuoji.errors import ScenarioError
 from zhuoji.outcome import Reveal, RevealAt, RevealStatus
 from zhuoji.tiles import parse_one
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 GUIYANG = load_variant("guiyang")
 QIANHOU = load_variant("guiyang", {"deal.start_reveal": {"stack": 3, "on_kong": "move"}})

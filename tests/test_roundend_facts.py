@@ -11,7 +11,7 @@ import pytest
 
 from zhuoji import roundend
 from zhuoji.errors import ScenarioError
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 #: seat 2 wins 平胡 (on his 点豆 of 7m) on seat 3's 5m; seat 3 owns a 闷豆 of 7s made earlier
 BASE: dict[str, Any] = {

@@ -16,7 +16,7 @@ from zhuoji.outcome import WinHow
 from zhuoji.rules.chickens.marks import chicken_marks
 from zhuoji.rules.win import WinCheck
 from zhuoji.settle import settle
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 SELF_DRAW = {
     "dealer": 0,

@@ -25,7 +25,8 @@ from zhuoji.engine import Phase, Round
 from zhuoji.match import Match
 from zhuoji.observation import Observation
 from zhuoji.outcome import Declaration, MeldKind, WinHow
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import load_variant
 
 # ---------------------------------------------------------------------------------------
 # helpers

@@ -14,8 +14,8 @@ from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import evaluate
 from zhuoji.rules.screen import PatternScreen, pattern_fan, screen_for
-from zhuoji.variant import Ruleset, load_variant
-from zhuoji.variant_io import builtin_names
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import builtin_names, load_variant
 
 SCREENED = [n for n in builtin_names() if screen_for(load_variant(n)) is not None]
 

@@ -32,7 +32,7 @@ from zhuoji.errors import VariantError
 from zhuoji.server.app import WsListener, create_app
 from zhuoji.server.store import StoreError, make_engine
 from zhuoji.server.tables import rebuild_round
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 OP = "test-operator-token-0123456789"
 OPH = {"Authorization": f"Bearer {OP}"}

@@ -30,7 +30,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from zhuoji import tiles as T  # noqa: E402
 from zhuoji.hand import HandRules  # noqa: E402
 from zhuoji.server.process import ServerProcess  # noqa: E402
-from zhuoji.variant import load_variant  # noqa: E402
+from zhuoji.variant_io import load_variant  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
 ARGS = [

@@ -37,7 +37,7 @@ from zhuoji.actions import ActionKind
 from zhuoji.agents.base import make_agent
 from zhuoji.engine import Phase, Round
 from zhuoji.observation import Observation
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 pytest.importorskip("sqlalchemy")
 from zhuoji.server import store as S

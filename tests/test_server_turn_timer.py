@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from zhuoji.engine import Phase, Round
 from zhuoji.server.app import create_app
 from zhuoji.server.turn_timer import TurnClock, timeout_action
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 OP = "timer-operator-token-0123456789"
 OPH = {"Authorization": f"Bearer {OP}"}

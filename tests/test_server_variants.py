@@ -26,7 +26,7 @@ from server_support import backend, db_url, postgres  # noqa: F401
 
 from zhuoji.server.app import create_app
 from zhuoji.server.variants import VariantLibrary
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 from zhuoji.variants_cmd import diff
 
 OP = "variants-operator-token-0123456789"

@@ -11,7 +11,7 @@ import pytest
 from zhuoji import tiles as T
 from zhuoji.engine import Round
 from zhuoji.server import wire
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 
 def _json(value: Any) -> str:

@@ -20,8 +20,7 @@ import yaml
 
 from zhuoji import cli, roundend
 from zhuoji.errors import ScenarioError
-from zhuoji.variant import load_variant
-from zhuoji.variant_io import load_ruleset
+from zhuoji.variant_io import load_variant
 
 LABEL = "bad.yaml"
 
@@ -56,7 +55,7 @@ def broken(mutate: Mutation) -> dict[str, Any]:
 def scenario_error(
     data: dict[str, Any], variant: str = "guiyang", overrides: list[str] | None = None
 ) -> str:
-    ruleset = load_ruleset(variant, overrides)
+    ruleset = load_variant(variant, overrides)
     with pytest.raises(ScenarioError) as info:
         roundend.build(roundend.parse(data, LABEL), ruleset, label=LABEL)
     return str(info.value)

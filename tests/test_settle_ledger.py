@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from zhuoji.settle import Ledger, LedgerEntry
+from zhuoji.contract.ledger import Ledger, LedgerEntry
 
 
 def test_paid_entry_is_the_plain_entry() -> None:

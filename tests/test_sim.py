@@ -16,7 +16,7 @@ from zhuoji.sim.records import RoundRecord, SimSpec
 from zhuoji.sim.runner import agent_seed, derive_seed, match_seed, simulate
 from zhuoji.sim.stats import Accumulator, compare, summarize
 from zhuoji.sim.storage import ResultStore, load_result
-from zhuoji.variant import load_variant
+from zhuoji.variant_io import load_variant
 
 TIMING = ("elapsed_s", "rounds_per_s", "workers", "backend", "run_id")
 

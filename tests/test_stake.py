@@ -20,12 +20,13 @@ from hypothesis import strategies as st
 from zhuoji import roundend
 from zhuoji.agents.base import play_round
 from zhuoji.agents.greedy import GreedyAgent
+from zhuoji.contract.ledger import Ledger
 from zhuoji.engine import Round
 from zhuoji.errors import VariantError
 from zhuoji.outcome import RoundEnd
-from zhuoji.settle import Ledger, settle
-from zhuoji.variant import Ruleset, load_variant
-from zhuoji.variant_io import builtin_names
+from zhuoji.ruleset import Ruleset
+from zhuoji.settle import settle
+from zhuoji.variant_io import builtin_names, load_variant
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -11,8 +11,9 @@ from zhuoji import docgen, schema
 from zhuoji.agents.base import RandomAgent, make_agent
 from zhuoji.errors import VariantError
 from zhuoji.match import Match
-from zhuoji.variant import VARIANTS_DIR, Ruleset, load_variant
-from zhuoji.variant_io import builtin_names, merge
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant import VARIANTS_DIR
+from zhuoji.variant_io import builtin_names, load_variant, merge
 from zhuoji.variants_cmd import diff, effective
 
 SHIPPED = [

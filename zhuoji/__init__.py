@@ -17,13 +17,13 @@ __version__ = "0.1.0"
 _compiled.install()
 
 if TYPE_CHECKING:
-    from zhuoji.variant import load_variant as load_variant
+    from zhuoji.variant_io import load_variant as load_variant
 
 
 def __getattr__(name: str) -> Any:
     # ``zhuoji.load_variant`` (DESIGN.md) without importing the variant machinery eagerly
     if name == "load_variant":
-        from zhuoji.variant import load_variant
+        from zhuoji.variant_io import load_variant
 
         return load_variant
     raise AttributeError(f"module 'zhuoji' has no attribute {name!r}")

@@ -131,7 +131,7 @@ def loadable_variant(text: str) -> str:
     """An option type for a variant (shipped name or file) that must load: the variant
     error (file and line) is the option's error.  Imports the variant code when called."""
     from zhuoji.errors import ZhuojiError
-    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import load_variant
 
     try:
         load_variant(text)

@@ -120,7 +120,7 @@ def _hand_rules(args: argparse.Namespace) -> Any:
 
     ruleset = None
     if args.variant:
-        from zhuoji.variant import load_variant
+        from zhuoji.variant_io import load_variant
 
         ruleset = load_variant(args.variant)
     wild: int | None = None
@@ -231,7 +231,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
 
 
 def _load(name: str, overrides: list[str] | None) -> Any:
-    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import load_variant
 
     return load_variant(name, overrides or None)
 

@@ -27,7 +27,8 @@ from zhuoji.rules.needs import (
     Needs,
     check,
 )
-from zhuoji.variant import BoundHook, Ruleset
+from zhuoji.rules.registry import BoundHook
+from zhuoji.ruleset import Ruleset
 from zhuoji.variant_io import Layer, PathKey, build, merge_layers, read_chain
 
 #: the variant's own sections: dotted key → what it needs

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from zhuoji.rules.registry import Point, hooks
+from zhuoji.rules.catalog import hooks
+from zhuoji.rules.registry import Point
 from zhuoji.schema import variant_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
@@ -29,8 +30,7 @@ def _cell(text: str) -> str:
 def apart(name: str) -> str:
     """What sets a shipped variant apart, in words: its description, and for a variant
     that extends another, every rule it changes (:func:`zhuoji.variants_cmd.diff`)."""
-    from zhuoji.variant import load_variant
-    from zhuoji.variant_io import read_chain
+    from zhuoji.variant_io import load_variant, read_chain
     from zhuoji.variants_cmd import diff
 
     child = load_variant(name)

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
+from zhuoji.contract.ledger import Ledger
 from zhuoji.errors import IllegalActionError, ZhuojiError
 from zhuoji.events import DRAW, EventLog
 from zhuoji.observation import Observation
@@ -43,11 +44,11 @@ from zhuoji.outcome import (
     Win,
     WinHow,
 )
-from zhuoji.reveals import RevealTracker, counting
+from zhuoji.reveals import RevealTracker
 from zhuoji.rules.screen import pattern_fan
 from zhuoji.rules.win import WinCheck, void_suit_clear
-from zhuoji.settle import Ledger, settle
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
+from zhuoji.settle import settle
 from zhuoji.wall import Wall
 
 
@@ -422,8 +423,7 @@ class Round:
         """Revealed tiles that make chickens now, in reveal order (前后鸡, 滚筒鸡, 开局翻鸡
         during play; with the after-win 翻鸡 once the round is over)."""
         if self.end is not None:
-            rule = self.ruleset.variant.deal.start_reveal
-            return [r.tile for r in counting(self.end.reveals, rule)]
+            return [r.tile for r in self.ruleset.variant.deal.counting(self.end.reveals)]
         return self._reveals.counting() if self._reveals is not None else []
 
     def result_summary(self) -> dict[str, Any]:

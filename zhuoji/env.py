@@ -11,7 +11,7 @@ Needs the ``env`` extra (``pip install zhuoji[env]``: pettingzoo, gymnasium, num
 
 Construction
     ``env(variant="guiyang", overrides=None, render_mode=None)`` — ``variant`` is a shipped
-    variant name, a variant file path or a :class:`~zhuoji.variant.Ruleset`; ``overrides``
+    variant name, a variant file path or a :class:`~zhuoji.ruleset.Ruleset`; ``overrides``
     are per-table rule overrides (``{"settle.shabao.value": 15}`` or ``["KEY=VALUE"]``).
     :func:`env` adds PettingZoo's order-enforcing and bounds-checking wrappers to
     :class:`raw_env`.  ``reset(seed=S)`` deals a round from seed ``S``; ``reset()`` without a
@@ -106,8 +106,8 @@ from zhuoji.actions import Action, ActionKind, make
 from zhuoji.engine import Phase, Round
 from zhuoji.errors import IllegalActionError, ZhuojiError
 from zhuoji.observation import Observation
-from zhuoji.variant import Ruleset
-from zhuoji.variant_io import load_ruleset
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import load_variant
 
 NUM_KINDS = T.NUM_KINDS
 DISCARD = 0
@@ -273,7 +273,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
                 raise ZhuojiError("give overrides with a variant name, not with a Ruleset")
             self.ruleset = variant
         else:
-            self.ruleset = load_ruleset(variant, overrides)
+            self.ruleset = load_variant(variant, overrides)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ZhuojiError(
                 f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"

@@ -20,9 +20,10 @@ from zhuoji import tiles as T
 from zhuoji.actions import Action
 from zhuoji.engine import Round
 from zhuoji.errors import IllegalActionError, ScenarioError, VariantError, ZhuojiError
+from zhuoji.ruleset import Ruleset
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.textfile import UnreadableFile, read_text
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.variant_io import load_variant
 
 if TYPE_CHECKING:
     import jsonschema

@@ -16,11 +16,10 @@ from typing import Any
 
 from zhuoji import tiles as T
 from zhuoji.outcome import RevealAt, RoundEnd
-from zhuoji.reveals import counting
+from zhuoji.rules.catalog import item_label
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import _made, weekday_kinds
-from zhuoji.settle import item_label
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 #: item code (or its head before the dot) → what the rule is, in Chinese and English
 ITEM_RULES: dict[str, tuple[str, str]] = {
@@ -130,7 +129,7 @@ def chicken_rules(ruleset: Ruleset, end: RoundEnd) -> list[ChickenRule]:
         )
     if end.is_draw:
         return out
-    reveals = counting(end.reveals, ruleset.variant.deal.start_reveal)
+    reveals = ruleset.variant.deal.counting(end.reveals)
     if p.chuifeng is not None:
         blowers = {T.parse_one(t) for t in p.chuifeng.tiles}
         blown = [r.tile for r in reveals if r.at is RevealAt.WIN and r.tile in blowers]

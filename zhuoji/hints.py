@@ -17,10 +17,16 @@ from zhuoji.observation import Observation
 from zhuoji.outcome import MeldKind
 from zhuoji.rules.chickens import chicken_marks
 from zhuoji.rules.chickens.marks import Mark
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 __all__ = [
-    "Mark", "discard_waits", "marks_now", "marks_text", "seen_by_all", "unseen", "waits_left",
+    "Mark",
+    "discard_waits",
+    "marks_now",
+    "marks_text",
+    "seen_by_all",
+    "unseen",
+    "waits_left",
 ]
 
 

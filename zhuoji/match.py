@@ -15,7 +15,7 @@ from datetime import date
 
 from zhuoji.agents.base import Agent, play_round
 from zhuoji.engine import Round
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 
 def today_weekday() -> int:

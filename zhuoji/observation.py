@@ -15,7 +15,7 @@ from zhuoji.outcome import Meld, RoundEnd
 
 if TYPE_CHECKING:
     from zhuoji.engine import Round
-    from zhuoji.variant import Ruleset
+    from zhuoji.ruleset import Ruleset
 
 
 class Observation:

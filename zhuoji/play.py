@@ -53,7 +53,8 @@ from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.report import SEAT_NAMES, describe_end, render_ledger
 from zhuoji.rules.chickens import chicken_marks
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import load_variant
 
 if TYPE_CHECKING:  # rich is imported when a game starts, so `zhuoji --help` stays fast
     from rich.console import Console

@@ -10,8 +10,9 @@ from typing import Any
 
 from zhuoji import tiles as T
 from zhuoji.columns import table
+from zhuoji.contract.ledger import Ledger
 from zhuoji.outcome import RevealAt, RoundEnd
-from zhuoji.settle import Ledger, item_label
+from zhuoji.rules.catalog import item_label
 
 SEAT_NAMES = ("东", "南", "西", "北")
 

@@ -15,23 +15,11 @@ last tile it showed, and shows nothing when that position is already drawn
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from zhuoji.outcome import Reveal, RevealAt, RevealStatus
 from zhuoji.variant import StartReveal
 from zhuoji.wall import Wall
-
-
-def counting(reveals: Iterable[Reveal], rule: StartReveal | None) -> list[Reveal]:
-    """The reveals that make chickens: open ones, and drawn ones where the variant keeps a
-    drawn reveal (``deal.start_reveal.lost_when_drawn: false``)."""
-    keep_drawn = rule is not None and not rule.lost_when_drawn
-    return [
-        r
-        for r in reveals
-        if r.status is RevealStatus.OPEN or (keep_drawn and r.status is RevealStatus.DRAWN)
-    ]
 
 
 @dataclass
@@ -88,7 +76,7 @@ class RevealTracker:
 
     def counting(self) -> list[int]:
         """Tiles of the reveals that make chickens now."""
-        return [r.tile for r in counting(self.final(), self._rule)]
+        return [r.tile for r in self.final() if self._rule.makes_chickens(r)]
 
     def final(self) -> tuple[Reveal, ...]:
         """Every reveal in order with what became of it."""

@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from zhuoji import tiles as T
+from zhuoji.contract.ledger import Ledger
 from zhuoji.errors import ScenarioError, TileParseError
 from zhuoji.outcome import (
     Declaration,
@@ -33,10 +34,11 @@ from zhuoji.outcome import (
     Win,
     WinHow,
 )
+from zhuoji.ruleset import Ruleset
 from zhuoji.schema import SCHEMA_DIR
-from zhuoji.settle import Ledger, settle
+from zhuoji.settle import settle
 from zhuoji.textfile import UnreadableFile, read_text
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.variant_io import load_variant
 
 ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
 TILE = r"^([1-9][msp]|[1-7]z)$"

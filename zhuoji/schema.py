@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from zhuoji.rules.registry import Hook, Point, hooks
+from zhuoji.rules.catalog import hooks
+from zhuoji.rules.registry import Hook, Point
 from zhuoji.variant import Variant
 
 SCHEMA_DIR = Path(__file__).with_name("schemas")

@@ -1,7 +1,8 @@
 """Variants: a rule set as data, validated, frozen, and resolved into a :class:`Ruleset`.
 
-Data flow (DESIGN.md): ``variants/*.yaml`` → ``extends`` merge → JSON Schema check →
-:class:`Variant` (frozen pydantic) → :class:`Ruleset` (hooks resolved from the registry with
+Data flow (``docs/architecture.md``): ``variants/*.yaml`` → ``extends`` merge → JSON Schema
+check (:mod:`zhuoji.variant_io`) → :class:`Variant` (frozen pydantic, this module: what the
+file says, as data) → :class:`zhuoji.ruleset.Ruleset` (hooks resolved from the registry with
 their own parameter models).  Per-table overrides go through the same merge and checks.
 
 The pydantic models here are the single source of truth: ``schemas/variant.schema.json`` is
@@ -12,19 +13,16 @@ variants diff`` prints.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from zhuoji import tiles as T
-from zhuoji.hand import Form, HandRules, LanRule, Wild
-from zhuoji.outcome import Meld, MeldKind
+from zhuoji.hand import Form, LanRule
+from zhuoji.outcome import Meld, MeldKind, Reveal, RevealStatus
 from zhuoji.rules.facts import COUNT_FACTS, Requires
-from zhuoji.rules.registry import Hook, Params, Point, hooks
 
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
@@ -139,6 +137,13 @@ class StartReveal(Strict):
         "the reveal stays in the wall and may be drawn)",
     )
 
+    def makes_chickens(self, reveal: Reveal) -> bool:
+        """Whether a reveal makes chickens: an open one, or a drawn one where the variant
+        keeps it (``lost_when_drawn: false``)."""
+        return reveal.status is RevealStatus.OPEN or (
+            not self.lost_when_drawn and reveal.status is RevealStatus.DRAWN
+        )
+
 
 class DealSection(Strict):
     """Dealer choice, wall break, replacement draws and the chicken reveal."""
@@ -166,6 +171,14 @@ class DealSection(Strict):
         description="前后鸡 / 滚筒鸡 / 开局翻鸡: a reveal at round start from the wall's end, "
         "moved or added to at each kong; null: none",
     )
+
+    def counting(self, reveals: Iterable[Reveal]) -> list[Reveal]:
+        """The reveals that make chickens: open ones, and drawn ones where the variant keeps a
+        drawn reveal (``start_reveal.lost_when_drawn: false``, DS §13 「不移出」)."""
+        rule = self.start_reveal
+        if rule is None:
+            return [r for r in reveals if r.status is RevealStatus.OPEN]
+        return [r for r in reveals if rule.makes_chickens(r)]
 
 
 class KongKinds(Strict):
@@ -490,110 +503,4 @@ class Variant(Strict):
     )
 
 
-# ---------------------------------------------------------------------------------------
-# resolved rules
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BoundHook:
-    """A hook with its validated parameters, under the name the variant gave it."""
-
-    name: str
-    hook: Hook
-    params: Params
-
-    def __call__(self, *args: Any) -> Any:
-        return self.hook.fn(*args, self.params)
-
-
-def hook_id(name: str, ref: Mapping[str, Any]) -> str:
-    return str(ref.get("id", name))
-
-
-def hook_params(ref: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in ref.items() if k != "id"}
-
-
-class Ruleset:
-    """A variant with its hooks resolved: what the engine and settlement run."""
-
-    def __init__(
-        self, variant: Variant, origin: str = "", overrides: Mapping[str, Any] | None = None
-    ) -> None:
-        self.variant = variant
-        self.origin = origin
-        self.overrides: dict[str, Any] = dict(overrides or {})  # as given, for logs and replays
-        self.may_win = tuple(self._bind(Point.MAY_WIN, n, r) for n, r in variant.may_win.items())
-        self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
-        stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]
-        self.stages = tuple(sorted(stages, key=lambda b: (b.hook.phase or 0, b.name)))
-
-    @staticmethod
-    def _bind(point: Point, name: str, ref: Mapping[str, Any]) -> BoundHook:
-        known = hooks(point)
-        hid = hook_id(name, ref)
-        if hid not in known:
-            raise KeyError(hid)
-        hook = known[hid]
-        return BoundHook(name, hook, hook.params.model_validate(hook_params(ref)))
-
-    @property
-    def name(self) -> str:
-        return self.variant.name
-
-    @property
-    def players(self) -> int:
-        return self.variant.tiles.players
-
-    @property
-    def stake(self) -> int:
-        """The table's stake: the ledger multiplies every unit paid by it."""
-        return self.variant.stake
-
-    def stage(self, name: str) -> BoundHook | None:
-        return next((s for s in self.stages if s.name == name), None)
-
-    def hand_rules(self, wild: int | None = None) -> HandRules:
-        """The hand analyser for a round whose wild kind is ``wild``."""
-        if wild is None:
-            return self._plain_rules
-        rules = self._wild_rules.get(wild)
-        if rules is None:  # one analyser per wild kind (a round asks at every decision)
-            stand_in = self.variant.wild.stand_in_for(wild) if self.variant.wild else None
-            forms = self.variant.forms
-            rules = HandRules(
-                self._forms, forms.quads_as_two_pairs, Wild(wild, stand_in), forms.shisanlan
-            )
-            self._wild_rules[wild] = rules
-        return rules
-
-    @cached_property
-    def _wild_rules(self) -> dict[int, HandRules]:
-        return {}
-
-    @cached_property
-    def _forms(self) -> frozenset[Form]:
-        return frozenset(self.variant.forms.allowed)
-
-    @cached_property
-    def _plain_rules(self) -> HandRules:
-        forms = self.variant.forms
-        return HandRules(self._forms, forms.quads_as_two_pairs, shisanlan=forms.shisanlan)
-
-    def __repr__(self) -> str:
-        return f"Ruleset({self.variant.name!r})"
-
-
 VARIANTS_DIR = Path(__file__).with_name("variants")
-
-
-def load_variant(
-    name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None
-) -> Ruleset:
-    """Load a shipped variant by name, or a variant file by path, with optional overrides:
-    a nested mapping, dotted keys (``{"settle.chickens.chongfeng.multiplier": 3}``) or
-    ``KEY=VALUE`` strings as ``--set`` takes them."""
-    from zhuoji.variant_io import load_ruleset
-
-    return load_ruleset(name_or_path, overrides)

@@ -27,9 +27,11 @@ from pydantic import ValidationError
 from zhuoji import textfile
 from zhuoji import tiles as T
 from zhuoji.errors import VariantError
-from zhuoji.rules.registry import generation
+from zhuoji.rules.catalog import generation, hooks
+from zhuoji.rules.registry import Point
+from zhuoji.ruleset import Ruleset
 from zhuoji.tiles import TILE_PATTERN
-from zhuoji.variant import VARIANTS_DIR, Ruleset, Variant
+from zhuoji.variant import VARIANTS_DIR, Variant
 
 if TYPE_CHECKING:
     import jsonschema
@@ -475,7 +477,6 @@ def _validator() -> jsonschema.protocols.Validator:
 def _validator_for(_generation: int) -> jsonschema.protocols.Validator:
     import jsonschema  # only when a file is checked (start-up of the other commands)
 
-    from zhuoji.rules.registry import Point, hooks
     from zhuoji.schema import VARIANT_SCHEMA_FILE, variant_schema
 
     builtin_only = all(
@@ -735,9 +736,12 @@ def _tiles_in(value: Any, path: PathKey, out: list[tuple[PathKey, str]]) -> None
         out.append((path, value))
 
 
-def load_ruleset(
+def load_variant(
     name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None
 ) -> Ruleset:
+    """Load a shipped variant by name, or a variant file by path, with optional overrides:
+    a nested mapping, dotted keys (``{"settle.chickens.chongfeng.multiplier": 3}``) or
+    ``KEY=VALUE`` strings as ``--set`` takes them (``zhuoji.load_variant``)."""
     layers = read_chain(name_or_path)
     extra = override_layer(overrides)
     if extra is not None:
@@ -749,7 +753,7 @@ def effective(
     name_or_path: str | Path, overrides: Mapping[str, Any] | Iterable[str] | None = None
 ) -> dict[str, Any]:
     """The merged, checked data of a variant: what ``variants show`` prints."""
-    ruleset = load_ruleset(name_or_path, overrides)
+    ruleset = load_variant(name_or_path, overrides)
     return ruleset.variant.model_dump(mode="json", exclude_none=False)
 
 

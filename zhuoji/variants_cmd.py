@@ -294,8 +294,7 @@ def catalog() -> list[dict[str, Any]]:
     last): ``[{family, variants: [{name, family, title, source, extends, seats, tiles}]}]``,
     what ``variants list --json`` prints under ``families``."""
     from zhuoji import tiles
-    from zhuoji.variant import load_variant
-    from zhuoji.variant_io import builtin_names, read_chain
+    from zhuoji.variant_io import builtin_names, load_variant, read_chain
 
     groups: dict[str | None, list[dict[str, Any]]] = {}
     for name in builtin_names():
@@ -344,7 +343,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     import yaml
 
-    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import load_variant
 
     data = effective(load_variant(args.name, args.set or None))
     if args.json:
@@ -396,8 +395,8 @@ def warning_dict(warning: Any) -> dict[str, Any]:
 def cmd_validate(args: argparse.Namespace) -> int:
     from zhuoji import deadkeys
     from zhuoji.errors import VariantError
-    from zhuoji.variant import VARIANTS_DIR, load_variant
-    from zhuoji.variant_io import Problem, builtin_names, display_name
+    from zhuoji.variant import VARIANTS_DIR
+    from zhuoji.variant_io import Problem, builtin_names, display_name, load_variant
 
     results: list[dict[str, Any]] = []
     status = 0
@@ -451,7 +450,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from zhuoji.variant import load_variant
+    from zhuoji.variant_io import load_variant
 
     a = load_variant(args.a, args.set_a or None)
     b = load_variant(args.b, args.set_b or None)
@@ -479,9 +478,9 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def hook_rows() -> list[dict[str, Any]]:
-    """Every registered hook (plug-ins included) as :func:`zhuoji.rules.registry.catalog`
+    """Every registered hook (plug-ins included) as :func:`zhuoji.rules.catalog.catalog`
     describes it, with its parameters flattened for ``hooks``."""
-    from zhuoji.rules.registry import catalog
+    from zhuoji.rules.catalog import catalog
 
     rows = []
     for hook in catalog():

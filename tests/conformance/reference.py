@@ -32,7 +32,7 @@ from typing import Any, NoReturn
 from zhuoji.actions import Action, ActionKind
 from zhuoji.engine import Phase, Round
 from zhuoji.outcome import MeldKind, WinHow
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 NUM_KINDS = 34
 #: a kong meld's kind as the variant's kong-kind lists write it

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from zhuoji import tiles as T
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 
 def stack(

@@ -29,8 +29,8 @@ from typing import Any
 import yaml
 
 from zhuoji import roundend
-from zhuoji.settle import Ledger
-from zhuoji.variant import Ruleset
+from zhuoji.contract.ledger import Ledger
+from zhuoji.ruleset import Ruleset
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 #: where the seed texts and RULES.md live (docs/sources, kept verbatim)

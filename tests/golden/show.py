@@ -20,7 +20,7 @@ from pathlib import Path
 
 from goldenlib import entries_of, entry_diff, expected_yaml, load_case, settle_case
 
-from zhuoji.settle import item_label
+from zhuoji.rules.catalog import item_label
 
 
 def _line(mark: str, entry: tuple[object, ...]) -> str:

@@ -43,7 +43,7 @@ from zhuoji.outcome import Meld, MeldKind, WinHow
 from zhuoji.rules.screen import PatternScreen as PatternScreen
 from zhuoji.rules.screen import pattern_fan, screen_for
 from zhuoji.rules.win import WinCheck, void_suit_clear
-from zhuoji.variant import Ruleset  # at run time: SeatFacts' compiled build reads its fields' types
+from zhuoji.ruleset import Ruleset  # at run time: SeatFacts' compiled build reads its fields' types
 
 if TYPE_CHECKING:
     from zhuoji.observation import Observation

@@ -35,7 +35,7 @@ from zhuoji import tiles as T
 from zhuoji.outcome import Reveal, RevealAt
 from zhuoji.rules.chickens.params import ChickenParams, TileChoice
 from zhuoji.rules.chickens.values import Chicken, chicken_table
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 
 def _tiles(choice: TileChoice) -> tuple[int, ...] | None:

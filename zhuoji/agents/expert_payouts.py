@@ -33,8 +33,8 @@ from zhuoji import tiles as T
 from zhuoji.agents.expert_chickens import ChickenRules
 from zhuoji.errors import ZhuojiError
 from zhuoji.rules.chickens.params import ChickenParams
-from zhuoji.rules.registry import Params
-from zhuoji.variant import BoundHook, Ruleset
+from zhuoji.rules.registry import BoundHook, Params
+from zhuoji.ruleset import Ruleset
 
 
 class PayoutReadError(ZhuojiError):

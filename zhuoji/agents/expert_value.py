@@ -43,7 +43,7 @@ from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.facts import EVENT_FACTS
 from zhuoji.rules.patterns import value_of
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 FAR = H.FAR
 

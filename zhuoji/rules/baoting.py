@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from zhuoji.contract.context import SettleContext
 from zhuoji.outcome import WinHow
 from zhuoji.rules.needs import DECLARING, WINS_ON_ANOTHERS_TILE, Because, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import SettleContext
 
 
 class ShabaoParams(Params):

@@ -17,10 +17,10 @@ from typing import Literal
 
 from pydantic import Field
 
+from zhuoji.contract.context import DouBurn, SettleContext
 from zhuoji.outcome import Win, WinHow
 from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import DouBurn, SettleContext
 
 
 class BurnParts(Params):

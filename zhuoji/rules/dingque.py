@@ -24,9 +24,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji import tiles as T
+from zhuoji.contract.context import SettleContext
 from zhuoji.rules.drawgame import pay_waiting_values
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import SettleContext
 
 
 class HuazhuParams(Params):

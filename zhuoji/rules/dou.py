@@ -12,10 +12,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from zhuoji.contract.context import SettleContext
 from zhuoji.outcome import MeldKind
 from zhuoji.rules.needs import KONGS, Because, IsNot, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import SettleContext
 from zhuoji.tiles import TILE_PATTERN, name, parse_one
 
 Tile = Annotated[str, Field(pattern=TILE_PATTERN)]

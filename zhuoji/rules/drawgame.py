@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from zhuoji.contract.context import SettleContext
 from zhuoji.rules.hu import BaotingPay, baoting_part
 from zhuoji.rules.needs import DECLARING
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import SettleContext
 
 
 class ChajiaoParams(Params):

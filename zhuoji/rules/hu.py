@@ -16,10 +16,10 @@ from typing import Literal
 
 from pydantic import Field
 
+from zhuoji.contract.context import SettleContext
 from zhuoji.outcome import Declaration, Win, WinHow
 from zhuoji.rules.needs import DECLARING, ROBBING, WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
 
 

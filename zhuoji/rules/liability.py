@@ -19,11 +19,11 @@ from typing import Literal
 
 from pydantic import Field
 
+from zhuoji.contract.context import DouBurn, SettleContext
 from zhuoji.outcome import MeldKind, Win, WinHow
 from zhuoji.rules.needs import WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.patterns import HandValue
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import DouBurn, SettleContext
 
 
 def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str) -> None:

@@ -16,6 +16,11 @@ Points:
 A hook may register the ledger items it pays (``labels={"ji.wugu": ("乌骨鸡", "8-dots
 chicken")}``) so reports show them like the built-in ones; :func:`catalog` describes every
 hook (built-in or plug-in) for listings and editors.
+
+This module only holds what is registered; it imports no hook.  The built-in hooks register
+when :mod:`zhuoji.rules.catalog` imports them, and every lookup of the registered hooks
+(:func:`zhuoji.rules.catalog.hooks`, ``catalog``, ``labels``) goes through that module, so
+nothing here reaches back up to the hook modules (``tests/test_layers.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from zhuoji.errors import ZhuojiError
 from zhuoji.rules.needs import Needs
 
 ENTRY_POINT_GROUP = "zhuoji.rules"
@@ -122,6 +128,18 @@ class Hook:
         }
 
 
+@dataclass(frozen=True)
+class BoundHook:
+    """A hook with its validated parameters, under the name the variant gave it."""
+
+    name: str
+    hook: Hook
+    params: Params
+
+    def __call__(self, *args: Any) -> Any:
+        return self.hook.fn(*args, self.params)
+
+
 _REGISTRY: dict[Point, dict[str, Hook]] = {p: {} for p in Point}
 _LABELS: dict[str, tuple[str, str]] = {}
 _plugins_loaded = False
@@ -176,19 +194,18 @@ def register_labels(labels: Labels) -> None:
         _LABELS[item] = (zh, en)
 
 
-def item_label(item: str) -> tuple[str, str]:
-    """(Chinese, English) label of a ledger item code; a code not labelled itself takes its
-    head's label (``zui.kaipai`` → ``zui``), else shows as itself."""
-    hooks(Point.SETTLE)  # built-ins and plug-ins have registered their labels
+def label(item: str) -> tuple[str, str]:
+    """(Chinese, English) label of a ledger item code as registered so far; a code not
+    labelled itself takes its head's label (``zui.kaipai`` → ``zui``), else shows as itself.
+    (:func:`zhuoji.rules.catalog.item_label` loads the hooks first.)"""
     if item in _LABELS:
         return _LABELS[item]
     head = item.split(".")[0]
     return _LABELS.get(head, (item, item))
 
 
-def labels() -> dict[str, tuple[str, str]]:
-    """Every labelled ledger item code."""
-    hooks(Point.SETTLE)
+def registered_labels() -> dict[str, tuple[str, str]]:
+    """Every ledger item code labelled so far."""
     return dict(sorted(_LABELS.items()))
 
 
@@ -202,8 +219,6 @@ def load_plugins() -> None:
         try:
             ep.load()
         except Exception as exc:
-            from zhuoji.errors import ZhuojiError
-
             raise ZhuojiError(
                 f"plug-in {ep.name!r} ({ep.value}, entry point group {ENTRY_POINT_GROUP}) "
                 f"failed to load: {type(exc).__name__}: {exc}"
@@ -215,7 +230,6 @@ Snapshot = tuple[dict[Point, dict[str, Hook]], dict[str, tuple[str, str]]]
 
 def snapshot() -> Snapshot:
     """A copy of the registry (tests that install plug-ins restore it afterwards)."""
-    hooks(Point.SETTLE, builtin_only=True)
     return {p: dict(h) for p, h in _REGISTRY.items()}, dict(_LABELS)
 
 
@@ -238,35 +252,13 @@ def reload_plugins() -> None:
 
 def generation() -> int:
     """Changes whenever a hook is registered (built-in or plug-in)."""
-    hooks(Point.SETTLE)
     return _generation
 
 
-def hooks(point: Point, *, builtin_only: bool = False) -> dict[str, Hook]:
-    """Registered hooks at a point, by id (sorted)."""
-    import zhuoji.rules.builtin  # noqa: F401  (registers the built-in hooks)
-
-    if not builtin_only:
-        load_plugins()
+def registered(point: Point, *, builtin_only: bool = False) -> dict[str, Hook]:
+    """The hooks registered so far at a point, by id (sorted); no hook module is imported
+    here (:func:`zhuoji.rules.catalog.hooks` is the lookup that loads them)."""
     found = _REGISTRY[point]
     if builtin_only:
         found = {k: h for k, h in found.items() if h.builtin}
     return dict(sorted(found.items()))
-
-
-def catalog(*, builtin_only: bool = False) -> list[dict[str, Any]]:
-    """Every hook described (:meth:`Hook.describe`), by point, then phase, then id: what
-    ``zhuoji variants hooks`` lists."""
-    out = []
-    for point in Point:
-        found = hooks(point, builtin_only=builtin_only).values()
-        for hook in sorted(found, key=lambda h: (h.phase or 0, h.id)):
-            out.append(hook.describe())
-    return out
-
-
-def get(point: Point, hook_id: str) -> Hook:
-    known = hooks(point)
-    if hook_id not in known:
-        raise KeyError(hook_id)
-    return known[hook_id]

@@ -23,11 +23,11 @@ from zhuoji.rules.facts import EVENT_FACTS, WinContext
 from zhuoji.rules.patterns import evaluate
 
 if TYPE_CHECKING:
-    from zhuoji.variant import Ruleset
+    from zhuoji.contract.bound import BoundRules
 
 
 def pattern_fan(
-    ruleset: Ruleset,
+    ruleset: BoundRules,
     rules: H.HandRules,
     full: Sequence[int],
     melds: tuple[Meld, ...],
@@ -49,7 +49,7 @@ def pattern_fan(
 
 @lru_cache(maxsize=65536)
 def _evaluated_fan(
-    ruleset: Ruleset,
+    ruleset: BoundRules,
     rules: H.HandRules,
     full: tuple[int, ...],
     melds: tuple[Meld, ...],
@@ -142,7 +142,7 @@ class PatternScreen:
         return known
 
     @staticmethod
-    def build(ruleset: Ruleset) -> PatternScreen | None:
+    def build(ruleset: BoundRules) -> PatternScreen | None:
         """The screen of a variant's pattern table, or None when the table needs more than
         the cheap facts."""
         table = ruleset.variant.patterns
@@ -269,6 +269,6 @@ class PatternScreen:
 
 
 @lru_cache(maxsize=64)
-def screen_for(ruleset: Ruleset) -> PatternScreen | None:
+def screen_for(ruleset: BoundRules) -> PatternScreen | None:
     """The variant's :class:`PatternScreen`, or None (one per ruleset)."""
     return PatternScreen.build(ruleset)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from zhuoji.contract.context import SettleContext
 from zhuoji.rules.needs import Because, Set
 from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.settle import SettleContext
 
 
 class RengBaoParams(Params):

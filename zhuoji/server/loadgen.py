@@ -28,7 +28,8 @@ import httpx
 import orjson
 
 from zhuoji import eventlog, hand, tiles
-from zhuoji.variant import Ruleset, load_variant
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant_io import load_variant
 
 _PREFERRED = ("hu", "angang", "bugang", "gang")
 _KIND = {tiles.TILE_TEXT[k]: k for k in range(tiles.NUM_KINDS)}  # "5m" → its kind

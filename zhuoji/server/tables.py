@@ -46,12 +46,12 @@ from zhuoji.errors import IllegalActionError, VariantError, ZhuojiError
 from zhuoji.match import round_seed, today_weekday
 from zhuoji.observation import Observation
 from zhuoji.report import describe_end, settlement_json
+from zhuoji.ruleset import Ruleset
 from zhuoji.server import store as S
 from zhuoji.server import turn_timer
 from zhuoji.server.auth import SEAT_PREFIX, Authority, new_token, token_hash
 from zhuoji.server.client_view import SharedExtras, client_extras, common_extras, seat_extras
 from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
-from zhuoji.variant import Ruleset
 from zhuoji.variants_cmd import diff
 
 log = logging.getLogger("zhuoji.server")

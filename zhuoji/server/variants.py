@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zhuoji.errors import VariantError
-from zhuoji.variant import NAME_PATTERN, VARIANTS_DIR, Ruleset
+from zhuoji.ruleset import Ruleset
+from zhuoji.variant import NAME_PATTERN, VARIANTS_DIR
 from zhuoji.variant_io import Layer, build, builtin_names, override_layer, parse_yaml, read_chain
 
 #: ``name`` or ``name@version``

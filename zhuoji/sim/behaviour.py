@@ -26,8 +26,8 @@ from functools import lru_cache
 from typing import Any
 
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
+from zhuoji.ruleset import Ruleset
 from zhuoji.tiles import parse_one
-from zhuoji.variant import Ruleset
 
 #: discards counted as "early" for the first chicken: two go-rounds of a four-seat table
 EARLY = 8

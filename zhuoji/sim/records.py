@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from zhuoji.errors import ZhuojiError
-from zhuoji.variant import Ruleset
+from zhuoji.ruleset import Ruleset
 
 #: outcome kinds of a round: a draw, one winner by how he won, or several winners
 KINDS = ("draw", "self_draw", "discard", "rob_kong", "multi")
@@ -32,9 +32,9 @@ class SimSpec:
     match_rounds: int | None = None
 
     def ruleset(self) -> Ruleset:
-        from zhuoji.variant_io import load_ruleset  # accepts ``key=value`` lines (typed)
+        from zhuoji.variant_io import load_variant  # accepts ``key=value`` lines (typed)
 
-        return load_ruleset(self.variant, list(self.overrides) or None)
+        return load_variant(self.variant, list(self.overrides) or None)
 
     def resolve(self, ruleset: Ruleset | None = None) -> SimSpec:
         """This spec with one agent per seat and the match length filled in; checks them."""

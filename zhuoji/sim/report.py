@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from zhuoji.columns import table
-from zhuoji.settle import item_label
+from zhuoji.rules.catalog import item_label
 from zhuoji.sim.behaviour import awareness_note, behaviour_lines
 from zhuoji.sim.records import KINDS
 from zhuoji.sim.runner import SimResult

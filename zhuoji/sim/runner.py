@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zhuoji.agents.base import make_agent, play_round
+from zhuoji.contract.context import SettleContext
 from zhuoji.engine import Round
 from zhuoji.match import Match
 from zhuoji.rules.patterns import HandValue
-from zhuoji.settle import SettleContext
+from zhuoji.ruleset import Ruleset
 from zhuoji.sim import backends
 from zhuoji.sim.behaviour import round_behaviour
 from zhuoji.sim.records import RoundRecord, SimSpec
 from zhuoji.sim.stats import Accumulator, summarize
-from zhuoji.variant import Ruleset
 
 Task = tuple[SimSpec, int, int]  # resolved spec, first match, one past the last match
 

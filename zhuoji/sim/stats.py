@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from zhuoji.settle import item_label
+from zhuoji.rules.catalog import item_label
 from zhuoji.sim import behaviour
 from zhuoji.sim.records import KINDS, RoundRecord
 

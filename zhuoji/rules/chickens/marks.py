@@ -9,18 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
+from zhuoji.contract.bound import BoundRules
 from zhuoji.outcome import Reveal, RevealAt
-from zhuoji.reveals import counting
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import chicken_table
 from zhuoji.tiles import parse_one
-from zhuoji.variant import Ruleset
 
 Mark = Literal["chicken", "golden"]
 
 
 def chicken_marks(
-    ruleset: Ruleset,
+    ruleset: BoundRules,
     reveals: Iterable[Reveal | int] = (),
     weekday: int = 1,
     *,
@@ -39,7 +38,7 @@ def chicken_marks(
     if p is None:
         return {}
     records = [r for r in reveals if isinstance(r, Reveal)]
-    shown = counting(records, ruleset.variant.deal.start_reveal)
+    shown = ruleset.variant.deal.counting(records)
     shown += [Reveal(r, RevealAt.START) for r in reveals if not isinstance(r, Reveal)]
     if win_reveal is not None:
         shown.append(Reveal(win_reveal))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from zhuoji.contract.context import SettleContext
 from zhuoji.rules.chickens.discards import Special
 from zhuoji.rules.chickens.ownership import Earning, Shown
 from zhuoji.rules.chickens.params import ChickenParams
-from zhuoji.settle import SettleContext
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from zhuoji.reveals import counting
+from zhuoji.contract.context import SettleContext
 from zhuoji.rules.chickens.discards import chongfeng, classify, named_kinds, zeren
 from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings, shown
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.payment import Standing, pay_holdings, pay_unready, pay_zeren
 from zhuoji.rules.chickens.values import Chicken, round_chickens
 from zhuoji.rules.registry import Phase, Point, register, register_labels
-from zhuoji.settle import SettleContext
 from zhuoji.tiles import name
 
 # the ledger items this stage pays
@@ -39,9 +38,7 @@ register_labels(
 def round_table(ctx: SettleContext, p: ChickenParams) -> Mapping[int, Chicken]:
     """The round's chickens from its counting reveals and weekday."""
     end = ctx.end
-    return round_chickens(
-        p, counting(end.reveals, ctx.ruleset.variant.deal.start_reveal), end.weekday
-    )
+    return round_chickens(p, ctx.ruleset.variant.deal.counting(end.reveals), end.weekday)
 
 
 @register(Point.SETTLE, "chickens", ChickenParams, phase=Phase.CHICKENS, title="捉鸡")

@@ -1,0 +1,182 @@
+"""The settle context: what a settlement stage receives and shares with the others.
+
+Part of the hook contract (:mod:`zhuoji.contract`): every ``settle`` hook is called with a
+:class:`SettleContext` and its parameters, reads the round's end and its facts (readiness,
+hand values) here, and pays through it.  It sits below the hook modules and the settlement
+pipeline (:mod:`zhuoji.settle`), so neither imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+from zhuoji.contract.bound import BoundRules
+from zhuoji.contract.ledger import Ledger
+from zhuoji.hand import HandRules
+from zhuoji.outcome import Meld, RoundEnd, Win, WinHow
+from zhuoji.rules.facts import WinContext
+from zhuoji.rules.patterns import HandValue, evaluate, waiting_value
+from zhuoji.tiles import suit_of
+
+
+class DouBurn(StrEnum):
+    """What burning (烧) does to a player's kongs."""
+
+    NONE = "none"  # kongs keep their score
+    KONG = "kong"  # only the kong behind the 热炮 / 抢杠 is cancelled
+    ALL = "all"  # every kong of his scores nothing (烧光, 一烧全烧)
+
+
+@dataclass
+class _Burn:
+    chickens: bool = False
+    dou: DouBurn = DouBurn.NONE
+    kong_tiles: set[int] = field(default_factory=set)
+
+
+class SettleContext:
+    """What stages share while settling one round."""
+
+    def __init__(self, ruleset: BoundRules, end: RoundEnd) -> None:
+        self.ruleset = ruleset
+        self.end = end
+        self.players = end.players
+        self.ledger = Ledger(end.players, ruleset.stake)
+        self.rules: HandRules = ruleset.hand_rules(end.wild)
+        self.void_wins: set[int] = set()  # wins paid the other way round (包牌)
+        #: per winner, the record indices of what the win stage paid him (liability voids them)
+        self.win_entries: dict[int, list[int]] = {}
+        self._burns: dict[int, _Burn] = {}
+        self._values: dict[tuple[int, bool], HandValue] = {}
+        self.winners: list[int] = [w.seat for w in end.wins]
+
+    # --- burning (烧) -----------------------------------------------------------------
+
+    def burn(
+        self,
+        seat: int,
+        *,
+        chickens: bool,
+        dou: DouBurn,
+        kong_tile: int | None = None,
+        why: str,
+    ) -> None:
+        """Burn (烧) ``seat``: his chickens collect nothing (``chickens``), and his kongs score
+        nothing — all of them, or only the one of ``kong_tile`` (``dou``).  What he owes as a
+        penalty stays owed (seed 001 (四)(1) "需倒賠的英雄雞、責任雞仍然生效")."""
+        b = self._burns.setdefault(seat, _Burn())
+        b.chickens = b.chickens or chickens
+        if dou is DouBurn.ALL:
+            b.dou = DouBurn.ALL
+        elif dou is DouBurn.KONG and kong_tile is not None:
+            if b.dou is DouBurn.NONE:
+                b.dou = DouBurn.KONG
+            b.kong_tiles.add(kong_tile)
+        parts = [
+            *(["chickens"] if chickens else []),
+            *({DouBurn.ALL: ["every dou"], DouBurn.KONG: ["that kong"]}.get(dou, [])),
+        ]
+        if parts:
+            self.note(f"seat {seat} burnt (烧, {why}): {' and '.join(parts)} void, penalties stay")
+
+    @property
+    def burnt(self) -> frozenset[int]:
+        """Seats whose chickens are burnt (the older spelling of :meth:`chickens_burnt`)."""
+        return frozenset(s for s, b in self._burns.items() if b.chickens)
+
+    def chickens_burnt(self, seat: int) -> bool:
+        """Whether ``seat``'s chickens are burnt: he collects none (he still pays)."""
+        b = self._burns.get(seat)
+        return b is not None and b.chickens
+
+    def kong_burnt(self, seat: int, meld: Meld) -> bool:
+        """Whether ``seat``'s kong ``meld`` is burnt: it scores nothing."""
+        b = self._burns.get(seat)
+        if b is None:
+            return False
+        return b.dou is DouBurn.ALL or (b.dou is DouBurn.KONG and meld.tile in b.kong_tiles)
+
+    # --- facts -----------------------------------------------------------------------
+
+    @cached_property
+    def ready(self) -> list[bool]:
+        """Winners, and players whose concealed hand waits (叫嘴); under 定缺 a hand holding
+        its void suit cannot win, so it is not ready (花猪), and only waits outside the void
+        suit count."""
+        out = []
+        known = self.end.ready
+        for s, seat in enumerate(self.end.seats):
+            if s in self.winners:
+                out.append(True)
+            elif seat.xianggong or seat.void_tiles():
+                out.append(False)
+            elif known is not None and known[s] is not None:
+                out.append(bool(known[s]))
+            else:
+                waits = self.rules.waits(seat.concealed_counts())
+                void = seat.void_suit
+                out.append(any(void is None or suit_of(t) != void for t in waits))
+        return out
+
+    def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
+        end = self.end
+        return WinContext(
+            self_draw=win.how is WinHow.SELF_DRAW
+            or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
+            rob_kong=win.how is WinHow.ROB_KONG,
+            gangkai=end.gangkai,
+            repao=end.repao,
+            haidi=end.haidi,
+            tianhu=end.tianhu,
+            dihu=end.dihu,
+            renhu=end.renhu,
+            declared=end.seats[win.seat].declared is not None,
+            dealer=win.seat == end.dealer,
+            seat_wind=end.seat_wind(win.seat),
+            round_wind=end.round_wind,
+        )
+
+    def win_value(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> HandValue:
+        key = (win.seat, rob_kong_as_self_draw)
+        if key not in self._values:
+            seat = self.end.seats[win.seat]
+            full = seat.concealed_counts()
+            assert self.end.win_tile is not None
+            full[self.end.win_tile] += 1
+            ctx = self.win_context(win, rob_kong_as_self_draw=rob_kong_as_self_draw)
+            value = evaluate(
+                self.ruleset.variant.patterns, self.rules, full, seat.melds, self.end.win_tile, ctx
+            )
+            if value is None:
+                raise ValueError(f"seat {win.seat}'s hand does not win")
+            self._values[key] = value
+        return self._values[key]
+
+    def ready_value(self, seat: int, concealed: list[int] | None = None) -> HandValue | None:
+        """The best pattern value a ready (non-winning) seat waits on (of ``concealed`` in
+        place of his concealed tiles, when given); None when he is not ready."""
+        s = self.end.seats[seat]
+        ctx = WinContext(
+            declared=s.declared is not None,
+            dealer=seat == self.end.dealer,
+            seat_wind=self.end.seat_wind(seat),
+            round_wind=self.end.round_wind,
+        )
+        tiles = s.concealed_counts() if concealed is None else concealed
+        return waiting_value(
+            self.ruleset.variant.patterns, self.rules, tiles, s.melds, ctx, skip_suit=s.void_suit
+        )
+
+    def others(self, seat: int) -> Iterable[int]:
+        return (s for s in range(self.players) if s != seat)
+
+    def pay(self, payer: int, payee: int, units: int, item: str, detail: str) -> int | None:
+        """Pay ``units`` (the rule's own unit); the ledger applies the table's stake.  Returns
+        the entry's index in the ledger's record (None when nothing was paid)."""
+        return self.ledger.pay(payer, payee, units, item, detail)
+
+    def note(self, text: str) -> None:
+        self.ledger.notes.append(text)
