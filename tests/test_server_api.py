@@ -30,8 +30,8 @@ from zhuoji import eventlog
 from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.server.app import WsListener, create_app
+from zhuoji.server.rounds import rebuild_round
 from zhuoji.server.store import StoreError, make_engine
-from zhuoji.server.tables import rebuild_round
 from zhuoji.variant_io import load_variant
 
 OP = "test-operator-token-0123456789"

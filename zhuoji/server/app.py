@@ -51,16 +51,9 @@ from zhuoji.schema import variant_schema
 from zhuoji.server import store as S
 from zhuoji.server import turn_timer, wire
 from zhuoji.server.auth import Authority, Principal, Role
-from zhuoji.server.tables import (
-    NextRound,
-    SeatKind,
-    SeatSpec,
-    Table,
-    TableError,
-    TableManager,
-    TableSpec,
-    VariantRefused,
-)
+from zhuoji.server.manager import SeatSpec, TableManager, TableSpec
+from zhuoji.server.rulebook import VariantRefused
+from zhuoji.server.tables import NextRound, SeatKind, Table, TableError
 from zhuoji.server.variants import MAX_SOURCE, StoredVariant, in_words
 from zhuoji.server.ws_protocol import SEND_TEXT_UTF8
 from zhuoji.variant import VARIANTS_DIR
@@ -406,7 +399,7 @@ def table_out(t: Table, manager: TableManager) -> dict[str, Any]:
         "name": t.name,
         "created_at": t.created_at,
         "players": t.players,
-        **manager.describe(rule.variant, rule.overrides),
+        **manager.rules.describe(rule.variant, rule.overrides),
         "rounds_total": t.rounds_total,
         "rounds_played": sum(1 for r in t.rounds if r.status == "ended"),
         "current_round": t.round_number,
@@ -431,7 +424,7 @@ def table_out(t: Table, manager: TableManager) -> dict[str, Any]:
             {
                 "seq": r.seq,
                 "from_round": r.from_round,
-                **manager.describe(r.variant, r.overrides),
+                **manager.rules.describe(r.variant, r.overrides),
                 "changed_at": r.changed_at,
             }
             for r in t.rules
@@ -872,7 +865,7 @@ def create_app(
 
     # -- variants ------------------------------------------------------------------------
 
-    lib = manager.library
+    lib = manager.rules.library
 
     def version_out(v: StoredVariant) -> dict[str, Any]:
         return {
@@ -885,7 +878,13 @@ def create_app(
     async def variants() -> list[dict[str, Any]]:
         """The variants a table can use: shipped ones, and the operator's stored ones."""
         out = [
-            {"name": n, "title": manager.title(n), "kind": "shipped", "latest": n, "versions": 0}
+            {
+                "name": n,
+                "title": manager.rules.title(n),
+                "kind": "shipped",
+                "latest": n,
+                "versions": 0,
+            }
             for n in sorted(lib.shipped)
         ]
         for name, versions in sorted(lib.stored.items()):
@@ -909,7 +908,7 @@ def create_app(
         at ``NAME@VERSION:LINE``; hook ids only as installed on this server) and stored as
         the name's next version, with its author, time, SHA-256 and its differences from
         its parent in words.  Refused: 422 with ``problems``."""
-        v = await manager.store_variant(body.source, body.author or p.role.value)
+        v = await manager.rules.store_variant(body.source, body.author or p.role.value)
         return version_out(v)
 
     @app.post("/api/variants/check", response_model=VariantCheckOut, tags=["variants"])
@@ -959,7 +958,7 @@ def create_app(
             pinned = lib.pin(ref)
         except VariantError as exc:
             raise TableError(404, str(exc)) from exc
-        ruleset = await asyncio.to_thread(manager.ruleset, pinned, None)
+        ruleset = await asyncio.to_thread(manager.rules.ruleset, pinned, None)
         return {"ref": pinned, "title": ruleset.variant.title, "rules": effective(ruleset)}
 
     @app.get("/api/schema/variant", tags=["variants"])
@@ -971,9 +970,9 @@ def create_app(
     async def describe_rules(body: RulesDescribeIn, _op: Operator) -> dict[str, Any]:
         """Check house rules on a variant and say them in words (422 with the loader's
         message if they do not hold)."""
-        pinned = manager.pin(body.variant)
-        await manager.checked_ruleset(pinned, body.overrides)
-        return await asyncio.to_thread(manager.describe, pinned, body.overrides)
+        pinned = manager.rules.pin(body.variant)
+        await manager.rules.checked_ruleset(pinned, body.overrides)
+        return await asyncio.to_thread(manager.rules.describe, pinned, body.overrides)
 
     # -- tables (operator) ---------------------------------------------------------------
 
@@ -1030,7 +1029,7 @@ def create_app(
         """Change the table's variant and overrides from the next round on.  Refused (409)
         while a round is in play; the change is recorded with the round it applies from."""
         rule = await manager.change_rules(table_id, body.variant, body.overrides)
-        return {**rule.__dict__, **manager.describe(rule.variant, rule.overrides)}
+        return {**rule.__dict__, **manager.rules.describe(rule.variant, rule.overrides)}
 
     @app.post(
         "/api/tables/{table_id}/rounds",
@@ -1117,7 +1116,7 @@ def create_app(
     async def operator_view(table_id: str, seat: int, _op: Operator) -> Response:
         """Any seat's view, for the operator (support, disputes)."""
         t = manager.get(table_id)
-        manager.seat_of(t, seat)
+        t.seat_of(seat)
         return _json(await manager.view(table_id, seat))
 
     # -- seats (seat token) -------------------------------------------------------------
