@@ -328,7 +328,11 @@ class VariantOut(BaseModel):
     versions: int = Field(description="stored versions (0 for a shipped variant)")
 
 
-#: the error responses a route documents besides 401 and 403 (which every route has)
+#: the error responses every API route documents: no or an unknown token, or one that may
+#: not do this (each router of zhuoji.server.routes declares them for its routes)
+AUTH_ERRORS: dict[int | str, dict[str, Any]] = {401: {"model": ErrorOut}, 403: {"model": ErrorOut}}
+
+#: the error responses a route documents besides 401 and 403
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut},
     409: {"model": ErrorOut},

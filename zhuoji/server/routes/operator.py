@@ -11,9 +11,9 @@ from fastapi.security import HTTPAuthorizationCredentials
 import zhuoji
 from zhuoji.server.auth import Role
 from zhuoji.server.deps import Caller, authority_of, bearer, manager_of
-from zhuoji.server.models import HealthOut, WhoAmI
+from zhuoji.server.models import AUTH_ERRORS, HealthOut, WhoAmI
 
-router = APIRouter(tags=["service"])
+router = APIRouter(tags=["service"], responses=AUTH_ERRORS)
 
 
 @router.get("/api/health", response_model=HealthOut)

@@ -10,9 +10,9 @@ from fastapi import APIRouter, Query, Request, Response
 
 from zhuoji.server import wire
 from zhuoji.server.deps import Operator, SeatHolder, manager_of, views_of
-from zhuoji.server.models import ERRORS, ActionIn, ActionOut, SeatView, TokenOut
+from zhuoji.server.models import AUTH_ERRORS, ERRORS, ActionIn, ActionOut, SeatView, TokenOut
 
-router = APIRouter()
+router = APIRouter(responses=AUTH_ERRORS)
 
 
 def _json(content: Any) -> Response:

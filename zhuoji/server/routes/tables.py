@@ -12,6 +12,7 @@ from zhuoji.server import store as S
 from zhuoji.server.deps import Operator, manager_of
 from zhuoji.server.manager import SeatSpec, TableSpec
 from zhuoji.server.models import (
+    AUTH_ERRORS,
     ERRORS,
     LogOut,
     RoundOut,
@@ -24,7 +25,7 @@ from zhuoji.server.models import (
 from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.tables import Table, TableError
 
-router = APIRouter()
+router = APIRouter(responses=AUTH_ERRORS)
 
 
 def table_out(t: Table, rules: RuleBook) -> dict[str, Any]:

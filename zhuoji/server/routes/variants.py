@@ -13,6 +13,7 @@ from zhuoji.errors import VariantError
 from zhuoji.schema import variant_schema
 from zhuoji.server.deps import Operator, rules_of
 from zhuoji.server.models import (
+    AUTH_ERRORS,
     ERRORS,
     RulesDescribeIn,
     RulesOut,
@@ -26,7 +27,7 @@ from zhuoji.server.variants import StoredVariant, in_words
 from zhuoji.variant import VARIANTS_DIR
 from zhuoji.variants_cmd import effective
 
-router = APIRouter(tags=["variants"])
+router = APIRouter(tags=["variants"], responses=AUTH_ERRORS)
 
 
 def version_out(v: StoredVariant) -> dict[str, Any]:
