@@ -21,7 +21,7 @@ ROUND: dict[str, Any] = {
     "seats": [
         {"hand": "123m456m789m1p2p3p5s"},  # seat 0 self-draws 5s
         {"hand": "1199m2288s337p46p"},
-        {"hand": "147m258s369p2468s"},
+        {"hand": "147m258s369p2s", "melds": [{"kind": "gang_concealed", "tile": "7s"}]},
         {"hand": "235m678m33s45s678p"},
     ],
     "result": {"wins": [{"seat": 0, "how": "self_draw"}], "tile": "5s"},
