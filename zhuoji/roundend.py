@@ -7,7 +7,8 @@ claimed discards, the winners' hands, seats in range, the revealed tiles), then 
 of the variant, each asked of the rule's owner as the engine asks it (:func:`problems`,
 :mod:`zhuoji.contract.checks`).  Each problem raises :class:`ScenarioError` naming the field
 path (``seats[1].melds[0].tile``) and, for a rule, the rule and its source.  Nothing is
-settled from a bad file.
+settled from a bad file.  :func:`to_data` and :func:`write` go the other way: a played
+round's end as a file ``zhuoji settle`` settles to the same ledger.
 """
 
 from __future__ import annotations
@@ -625,8 +626,12 @@ def _reveals(f: RoundEndFile, seen: list[int], label: str, ruleset: Ruleset) -> 
                 f"{label}: {where}.status: only 前后鸡 closes a reveal "
                 "(deal.start_reveal.on_kong: move)"
             )
-        if r.status is not RevealStatus.DRAWN:
-            # the after-win tile may be one already shown during play, so it is checked alone
+        if r.status is RevealStatus.OPEN:
+            # only an open reveal is sure to be in the wall: a closed one (前后鸡 moved on) is
+            # an ordinary wall tile again, which may since have been drawn (FW GenChikenFB
+            # just moves its index, 「前后鸡往前走一墩」), and a drawn one is in a hand or the
+            # discards.  The after-win tile may be one already shown during play, so it is
+            # checked alone
             used = seen[tile] + (1 if r.at is RevealAt.WIN else in_wall[tile] + 1)
             if used > T.COPIES:
                 field = "reveal" if where == "reveal" else f"{where}.tile"
@@ -652,6 +657,102 @@ def _void_suit(given: str | None, ruleset: Ruleset, where: str) -> int | None:
             f"{where}: variant {ruleset.name} plays 定缺: give each seat's void suit"
         )
     return T.SUIT_LETTERS.index(given)
+
+
+def to_data(end: RoundEnd, variant: str | None = None) -> dict[str, Any]:
+    """A round end as a round-end file's data (the inverse of :func:`parse` and
+    :func:`build`): what ``zhuoji settle`` reads to settle a played round again.  Every
+    discard is written, claimed ones included, so settlement sees the round the engine saw;
+    fields at their defaults are left out."""
+    text = T.TILE_TEXT
+
+    def meld(m: Meld) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": m.kind.value, "tile": text[m.tile]}
+        if m.source is not None:
+            out["from"] = m.source
+        if m.claimed is not None:
+            out["claimed"] = text[m.claimed]
+        if m.late:
+            out["late"] = True
+        return out
+
+    def seat(s: SeatEnd) -> dict[str, Any]:
+        out: dict[str, Any] = {"hand": T.format(sorted(s.concealed))}
+        if s.melds:
+            out["melds"] = [meld(m) for m in s.melds]
+        if s.declared is not None:
+            out["declared"] = s.declared.value
+        if s.ever_ready:
+            out["ever_ready"] = True
+        if s.xianggong:
+            out["xianggong"] = True
+        if s.void_suit is not None:
+            out["void_suit"] = T.SUIT_LETTERS[s.void_suit]
+        return out
+
+    def discard(d: Discard) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": d.seat, "tile": text[d.tile]}
+        if d.claimed_by is not None:
+            out["claimed_by"] = d.claimed_by
+        if d.claim is not None:
+            out["claim"] = d.claim.value
+        if d.after_kong:
+            out["after_kong"] = True
+        if d.declared:
+            out["declared"] = True
+        return out
+
+    def win(w: Win) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": w.seat, "how": w.how.value}
+        if w.source is not None:
+            out["from"] = w.source
+        if w.passed_win:
+            out["passed_win"] = True
+        return out
+
+    result: dict[str, Any] = {"wins": [win(w) for w in end.wins]}
+    if end.win_tile is not None:
+        result["tile"] = text[end.win_tile]
+    for flag in ("gangkai", "haidi", "tianhu", "dihu", "renhu"):
+        if getattr(end, flag):
+            result[flag] = True
+    if end.wins and any(w.how is WinHow.DISCARD for w in end.wins):
+        result["repao"] = end.repao
+    if end.kong_tile is not None:
+        result["kong_tile"] = text[end.kong_tile]
+    data: dict[str, Any] = {}
+    if variant is not None:
+        data["variant"] = variant
+    data.update(
+        dealer=end.dealer,
+        streak=end.streak,
+        seats=[seat(s) for s in end.seats],
+        discards=[discard(d) for d in end.discards],
+        result=result,
+    )
+    if end.reveals:
+        data["reveals"] = [
+            {"tile": text[r.tile], "at": r.at.value, "status": r.status.value} for r in end.reveals
+        ]
+    if end.wild_indicator is not None:
+        data["wild_indicator"] = text[end.wild_indicator]
+    if end.round_wind:
+        data["round_wind"] = end.round_wind
+    if end.weekday != 1:
+        data["weekday"] = end.weekday
+    return data
+
+
+def write(end: RoundEnd, path: str | Path, variant: str | None = None) -> Path:
+    """Write a round end as a round-end file (YAML, or JSON for a ``.json`` path)."""
+    p = Path(path)
+    data = to_data(end, variant)
+    if p.suffix == ".json":
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    p.write_text(text, encoding="utf-8")
+    return p
 
 
 def settle_file(
