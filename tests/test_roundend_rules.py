@@ -305,6 +305,21 @@ CASES = {
         base_sets=("claims.chi=true",),
         sets=("claims.chi=true",),
     ),
+    # seed 003 「宝牌不可以碰、杠」: indicator 4z makes 1z wild
+    "wild-punged": Case(
+        {
+            **LUAN_CHOW,
+            "seats": [
+                *LUAN_CHOW["seats"][:3],
+                {"hand": "4567m2358p56z", "melds": [{"kind": "peng", "tile": "9s", "from": 2}]},
+            ],
+        },
+        _at("seats.3.melds.0.tile", "1z"),
+        "seats[3].melds[0]: a peng holding the wild 1z: the wild is never melded "
+        "(wild.claimable: false; variant luan: seeds/003_b25087a0650384a0.txt)",
+        base_sets=("claims.chi=true",),
+        sets=("claims.chi=true",),
+    ),
     # --- claimed discards (the file's own bookkeeping) ------------------------------------
     # a discard claimed with no meld would put a sixth 1s on the table and pay 责任鸡
     "claimed-discard-without-its-meld": Case(

@@ -126,9 +126,9 @@ class WildSection(Strict):
         return tile != wild or self.claimable
 
     def may_meld(self, meld: Meld, wild: int) -> bool:
-        """Whether ``meld`` may hold the wild kind ``wild``: only as the claimed tile, where
-        the wild is ``claimable`` (so never in a concealed kong, nor from the hand into a
-        chow)."""
+        """Whether ``meld`` may hold the wild kind ``wild``: only where the wild is
+        ``claimable``, as a pung or kong claimed on a discarded wild (or added to one) or as
+        the tile a chow takes; never in a concealed kong, nor from the hand into a chow."""
         if wild not in meld.tiles:
             return True
         if meld.kind is MeldKind.GANG_CONCEALED:
@@ -164,14 +164,17 @@ class WildSection(Strict):
         for s, seat in enumerate(end.seats):
             for j, m in enumerate(seat.melds):
                 if not self.may_meld(m, wild):
-                    how = "a claimed wild" if self.claimable else "the wild"
+                    how = (
+                        "only a discarded wild is claimed, never one from a concealed kong or "
+                        "into a chow from the hand"
+                        if self.claimable
+                        else "the wild is never melded"
+                    )
                     out.append(
                         Problem(
                             f"seats[{s}].melds[{j}]",
                             rule("wild.claimable", self.claimable),
-                            f"a {m.kind.value} holding the wild {T.format([wild])}: only "
-                            f"{how} may be melded"
-                            + (", never from the hand" if self.claimable else ""),
+                            f"a {m.kind.value} holding the wild {T.format([wild])}: {how}",
                         )
                     )
         return out

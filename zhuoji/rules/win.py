@@ -20,6 +20,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import Field
 
+from zhuoji import tiles as T
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.checks import Problem, rule
 from zhuoji.outcome import Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
@@ -34,7 +35,7 @@ from zhuoji.rules.needs import (
 )
 from zhuoji.rules.registry import Params, Point, register
 from zhuoji.rules.screen import pattern_fan
-from zhuoji.tiles import SUIT_LETTERS, format, suit_of
+from zhuoji.tiles import SUIT_LETTERS, suit_of
 
 
 class WinCheck(NamedTuple):
@@ -194,7 +195,7 @@ def _renhu_refused(end: RoundEnd, melded: int | None) -> str | None:
 def _kong_tile_refused(end: RoundEnd, winner: int | None) -> str | None:
     tile = end.kong_tile
     assert tile is not None
-    name = format([tile])
+    name = T.format([tile])
     robbed = any(w.how is _ROB_KONG for w in end.wins)
     if robbed:
         if tile != end.win_tile:
@@ -285,7 +286,7 @@ def _void_problem(k: int, win: Win, seat: SeatEnd) -> Problem:
 
 def _won(end: RoundEnd, win: Win) -> str:
     """Seat N's win, in words: on whose tile."""
-    tile = format([end.win_tile]) if end.win_tile is not None else "?"
+    tile = T.format([end.win_tile]) if end.win_tile is not None else "?"
     if win.how is WinHow.SELF_DRAW:
         return f"seat {win.seat}'s self-draw of {tile}"
     what = "discard" if win.how is WinHow.DISCARD else "robbed kong"
@@ -387,10 +388,8 @@ def pass_problems(end: RoundEnd, rules: BoundRules, p: PassParams) -> list[Probl
 
 def _lacks(check: WinCheck, p: PassParams) -> tuple[str, list[str]]:
     """Why ``check`` has no pass: the deciding rule and each pass the seat lacks."""
-    if check.how is _ROB_KONG and not p.rob_kong:
-        key = rule("may_win.pass.rob_kong", False)
-    else:
-        key = rule("may_win.pass.min_pattern_fan", p.min_pattern_fan)
+    robbed = check.how is _ROB_KONG and not p.rob_kong
+    key = rule("may_win.pass.rob_kong", False) if robbed else ""
     lacks = []
     fan = check.base_fan()
     if p.min_pattern_fan > 0:
@@ -400,16 +399,16 @@ def _lacks(check: WinCheck, p: PassParams) -> tuple[str, list[str]]:
         if not kongs:
             lacks.append("he owns no kong (豆)")
         for m in kongs:
-            tile = format([m.tile])
+            tile = T.format([m.tile])
             if _KONG_KIND.get(m.kind) not in p.dou_kinds:
                 lacks.append(f"his {m.kind.value} of {tile} is no pass here")
-                key = rule("may_win.pass.dou_kinds", p.dou_kinds)
+                key = key or rule("may_win.pass.dou_kinds", p.dou_kinds)
             elif m.late and not p.late_kong:
                 lacks.append(f"his kong of {tile} is late (憨包), no pass here")
-                key = rule("may_win.pass.late_kong", False)
+                key = key or rule("may_win.pass.late_kong", False)
     if p.declared:
         lacks.append("he did not declare 报听")
-    return key, lacks
+    return key or rule("may_win.pass.min_pattern_fan", p.min_pattern_fan), lacks
 
 
 @register(Point.MAY_WIN, "pass", PassParams, title="通行证", needs=NEEDS, checks=(pass_problems,))
