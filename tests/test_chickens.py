@@ -8,6 +8,7 @@ random rounds, and the client API.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -246,11 +247,15 @@ def test_in_play_reveals_may_make_other_chickens() -> None:
 def test_marks_from_a_round_end() -> None:
     """A client may pass ``RoundEnd.reveals`` as they are: closed and lost reveals make none."""
     rs = load_variant(VARIANTS / "fw-qianhou.yaml")
+    seats = copy.deepcopy(TWO_WINNERS["seats"])
+    # seat 1's 7p is a 闷豆, the kong that moved the reveal from 2p to 5m
+    seats[1] = {"hand": "33m555p222s99s", "melds": [{"kind": "gang_concealed", "tile": "7p"}]}
     end = roundend.build(
         roundend.parse(
             {
-                "dealer": 0,
-                "seats": TWO_WINNERS["seats"],
+                **TWO_WINNERS,
+                "seats": seats,
+                "reveal": None,
                 "reveals": [
                     {"tile": "2p", "at": "start", "status": "closed"},
                     {"tile": "5m", "at": "kong"},
