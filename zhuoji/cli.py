@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -308,9 +309,30 @@ def _report_error(prog: str, message: str, where: str | None, as_json: bool) -> 
         print(f"{prog}: error: {message}", file=sys.stderr)
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """An old spelling in a variant file (``zhuoji.variant_io.FormatWarning``) as one line
+    on stderr, ``zhuoji: warning: FILE:LINE: old.key: …``; other warnings as Python
+    prints them."""
+    if category.__name__ == "FormatWarning":
+        print(f"zhuoji: warning: {message}", file=sys.stderr)
+    else:
+        _python_show_warning(message, category, filename, lineno, file, line)
+
+
+_python_show_warning = warnings.showwarning
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
+    warnings.showwarning = _show_warning
     if not argv:
         build_parser(only="").print_help()
         return 0
