@@ -529,3 +529,90 @@ def test_validate_lists_old_spellings_as_warnings(
     assert {"file": str(path), "line": 13, "path": "settle.burn.on_repao"}.items() <= warned[
         1
     ].items()
+
+
+# ---------------------------------------------------------------------------------------
+# from now on: no key goes without a new format
+# ---------------------------------------------------------------------------------------
+
+KEYS_FILE = (
+    Path(__file__).resolve().parent / "corpus" / f"format-{migrations.CURRENT_FORMAT}-keys.json"
+)
+
+
+def schema_keys() -> dict[str, dict[str, Any]]:
+    """Every key path the variant schema allows (hook parameters as ``settle:ID.key``,
+    ``*`` for a name, ``[]`` for a list item), with its default and allowed values."""
+    schema = json.loads((SCHEMAS / "variant.schema.json").read_text(encoding="utf-8"))
+    defs = schema.get("$defs", {})
+
+    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+        while "$ref" in node:
+            node = defs[node["$ref"].split("/")[-1]]
+        return node
+
+    def values(node: dict[str, Any]) -> list[str]:
+        node = resolve(node)
+        out = [str(v) for v in node.get("enum", [])]
+        out += [str(node["const"])] if "const" in node else []
+        for sub in node.get("anyOf", []) + node.get("oneOf", []):
+            out += values(sub)
+        return sorted(set(out))
+
+    out: dict[str, dict[str, Any]] = {}
+
+    def walk(node: dict[str, Any], path: str, depth: int = 0) -> None:
+        node = resolve(node)
+        if depth > 12:
+            return
+        for sub in node.get("anyOf", []) + node.get("oneOf", []) + node.get("allOf", []):
+            walk(sub, path, depth + 1)
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], path + "[]", depth + 1)
+        if isinstance(node.get("additionalProperties"), dict):
+            walk(node["additionalProperties"], path + ".*", depth + 1)
+        for key, prop in node.get("properties", {}).items():
+            here = f"{path}.{key}" if path else key
+            out[here] = {
+                "default": prop.get("default", resolve(prop).get("default")),
+                "values": values(prop),
+            }
+            walk(prop, here, depth + 1)
+
+    walk(schema, "")
+    for name, node in defs.items():
+        point, _, hook = name.partition(".")
+        if point in ("settle", "may_win", "dealer") and hook:
+            walk(node, f"{point}:{hook}")
+    return out
+
+
+def test_no_key_or_default_changes_without_a_new_format() -> None:
+    """A key (or an allowed value) the current format has may not disappear, nor may its
+    default change, unless CURRENT_FORMAT is raised and a migration step says what becomes
+    of it (docs/variants.md, Format versions).  New keys and values are free; after raising
+    the format, write the new list with ``python tests/test_migrations.py``."""
+    recorded = json.loads(KEYS_FILE.read_text(encoding="utf-8"))
+    now = schema_keys()
+    gone = sorted(k for k in recorded if k not in now)
+    changed = sorted(
+        k
+        for k in recorded
+        if k in now
+        and (
+            recorded[k]["default"] != now[k]["default"]
+            or not set(recorded[k]["values"]) <= set(now[k]["values"])
+        )
+    )
+    assert not gone and not changed, (
+        f"keys gone: {gone}; default or allowed values changed: {changed}. Raise "
+        "CURRENT_FORMAT in zhuoji/migrations.py with a Step migrating them, then record "
+        "the new format's keys (python tests/test_migrations.py)"
+    )
+
+
+if __name__ == "__main__":
+    KEYS_FILE.write_text(
+        json.dumps(schema_keys(), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    )
+    print(f"wrote {KEYS_FILE}")

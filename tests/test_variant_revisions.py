@@ -8,6 +8,7 @@ variant's rules without raising its revision (and writing the snapshot) fails he
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import warnings
@@ -61,7 +62,7 @@ def test_every_revision_is_kept_and_the_last_is_the_file(name: str) -> None:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_each_revision_changed_the_rules(name: str) -> None:
     kept = [rules(f"{name}@{n}") for n in revisions(name)]
-    for n, (before, after) in enumerate(zip(kept, kept[1:], strict=False), start=1):
+    for n, (before, after) in enumerate(itertools.pairwise(kept), start=1):
         assert before != after, f"{name}@{n} and @{n + 1} have the same rules"
 
 
@@ -95,7 +96,10 @@ def test_a_pinned_child_keeps_its_parents_reading(tmp_path: Path) -> None:
     ("parent", "message"),
     [
         ("guiyang@99", "'guiyang@99': guiyang has no revision 99 (revisions 1 to 3)"),
-        ("nosuch@1", "'nosuch@1': only shipped variants have revisions (NAME@N); 'nosuch' is not one"),
+        (
+            "nosuch@1",
+            "'nosuch@1': only shipped variants have revisions (NAME@N); 'nosuch' is not one",
+        ),
     ],
 )
 def test_a_pin_that_names_no_revision_is_refused(tmp_path: Path, parent: str, message: str) -> None:
@@ -139,7 +143,9 @@ def test_revision_is_the_files_own(tmp_path: Path) -> None:
 
 
 def test_docs_list_the_revisions() -> None:
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "variants.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "variants.md").read_text(
+        encoding="utf-8"
+    )
     table = docs.split("### Revisions of the shipped variants", 1)[1].split("\n\n`zhuoji", 1)[0]
     for name in SHIPPED:
         last = revisions(name)[-1]

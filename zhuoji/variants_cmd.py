@@ -29,9 +29,10 @@ def configure(subparsers: Any) -> None:
     """Add ``variants`` and its subcommands to the ``zhuoji`` command."""
     p = subparsers.add_parser(
         "variants",
-        help="list, show, check, compare and document variants",
+        help="list, show, check, compare, migrate and document variants",
         description="Shipped variants, the effective rules of one, checks of variant files, "
-        "the rules that differ between two, the JSON Schema for editors, and the hooks.",
+        "the rules that differ between two, old files rewritten in the current format, the "
+        "JSON Schema for editors, and the hooks.",
     )
     p.set_defaults(handler=lambda _args: _print_help(p))
     vs = p.add_subparsers(dest="variants_command", metavar="SUBCOMMAND", title="subcommands")
@@ -615,22 +616,48 @@ def migrated_text(path: Path, pin: bool = False) -> tuple[str, int, list[Any]]:
     """A variant file rewritten in the current format, comments kept: (the text, the
     format it was in, what changed as :class:`zhuoji.migrations.Done`).  The parents
     (its ``extends`` chain) are read, not rewritten: a change may depend on them (which
-    stage a name runs, whether the file introduces a stage)."""
+    stage a name runs, whether the file introduces a stage).  ``pin``: a shipped parent
+    named bare is pinned at its current revision."""
     import warnings
 
-    from zhuoji import migrations
-    from zhuoji.errors import VariantError
-    from zhuoji.variant_io import Problem, display_name, merge_layers, read_chain, revisions
+    from zhuoji.variant_io import display_name, locate, merge_layers, read_chain, revisions
 
-    label = display_name(path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         layers = read_chain(path)  # the file reads as YAML, its parents exist
         below = merge_layers(layers[:-1])
+    pin_to = None
+    parent = layers[-1].data.get("extends")
+    shipped = isinstance(parent, str) and locate(parent, relative_to=path) == locate(parent)
+    if pin and shipped and revisions(str(parent)):  # the shipped one, not a sibling file
+        pin_to = f"{parent}@{revisions(str(parent))[-1]}"
     text = path.read_text(encoding="utf-8")
+    return migrate_source(text, display_name(path), below, pin_to)
+
+
+def migrate_source(
+    text: str, label: str, below: dict[str, Any], pin_to: str | None = None
+) -> tuple[str, int, list[Any]]:
+    """Variant YAML rewritten in the current format, comments kept (see
+    :func:`migrated_text`); ``below`` is the merged data of its parents, ``pin_to`` a
+    parent reference written as its ``extends``.  The server migrates stored variants
+    with it (:mod:`zhuoji.server.variants`)."""
+    from ruamel.yaml.error import YAMLError
+
+    from zhuoji import migrations
+    from zhuoji.errors import VariantError
+    from zhuoji.variant_io import Problem
+
     rt = _round_trip_yaml()
-    data = rt.load(text)
-    unchanged = _dump(rt, rt.load(text))
+    try:
+        data = rt.load(text)
+        unchanged = _dump(rt, rt.load(text))
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise VariantError(
+            [Problem(f"not valid YAML: {exc}".splitlines()[0], label, line)]
+        ) from None
     lines: dict[Any, int] = {}
     _lines_of(data, (), lines)
     try:
@@ -654,12 +681,8 @@ def migrated_text(path: Path, pin: bool = False) -> tuple[str, int, list[Any]]:
             ]
         ) from None
     _set_format(data)
-    parent = data.get("extends")
-    if pin and isinstance(parent, str) and "@" not in parent and revisions(parent):
-        from zhuoji.variant_io import locate
-
-        if locate(parent, relative_to=path) == locate(parent):  # the shipped one, not a sibling
-            data["extends"] = f"{parent}@{revisions(parent)[-1]}"
+    if pin_to is not None and data.get("extends") != pin_to:
+        data["extends"] = pin_to
     return _keep_formatting(text, unchanged, _dump(rt, data)), source, found
 
 
