@@ -70,11 +70,21 @@ def short(commit: str) -> str:
     return git("rev-parse", "--short=7", commit).strip()
 
 
+def history_tip() -> str:
+    """Whose history the corpus is: ``main`` (work not yet merged there is not history),
+    or the checked-out commit where there is no ``main``."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", "main"], cwd=ROOT, capture_output=True
+    )
+    return "main" if found.returncode == 0 else "HEAD"
+
+
 def corpus_commits() -> dict[str, str]:
-    """commit → why it is in the corpus, oldest first."""
+    """commit → why it is in the corpus, oldest first: main's commits only."""
     out: dict[str, str] = {}
     paths = [*SHIPPED_DIRS, GOLDEN_DIR, *TEST_VARIANT_DIRS]
-    touched = git("log", "--reverse", "--format=%h", "--", *paths).split()
+    tip = history_tip()
+    touched = git("log", "--reverse", "--format=%h", tip, "--", *paths).split()
     from zhuoji import migrations
 
     renames: dict[str, str] = {}
@@ -89,7 +99,7 @@ def corpus_commits() -> dict[str, str]:
     for commit, what in BRANCH_RENAMES.items():
         out.setdefault(short(commit + "^"), f"just before {commit}: {what}")
         out[short(commit)] = what
-    order = git("log", "--reverse", "--topo-order", "--format=%h", "HEAD").split()
+    order = git("log", "--reverse", "--topo-order", "--format=%h", tip).split()
     rank = {short(c): i for i, c in enumerate(order)}
     with_files = {c: why for c, why in out.items() if files_at(c)}
     return dict(sorted(with_files.items(), key=lambda kv: rank[kv[0]]))
