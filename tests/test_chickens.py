@@ -74,27 +74,31 @@ def test_omitting_golden_means_no_jinji(tmp_path: Path) -> None:
 
 
 def test_chongfeng_needs_its_tiles(tmp_path: Path) -> None:
+    """A current-format file names 责任鸡's tiles; a format-1 file (no format key) that
+    leaves them out is read as before a6c2e8b, on 幺鸡 (zhuoji.migrations, chicken-tiles)."""
     path = tmp_path / "t.yaml"
-    path.write_text(
-        "name: t\ntitle: 测试\nsource: test\nsettle:\n  hu: {}\n  chickens:\n    zeren: {extra: 1}\n",
-        encoding="utf-8",
-    )
+    body = "name: t\ntitle: 测试\nsource: test\nsettle:\n  hu: {}\n  chickens:\n    zeren: {extra: 1}\n"
+    path.write_text("format: 2\n" + body, encoding="utf-8")
     with pytest.raises(VariantError) as err:
         load_variant(path)
     assert err.value.problems == [
-        f"{path}:7: settle.chickens.zeren: 'tiles' is a required property"
+        f"{path}:8: settle.chickens.zeren: 'tiles' is a required property"
     ]
+    path.write_text(body, encoding="utf-8")
+    with pytest.warns(FutureWarning, match="settle.chickens.zeren: relied on the default"):
+        zeren = load_variant(path).stage("chickens").params.zeren
+    assert zeren is not None and zeren.tiles == ["1s"]
 
 
 def test_flip_says_its_directions() -> None:
     """flip.makes replaced the older flip.mode (whose 上下鸡 hid that DS and FW name the two
-    directions the other way round); an old file gets a clear error naming the keys."""
-    with pytest.raises(VariantError) as err:
-        load_variant("guiyang", {"settle.chickens.flip.mode": "updown"})
-    assert err.value.problems == [
-        "--set settle.chickens.flip.mode: settle.chickens.flip.mode: unknown key 'mode' "
-        "(known: makes, in_play_makes, value, own_items)"
-    ]
+    directions the other way round); an old spelling is migrated, with a warning naming
+    both keys (zhuoji.migrations, flip-makes)."""
+    with pytest.warns(
+        FutureWarning, match="flip.mode: the format-1 spelling of settle.chickens.flip.makes"
+    ):
+        rules = load_variant("guiyang", {"settle.chickens.flip.mode": "updown"})
+    assert rules.stage("chickens").params.flip.makes == ["prev", "next"]
 
 
 # ---------------------------------------------------------------------------------------

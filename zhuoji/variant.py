@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from zhuoji import tiles as T
 from zhuoji.contract.checks import Problem, rule
 from zhuoji.hand import Form, LanRule
+from zhuoji.migrations import CURRENT_FORMAT
 from zhuoji.outcome import (
     Declaration,
     Meld,
@@ -811,6 +812,25 @@ HookRefData = dict[str, Any]
 class Variant(Strict):
     """A complete rule set."""
 
+    format: int = Field(
+        CURRENT_FORMAT,
+        ge=1,
+        le=CURRENT_FORMAT,
+        title="file format",
+        description="the variant file format the file is written in (docs/variants.md "
+        '"Format versions"); a file without it is format 1, the format before versioning '
+        "began. A file of an older format is read through its migrations: `zhuoji variants "
+        "migrate FILE --write` rewrites it in the current format",
+    )
+    revision: int | None = Field(
+        None,
+        ge=1,
+        le=999_999,
+        title="revision",
+        description="this variant's revision: a shipped variant's is raised whenever its rules "
+        "change, and `extends: NAME@REVISION` pins a parent at one (earlier ones are kept in "
+        "zhuoji/variants/history/); a file's own, not inherited by its children",
+    )
     name: str = Field(pattern=NAME_PATTERN, description="short id, the file name")
     title: str = Field(description="Chinese title")
     title_en: str = Field("", description="English title")
@@ -824,7 +844,11 @@ class Variant(Strict):
         "that play it), luan (六安), jinyou (金游世界), or a new one; `zhuoji variants list` "
         "groups variants by it.  A variant that extends another inherits its family",
     )
-    extends: str | None = Field(None, description="the parent variant (name or relative path)")
+    extends: str | None = Field(
+        None,
+        description="the parent variant: a shipped name (its current revision), a shipped name "
+        "pinned at a revision (guiyang@3), or a relative path",
+    )
     tiles: TilesSection = Field(
         default_factory=TilesSection, description="the tile set and the table"
     )
