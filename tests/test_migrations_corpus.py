@@ -44,6 +44,18 @@ VOIDED_TRANSFERS = {
     "golden/luan/04_pengsandui_liability.yaml",
 }
 VOID_COMMIT = "6954015"
+#: round ends the variant could not have produced, which the round-end checks (issue 24
+#: item 3, merged in 820c970) refuse by the rule that forbids them; each case was re-drawn
+#: so that its variant can produce it, with the same ledger (commit 130da69)
+IMPOSSIBLE_ROUNDS = {
+    # a 平胡 won on a discard with no kong and no 报听, under guiyang's 通行证
+    "golden/ds-dushan/02_zeren_premium_zhuopao.yaml": "needs a pass (通行证)",
+    # two kong reveals for one kong
+    "golden/fw-gundong/01_reveals_accumulate.yaml": "reveals[",
+    # a pung of the seat's own void suit (定缺)
+    "golden/zunyi/04_rob_kong_biankadiao_wugu_kong.yaml": "void",
+}
+CHECKS_COMMIT = "820c970"
 
 
 @cache
@@ -131,7 +143,15 @@ def test_golden_cases_settle_as_at_their_commit(commit: str, tmp_path: Path) -> 
             failures.append(f"{case}: {exc}")
             continue
         ruleset = rules[key]
-        ledger = settle(ruleset, roundend.build(roundend.parse(data, case), ruleset, label=case))
+        try:
+            end = roundend.build(roundend.parse(data, case), ruleset, label=case)
+        except roundend.RuleRefusal as exc:
+            if case in IMPOSSIBLE_ROUNDS and not has(commit, CHECKS_COMMIT):
+                assert IMPOSSIBLE_ROUNDS[case] in str(exc), str(exc)
+                continue
+            failures.append(f"{case}: {exc}")
+            continue
+        ledger = settle(ruleset, end)
         now = {
             "totals": ledger.totals(),
             "next": [ledger.next_dealer, ledger.next_streak],
