@@ -71,16 +71,16 @@ def chicken_rules(ledger: Ledger) -> list[ChickenRule]:
 
 def explain_settlement(settlement: Mapping[str, Any], ledger: Ledger) -> dict[str, Any]:
     """A copy of a settlement (``zhuoji.report.settlement_json`` of ``ledger`` and the
-    server's additions) whose entries carry ``why`` / ``why_en`` (and, when voided,
-    ``void_why`` / ``void_why_en``), whose ``remarks`` carry theirs (``notes`` keeps only the
-    free text of hooks without words), with the round's ``chickens`` rules.  Seats stay
-    placeholders the reader fills from each record's ``payer``, ``payee`` and ``fields``
-    (``seat``, ``for_seat``)."""
+    server's additions) whose entries (the ledger's, as ``LedgerEntry.as_dict`` gives them)
+    carry ``why`` / ``why_en`` (and, when voided, ``void_why`` / ``void_why_en``), whose
+    ``remarks`` carry theirs (``notes`` keeps only the free text of hooks without words),
+    with the round's ``chickens`` rules.  Seats stay placeholders the reader fills from each
+    record's ``payer``, ``payee`` and ``fields`` (``seat``, ``for_seat``)."""
     out = dict(settlement)
     entries = []
-    for e, record in zip(settlement.get("entries", []), ledger.record, strict=True):
+    for record in ledger.record:  # the ledger's own records (a stored settlement may be older)
         zh, en = explain_entry(record)
-        explained = {**e, "why": zh, "why_en": en}
+        explained: dict[str, Any] = {**record.as_dict(), "why": zh, "why_en": en}
         if record.voided_by is not None:
             vz, ve = explain_remark(record.voided_by)
             explained.update(void_why=vz, void_why_en=ve)
