@@ -241,146 +241,178 @@ def _tile(text: str | None, where: str) -> int | None:
     return _tiles(text, where)[0]
 
 
-def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundEnd:
-    """Check a parsed file against the rules and build the :class:`RoundEnd` to settle: the
-    file's own bookkeeping first, then what the variant's rules forbid (:func:`problems`;
-    :class:`RuleRefusal` gives the first problem and their number)."""
-    n = len(f.seats)
-    players = ruleset.players
-    if n != players:
-        raise ScenarioError(
-            f"{label}: seats: {n} seats given; variant {ruleset.name} plays with {players}"
-        )
+class _Reader:
+    """The file's own bookkeeping, as :func:`build` checks it: seats in range, tiles of the
+    variant's set and never a fifth copy, melds, discards and wins that make sense."""
 
-    def seat_ok(value: int | None, where: str) -> None:
-        if value is not None and not 0 <= value < n:
-            raise ScenarioError(f"{label}: {where}: seat {value} is out of range 0-{n - 1}")
+    def __init__(self, f: RoundEndFile, ruleset: Ruleset, label: str) -> None:
+        self.f = f
+        self.ruleset = ruleset
+        self.label = label
+        self.n = len(f.seats)
+        self.allowed = set(T.kinds_in(ruleset.variant.tiles.set))
+        self.seen = [0] * T.NUM_KINDS  # copies of each kind the file shows
 
-    seat_ok(f.dealer, "dealer")
-    allowed = set(T.kinds_in(ruleset.variant.tiles.set))
-    seen = [0] * T.NUM_KINDS
+    def fail(self, where: str, message: str) -> ScenarioError:
+        return ScenarioError(f"{self.label}: {where}: {message}")
 
-    def count(kinds: list[int], where: str) -> None:
+    def seat_ok(self, value: int | None, where: str) -> None:
+        if value is not None and not 0 <= value < self.n:
+            raise self.fail(where, f"seat {value} is out of range 0-{self.n - 1}")
+
+    def count(self, kinds: list[int], where: str) -> None:
+        seen = self.seen
         for k in kinds:
-            if k not in allowed:
-                raise ScenarioError(
-                    f"{label}: {where}: {T.format([k])} is not in the {ruleset.variant.tiles.set.value} tile set"
+            if k not in self.allowed:
+                raise self.fail(
+                    where,
+                    f"{T.format([k])} is not in the {self.ruleset.variant.tiles.set.value} tile set",
                 )
             seen[k] += 1
             if seen[k] > T.COPIES:
-                raise ScenarioError(
-                    f"{label}: {where}: a fifth {T.format([k])} ({T.name(k)}) — impossible tile count"
+                raise self.fail(
+                    where, f"a fifth {T.format([k])} ({T.name(k)}) — impossible tile count"
                 )
 
-    seats: list[SeatEnd] = []
-    win_tile = _tile(f.result.tile, "result.tile")
-    winners = {w.seat for w in f.result.wins}
-    for i, s in enumerate(f.seats):
-        where = f"seats[{i}]"
-        concealed = _tiles(s.hand, f"{label}: {where}.hand")
-        count(concealed, f"{where}.hand")
-        melds = []
-        for j, m in enumerate(s.melds):
-            mw = f"{where}.melds[{j}]"
-            tile = _tile(m.tile, f"{mw}.tile")
-            assert tile is not None
-            seat_ok(m.source, f"{mw}.from")
-            if m.kind is MeldKind.GANG_CONCEALED and m.source is not None:
-                raise ScenarioError(f"{label}: {mw}.from: a concealed kong takes no one's tile")
-            if m.kind is not MeldKind.GANG_CONCEALED and m.source is None:
-                raise ScenarioError(
-                    f"{label}: {mw}.from: a {m.kind.value} needs the seat it was claimed from"
+    def seats(self) -> list[SeatEnd]:
+        out = []
+        for i, s in enumerate(self.f.seats):
+            where = f"seats[{i}]"
+            concealed = _tiles(s.hand, f"{self.label}: {where}.hand")
+            self.count(concealed, f"{where}.hand")
+            melds = [self.meld(i, j, m) for j, m in enumerate(s.melds)]
+            size = len(concealed) + 3 * len(melds)
+            expected = self.ruleset.variant.tiles.hand_size
+            if not s.xianggong and size != expected:
+                raise self.fail(
+                    where,
+                    f"{len(concealed)} concealed tiles and {len(melds)} melds make {size}; "
+                    f"a hand holds {expected} (not counting a winning tile); mark xianggong "
+                    "for a wrong count",
                 )
-            if m.source == i:
-                raise ScenarioError(f"{label}: {mw}.from: seat {i} cannot claim its own discard")
-            if m.kind is MeldKind.CHI and (tile >= 27 or tile % 9 > 6):
-                raise ScenarioError(f"{label}: {mw}.tile: a chow cannot start at {m.tile}")
-            claimed = _tile(m.claimed, f"{mw}.claimed")
-            meld = Meld(m.kind, tile, m.source, claimed, m.late)
-            if m.kind is MeldKind.CHI and claimed is not None and claimed not in meld.tiles:
-                raise ScenarioError(
-                    f"{label}: {mw}.claimed: {m.claimed} is not in the chow {T.format(meld.tiles)}"
-                )
-            count(list(meld.tiles), mw)
-            melds.append(meld)
-        size = len(concealed) + 3 * len(melds)
-        expected = ruleset.variant.tiles.hand_size
-        if not s.xianggong and size != expected:
-            raise ScenarioError(
-                f"{label}: {where}: {len(concealed)} concealed tiles and {len(melds)} melds make {size}; "
-                f"a hand holds {expected} (not counting a winning tile); mark xianggong for a wrong count"
+            void = _void_suit(s.void_suit, self.ruleset, f"{self.label}: {where}.void_suit")
+            out.append(
+                SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong, void)
             )
-        void = _void_suit(s.void_suit, ruleset, f"{label}: {where}.void_suit")
-        seats.append(
-            SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong, void)
-        )
+        return out
 
-    discards = []
-    for j, d in enumerate(f.discards):
-        seat_ok(d.seat, f"discards[{j}].seat")
-        seat_ok(d.claimed_by, f"discards[{j}].claimed_by")
-        tile = _tile(d.tile, f"discards[{j}].tile")
+    def meld(self, i: int, j: int, m: MeldIn) -> Meld:
+        mw = f"seats[{i}].melds[{j}]"
+        tile = _tile(m.tile, f"{mw}.tile")
         assert tile is not None
-        if d.claimed_by is None:
-            count([tile], f"discards[{j}].tile")
-        discards.append(Discard(d.seat, tile, d.claimed_by, d.claim, d.after_kong, d.declared))
+        self.seat_ok(m.source, f"{mw}.from")
+        if m.kind is MeldKind.GANG_CONCEALED and m.source is not None:
+            raise self.fail(f"{mw}.from", "a concealed kong takes no one's tile")
+        if m.kind is not MeldKind.GANG_CONCEALED and m.source is None:
+            raise self.fail(f"{mw}.from", f"a {m.kind.value} needs the seat it was claimed from")
+        if m.source == i:
+            raise self.fail(f"{mw}.from", f"seat {i} cannot claim its own discard")
+        if m.kind is MeldKind.CHI and (tile >= 27 or tile % 9 > 6):
+            raise self.fail(f"{mw}.tile", f"a chow cannot start at {m.tile}")
+        claimed = _tile(m.claimed, f"{mw}.claimed")
+        meld = Meld(m.kind, tile, m.source, claimed, m.late)
+        if m.kind is MeldKind.CHI and claimed is not None and claimed not in meld.tiles:
+            raise self.fail(
+                f"{mw}.claimed", f"{m.claimed} is not in the chow {T.format(meld.tiles)}"
+            )
+        self.count(list(meld.tiles), mw)
+        return meld
+
+    def discards(self) -> list[Discard]:
+        out = []
+        for j, d in enumerate(self.f.discards):
+            self.seat_ok(d.seat, f"discards[{j}].seat")
+            self.seat_ok(d.claimed_by, f"discards[{j}].claimed_by")
+            tile = _tile(d.tile, f"discards[{j}].tile")
+            assert tile is not None
+            if d.claimed_by is None:
+                self.count([tile], f"discards[{j}].tile")
+            out.append(Discard(d.seat, tile, d.claimed_by, d.claim, d.after_kong, d.declared))
+        return out
+
+    def wins(self, seats: list[SeatEnd], win_tile: int | None, wild: int | None) -> list[Win]:
+        f, name = self.f, self.ruleset.name
+        claims = self.ruleset.variant.claims
+        rules = self.ruleset.hand_rules(wild)
+        if f.result.wins and win_tile is None:
+            raise self.fail("result.tile", "a win needs its winning tile")
+        if win_tile is not None:
+            self.count([win_tile], "result.tile")
+        out = []
+        for j, w in enumerate(f.result.wins):
+            ww = f"result.wins[{j}]"
+            self.seat_ok(w.seat, f"{ww}.seat")
+            self.seat_ok(w.source, f"{ww}.from")
+            if w.how is WinHow.SELF_DRAW and w.source is not None:
+                raise self.fail(f"{ww}.from", "a self-draw has no source")
+            if w.how is not WinHow.SELF_DRAW and (w.source is None or w.source == w.seat):
+                raise self.fail(
+                    f"{ww}.from", f"a {w.how.value} win needs another seat as its source"
+                )
+            if w.how is WinHow.DISCARD and not claims.wins_by(w.how):
+                raise self.fail(
+                    f"{ww}.how",
+                    f"variant {name} has no wins on a discard (self-draw or robbing a kong only)",
+                )
+            if f.seats[w.seat].xianggong:
+                raise self.fail(f"{ww}.seat", "a 相公 hand cannot win")
+            full = seats[w.seat].concealed_counts()
+            assert win_tile is not None
+            full[win_tile] += 1
+            if not rules.is_win(full):
+                hand = T.format_counts(seats[w.seat].concealed_counts())
+                raise self.fail(
+                    ww,
+                    f"seat {w.seat}'s hand {hand} plus {f.result.tile} does not win under {name}",
+                )
+            out.append(Win(w.seat, w.how, w.source, w.passed_win))
+        return out
+
+    def shared(self, wins: list[Win]) -> None:
+        """Several winners only on one discard (or one robbed kong), where the variant lets."""
+        if len({w.seat for w in self.f.result.wins}) != len(self.f.result.wins):
+            raise self.fail("result.wins", "a seat is listed twice")
+        if len(wins) > 1 and (
+            any(w.how is WinHow.SELF_DRAW for w in wins)
+            or len({(w.how, w.source) for w in wins}) > 1
+        ):
+            raise self.fail("result.wins", "only wins on one discard (or kong) can be shared")
+        if len(wins) > 1 and not self.ruleset.variant.claims.multiple_winners:
+            raise self.fail(
+                "result.wins", f"variant {self.ruleset.name} allows one winner only (no 一炮多响)"
+            )
+
+    def wild(self) -> tuple[int | None, int | None]:
+        """(the round's wild kind, the indicator the file names)."""
+        indicator = _tile(self.f.wild_indicator, "wild_indicator")
+        rule = self.ruleset.variant.wild
+        fixed = rule.fixed_kind if rule is not None else None
+        if fixed is not None:
+            return fixed, indicator
+        return (T.next_in_cycle(indicator) if indicator is not None else None), indicator
+
+
+def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundEnd:
+    """Check a parsed file against the rules and build the :class:`RoundEnd` to settle: the
+    file's own bookkeeping first (:class:`_Reader`), then what the variant's rules forbid
+    (:func:`problems`; :class:`RuleRefusal` gives the first problem and their number)."""
+    n = len(f.seats)
+    if n != ruleset.players:
+        raise ScenarioError(
+            f"{label}: seats: {n} seats given; variant {ruleset.name} plays with {ruleset.players}"
+        )
+    read = _Reader(f, ruleset, label)
+    read.seat_ok(f.dealer, "dealer")
+    win_tile = _tile(f.result.tile, "result.tile")
+    seats = read.seats()
+    discards = read.discards()
     _claimed_into_melds(discards, seats, label)
-
-    wins = []
-    claims = ruleset.variant.claims
-    indicator = _tile(f.wild_indicator, "wild_indicator")
-    fixed = ruleset.variant.wild.fixed_kind if ruleset.variant.wild is not None else None
-    wild = (
-        fixed
-        if fixed is not None
-        else (T.next_in_cycle(indicator) if indicator is not None else None)
-    )
-    rules = ruleset.hand_rules(wild)
-    if f.result.wins and win_tile is None:
-        raise ScenarioError(f"{label}: result.tile: a win needs its winning tile")
-    if win_tile is not None:
-        count([win_tile], "result.tile")
-    for j, w in enumerate(f.result.wins):
-        ww = f"result.wins[{j}]"
-        seat_ok(w.seat, f"{ww}.seat")
-        seat_ok(w.source, f"{ww}.from")
-        if w.how is WinHow.SELF_DRAW and w.source is not None:
-            raise ScenarioError(f"{label}: {ww}.from: a self-draw has no source")
-        if w.how is not WinHow.SELF_DRAW and (w.source is None or w.source == w.seat):
-            raise ScenarioError(
-                f"{label}: {ww}.from: a {w.how.value} win needs another seat as its source"
-            )
-        if w.how is WinHow.DISCARD and not claims.wins_by(w.how):
-            raise ScenarioError(
-                f"{label}: {ww}.how: variant {ruleset.name} has no wins on a discard (self-draw or robbing a kong only)"
-            )
-        if f.seats[w.seat].xianggong:
-            raise ScenarioError(f"{label}: {ww}.seat: a 相公 hand cannot win")
-        full = seats[w.seat].concealed_counts()
-        assert win_tile is not None
-        full[win_tile] += 1
-        if not rules.is_win(full):
-            raise ScenarioError(
-                f"{label}: {ww}: seat {w.seat}'s hand {T.format_counts(seats[w.seat].concealed_counts())} "
-                f"plus {f.result.tile} does not win under {ruleset.name}"
-            )
-        wins.append(Win(w.seat, w.how, w.source, w.passed_win))
+    wild, indicator = read.wild()
+    wins = read.wins(seats, win_tile, wild)
     _won_on(f, discards, win_tile, label)
-    if len(winners) != len(f.result.wins):
-        raise ScenarioError(f"{label}: result.wins: a seat is listed twice")
-    if len(wins) > 1 and (
-        any(w.how is WinHow.SELF_DRAW for w in wins) or len({(w.how, w.source) for w in wins}) > 1
-    ):
-        raise ScenarioError(
-            f"{label}: result.wins: only wins on one discard (or kong) can be shared"
-        )
-    if len(wins) > 1 and not claims.multiple_winners:
-        raise ScenarioError(
-            f"{label}: result.wins: variant {ruleset.name} allows one winner only (no 一炮多响)"
-        )
-
-    reveals = _reveals(f, seen, label, ruleset)
-    if indicator is not None and seen[indicator] >= T.COPIES:
+    read.shared(wins)
+    reveals = _reveals(f, read.seen, label, ruleset)
+    if indicator is not None and read.seen[indicator] >= T.COPIES:
         raise ScenarioError(f"{label}: wild_indicator: {f.wild_indicator} cannot be in the wall")
     kong_tile = _tile(f.result.kong_tile, "result.kong_tile")
     if f.result.haidi and any(w.how is not WinHow.SELF_DRAW for w in wins):
@@ -388,7 +420,6 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             f"{label}: result.haidi: 海底捞月 is a self-draw of the last tile "
             '(seed 002 八 "结果一张牌自摸"); a win on a discard or a robbed kong is not'
         )
-    repao = _repao(f, ruleset, seats, wins, win_tile, kong_tile, label)
     end = RoundEnd(
         players=n,
         dealer=f.dealer,
@@ -398,7 +429,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         wins=tuple(wins),
         win_tile=win_tile,
         gangkai=f.result.gangkai,
-        repao=repao,
+        repao=_repao(f, ruleset, seats, wins, win_tile, kong_tile, label),
         haidi=f.result.haidi,
         tianhu=f.result.tianhu,
         dihu=f.result.dihu,
