@@ -16,7 +16,7 @@ ones, the day's), which the stage records so explanations and reports read them
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from zhuoji import tiles as T
 from zhuoji.contract.ledger import PAYEE, PAYER, SEAT, Fact, Remark, fact
@@ -126,134 +126,177 @@ def _origin(f: Fact) -> tuple[str, str]:
 
 def chicken_words(item: str, f: Fact) -> Words | None:
     """The words of the chickens stage's entries and remarks (see the module docstring)."""
-    kind = f.kind
-    if kind in ("permanent", "flip", "reveal", "golden", "weekday"):
-        rule_zh, rule_en = _origin(f)
-        if f.count is None:  # a remark: the rule alone
-            return Words("", "", rule_zh, rule_en)
-        zh, en = _copies(f)
-        if f.multiplier is not None and kind == "permanent":
-            zh, en = f"{zh}，翻倍鸡 ×{f.multiplier}", f"{en}, doubled chicken ×{f.multiplier}"
-        return Words(zh, en, rule_zh, rule_en)
-    if kind == "blown":
-        zh, en = _tile(f)
-        return Words(
-            "",
-            "",
-            f"翻出{zh}（吹风鸡），本局不算鸡",
-            f"{en} was revealed (a wind-blown chicken): no chickens this round",
-        )
+    kind = f.kind or ""
+    if kind == "shouquan":  # 首圈鸡: a 冲锋 or a 责任 made in the first go-round
+        return _claimed_words(f) if "zeren" in f.tags else _chongfeng_words(f)
+    say = _SAYS.get(kind)
+    return say(f) if say is not None else None
+
+
+def _made_words(f: Fact) -> Words:
+    """A chicken a rule makes (常鸡, 翻鸡, a reveal's, 金鸡, 星期鸡), or the rule's remark."""
+    rule_zh, rule_en = _origin(f)
+    if f.count is None:  # a remark: the rule alone
+        return Words("", "", rule_zh, rule_en)
+    zh, en = _copies(f)
+    if f.multiplier is not None and f.kind == "permanent":
+        zh, en = f"{zh}，翻倍鸡 ×{f.multiplier}", f"{en}, doubled chicken ×{f.multiplier}"
+    return Words(zh, en, rule_zh, rule_en)
+
+
+def _blown_words(f: Fact) -> Words:
+    zh, en = _tile(f)
+    return Words(
+        "",
+        "",
+        f"翻出{zh}（吹风鸡），本局不算鸡",
+        f"{en} was revealed (a wind-blown chicken): no chickens this round",
+    )
+
+
+def _chongfeng_words(f: Fact) -> Words:
+    """冲锋鸡 / 英雄鸡 (and 首圈鸡 on a 冲锋): which first discard, and who holds it."""
     tile_zh, tile_en = _tile(f)
-    back = "back" in f.tags
-    if kind in ("chongfeng", "shouquan") and "zeren" not in f.tags:
-        name = f.name or "冲锋鸡"
-        if kind == "shouquan":
-            when_zh, when_en = (
-                f"第一圈内打出的{tile_zh}",
-                f"the {tile_en} discarded in the first go-round",
-            )
-        elif "own" in f.tags:
-            when_zh, when_en = (
-                f"自己打出的第一张牌{tile_zh}",
-                f"a player's own first discard, {tile_en},",
-            )
-        else:
-            when_zh, when_en = f"本局第一张打出的{tile_zh}", f"the round's first {tile_en}"
-        if "claimer" in f.tags:
-            how_zh, how_en = (
-                "被碰走，碰的人听牌，算碰的人的",
-                "was claimed by a ready player, so it is his",
-            )
-        elif "claimed" in f.tags:
-            how_zh, how_en = (
-                "被碰走，碰的人没听牌，仍算打出的人的",
-                "was claimed by a player not ready, so it stays its discarder's",
-            )
-        else:
-            how_zh, how_en = "没人碰杠，打出的人得分", "was not claimed, so its discarder scores it"
-        zh, en = _times(f)
-        if back:
-            zh, en = f"{zh}，没叫嘴，倒赔", f"{en}; not ready: he pays it back"
-        return Words(
-            zh, en, f"{name}：{when_zh}{how_zh}", f"first chicken discarded: {when_en} {how_en}"
+    name = f.name or "冲锋鸡"
+    if f.kind == "shouquan":
+        when_zh, when_en = (
+            f"第一圈内打出的{tile_zh}",
+            f"the {tile_en} discarded in the first go-round",
         )
-    if kind in ("zeren", "shouquan"):
-        zh, en = _times(f)
-        if "premium" in f.tags:
-            status = next((t for t in f.tags if t in _STATUS), "plain")
-            s_zh, s_en = _STATUS[status]
-            zh, en = (
-                f"{tile_zh}：按{s_zh}算的差价 {f.fan}",
-                f"{tile_en}: the premium of a {s_en} discard, {f.fan}",
-            )
-        if back:
-            zh, en = (
-                f"{zh}，碰的人没叫嘴，反赔打出的人",
-                f"{en}; the claimer was not ready: he pays the discarder",
-            )
-        if kind == "shouquan":
-            name = f.name or "首圈鸡"
-            return Words(
-                zh,
-                en,
-                f"{name}：第一圈内打出的{tile_zh}被碰或杠，打出的人赔",
-                f"claimed in the first go-round: the discarder of {tile_en} pays",
-            )
-        return Words(
-            zh,
-            en,
-            f"责任鸡：打出的{tile_zh}被碰或杠，打出的人多赔",
-            f"chicken discard claimed: the discarder of {tile_en} pays the claimer extra",
+    elif "own" in f.tags:
+        when_zh, when_en = (
+            f"自己打出的第一张牌{tile_zh}",
+            f"a player's own first discard, {tile_en},",
         )
-    if kind == "hengji":
-        zh, en = _times(f)
-        name = f.name or "横鸡"
-        return Words(
-            zh,
-            en,
-            f"{name}：一种鸡牌第一次被打出（或同一轮里跟着打出）",
-            "the first discard of a chicken kind (or one following it in its round)",
+    else:
+        when_zh, when_en = f"本局第一张打出的{tile_zh}", f"the round's first {tile_en}"
+    if "claimer" in f.tags:
+        how_zh, how_en = (
+            "被碰走，碰的人听牌，算碰的人的",
+            "was claimed by a ready player, so it is his",
         )
-    if kind == "zhuopao":
+    elif "claimed" in f.tags:
+        how_zh, how_en = (
+            "被碰走，碰的人没听牌，仍算打出的人的",
+            "was claimed by a player not ready, so it stays its discarder's",
+        )
+    else:
+        how_zh, how_en = "没人碰杠，打出的人得分", "was not claimed, so its discarder scores it"
+    zh, en = _times(f)
+    if "back" in f.tags:
+        zh, en = f"{zh}，没叫嘴，倒赔", f"{en}; not ready: he pays it back"
+    return Words(
+        zh, en, f"{name}：{when_zh}{how_zh}", f"first chicken discarded: {when_en} {how_en}"
+    )
+
+
+def _claimed_words(f: Fact) -> Words:
+    """责任鸡 (and 首圈鸡 on a claim): the discarder of a claimed chicken pays."""
+    tile_zh, tile_en = _tile(f)
+    zh, en = _times(f)
+    if "premium" in f.tags:
         status = next((t for t in f.tags if t in _STATUS), "plain")
         s_zh, s_en = _STATUS[status]
-        return Words(
-            f"{tile_zh}（{s_zh}）{f.fan}",
-            f"{tile_en} ({s_en}) {f.fan}",
-            "捉炮鸡：胡了别人打出的鸡牌，这张鸡归胡的人",
-            "a discarded chicken was won on: the winner collects it",
+        zh, en = (
+            f"{tile_zh}：按{s_zh}算的差价 {f.fan}",
+            f"{tile_en}: the premium of a {s_en} discard, {f.fan}",
         )
-    if kind == "standing":
-        zh, en = _copies(f)
+    if "back" in f.tags:
+        zh, en = (
+            f"{zh}，碰的人没叫嘴，反赔打出的人",
+            f"{en}; the claimer was not ready: he pays the discarder",
+        )
+    if f.kind == "shouquan":
+        name = f.name or "首圈鸡"
         return Words(
             zh,
             en,
-            "站鸡：一直留在手里的鸡另外算分",
-            "chickens still standing in the hand score extra",
+            f"{name}：第一圈内打出的{tile_zh}被碰或杠，打出的人赔",
+            f"claimed in the first go-round: the discarder of {tile_en} pays",
         )
-    if kind == "baoji":
-        if "hengji" in f.tags:
-            zh, en = f"{tile_zh}（横鸡）{f.fan}", f"{tile_en} (first of its kind) {f.fan}"
-        else:
-            zh, en = _copies(f)
-        return Words(
-            f"{SEAT}的{zh}",
-            f"{SEAT}'s {en}",
-            "包鸡：没叫嘴（没听牌）的玩家打出或碰出的鸡要赔",
-            "a player who was not ready pays for the chickens he discarded or melded",
-        )
-    if kind == "net" and f.netted is not None:
-        owed, due = f.netted
-        zh_tiles, en_tiles = _names(f.tiles)
-        of_zh = f"（{zh_tiles}）" if f.tiles else ""
-        of_en = f" ({en_tiles})" if f.tiles else ""
-        return Words(
-            f"{PAYER}该付{owed}，{PAYEE}该付{due}{of_zh}",
-            f"{PAYER} owed {owed}, {PAYEE} owed {due}{of_en}",
-            "鸡数两两相抵，按差额付",
-            "chickens settled pairwise: the difference is paid",
-        )
-    return None
+    return Words(
+        zh,
+        en,
+        f"责任鸡：打出的{tile_zh}被碰或杠，打出的人多赔",
+        f"chicken discard claimed: the discarder of {tile_en} pays the claimer extra",
+    )
+
+
+def _hengji_words(f: Fact) -> Words:
+    zh, en = _times(f)
+    name = f.name or "横鸡"
+    return Words(
+        zh,
+        en,
+        f"{name}：一种鸡牌第一次被打出（或同一轮里跟着打出）",
+        "the first discard of a chicken kind (or one following it in its round)",
+    )
+
+
+def _zhuopao_words(f: Fact) -> Words:
+    tile_zh, tile_en = _tile(f)
+    status = next((t for t in f.tags if t in _STATUS), "plain")
+    s_zh, s_en = _STATUS[status]
+    return Words(
+        f"{tile_zh}（{s_zh}）{f.fan}",
+        f"{tile_en} ({s_en}) {f.fan}",
+        "捉炮鸡：胡了别人打出的鸡牌，这张鸡归胡的人",
+        "a discarded chicken was won on: the winner collects it",
+    )
+
+
+def _standing_words(f: Fact) -> Words:
+    zh, en = _copies(f)
+    return Words(
+        zh, en, "站鸡：一直留在手里的鸡另外算分", "chickens still standing in the hand score extra"
+    )
+
+
+def _baoji_words(f: Fact) -> Words:
+    if "hengji" in f.tags:
+        tile_zh, tile_en = _tile(f)
+        zh, en = f"{tile_zh}（横鸡）{f.fan}", f"{tile_en} (first of its kind) {f.fan}"
+    else:
+        zh, en = _copies(f)
+    return Words(
+        f"{SEAT}的{zh}",
+        f"{SEAT}'s {en}",
+        "包鸡：没叫嘴（没听牌）的玩家打出或碰出的鸡要赔",
+        "a player who was not ready pays for the chickens he discarded or melded",
+    )
+
+
+def _net_words(f: Fact) -> Words | None:
+    if f.netted is None:
+        return None
+    owed, due = f.netted
+    zh_tiles, en_tiles = _names(f.tiles)
+    of_zh = f"（{zh_tiles}）" if f.tiles else ""
+    of_en = f" ({en_tiles})" if f.tiles else ""
+    return Words(
+        f"{PAYER}该付{owed}，{PAYEE}该付{due}{of_zh}",
+        f"{PAYER} owed {owed}, {PAYEE} owed {due}{of_en}",
+        "鸡数两两相抵，按差额付",
+        "chickens settled pairwise: the difference is paid",
+    )
+
+
+#: the words of each kind of chicken record (``Fact.kind``)
+_SAYS: dict[str, Callable[[Fact], Words | None]] = {
+    "permanent": _made_words,
+    "flip": _made_words,
+    "reveal": _made_words,
+    "golden": _made_words,
+    "weekday": _made_words,
+    "blown": _blown_words,
+    "chongfeng": _chongfeng_words,
+    "zeren": _claimed_words,
+    "hengji": _hengji_words,
+    "zhuopao": _zhuopao_words,
+    "standing": _standing_words,
+    "baoji": _baoji_words,
+    "net": _net_words,
+}
 
 
 def round_remarks(
