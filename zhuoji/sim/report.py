@@ -306,6 +306,310 @@ def _plots(
         return _draw(out, a, b, sa, sb, cmp, chinese=font is not None), font
 
 
+class _Charts:
+    """What every chart of a comparison reads: the folder, the two runs and their summaries,
+    the comparison, the labels' language."""
+
+    def __init__(
+        self,
+        out: Path,
+        a: SimResult,
+        b: SimResult,
+        sa: dict[str, Any],
+        sb: dict[str, Any],
+        cmp: Comparison,
+        chinese: bool,
+    ) -> None:
+        self.out, self.a, self.b, self.sa, self.sb, self.cmp = out, a, b, sa, sb, cmp
+        self.chinese = chinese
+        self.na, self.nb = f"A: {_short(sa)}", f"B: {_short(sb)}"
+
+    def item_name(self, i: str) -> str:
+        zh, en = item_label(i)
+        return f"{zh} {i}" if self.chinese else f"{i} ({en})"
+
+    def _swing_chart(self) -> tuple[str, str]:
+        """Swing per round: the distribution and its tail."""
+        import matplotlib.pyplot as plt
+        import numpy as np
+
+        out = self.out
+        a = self.a
+        b = self.b
+        sa = self.sa
+        sb = self.sb
+        na = self.na
+        nb = self.nb
+        ha, hb = swing_histogram(a.acc), swing_histogram(b.acc)
+        top = max([*ha, *hb, 1])
+        xs = np.arange(0, top + 1)
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+        peak = 0.0
+        for h, name, color in ((ha, na, COLORS[0]), (hb, nb, COLORS[1])):
+            counts = np.array([h.get(int(x), 0) for x in xs], dtype=np.int64)
+            n = max(1, int(counts.sum()))
+            p = counts / n
+            peak = max(peak, float(p.max()))
+            ax1.step(xs, p, where="mid", color=color, label=name)
+            at_least = n - np.concatenate(
+                [[0], np.cumsum(counts)[:-1]]
+            )  # rounds with swing ≥ x, exact
+            ax2.step(
+                xs,
+                np.where(at_least > 0, at_least / n, np.nan),
+                where="post",
+                color=color,
+                label=name,
+            )
+        cut = max(sa["swing"]["p99"], sb["swing"]["p99"])
+        ax1.set_xlim(0, max(10, cut * 1.3))
+        ax1.set_ylim(0, peak * 1.35)
+        ax1.set_xlabel("swing = max |seat total| in a round (points)")
+        ax1.set_ylabel("share of rounds")
+        ax1.set_title("Swing distribution (to 1.3 × p99)")
+        ax1.legend()
+        ax2.set_yscale("log")
+        ax2.set_xlabel("swing x (points)")
+        ax2.set_ylabel("share of rounds with swing ≥ x")
+        ax2.set_title("Swing tail")
+        for q, style in ((50, ":"), (95, "--"), (99, "-.")):
+            ax2.axvline(sa["swing"][f"p{q}"], color=COLORS[0], ls=style, lw=0.8)
+            ax2.axvline(sb["swing"][f"p{q}"], color=COLORS[1], ls=style, lw=0.8)
+        ax2.text(
+            0.98,
+            0.95,
+            "vertical lines: p50 ⋯, p95 --, p99 -.",
+            transform=ax2.transAxes,
+            ha="right",
+            va="top",
+            fontsize=8,
+        )
+        ax2.legend(loc="lower left")
+        fig.tight_layout()
+        fig.savefig(out / "swing.png", dpi=110)
+        plt.close(fig)
+        return ("swing.png", "Swing per round: distribution and tail")
+
+    def _items_chart(self) -> tuple[str, str]:
+        """Ledger items: points per round, and the change B − A with its interval."""
+        import matplotlib.pyplot as plt
+        import numpy as np
+
+        out = self.out
+        sa = self.sa
+        sb = self.sb
+        cmp = self.cmp
+        item_name = self.item_name
+        items = [r.stat.key[10:] for r in cmp.rows if r.stat.key.startswith("per_round.")]
+
+        def biggest(i: str) -> float:
+            return float(max(s["items"].get(i, {}).get("per_round", 0.0) for s in (sa, sb)))
+
+        by_size = sorted(items, key=lambda i: -biggest(i))
+        shown, rest = by_size[:9], by_size[9:]  # nine items and "other": ten distinct colours
+        fig, (ax1, ax2) = plt.subplots(
+            1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1.3, 1]}
+        )
+        cmap = plt.get_cmap("tab10")
+        for pos, s in enumerate((sa, sb)):
+            left = 0.0
+            for k, i in enumerate([*shown, "other"]):
+                if i == "other":
+                    v = sum(s["items"].get(x, {}).get("per_round", 0.0) for x in rest)
+                    label = "other"
+                else:
+                    v = s["items"].get(i, {}).get("per_round", 0.0)
+                    label = item_name(i)
+                if v <= 0 and i == "other":
+                    continue
+                ax1.barh(
+                    pos,
+                    v,
+                    left=left,
+                    color=cmap(k % 10),
+                    edgecolor="white",
+                    label=label if pos == 0 else None,
+                )
+                if v > 0.04 * max(sa["points_moved"]["per_round"], sb["points_moved"]["per_round"]):
+                    ax1.text(
+                        left + v / 2,
+                        pos,
+                        f"{v:.1f}",
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="white",
+                    )
+                left += v
+            ax1.text(left, pos, f"  {left:.1f}", va="center", fontsize=9)
+        ax1.set_yticks([0, 1], [f"A\n{_short(sa)}", f"B\n{_short(sb)}"])
+        ax1.invert_yaxis()
+        ax1.set_xlabel("points moved per round (sum of ledger entries)")
+        ax1.set_title("Points moved per round, by ledger item")
+        ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
+        rows = [cmp.row(f"per_round.{i}") for i in items]
+        ys = np.arange(len(rows))
+        d = np.array([r.diff for r in rows])
+        lo = np.array([r.lo for r in rows])
+        hi = np.array([r.hi for r in rows])
+        colors = ["#C44E52" if r.significant else "#999999" for r in rows]
+        ax2.barh(ys, d, color=colors)
+        ax2.errorbar(
+            d,
+            ys,
+            xerr=[np.nan_to_num(d - lo), np.nan_to_num(hi - d)],
+            fmt="none",
+            ecolor="black",
+            capsize=2,
+            lw=0.8,
+        )
+        ax2.set_yticks(ys, [item_name(i) for i in items], fontsize=8)
+        ax2.invert_yaxis()
+        ax2.axvline(0, color="black", lw=0.8)
+        ax2.set_xlabel(f"points per round: B − A ({cmp.level:.0%} interval)")
+        ax2.set_title("Change in each item's points per round\n(red: the interval excludes 0)")
+        fig.tight_layout()
+        fig.savefig(out / "items.png", dpi=110)
+        plt.close(fig)
+        return ("items.png", "Ledger items: points per round, and the change B − A")
+
+    def _patterns_chart(self) -> tuple[str, str]:
+        """Each win's main pattern, by share of wins."""
+        import matplotlib.pyplot as plt
+        import numpy as np
+
+        out = self.out
+        a = self.a
+        b = self.b
+        sa = self.sa
+        sb = self.sb
+        cmp = self.cmp
+        chinese = self.chinese
+        na = self.na
+        nb = self.nb
+        pats = [r.stat.key[8:] for r in cmp.rows if r.stat.key.startswith("pattern.")]
+        names = {**a.pattern_names, **b.pattern_names}
+        fig, ax = plt.subplots(figsize=(10, 0.55 * len(pats) + 1.6))
+        ys = np.arange(len(pats))
+        va = np.array([sa["patterns"].get(p, {}).get("share", 0.0) for p in pats]) * 100
+        vb = np.array([sb["patterns"].get(p, {}).get("share", 0.0) for p in pats]) * 100
+        ax.barh(ys - 0.2, np.where(va > 0, va, np.nan), height=0.4, color=COLORS[0], label=na)
+        ax.barh(ys + 0.2, np.where(vb > 0, vb, np.nan), height=0.4, color=COLORS[1], label=nb)
+        for y, x in zip(ys - 0.2, va, strict=True):
+            if x > 0:
+                ax.text(x * 1.05, y, f"{x:.2f}%", va="center", fontsize=8)
+        for y, x in zip(ys + 0.2, vb, strict=True):
+            if x > 0:
+                ax.text(x * 1.05, y, f"{x:.2f}%", va="center", fontsize=8)
+        ax.set_xscale("log")
+        ax.set_yticks(
+            ys,
+            [
+                f"{names.get(p, (p, p))[0]} {p}"
+                if chinese
+                else f"{p} ({names.get(p, (p, p))[1] or p})"
+                for p in pats
+            ],
+        )
+        ax.invert_yaxis()
+        ax.set_xlabel("share of wins (%, log scale)")
+        ax.set_title(f"Main pattern of each win (A: {sa['wins']} wins, B: {sb['wins']} wins)")
+        ax.set_xlim(right=max([*va, *vb, 1]) * 4)
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+        fig.savefig(out / "patterns.png", dpi=110)
+        plt.close(fig)
+        return ("patterns.png", "Pattern frequencies")
+
+    def _outcomes_chart(self) -> tuple[str, str]:
+        """Forest plots of B − A: outcome rates (percentage points) and points."""
+        import matplotlib.pyplot as plt
+        import numpy as np
+
+        out = self.out
+        cmp = self.cmp
+        chinese = self.chinese
+        rate_keys = [f"rate.{k}" for k in KINDS]
+        point_keys = [
+            r.stat.key for r in cmp.rows if r.stat.key.endswith(".mean") and r.stat.group == "seats"
+        ]
+        point_keys += ["moved.gross", "moved.net", "swing.mean", "swing.p95"]
+        fig, axes = plt.subplots(
+            1, 2, figsize=(13, 0.42 * max(len(rate_keys), len(point_keys)) + 1.6)
+        )
+        for ax, keys, unit in ((axes[0], rate_keys, "pp"), (axes[1], point_keys, "points")):
+            rows = [cmp.row(k) for k in keys]
+            ys = np.arange(len(rows))
+            scale = 100.0 if unit == "pp" else 1.0
+            d = np.array([r.diff for r in rows]) * scale
+            lo = np.array([r.lo for r in rows]) * scale
+            hi = np.array([r.hi for r in rows]) * scale
+            colors = ["#C44E52" if r.significant else "black" for r in rows]
+            for y, x, a_, b_, c in zip(ys, d, lo, hi, colors, strict=True):
+                err = [[0.0 if math.isnan(a_) else x - a_], [0.0 if math.isnan(b_) else b_ - x]]
+                ax.errorbar([x], [y], xerr=err, fmt="o", color=c, ecolor=c, capsize=3)
+            ax.axvline(0, color="gray", lw=0.8)
+            ticks = [r.stat.label for r in rows]
+            for j, r in enumerate(rows):
+                for kind, text in KIND_LABELS.items():
+                    if r.stat.key == f"rate.{kind}":
+                        ticks[j] = (text if chinese else text.split(" ", 1)[1]) + " rate"
+            ax.set_yticks(ys, ticks, fontsize=8)
+            ax.invert_yaxis()
+            ax.set_xlabel(f"B − A ({unit}) with {cmp.level:.0%} interval")
+        axes[0].set_title("Outcome rates (share of rounds)")
+        axes[1].set_title("Points per round, swing")
+        fig.tight_layout()
+        fig.savefig(out / "outcomes.png", dpi=110)
+        plt.close(fig)
+        return (
+            "outcomes.png",
+            "Outcome rates, per-seat points, points moved and swing: B − A (red: the interval excludes 0)",
+        )
+
+    def _bankroll_chart(self) -> tuple[str, str] | None:
+        """A player's result over a session (normal approximation with the long-run
+        variance of whole matches); None when a run has no bankroll summary."""
+        import matplotlib.pyplot as plt
+        import numpy as np
+
+        sa, sb = self.sa, self.sb
+        if not (sa.get("bankroll") and sb.get("bankroll")):
+            return None
+        from statistics import NormalDist
+
+        spread = [s["bankroll"]["any_seat"] for s in (sa, sb)]
+        width_ = max((d["sd"] for d in spread if not math.isnan(d["sd"])), default=0.0)
+        if width_ <= 0:
+            return None
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+        xs = np.linspace(-4 * width_, 4 * width_, 400)
+        for d, name, color in zip(spread, (self.na, self.nb), COLORS, strict=True):
+            if math.isnan(d["sd"]) or d["sd"] == 0:
+                continue
+            dist = NormalDist(d["mean"], d["sd"])
+            ax.plot(xs, [dist.pdf(float(x)) for x in xs], color=color, label=name)
+            for q, style in ((5, "--"), (95, "--"), (50, ":")):
+                ax.axvline(d[f"p{q}"], color=color, ls=style, lw=0.8)
+        ax.axvline(0, color="gray", lw=0.8)
+        rounds = sa["bankroll"]["rounds"]
+        ax.set_xlabel(f"a player's result after {rounds} rounds (points)")
+        ax.set_ylabel("density")
+        ax.set_title(
+            f"Bankroll over a session of {rounds} rounds "
+            "(any seat; dashed: 5% and 95%, dotted: median)"
+        )
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(self.out / "bankroll.png", dpi=110)
+        plt.close(fig)
+        return (
+            "bankroll.png",
+            "Bankroll: a player's result over a session (normal approximation with the "
+            "long-run variance of whole matches)",
+        )
+
+
 def _draw(
     out: Path,
     a: SimResult,
@@ -316,240 +620,16 @@ def _draw(
     *,
     chinese: bool,
 ) -> list[tuple[str, str]]:
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    na, nb = f"A: {_short(sa)}", f"B: {_short(sb)}"
-    figs: list[tuple[str, str]] = []
-
-    def item_name(i: str) -> str:
-        zh, en = item_label(i)
-        return f"{zh} {i}" if chinese else f"{i} ({en})"
-
-    # swing distribution and tail
-    ha, hb = swing_histogram(a.acc), swing_histogram(b.acc)
-    top = max([*ha, *hb, 1])
-    xs = np.arange(0, top + 1)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
-    peak = 0.0
-    for h, name, color in ((ha, na, COLORS[0]), (hb, nb, COLORS[1])):
-        counts = np.array([h.get(int(x), 0) for x in xs], dtype=np.int64)
-        n = max(1, int(counts.sum()))
-        p = counts / n
-        peak = max(peak, float(p.max()))
-        ax1.step(xs, p, where="mid", color=color, label=name)
-        at_least = n - np.concatenate([[0], np.cumsum(counts)[:-1]])  # rounds with swing ≥ x, exact
-        ax2.step(
-            xs, np.where(at_least > 0, at_least / n, np.nan), where="post", color=color, label=name
-        )
-    cut = max(sa["swing"]["p99"], sb["swing"]["p99"])
-    ax1.set_xlim(0, max(10, cut * 1.3))
-    ax1.set_ylim(0, peak * 1.35)
-    ax1.set_xlabel("swing = max |seat total| in a round (points)")
-    ax1.set_ylabel("share of rounds")
-    ax1.set_title("Swing distribution (to 1.3 × p99)")
-    ax1.legend()
-    ax2.set_yscale("log")
-    ax2.set_xlabel("swing x (points)")
-    ax2.set_ylabel("share of rounds with swing ≥ x")
-    ax2.set_title("Swing tail")
-    for q, style in ((50, ":"), (95, "--"), (99, "-.")):
-        ax2.axvline(sa["swing"][f"p{q}"], color=COLORS[0], ls=style, lw=0.8)
-        ax2.axvline(sb["swing"][f"p{q}"], color=COLORS[1], ls=style, lw=0.8)
-    ax2.text(
-        0.98,
-        0.95,
-        "vertical lines: p50 ⋯, p95 --, p99 -.",
-        transform=ax2.transAxes,
-        ha="right",
-        va="top",
-        fontsize=8,
+    """Draw every chart of a comparison into ``out``: (file, caption) of each."""
+    charts = _Charts(out, a, b, sa, sb, cmp, chinese)
+    drawn = (
+        charts._swing_chart(),
+        charts._items_chart(),
+        charts._patterns_chart(),
+        charts._outcomes_chart(),
+        charts._bankroll_chart(),
     )
-    ax2.legend(loc="lower left")
-    fig.tight_layout()
-    fig.savefig(out / "swing.png", dpi=110)
-    plt.close(fig)
-    figs.append(("swing.png", "Swing per round: distribution and tail"))
-
-    # items: stacked points per round, and the change in points per round with its CI
-    items = [r.stat.key[10:] for r in cmp.rows if r.stat.key.startswith("per_round.")]
-
-    def biggest(i: str) -> float:
-        return float(max(s["items"].get(i, {}).get("per_round", 0.0) for s in (sa, sb)))
-
-    by_size = sorted(items, key=lambda i: -biggest(i))
-    shown, rest = by_size[:9], by_size[9:]  # nine items and "other": ten distinct colours
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1.3, 1]})
-    cmap = plt.get_cmap("tab10")
-    for pos, s in enumerate((sa, sb)):
-        left = 0.0
-        for k, i in enumerate([*shown, "other"]):
-            if i == "other":
-                v = sum(s["items"].get(x, {}).get("per_round", 0.0) for x in rest)
-                label = "other"
-            else:
-                v = s["items"].get(i, {}).get("per_round", 0.0)
-                label = item_name(i)
-            if v <= 0 and i == "other":
-                continue
-            ax1.barh(
-                pos,
-                v,
-                left=left,
-                color=cmap(k % 10),
-                edgecolor="white",
-                label=label if pos == 0 else None,
-            )
-            if v > 0.04 * max(sa["points_moved"]["per_round"], sb["points_moved"]["per_round"]):
-                ax1.text(
-                    left + v / 2,
-                    pos,
-                    f"{v:.1f}",
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white",
-                )
-            left += v
-        ax1.text(left, pos, f"  {left:.1f}", va="center", fontsize=9)
-    ax1.set_yticks([0, 1], [f"A\n{_short(sa)}", f"B\n{_short(sb)}"])
-    ax1.invert_yaxis()
-    ax1.set_xlabel("points moved per round (sum of ledger entries)")
-    ax1.set_title("Points moved per round, by ledger item")
-    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
-    rows = [cmp.row(f"per_round.{i}") for i in items]
-    ys = np.arange(len(rows))
-    d = np.array([r.diff for r in rows])
-    lo = np.array([r.lo for r in rows])
-    hi = np.array([r.hi for r in rows])
-    colors = ["#C44E52" if r.significant else "#999999" for r in rows]
-    ax2.barh(ys, d, color=colors)
-    ax2.errorbar(
-        d,
-        ys,
-        xerr=[np.nan_to_num(d - lo), np.nan_to_num(hi - d)],
-        fmt="none",
-        ecolor="black",
-        capsize=2,
-        lw=0.8,
-    )
-    ax2.set_yticks(ys, [item_name(i) for i in items], fontsize=8)
-    ax2.invert_yaxis()
-    ax2.axvline(0, color="black", lw=0.8)
-    ax2.set_xlabel(f"points per round: B − A ({cmp.level:.0%} interval)")
-    ax2.set_title("Change in each item's points per round\n(red: the interval excludes 0)")
-    fig.tight_layout()
-    fig.savefig(out / "items.png", dpi=110)
-    plt.close(fig)
-    figs.append(("items.png", "Ledger items: points per round, and the change B − A"))
-
-    # pattern frequencies
-    pats = [r.stat.key[8:] for r in cmp.rows if r.stat.key.startswith("pattern.")]
-    names = {**a.pattern_names, **b.pattern_names}
-    fig, ax = plt.subplots(figsize=(10, 0.55 * len(pats) + 1.6))
-    ys = np.arange(len(pats))
-    va = np.array([sa["patterns"].get(p, {}).get("share", 0.0) for p in pats]) * 100
-    vb = np.array([sb["patterns"].get(p, {}).get("share", 0.0) for p in pats]) * 100
-    ax.barh(ys - 0.2, np.where(va > 0, va, np.nan), height=0.4, color=COLORS[0], label=na)
-    ax.barh(ys + 0.2, np.where(vb > 0, vb, np.nan), height=0.4, color=COLORS[1], label=nb)
-    for y, x in zip(ys - 0.2, va, strict=True):
-        if x > 0:
-            ax.text(x * 1.05, y, f"{x:.2f}%", va="center", fontsize=8)
-    for y, x in zip(ys + 0.2, vb, strict=True):
-        if x > 0:
-            ax.text(x * 1.05, y, f"{x:.2f}%", va="center", fontsize=8)
-    ax.set_xscale("log")
-    ax.set_yticks(
-        ys,
-        [
-            f"{names.get(p, (p, p))[0]} {p}" if chinese else f"{p} ({names.get(p, (p, p))[1] or p})"
-            for p in pats
-        ],
-    )
-    ax.invert_yaxis()
-    ax.set_xlabel("share of wins (%, log scale)")
-    ax.set_title(f"Main pattern of each win (A: {sa['wins']} wins, B: {sb['wins']} wins)")
-    ax.set_xlim(right=max([*va, *vb, 1]) * 4)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(out / "patterns.png", dpi=110)
-    plt.close(fig)
-    figs.append(("patterns.png", "Pattern frequencies"))
-
-    # forest plots: rates in percentage points | points
-    rate_keys = [f"rate.{k}" for k in KINDS]
-    point_keys = [
-        r.stat.key for r in cmp.rows if r.stat.key.endswith(".mean") and r.stat.group == "seats"
-    ]
-    point_keys += ["moved.gross", "moved.net", "swing.mean", "swing.p95"]
-    fig, axes = plt.subplots(1, 2, figsize=(13, 0.42 * max(len(rate_keys), len(point_keys)) + 1.6))
-    for ax, keys, unit in ((axes[0], rate_keys, "pp"), (axes[1], point_keys, "points")):
-        rows = [cmp.row(k) for k in keys]
-        ys = np.arange(len(rows))
-        scale = 100.0 if unit == "pp" else 1.0
-        d = np.array([r.diff for r in rows]) * scale
-        lo = np.array([r.lo for r in rows]) * scale
-        hi = np.array([r.hi for r in rows]) * scale
-        colors = ["#C44E52" if r.significant else "black" for r in rows]
-        for y, x, a_, b_, c in zip(ys, d, lo, hi, colors, strict=True):
-            err = [[0.0 if math.isnan(a_) else x - a_], [0.0 if math.isnan(b_) else b_ - x]]
-            ax.errorbar([x], [y], xerr=err, fmt="o", color=c, ecolor=c, capsize=3)
-        ax.axvline(0, color="gray", lw=0.8)
-        ticks = [r.stat.label for r in rows]
-        for j, r in enumerate(rows):
-            for kind, text in KIND_LABELS.items():
-                if r.stat.key == f"rate.{kind}":
-                    ticks[j] = (text if chinese else text.split(" ", 1)[1]) + " rate"
-        ax.set_yticks(ys, ticks, fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlabel(f"B − A ({unit}) with {cmp.level:.0%} interval")
-    axes[0].set_title("Outcome rates (share of rounds)")
-    axes[1].set_title("Points per round, swing")
-    fig.tight_layout()
-    fig.savefig(out / "outcomes.png", dpi=110)
-    plt.close(fig)
-    figs.append(
-        (
-            "outcomes.png",
-            "Outcome rates, per-seat points, points moved and swing: B − A (red: the interval excludes 0)",
-        )
-    )
-
-    # bankroll: a player's result over a session of N rounds
-    if sa.get("bankroll") and sb.get("bankroll"):
-        from statistics import NormalDist
-
-        fig, ax = plt.subplots(figsize=(10, 4.5))
-        spread = [s["bankroll"]["any_seat"] for s in (sa, sb)]
-        width_ = max((d["sd"] for d in spread if not math.isnan(d["sd"])), default=0.0)
-        if width_ > 0:
-            xs = np.linspace(-4 * width_, 4 * width_, 400)
-            for d, name, color in zip(spread, (na, nb), COLORS, strict=True):
-                if math.isnan(d["sd"]) or d["sd"] == 0:
-                    continue
-                dist = NormalDist(d["mean"], d["sd"])
-                ax.plot(xs, [dist.pdf(float(x)) for x in xs], color=color, label=name)
-                for q, style in ((5, "--"), (95, "--"), (50, ":")):
-                    ax.axvline(d[f"p{q}"], color=color, ls=style, lw=0.8)
-            ax.axvline(0, color="gray", lw=0.8)
-            ax.set_xlabel(f"a player's result after {sa['bankroll']['rounds']} rounds (points)")
-            ax.set_ylabel("density")
-            ax.set_title(
-                f"Bankroll over a session of {sa['bankroll']['rounds']} rounds "
-                "(any seat; dashed: 5% and 95%, dotted: median)"
-            )
-            ax.legend()
-            fig.tight_layout()
-            fig.savefig(out / "bankroll.png", dpi=110)
-            figs.append(
-                (
-                    "bankroll.png",
-                    "Bankroll: a player's result over a session (normal approximation with the "
-                    "long-run variance of whole matches)",
-                )
-            )
-        plt.close(fig)
-    return figs
+    return [figure for figure in drawn if figure is not None]
 
 
 _CSS = """
