@@ -21,7 +21,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "zhuoji"
 KNOWN_CIRCLES = {
     frozenset({"zhuoji.engine", "zhuoji.observation"}),
     frozenset({"zhuoji.server.client_view", "zhuoji.server.tables", "zhuoji.server.turn_timer"}),
-    frozenset({"zhuoji.agents.expert_chickens", "zhuoji.agents.expert_payouts"}),
 }
 
 #: the rule kit inside ``zhuoji/rules``: below the hook contract, above nothing of the hooks

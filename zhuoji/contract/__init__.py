@@ -7,7 +7,9 @@ machinery above it:
 * :mod:`~zhuoji.contract.bound` — :class:`~zhuoji.contract.bound.BoundRules`, the resolved
   rules a hook may read (the variant, its bound hooks, the hand analyser);
 * :mod:`~zhuoji.contract.ledger` — the ledger and its entries, what settlement hooks write;
-* :mod:`~zhuoji.contract.context` — the settle context a settlement stage is called with.
+* :mod:`~zhuoji.contract.context` — the settle context a settlement stage is called with;
+* :mod:`~zhuoji.contract.pricing` — :class:`~zhuoji.contract.pricing.Pricer`, what a rule is
+  worth to a bot deciding, which a hook registers with its rule.
 
 ``docs/architecture.md`` draws the layers.
 """

@@ -25,7 +25,8 @@ from pydantic import Field
 
 from zhuoji import tiles as T
 from zhuoji.contract.context import SettleContext
-from zhuoji.rules.drawgame import pay_waiting_values
+from zhuoji.contract.pricing import Pricer
+from zhuoji.rules.drawgame import ReadyCheckPricer, pay_waiting_values
 from zhuoji.rules.registry import Params, Phase, Point, register
 
 
@@ -87,6 +88,11 @@ class DajiaoParams(Params):
     )
 
 
+def _dajiao_pricer(p: DajiaoParams, rules: object) -> Pricer:
+    """查大叫 priced as 查叫 (the bot never stays a 花猪, so it pays or collects it)."""
+    return ReadyCheckPricer(p.extra)
+
+
 @register(
     Point.SETTLE,
     "dajiao",
@@ -94,6 +100,7 @@ class DajiaoParams(Params):
     phase=Phase.DRAW,
     title="查大叫",
     labels={"dajiao": ("查大叫", "ready check after a draw (定缺)")},
+    pricer=_dajiao_pricer,
 )
 def settle_dajiao(ctx: SettleContext, p: DajiaoParams) -> None:
     """After a draw, each player who is neither ready nor a 花猪 pays each ready player the

@@ -15,7 +15,10 @@ Points:
 
 A hook may register the ledger items it pays (``labels={"ji.wugu": ("乌骨鸡", "8-dots
 chicken")}``) so reports show them like the built-in ones; :func:`catalog` describes every
-hook (built-in or plug-in) for listings and editors.
+hook (built-in or plug-in) for listings and editors.  A hook may also register its
+**pricer** (``pricer=``): what its rule is worth to a bot deciding, built from the hook's
+parameters (:mod:`zhuoji.contract.pricing`); :attr:`zhuoji.ruleset.Ruleset.pricing` hands
+the bots the pricers of a variant's bound hooks.
 
 This module only holds what is registered; it imports no hook.  The built-in hooks register
 when :mod:`zhuoji.rules.catalog` imports them, and every lookup of the registered hooks
@@ -101,6 +104,10 @@ class Hook:
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: param path ("" for the whole entry) → what it needs to have an effect (rules/needs.py)
     needs: Needs = field(default_factory=dict)
+    #: builds the rule's pricer from its validated parameters and the resolved rules:
+    #: ``pricer(params, rules) -> Pricer | None`` (zhuoji.contract.pricing.PricerFactory,
+    #: not named here: the contract sits above this module); None: the rule prices nothing
+    pricer: Callable[..., Any] | None = None
 
     @property
     def doc(self) -> str:
@@ -124,6 +131,7 @@ class Hook:
             "builtin": self.builtin,
             "labels": {item: list(zh_en) for item, zh_en in sorted(self.labels.items())},
             "needs": {key: need.why() for key, need in sorted(self.needs.items())},
+            "priced": self.pricer is not None,
             "params": self.params.model_json_schema(),
         }
 
@@ -155,11 +163,14 @@ def register(
     title: str = "",
     labels: Labels | None = None,
     needs: Needs | None = None,
+    pricer: Callable[..., Any] | None = None,
 ) -> Callable[[F], F]:
     """Decorator: register ``fn`` as hook ``hook_id`` at ``point``.  A settle hook names its
     :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`);
     ``needs`` says when a parameter (or, under ``""``, the whole entry) has any effect
-    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise)."""
+    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise); ``pricer``
+    builds what the rule is worth to a bot, ``pricer(params, rules)`` returning a
+    :class:`zhuoji.contract.pricing.Pricer` or None (see :mod:`zhuoji.contract.pricing`)."""
     if point is Point.SETTLE and not isinstance(phase, Phase):
         raise TypeError(
             f"settle hook {hook_id!r}: phase must be a zhuoji.rules.registry.Phase "
@@ -175,7 +186,9 @@ def register(
         global _generation
         own = dict(labels or {})
         register_labels(own)
-        known[hook_id] = Hook(point, hook_id, params, fn, phase, title, own, dict(needs or {}))
+        known[hook_id] = Hook(
+            point, hook_id, params, fn, phase, title, own, dict(needs or {}), pricer
+        )
         _generation += 1
         return fn
 

@@ -70,8 +70,8 @@ def main_pattern(value: HandValue) -> str:
 
 
 def _rob_kong_as_self_draw(ruleset: Ruleset) -> bool:
-    hu = ruleset.stage("hu")
-    return bool(getattr(hu.params, "rob_kong_as_self_draw", False)) if hu is not None else False
+    """Whether the win rule values a robbed kong as a self-draw (its pricer says so)."""
+    return ruleset.pricing.rob_self_draw
 
 
 def record_round(
