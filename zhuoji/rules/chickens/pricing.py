@@ -20,7 +20,17 @@ tiles the seat has not seen.  The 冲锋 and 责任 tiles are the stage's
   claimer;
 * 手上鸡 / 内外鸡 (``scope``), who collects (叫嘴), who pays (every other player or the
   unready ones), what a kong counts as;
-* 包鸡 (``unready_pays``) — what an unready player pays for, to whom.
+* 包鸡 (``unready_pays``) — what an unready player pays for, to whom;
+* 首圈鸡 (``chongfeng.shouquan``, ``zeren.shouquan``, FW idx 14) — a 冲锋 discarded, or a
+  责任 claimed, in the first go-round (the stage's ``go_round_length``) at its own
+  multipliers (``chongfeng_multipliers``);
+* 横鸡 (``hengji``, DS §7.3) — the statuses of the discards so far and of this seat's next
+  one from the stage's own walk of the table (``DiscardWalk``, with its rounds), a 横鸡
+  discard worth ``status_value`` to its discarder (by ``scope``), in 包鸡, and in DS's 责任
+  premium;
+* a 冲锋 taken over by its claimer (``chongfeng.claimed: claimer``) — the claimer's when he
+  ends ready, else still the discarder's: what a claim of it earns, what a claimed one of
+  this seat's is still worth, what a punged one costs.
 
 :class:`ChickenSeat` prices one decision: what the seat owns and owes so far (its melds, its
 unclaimed discards by ``scope``, its 冲锋), the chicken payers and 包鸡 payees from the bot's
@@ -28,8 +38,8 @@ readiness estimates, and then each option's ends (:meth:`ChickenSeat.held`), a d
 冲锋 and 责任 risk, a claim's 责任.
 
 Not priced (the bot then under- or over-values those chickens; it never breaks): 站鸡,
-捉炮鸡, 吹风鸡, pairwise netting, which winner holds a won-on chicken; nor, yet, 横鸡, 首圈鸡
-and a 冲锋 taken over by a ready claimer.
+捉炮鸡, 吹风鸡, pairwise netting, which winner holds a won-on chicken, what a claimed plain
+discard stops earning its discarder (内外鸡), the statuses of the tiles 定缺 throws away.
 
 The expert asks these prices for every option it values, so this module is compiled with
 :mod:`zhuoji.contract.pricing` (the ``pricing`` group of :mod:`zhuoji.compiled`).  It reads
@@ -42,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from zhuoji.contract.pricing import CHICKENS, Decision, Ends, Pricer
+from zhuoji.contract.pricing import CHICKENS, Decision, Ends, Pricer, TableRow
 from zhuoji.outcome import Meld, Reveal, RevealAt
 from zhuoji.tiles import NUM_KINDS
 
@@ -58,6 +68,8 @@ _ROUNDS_KEPT = 256
 TableOf = Callable[[Any, Iterable[Reveal], int], dict[int, "Chicken"]]
 #: the kinds a 冲锋/横鸡/责任 rule names in a table: ``tiles_of(choice, table)``
 TilesOf = Callable[[Any, Mapping[int, "Chicken"]], frozenset[int]]
+#: the stage's first go-round of discards given as rows: ``go_round_length(rows, players)``
+GoRoundOf = Callable[[Sequence[tuple[Any, ...]], int], int]
 
 
 class RoundChickens:
@@ -146,11 +158,24 @@ class ChickenPricer(Pricer):
 
     def __init__(self, p: ChickenParams, rules: BoundRules) -> None:
         # the stage's own functions (imported here: see the module docstring)
-        from zhuoji.rules.chickens.discards import named_kinds, tiles_of
+        from zhuoji.rules.chickens.discards import (
+            DiscardWalk,
+            Status,
+            chongfeng_multipliers,
+            go_round_length,
+            named_kinds,
+            status_value,
+            tiles_of,
+        )
         from zhuoji.rules.chickens.values import chicken_table
 
         self.table_of: TableOf = chicken_table
         self.tiles_of: TilesOf = tiles_of
+        self.go_round: GoRoundOf = go_round_length
+        self.walk_of: Callable[[Mapping[int, Chicken], Any], Any] = DiscardWalk
+        self.status_value: Callable[[Any, Chicken, Any], int] = status_value
+        self.CHONGFENG: Any = Status.CHONGFENG
+        self.HENGJI: Any = Status.HENGJI
         self.params = p
         self.players = rules.players
         cf, zr, up = p.chongfeng, p.zeren, p.unready_pays
@@ -161,17 +186,31 @@ class ChickenPricer(Pricer):
             return None if choice == "any" else named_kinds(choice)
 
         self.cf_tiles: frozenset[int] | None = named(cf.tiles) if cf is not None else frozenset()
-        self.cf_mult = cf.multiplier if cf is not None else 0  # 0: no 冲锋鸡
-        self.cf_golden_mult = cf.golden_multiplier if cf is not None else 0
+        #: the 冲锋 multipliers, plain and golden, as the stage reads them (0: no 冲锋鸡)
+        self.cf_mult, self.cf_golden_mult = (
+            chongfeng_multipliers(p, False) if cf is not None else (0, 0)
+        )
         #: the round's first discard of the kind (else: a player's own first)
         self.cf_round_first = cf is None or cf.first == "round"
         self.cf_also_discard = cf is not None and cf.also_discard
+        #: 首圈冲锋鸡: a 冲锋 discarded in the first go-round at these multipliers
+        self.cf_first: tuple[int, int] | None = None
+        if cf is not None and cf.shouquan is not None:
+            self.cf_first = chongfeng_multipliers(p, True)
+        #: a claimed 冲锋 becomes its claimer's when he ends ready (else stays the discarder's)
+        self.cf_to_claimer = cf is not None and cf.claimed == "claimer"
+        #: 横鸡 (DS §7.3): the statuses come from the stage's walk of the discards
+        self.hengji = p.hengji is not None
         self.zeren_tiles: frozenset[int] | None = named(zr.tiles) if zr is not None else frozenset()
         #: the tile's value × this, to the claimer
         self.zeren_extra = zr.extra if zr is not None and not zr.premium else 0
         #: DS: the claimed discard's 冲锋 value less its plain value
         self.zeren_premium = zr is not None and zr.premium
         self.zeren_first_only = zr is None or zr.claims == "first"
+        #: 首圈责任鸡: a claim in the first go-round pays the tile's value × this (0: off)
+        self.zeren_first_mult = (
+            zr.shouquan.multiplier if zr is not None and zr.shouquan is not None else 0
+        )
         #: an unready claimer pays the 责任 back: none, reversed (to a collecting discarder,
         #: GA), reversed_to_any (to the discarder, DS §11.2)
         self.zeren_reversed = zr.claimer_unready if zr is not None else "none"
@@ -186,6 +225,9 @@ class ChickenPricer(Pricer):
         #: a tile is revealed after the win (翻鸡)
         self.after_win_reveal = rules.variant.deal.reveal != "none"
         self._rounds: dict[tuple[tuple[int, ...], int], RoundChickens] = {}
+        #: the last table walked (横鸡): its round's prices, the table, the walk past it and
+        #: each discard's status
+        self._walked: tuple[RoundChickens, tuple[TableRow, ...], Any, list[Any]] | None = None
 
     def round(self, in_play: tuple[int, ...], weekday: int) -> RoundChickens:
         """The chicken prices of a round whose reveals during play are ``in_play`` (in
@@ -231,6 +273,21 @@ class ChickenPricer(Pricer):
             tuple(thrown_by),
         )
 
+    def walked(self, prices: RoundChickens, table: tuple[TableRow, ...]) -> tuple[Any, list[Any]]:
+        """The stage's walk of the discards ``table`` (横鸡 rounds, DS §7.3), and each one's
+        status: walked on from the last table asked about where this one continues it (a
+        round's table only grows, and every seat's decision asks)."""
+        last = self._walked
+        start = 0
+        if last is not None and last[0] is prices and table[: len(last[1])] == last[1]:
+            walk, statuses, start = last[2].copy(), list(last[3]), len(last[1])
+        else:
+            walk, statuses = self.walk_of(prices.table, self.params), []
+        for who, tile, _claimed in table[start:]:
+            statuses.append(walk.push(who, tile))
+        self._walked = (prices, table, walk, statuses)
+        return walk, statuses
+
     def deal_chickens(self) -> dict[int, int]:
         """The permanent chickens (常鸡), at their own value (翻倍鸡 included)."""
         table = self.table_of(self.params, (), 1)
@@ -249,19 +306,22 @@ class ChickenPricer(Pricer):
 
 class ChickenSeat(Pricer):
     """:class:`ChickenPricer` for one decision: the round's chicken prices (reveals so far,
-    the day, the after-win reveal weighted by the unseen tiles), the 冲锋 discards so far,
-    and what this seat owns and owes."""
+    the day, the after-win reveal weighted by the unseen tiles), the 冲锋 and 横鸡 discards
+    so far, whether the next discard is in the first go-round, and what this seat owns and
+    owes."""
 
     burnt_as = CHICKENS
 
     def __init__(self, rule: ChickenPricer, d: Decision) -> None:
         self.rule = rule
-        self.seat = d.seat
+        self.seat = seat = d.seat
         n = d.players
         self.others = n - 1
-        self.table = d.table
+        self.table = table = d.table
         self.p_ready = d.p_ready
         self.claim_source = d.claim_source
+        #: the bot's estimate of a claimer's chance to end ready: the opponents' mean
+        self.claimer_ready = d.ready_opponents / max(1, n - 1)
         self.reveal: list[float] | None = None
         if rule.after_win_reveal:
             self.reveal = [x / d.unseen for x in d.live]
@@ -275,23 +335,50 @@ class ChickenSeat(Pricer):
         self.zeren_tiles: frozenset[int] = (
             zeren_tiles if zeren_tiles is not None else rule.tiles_of("any", prices.table)
         )
+        #: the first go-round (首圈): its discards so far, and whether the next is in it
+        self.firsts = rule.go_round(table, n)
+        self.next_first = rule.go_round([*table, (seat, 0, None)], n) > len(table)
         seen: set[int] = set()
         started: set[int] = set()
         cf: set[int] = set()
-        for i, (who, tile, _claimed) in enumerate(self.table):
-            first = tile not in seen if rule.cf_round_first else who not in started
-            if rule.cf_mult and tile in self.cf_tiles and prices.base[tile] and first:
-                cf.add(i)
-            seen.add(tile)
-            started.add(who)
+        hj: set[int] = set()
+        #: the stage's walk of the discards (横鸡 rounds), where there are 横鸡
+        self.walk: Any = None
+        if rule.hengji:
+            self.walk, statuses = rule.walked(prices, table)
+            for i, (who, tile, _claimed) in enumerate(table):
+                status = statuses[i]
+                if status is rule.CHONGFENG and rule.cf_mult and prices.base[tile]:
+                    cf.add(i)
+                elif status is rule.HENGJI:
+                    hj.add(i)
+                seen.add(tile)
+                started.add(who)
+        else:
+            for i, (who, tile, _claimed) in enumerate(table):
+                first = tile not in seen if rule.cf_round_first else who not in started
+                if rule.cf_mult and tile in self.cf_tiles and prices.base[tile] and first:
+                    cf.add(i)
+                seen.add(tile)
+                started.add(who)
         self.cf_indexes: frozenset[int] = frozenset(cf)
+        self.hj_indexes: frozenset[int] = frozenset(hj)
         self._seen_kinds = frozenset(seen)
-        self._started = self.seat in started
+        self._started = seat in started
+        # this seat's 冲锋 so far: unclaimed, or claimed by a claimer who may end unready
         self.cf_mine = sum(
-            self.chongfeng_value(tile)
-            for i, (who, tile, claimed) in enumerate(self.table)
-            if i in cf and who == self.seat and claimed is None
+            self.chongfeng_value(tile, i < self.firsts) * self._kept(claimed)
+            for i, (who, tile, claimed) in enumerate(table)
+            if i in cf and who == seat and (claimed is None or rule.cf_to_claimer)
         )
+        # the 冲锋 this seat claimed: its own where it ends ready
+        self.cf_claimed = 0.0
+        if rule.cf_to_claimer:
+            self.cf_claimed = sum(
+                self.chongfeng_value(tile, i < self.firsts)
+                for i, (who, tile, claimed) in enumerate(table)
+                if i in cf and claimed == seat and who != seat
+            )
         self.chicken_payers = float(n - 1)
         if rule.payers_unready:  # ready players do not pay each other
             self.chicken_payers = max(0.0, n - 1 - d.ready_opponents)
@@ -300,10 +387,24 @@ class ChickenSeat(Pricer):
             self.baoji_payees = d.ready_opponents if rule.unready_payees_ready else n - 1.0
         self.melds_now = d.own_melds
         self._melds_now = len(d.own_melds)
+        self._next: dict[int, Any] = {}  # the next discard's status, by kind
         self._chk_fixed = self._chickens_fixed()
         self._owed_fixed = self._owed_fixed_now()
 
+    def _kept(self, claimer: int | None) -> float:
+        """The chance a 冲锋 discard of this seat's is still its own: 1 unclaimed; claimed
+        (``claimed: claimer``), the chance its claimer ends unready."""
+        return 1.0 if claimer is None else 1.0 - self.p_ready[claimer]
+
     # --- a discard ----------------------------------------------------------------------
+
+    def _next_status(self, tile: int) -> Any:
+        """The stage's status of this seat's discard of ``tile`` if it came next (横鸡
+        variants: :class:`~zhuoji.rules.chickens.discards.DiscardWalk`)."""
+        got = self._next.get(tile)
+        if got is None:
+            got = self._next[tile] = self.walk.next_status(self.seat, tile)
+        return got
 
     def is_chongfeng(self, tile: int) -> bool:
         """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
@@ -311,12 +412,44 @@ class ChickenSeat(Pricer):
         rule = self.rule
         if not rule.cf_mult or tile not in self.cf_tiles or not self.prices.base[tile]:
             return False
+        if self.walk is not None:
+            return bool(self._next_status(tile) is rule.CHONGFENG)
         return tile not in self._seen_kinds if rule.cf_round_first else not self._started
 
-    def chongfeng_value(self, tile: int) -> float:
-        """The 冲锋 value of ``tile`` from each other player (its after-win 金鸡 expected)."""
+    def is_hengji(self, tile: int) -> bool:
+        """Whether discarding ``tile`` now makes a 横鸡 (DS §7.3)."""
+        return self.walk is not None and self._next_status(tile) is self.rule.HENGJI
+
+    def chongfeng_value(self, tile: int, first_round: bool | None = None) -> float:
+        """The 冲锋 value of ``tile`` from each other player (its after-win 金鸡 expected),
+        discarded in the first go-round (首圈) or not (None: if it were discarded now)."""
         rule = self.rule
+        if first_round is None:
+            first_round = self.next_first
+        if first_round and rule.cf_first is not None:
+            mult, golden = rule.cf_first
+            return self.prices.chongfeng_value(mult, golden, tile, self.reveal)
         return self.prices.chongfeng_value(rule.cf_mult, rule.cf_golden_mult, tile, self.reveal)
+
+    def hengji_value(self, tile: int) -> float:
+        """A 横鸡's value from each payer (the stage's ``status_value``, DS §7.3 "+2")."""
+        rule = self.rule
+        return float(rule.status_value(rule.HENGJI, self.prices.table[tile], rule.params))
+
+    def _zeren(self, tile: int, status: Any, first_round: bool) -> float:
+        """The 责任 a claimed discard of ``tile`` of this status costs its discarder, as the
+        stage's ``zeren`` pays it: 首圈 in the first go-round, else the premium (DS: the
+        claimed discard's value less its plain value) or the extra."""
+        rule = self.rule
+        base = self.prices.base[tile]
+        if first_round and rule.zeren_first_mult:
+            return float(rule.zeren_first_mult * base)
+        if rule.zeren_premium:  # a claimed 冲锋 (横鸡) pays its value less its plain value
+            if status is None:
+                return 0.0
+            chicken = self.prices.table[tile]
+            return float(rule.status_value(status, chicken, rule.params) - chicken.base)
+        return float(rule.zeren_extra * base)
 
     def zeren_cost(self, tile: int) -> float:
         """责任鸡: what discarding ``tile`` costs its discarder, to the claimer, if punged."""
@@ -325,15 +458,20 @@ class ChickenSeat(Pricer):
             return 0.0
         if rule.zeren_first_only and tile in self._seen_kinds:
             return 0.0
-        if rule.zeren_premium:  # a claimed 冲锋 pays its 冲锋 value less its plain value
-            base = self.prices.base[tile]
-            return float((rule.cf_mult - 1) * base) if self.is_chongfeng(tile) else 0.0
-        return float(rule.zeren_extra * self.prices.base[tile])
+        status = (
+            rule.CHONGFENG
+            if self.is_chongfeng(tile)
+            else rule.HENGJI
+            if self.is_hengji(tile)
+            else None
+        )
+        return self._zeren(tile, status, self.next_first)
 
     def zeren_claimed(self) -> float:
         """责任鸡 from the claimer's side: what the discarder of the discard now answered owes
-        its claimer if it is punged (the extra, or DS's premium on a claimed 冲锋); 0 when
-        the discard is not a 责任 tile or not the first of its kind where only that counts."""
+        its claimer if it is punged (the extra, 首圈, or DS's premium on a claimed 冲锋 or
+        横鸡); 0 when the discard is not a 责任 tile or not the first of its kind where only
+        that counts."""
         rule = self.rule
         if not self.table:
             return 0.0
@@ -342,11 +480,15 @@ class ChickenSeat(Pricer):
             return 0.0
         if rule.zeren_first_only and sum(1 for _w, t, _c in self.table if t == tile) > 1:
             return 0.0
-        base = self.prices.base[tile]
-        if rule.zeren_premium:
-            last = len(self.table) - 1
-            return float((rule.cf_mult - 1) * base) if last in self.cf_indexes else 0.0
-        return float(rule.zeren_extra * base)
+        last = len(self.table) - 1
+        status = (
+            rule.CHONGFENG
+            if last in self.cf_indexes
+            else rule.HENGJI
+            if last in self.hj_indexes
+            else None
+        )
+        return self._zeren(tile, status, last < self.firsts)
 
     def discard_counts(self, tile: int, chongfeng: bool = False) -> bool:
         """Whether an unclaimed discard of ``tile`` still counts for its discarder (手上鸡 /
@@ -369,12 +511,16 @@ class ChickenSeat(Pricer):
 
     def _chickens_fixed(self) -> float:
         """Chicken value (from each payer) of this seat's melds and, by ``scope``, its
-        unclaimed discards."""
+        unclaimed discards (a 横鸡 at its own value)."""
         total = self._meld_chickens(self.melds_now, self.chicken_ev)
         thrown = self.thrown_ev
         for i, (who, tile, claimed) in enumerate(self.table):
-            mine = who == self.seat and claimed is None and thrown[tile]
-            if mine and self.discard_counts(tile, i in self.cf_indexes):
+            if who != self.seat or claimed is not None:
+                continue
+            if i in self.hj_indexes:
+                if self.discard_counts(tile):
+                    total += self.hengji_value(tile)
+            elif thrown[tile] and self.discard_counts(tile, i in self.cf_indexes):
                 total += thrown[tile]
         return total
 
@@ -386,18 +532,27 @@ class ChickenSeat(Pricer):
         prices = self.prices
         return float(prices.thrown[tile] if thrown and prices.thrown else prices.value[tile])
 
+    def _baoji_hengji(self, tile: int) -> float:
+        """包鸡 for a 横鸡 discard: its value (the stage's ``shown``)."""
+        if not self.rule.unready_tiles_all and tile not in self.prices.fixed:
+            return 0.0
+        return self.hengji_value(tile)
+
     def _owed_fixed_now(self) -> float:
         """包鸡 this seat owes each payee if another wins while it is not ready, for what
-        ``unready_pays.of`` names: its discarded and melded chickens, its 冲锋 (seed 001
-        二(5))."""
+        ``unready_pays.of`` names: its discarded (横鸡 at their value) and melded chickens,
+        its 冲锋 (seed 001 二(5))."""
         rule = self.rule
         if not rule.unready_pays:
             return 0.0
         owed = 0.0
         if "discards" in rule.unready_of:
             for i, (who, tile, claimed) in enumerate(self.table):
-                plain = i not in self.cf_indexes or rule.cf_also_discard
-                if who == self.seat and claimed is None and plain:
+                if who != self.seat or claimed is not None:
+                    continue
+                if i in self.hj_indexes:
+                    owed += self._baoji_hengji(tile)
+                elif i not in self.cf_indexes or rule.cf_also_discard:
                     owed += self._baoji_value(tile, thrown=True)
         if "melds" in rule.unready_of:
             values = [self._baoji_value(k) for k in range(NUM_KINDS)]
@@ -407,7 +562,12 @@ class ChickenSeat(Pricer):
         return owed
 
     def chickens_owned(
-        self, concealed: Sequence[int], melds: tuple[Meld, ...], discarded: int, chongfeng: bool
+        self,
+        concealed: Sequence[int],
+        melds: tuple[Meld, ...],
+        discarded: int,
+        chongfeng: bool,
+        hengji: bool = False,
     ) -> float:
         """Expected chicken value (from each payer) an option owns, 冲锋 apart."""
         ev = self.chicken_ev
@@ -421,7 +581,10 @@ class ChickenSeat(Pricer):
         if len(melds) > self._melds_now:
             total += self._meld_chickens(melds[self._melds_now :], ev)
         d = discarded
-        if d >= 0 and self.thrown_ev[d] and self.discard_counts(d, chongfeng):
+        if hengji:
+            if self.discard_counts(d):
+                total += self.hengji_value(d)
+        elif d >= 0 and self.thrown_ev[d] and self.discard_counts(d, chongfeng):
             total += self.thrown_ev[d]
         return total
 
@@ -429,16 +592,17 @@ class ChickenSeat(Pricer):
 
     def held(self, concealed: Sequence[int], melds: tuple[Meld, ...], discarded: int) -> Ends:
         """A win, or another's win while ready: the chickens owned × their payers (冲锋 ×
-        every other player); another's win while not ready: 包鸡 for what ``unready_pays.of``
-        names × its payees (and the chickens, where every holder collects); nothing at a
-        draw (no chickens then)."""
+        every other player, those it claimed included); another's win while not ready: 包鸡
+        for what ``unready_pays.of`` names × its payees (and the chickens, where every
+        holder collects); nothing at a draw (no chickens then)."""
         rule = self.rule
         chongfeng = discarded >= 0 and self.is_chongfeng(discarded)
+        hengji = discarded >= 0 and not chongfeng and self.is_hengji(discarded)
         cf = self.cf_mine
         if chongfeng:
             cf += self.chongfeng_value(discarded)
         # 冲锋 is paid by every other player, the other chickens by the payers
-        owned = self.chickens_owned(concealed, melds, discarded, chongfeng)
+        owned = self.chickens_owned(concealed, melds, discarded, chongfeng, hengji)
         collect = owned * self.chicken_payers + cf * self.others
         unready = 0.0
         if not rule.collectors_ready:
@@ -447,13 +611,15 @@ class ChickenSeat(Pricer):
             owed = self._owed_fixed
             if chongfeng and "chongfeng" in rule.unready_of:
                 owed += self.chongfeng_value(discarded)
-            if (
-                discarded >= 0
-                and "discards" in rule.unready_of
-                and (not chongfeng or rule.cf_also_discard)
-            ):
-                owed += self._baoji_value(discarded, thrown=True)
+            if discarded >= 0 and "discards" in rule.unready_of:
+                if hengji:
+                    owed += self._baoji_hengji(discarded)
+                elif not chongfeng or rule.cf_also_discard:
+                    owed += self._baoji_value(discarded, thrown=True)
             unready -= owed * self.baoji_payees
+        if self.cf_claimed:  # a claimed 冲锋 is its claimer's when he ends ready
+            ready = collect + self.cf_claimed * self.others
+            return ready, ready, unready, 0.0, 0.0
         return collect, collect, unready, 0.0, 0.0
 
     def hold_values(self) -> Sequence[float]:
@@ -467,28 +633,38 @@ class ChickenSeat(Pricer):
         return kept * self.chicken_payers
 
     def prices_discard(self, tile: int) -> bool:
-        return self.is_chongfeng(tile)
+        return self.is_chongfeng(tile) or self.is_hengji(tile)
 
     def claimed_loss(self, tile: int, p_collect: float) -> float:
-        """A punged 冲锋 is no 冲锋 (seed 000 ②): its value is lost where this seat would
-        collect; and the 责任 is paid to the claimer."""
+        """A punged 冲锋 is no 冲锋 (seed 000 ②), or (``claimed: claimer``) becomes its
+        claimer's when he ends ready: its value is lost where this seat would collect; a
+        punged 横鸡 earns its discarder nothing; and the 责任 is paid to the claimer."""
+        rule = self.rule
         lost = 0.0
         if self.is_chongfeng(tile):
             lost = self.chongfeng_value(tile) * self.others * p_collect
+            if rule.cf_to_claimer:
+                lost *= self.claimer_ready
+        elif self.is_hengji(tile) and self.discard_counts(tile):
+            lost = self.hengji_value(tile) * self.chicken_payers * p_collect
         return lost + self.zeren_cost(tile)
 
     def claim_gain(self, p_collect: float, p_unready: float) -> float:
         """责任鸡 earned by claiming the discard (any claim, as settlement counts it): paid by
         the discarder when this seat collects; where ``claimer_unready`` reverses it, paid
         back by this seat when it is not ready (to a collecting discarder, or to any, DS
-        §11.2)."""
+        §11.2).  And (``claimed: claimer``) a claimed 冲锋, this seat's if it ends ready."""
         rule = self.rule
+        gain = 0.0
         amount = self.zeren_claimed()
-        if not amount:
-            return 0.0
-        gain = amount * (p_collect if rule.collectors_ready else p_collect + p_unready)
-        if rule.zeren_reversed != "none" and rule.collectors_ready:
-            src = self.claim_source
-            p_src = 1.0 if rule.zeren_reversed == "reversed_to_any" else self.p_ready[src]
-            gain -= amount * p_unready * p_src
+        if amount:
+            gain = amount * (p_collect if rule.collectors_ready else p_collect + p_unready)
+            if rule.zeren_reversed != "none" and rule.collectors_ready:
+                src = self.claim_source
+                p_src = 1.0 if rule.zeren_reversed == "reversed_to_any" else self.p_ready[src]
+                gain -= amount * p_unready * p_src
+        last = len(self.table) - 1
+        if rule.cf_to_claimer and last in self.cf_indexes:
+            tile = self.table[last][1]
+            gain += self.chongfeng_value(tile, last < self.firsts) * self.others * p_collect
         return gain
