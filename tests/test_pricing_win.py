@@ -205,13 +205,13 @@ def test_luan_prices_peng_sets_and_reng_bao() -> None:
     r = Round(rs, seed=3)
     obs = Observation(r, r.current)
     ev = evaluator(obs)
-    peng = [p for p in ev.prices.bound if type(p).__name__ == "_PengSetsSeat"][0]
+    peng = next(p for p in ev.prices.bound if type(p).__name__ == "_PengSetsSeat")
     pung = Meld(MeldKind.PENG, T.parse_one("1m"), 1)
     assert peng.owed((pung, pung), False) == NO_ENDS
     loss = ev.opp_fan * 2
     assert peng.owed((pung, pung, pung), False) == (0.0, -loss, -loss, 0.0, 0.0)
     assert isinstance(_pricer(rs, PengSetsPricer), PengSetsPricer)
-    reng = [p for p in ev.prices.bound if type(p).__name__ == "_RengBaoSeat"][0]
+    reng = next(p for p in ev.prices.bound if type(p).__name__ == "_RengBaoSeat")
     assert obs.wild is not None and not obs.discard_count(obs.seat)
     assert reng.discard_gain(obs.wild, 0.5, 0.5) == 15 * (0.5 * 3 - 0.5)
     assert reng.discard_gain((obs.wild + 1) % 27, 0.5, 0.5) == 0.0
@@ -223,7 +223,7 @@ def test_chajiao_prices_the_draw() -> None:
     unready one, an unready seat pays each ready one."""
     r = Round(load_variant("guiyang"), seed=3)
     ev = evaluator(Observation(r, r.current))
-    check = [p for p in ev.prices.bound if type(p).__name__ == "_ReadyCheckSeat"][0]
+    check = next(p for p in ev.prices.bound if type(p).__name__ == "_ReadyCheckSeat")
     ro = ev.ready_opponents
     assert check.owed((), False) == (0.0, 0.0, 0.0, (3 - ro) * ev.opp_fan, -ro * ev.opp_fan)
     assert bound(ev.prices, type(check)) is check
