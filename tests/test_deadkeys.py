@@ -104,3 +104,48 @@ def test_validate_prints_warnings_and_exits_zero(
     assert cli.main(["variants", "validate", "t.yaml", "--json"]) == 0
     (res,) = json.loads(capsys.readouterr().out)
     assert res["ok"] and len(res["warnings"]) == 1
+
+
+def test_several_winner_rules_without_several_winners(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 seed audit: the next-dealer rules for two and three winners do nothing where
+    one discard has one winner (claims.multiple_winners: false)."""
+    monkeypatch.chdir(tmp_path)
+    _write(
+        tmp_path,
+        "t",
+        "name: t\ntitle: 测试\nsource: test\nextends: guiyang\n"
+        "claims:\n  multiple_winners: false\n"
+        "dealer:\n  two_winners: discarder\n  three_winners: first_after_discarder\n",
+    )
+    assert warnings("t.yaml") == [
+        "t.yaml:8: dealer.two_winners: has no effect: one discard has one winner "
+        "(claims.multiple_winners)",
+        "t.yaml:9: dealer.three_winners: has no effect: one discard has one winner "
+        "(claims.multiple_winners)",
+    ]
+
+
+def test_three_winners_at_three_seats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25 seed audit: three players leave a discard two possible winners at most; two
+    players one (and no draw leaves one unready player among three ready)."""
+    monkeypatch.chdir(tmp_path)
+    text = (
+        "name: t\ntitle: 测试\nsource: test\nextends: guiyang\ntiles:\n  players: {n}\n"
+        "dealer:\n  two_winners: discarder\n  three_winners: first_after_discarder\n"
+        "  draw_three_ready_unready_deals: false\n"
+    )
+    _write(tmp_path, "t", text.format(n=3))
+    assert warnings("t.yaml") == [
+        "t.yaml:9: dealer.three_winners: has no effect: fewer than four players: one discard "
+        "has at most two winners (tiles.players)"
+    ]
+    _write(tmp_path, "t", text.format(n=2))
+    assert [w.split(": has no effect")[0] for w in warnings("t.yaml")] == [
+        "t.yaml:8: dealer.two_winners",
+        "t.yaml:9: dealer.three_winners",
+        "t.yaml:10: dealer.draw_three_ready_unready_deals",
+    ]
+    _write(tmp_path, "t", text.format(n=4))
+    assert warnings("t.yaml") == []

@@ -20,7 +20,15 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.outcome import RoundEnd
-from zhuoji.rules.needs import STREAK_PAID, Because, IsNot, all_of
+from zhuoji.rules.needs import (
+    STREAK_PAID,
+    WINS_ON_ANOTHERS_TILE,
+    AtLeast,
+    Because,
+    IsNot,
+    Set,
+    all_of,
+)
 from zhuoji.rules.registry import Params, Point, register
 
 
@@ -82,6 +90,23 @@ class WinnerDealsParams(Params):
     )
 
 
+_SEVERAL_WIN = all_of(
+    WINS_ON_ANOTHERS_TILE,
+    Because(Set("claims.multiple_winners"), "one discard has one winner (claims.multiple_winners)"),
+)
+#: two winners on one tile need a discarder and two others; three need four seats
+_TWO_WINNERS = all_of(
+    _SEVERAL_WIN,
+    Because(AtLeast("tiles.players", 3), "two players: one discard has one winner (tiles.players)"),
+)
+_THREE_WINNERS = all_of(
+    _SEVERAL_WIN,
+    Because(
+        AtLeast("tiles.players", 4),
+        "fewer than four players: one discard has at most two winners (tiles.players)",
+    ),
+)
+
 _BY_READY = Because(
     IsNot("dealer:winner_deals.draw_dealer_stays", True),
     "the dealer stays after every draw (dealer.draw_dealer_stays)",
@@ -96,7 +121,15 @@ _BY_READY = Because(
     needs={
         "draw_none_ready_streak": all_of(STREAK_PAID, _BY_READY),
         "draw_all_ready_streak": all_of(STREAK_PAID, _BY_READY),
-        "draw_three_ready_unready_deals": _BY_READY,
+        "draw_three_ready_unready_deals": all_of(
+            _BY_READY,
+            Because(
+                AtLeast("tiles.players", 3),
+                "two players: no draw leaves exactly one player unready among three ready",
+            ),
+        ),
+        "two_winners": _TWO_WINNERS,
+        "three_winners": _THREE_WINNERS,
     },
 )
 def winner_deals(end: RoundEnd, ready: list[bool], p: WinnerDealsParams) -> tuple[int, int]:

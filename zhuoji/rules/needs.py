@@ -92,6 +92,20 @@ class Has(Condition):
 
 
 @dataclass(frozen=True)
+class AtLeast(Condition):
+    """Some number at ``path`` is at least ``value``."""
+
+    path: str
+    value: int
+
+    def holds(self, look: Lookup) -> bool:
+        return any(isinstance(v, int) and v >= self.value for v in look(self.path))
+
+    def why(self) -> str:
+        return f"{self.path} is below {self.value}"
+
+
+@dataclass(frozen=True)
 class AnyOf(Condition):
     """At least one of the conditions holds."""
 

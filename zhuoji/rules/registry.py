@@ -14,11 +14,15 @@ Points:
 * ``dealer`` — decides the next dealer and streak after a round.
 
 A hook may register the ledger items it pays (``labels={"ji.wugu": ("乌骨鸡", "8-dots
-chicken")}``) so reports show them like the built-in ones; :func:`catalog` describes every
-hook (built-in or plug-in) for listings and editors.  A hook may also register its
-**pricer** (``pricer=``): what its rule is worth to a bot deciding, built from the hook's
-parameters (:mod:`zhuoji.contract.pricing`); :attr:`zhuoji.ruleset.Ruleset.pricing` hands
-the bots the pricers of a variant's bound hooks.
+chicken")}``) so reports show them like the built-in ones, and the words of its records
+(``words=fn``: ``fn(item, fact)`` gives :class:`Words`, Chinese and English apart, built from
+the record's structured fields, :class:`zhuoji.contract.ledger.Fact`) so explanations say
+them; :func:`catalog` describes every hook (built-in or plug-in) for listings and editors.
+It may register round-end checks (``checks=(fn, ...)``, :mod:`zhuoji.contract.checks`): what
+its rule forbids in a finished round, run by the round-end checker for every hook a variant
+binds.  And it may register its **pricer** (``pricer=``): what its rule is worth to a bot
+deciding, built from the hook's parameters (:mod:`zhuoji.contract.pricing`);
+:attr:`zhuoji.ruleset.Ruleset.pricing` hands the bots the pricers of a variant's bound hooks.
 
 This module only holds what is registered; it imports no hook.  The built-in hooks register
 when :mod:`zhuoji.rules.catalog` imports them, and every lookup of the registered hooks
@@ -28,11 +32,11 @@ nothing here reaches back up to the hook modules (``tests/test_layers.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from importlib.metadata import entry_points
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -93,6 +97,34 @@ F = TypeVar("F", bound=Callable[..., Any])
 Labels = Mapping[str, tuple[str, str]]
 
 
+class Words(NamedTuple):
+    """What a hook says of one of its records, in Chinese and in English apart (no English in
+    the Chinese, no Chinese in the English; tiles by :func:`zhuoji.tiles.name` and
+    :func:`~zhuoji.tiles.name_en`).  Seats are never named: a placeholder (``{payer}``,
+    ``{payee}``, ``{seat}``, ``{for}``, :mod:`zhuoji.contract.ledger`) stands for one.
+
+    ``zh``/``en`` say what this record counted (「八筒 ×2」, "8 dots ×2"); ``rule_zh``/
+    ``rule_en``, when given, the rule behind it in a sentence."""
+
+    zh: str
+    en: str
+    rule_zh: str = ""
+    rule_en: str = ""
+
+    def sentence(self) -> tuple[str, str]:
+        """The rule, then what was counted: (Chinese, English)."""
+        if not self.rule_zh:
+            return self.zh, self.en
+        if not self.zh:
+            return self.rule_zh, self.rule_en
+        return f"{self.rule_zh}：{self.zh}", f"{self.rule_en}: {self.en}"
+
+
+#: a hook's words: ``fn(item, fact)`` → its :class:`Words` (None: show the item's labels); the
+#: fact is a :class:`zhuoji.contract.ledger.Fact` (the contract sits above this module)
+WordsFn = Callable[[str, Any], "Words | None"]
+
+
 @dataclass(frozen=True)
 class Hook:
     point: Point
@@ -104,6 +136,11 @@ class Hook:
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: param path ("" for the whole entry) → what it needs to have an effect (rules/needs.py)
     needs: Needs = field(default_factory=dict)
+    #: round-end checks: ``fn(end, rules, params) -> Iterable[Problem]``
+    #: (:data:`zhuoji.contract.checks.RoundCheck`)
+    checks: tuple[Callable[..., Iterable[Any]], ...] = ()
+    #: what its ledger entries and remarks say (None: their labels)
+    words: WordsFn | None = None
     #: builds the rule's pricer from its validated parameters and the resolved rules:
     #: ``pricer(params, rules) -> Pricer | None`` (zhuoji.contract.pricing.PricerFactory,
     #: not named here: the contract sits above this module); None: the rule prices nothing
@@ -130,6 +167,7 @@ class Hook:
             "module": self.fn.__module__,
             "builtin": self.builtin,
             "labels": {item: list(zh_en) for item, zh_en in sorted(self.labels.items())},
+            "words": self.words is not None,
             "needs": {key: need.why() for key, need in sorted(self.needs.items())},
             "priced": self.pricer is not None,
             "params": self.params.model_json_schema(),
@@ -147,6 +185,11 @@ class BoundHook:
     def __call__(self, *args: Any) -> Any:
         return self.hook.fn(*args, self.params)
 
+    def check(self, *args: Any) -> list[Any]:
+        """The problems the hook's round-end checks find (``args``: the round end and the
+        resolved rules)."""
+        return [p for fn in self.hook.checks for p in fn(*args, self.params)]
+
 
 _REGISTRY: dict[Point, dict[str, Hook]] = {p: {} for p in Point}
 _LABELS: dict[str, tuple[str, str]] = {}
@@ -163,13 +206,17 @@ def register(
     title: str = "",
     labels: Labels | None = None,
     needs: Needs | None = None,
+    checks: Iterable[Callable[..., Iterable[Any]]] = (),
+    words: WordsFn | None = None,
     pricer: Callable[..., Any] | None = None,
 ) -> Callable[[F], F]:
     """Decorator: register ``fn`` as hook ``hook_id`` at ``point``.  A settle hook names its
     :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`);
     ``needs`` says when a parameter (or, under ``""``, the whole entry) has any effect
-    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise); ``pricer``
-    builds what the rule is worth to a bot, ``pricer(params, rules)`` returning a
+    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise); ``checks``
+    are what the rule forbids in a round end (:mod:`zhuoji.contract.checks`); ``words``
+    says its ledger records in words (:class:`Words`); ``pricer`` builds what the rule is
+    worth to a bot, ``pricer(params, rules)`` returning a
     :class:`zhuoji.contract.pricing.Pricer` or None (see :mod:`zhuoji.contract.pricing`)."""
     if point is Point.SETTLE and not isinstance(phase, Phase):
         raise TypeError(
@@ -187,7 +234,17 @@ def register(
         own = dict(labels or {})
         register_labels(own)
         known[hook_id] = Hook(
-            point, hook_id, params, fn, phase, title, own, dict(needs or {}), pricer
+            point,
+            hook_id,
+            params,
+            fn,
+            phase,
+            title,
+            own,
+            dict(needs or {}),
+            checks=tuple(checks),
+            words=words,
+            pricer=pricer,
         )
         _generation += 1
         return fn
@@ -215,6 +272,13 @@ def label(item: str) -> tuple[str, str]:
         return _LABELS[item]
     head = item.split(".")[0]
     return _LABELS.get(head, (item, item))
+
+
+def words_of(hook_id: str) -> WordsFn | None:
+    """The words function of settle hook ``hook_id`` as registered so far (None: it has
+    none, or no such hook is registered)."""
+    hook = _REGISTRY[Point.SETTLE].get(hook_id)
+    return hook.words if hook is not None else None
 
 
 def registered_labels() -> dict[str, tuple[str, str]]:

@@ -17,8 +17,10 @@ its promise of hiding other seats' tiles:
 * ``turn_seconds`` and ``deadline_ms`` (epoch milliseconds) — the table's turn timer
   (:mod:`zhuoji.server.turn_timer`); the WebSocket ``hello`` carries the server's clock
   (``now_ms``) so a client can count down on its own;
-* in ``settlement``: each entry's ``why`` / ``why_en`` and the round's ``chickens`` rules
-  (:mod:`zhuoji.explain`).
+* in ``settlement``: each entry's and remark's ``why`` / ``why_en`` (a voided entry's
+  ``void_why`` / ``void_why_en``), in the words of the hook that wrote it, with seats as
+  placeholders the page fills (``{payer}``, ``{payee}``, ``{seat}``, ``{for}``), and the
+  round's ``chickens`` rules (:mod:`zhuoji.explain`).
 """
 
 from __future__ import annotations
@@ -137,10 +139,8 @@ def seat_extras(
     elif view.get("settlement"):
         explained = shared.get("settlement")
         if explained is None or explained[0] is not view["settlement"]:
-            explained = (
-                view["settlement"],
-                explain_settlement(view["settlement"], r.ruleset, r.end),
-            )
+            assert r.ledger is not None
+            explained = (view["settlement"], explain_settlement(view["settlement"], r.ledger))
             shared["settlement"] = explained
         out["settlement"] = explained[1]
     return out
