@@ -25,7 +25,8 @@ its promise of hiding other seats' tiles:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zhuoji import tiles as T
 from zhuoji.explain import explain_settlement
@@ -34,7 +35,29 @@ from zhuoji.observation import Observation
 
 if TYPE_CHECKING:
     from zhuoji.engine import Round
-    from zhuoji.server.tables import Table
+    from zhuoji.server.store import RoundRow
+    from zhuoji.server.turn_timer import TurnClock
+
+
+class Table(Protocol):
+    """What the extras read of a table (:class:`zhuoji.server.tables.Table` has it; this
+    module sits below the table, which builds its views with it)."""
+
+    @property
+    def clock(self) -> TurnClock:
+        """The table's turn timer."""
+
+    @property
+    def current(self) -> Round | None:
+        """The latest round, live or over."""
+
+    @property
+    def rounds(self) -> Sequence[RoundRow]:
+        """One row per round played."""
+
+    @property
+    def shared_extras(self) -> SharedExtras:
+        """The extras every seat's view of a state shares."""
 
 
 def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
