@@ -1,12 +1,12 @@
-"""The expert bot: its payout reading (checked against the hooks' parameter models and the
-real settlement), legality and determinism on every shipped variant, and play that moves
-with the payouts."""
+"""The expert bot: its value model, legality and determinism on every shipped variant, and
+play that moves with the payouts.  What each rule is worth to it is its hook's pricer's
+answer, tested with the hooks (``tests/test_pricing_*.py``)."""
 
 from __future__ import annotations
 
 import random
 import types
-from typing import Any, Union, get_args, get_origin
+from typing import Any
 
 import pytest
 
@@ -15,8 +15,6 @@ from zhuoji.actions import Action, ActionKind, make
 from zhuoji.agents.analysis import TableView
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.agents.expert import ExpertAgent
-from zhuoji.agents.expert_chickens import round_chickens
-from zhuoji.agents.expert_payouts import READS, PayoutReadError, param, payouts, stage
 from zhuoji.agents.expert_value import (
     READY_FIT,
     READY_FIT_OPEN,
@@ -28,130 +26,14 @@ from zhuoji.agents.expert_value import (
     typical_rates,
 )
 from zhuoji.engine import Round
-from zhuoji.hand import Form
 from zhuoji.match import Match
 from zhuoji.observation import Observation
-from zhuoji.outcome import Discard, Meld, MeldKind, Reveal, RevealAt, RoundEnd, SeatEnd, Win, WinHow
-from zhuoji.rules.catalog import hooks
-from zhuoji.rules.registry import Params, Point
-from zhuoji.settle import settle
+from zhuoji.outcome import Meld, MeldKind
 from zhuoji.variant_io import builtin_names, load_variant
 
 VARIANTS = ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui", "luan", "jinyou"]
 #: every shipped variant, from the catalog
 SHIPPED = builtin_names()
-
-
-# ---------------------------------------------------------------------------------------
-# reading the payouts
-# ---------------------------------------------------------------------------------------
-
-
-def _model_of(annotation: Any) -> type[Params] | None:
-    if isinstance(annotation, type) and issubclass(annotation, Params):
-        return annotation
-    if get_origin(annotation) in (Union, types.UnionType, list):
-        for arg in get_args(annotation):
-            found = _model_of(arg)
-            if found is not None:
-                return found
-    return None
-
-
-@pytest.mark.parametrize("hook_id, path", READS)
-def test_every_parameter_the_expert_reads_exists(hook_id: str, path: str) -> None:
-    """A renamed or removed hook parameter fails here, naming what to adapt in
-    zhuoji/agents/expert_payouts.py."""
-    known = {**hooks(Point.SETTLE), **hooks(Point.MAY_WIN)}
-    assert hook_id in known, f"hook {hook_id!r} is gone; the expert bot reads {hook_id}.{path}"
-    model: type[Params] | None = known[hook_id].params
-    for part in path.split("."):
-        assert model is not None and part in model.model_fields, (
-            f"{hook_id}.{path}: {part!r} is no longer a parameter of hook {hook_id!r}"
-        )
-        model = _model_of(model.model_fields[part].annotation)
-
-
-def test_a_missing_parameter_is_a_loud_error() -> None:
-    hu = stage(load_variant("guiyang"), "hu")
-    assert hu is not None
-    with pytest.raises(PayoutReadError, match=r"hu\.no_such_thing"):
-        param(hu, "no_such_thing")
-    with pytest.raises(PayoutReadError, match=r"baoting\.extra"):
-        param(hu, "baoting.extra")
-
-
-@pytest.mark.parametrize("variant", SHIPPED)
-def test_payouts_read_for_every_shipped_variant(variant: str) -> None:
-    rs = load_variant(variant)
-    assert payouts(rs).players == rs.players
-
-
-def test_guiyang_payouts_are_the_variant_file() -> None:
-    """Values quoted from zhuoji/variants/guiyang.yaml (seed 000)."""
-    p = payouts(load_variant("guiyang"))
-    assert (p.win.baoting_mode, p.win.baoting_hard, p.win.baoting_soft) == ("floor", 10, 10)
-    assert (p.shabao.value, p.shabao.on_discard, p.shabao.on_self_draw) == (10, True, True)
-    assert (p.dou.concealed, p.dou.exposed, p.dou.added, p.dou.needs_ready) == (2, 1, 1, True)
-    ch = p.chickens
-    assert ch is not None
-    assert ch.cf_tiles == (T.parse_one("1s"),) and ch.cf_mult == 2 and ch.cf_round_first
-    assert ch.cf_golden_mult == 4 and ch.zeren_extra == 1 and ch.scope == "all"
-    assert ch.collectors_ready and not ch.payers_unready and not ch.unready_pays
-    assert p.passes.limited and p.passes.min_pattern_fan == 2
-    weile = payouts(load_variant("guiyang-weile")).chickens
-    assert weile is not None and weile.cf_mult == 3 and weile.unready_pays
-    assert weile.unready_of == {"discards", "melds", "chongfeng"} and not weile.unready_tiles_all
-    weile_pay = payouts(load_variant("guiyang-weile"))
-    assert weile_pay.dou.added == 3 and weile_pay.win.baoting_mode == "add"
-    assert payouts(load_variant("jinyou")).chickens is None
-    assert payouts(load_variant("luan")).reng_bao == 15
-    assert payouts(load_variant("jinyou")).twelve_down
-
-
-def test_overrides_reach_the_payouts() -> None:
-    rs = load_variant("guiyang", ["settle.chickens.chongfeng.multiplier=6"])
-    ch = payouts(rs).chickens
-    assert ch is not None and ch.cf_mult == 6
-
-
-def _chicken_end(rs_reveal: int) -> RoundEnd:
-    """Seat 1 self-draws a plain hand; seat 0 is ready (45m waits 3m6m) holding two 幺鸡;
-    seats 2 and 3 are not ready."""
-    seats = (
-        SeatEnd(tuple(T.parse("45m11s234p567p888p"))),
-        SeatEnd(tuple(T.parse("123m456m789m23p55p"))),
-        SeatEnd(tuple(T.parse("1379m2468p1357s9s"))),
-        SeatEnd(tuple(T.parse("2468m1379p2468s3s"))),
-    )
-    return RoundEnd(
-        players=4,
-        dealer=1,
-        streak=0,
-        seats=seats,
-        discards=(Discard(2, T.parse_one("9m")),),
-        wins=(Win(1, WinHow.SELF_DRAW),),
-        win_tile=T.parse_one("4p"),
-        reveals=(Reveal(rs_reveal, RevealAt.WIN),),
-    )
-
-
-@pytest.mark.parametrize("variant", ["guiyang", "guiyang-weile", "guiyang-shoushang", "liupanshui"])
-def test_chicken_prices_agree_with_settlement(variant: str) -> None:
-    """For every revealed tile, what the expert expects a collector to earn for the tiles
-    it owns is what zhuoji.settle pays it (the chicken entries)."""
-    rs = load_variant(variant)
-    prices = round_chickens(rs, (), 1)
-    for reveal in T.kinds_in(T.TileSet.SUITS):
-        end = _chicken_end(reveal)
-        ledger = settle(rs, end)
-        got = sum(e.amount for e in ledger.entries if e.payee == 0 and e.item.startswith("ji."))
-        weights = [0.0] * T.NUM_KINDS
-        weights[reveal] = 1.0
-        ev = prices.expected(weights)
-        owned = end.seats[0].concealed_counts()
-        want = 3 * sum(ev[k] * owned[k] for k in range(T.NUM_KINDS))
-        assert got == pytest.approx(want), (T.format([reveal]), got, want)
 
 
 def _after_first_yaoji(overrides: list[str]) -> Evaluator:
@@ -166,27 +48,6 @@ def _after_first_yaoji(overrides: list[str]) -> Evaluator:
         for seat in r.to_act():
             r.apply(make(seat, ActionKind.PASS))
     return Evaluator(TableView(Observation(r, 1)))
-
-
-def test_chongfeng_and_zeren_follow_their_parameters() -> None:
-    """冲锋 on the round's first 幺鸡 (seed 000 ①) or on each player's own first discard
-    (``chongfeng.first: own``, DS §7.3); 责任鸡 as an extra or as DS's premium (the 冲锋
-    value less the plain value)."""
-    yao = T.parse_one("1s")
-    ev = _after_first_yaoji([])
-    assert not ev.is_chongfeng(yao) and ev.zeren_cost(yao) == 0.0
-    own = _after_first_yaoji(["settle.chickens.chongfeng.first=own"])
-    assert own.is_chongfeng(yao) and own.chongfeng_value(yao) > 2.0  # ×2, golden ×4 possible
-    premium = _after_first_yaoji(
-        [
-            "settle.chickens.chongfeng.first=own",
-            "settle.chickens.chongfeng.multiplier=6",
-            "settle.chickens.zeren.premium=true",
-            "settle.chickens.zeren.claims=every",
-        ]
-    )
-    assert premium.zeren_cost(yao) == 5.0
-    assert premium.zeren_cost(T.parse_one("2s")) == 0.0  # not a 责任 tile
 
 
 # ---------------------------------------------------------------------------------------
@@ -467,7 +328,7 @@ def test_thirteen_orphans_is_a_target_where_allowed() -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# main's parameters: 热炮 scope, multipliers, 金鸡 on held chickens, 责任 reversed, 包杠
+# the variant's 热炮 section, and a claim's 责任
 # ---------------------------------------------------------------------------------------
 
 
@@ -492,80 +353,11 @@ def test_repao_follows_the_variant_section() -> None:
     assert bot.deals_repao(_repao_view("guiyang-weile", (late,)))
 
 
-def _win_end(dealer: int, how: WinHow) -> RoundEnd:
-    """Seat 1 wins a plain hand (平胡, no pattern) on 4p, by self-draw or on seat 2's discard."""
-    seats = tuple(
-        SeatEnd(tuple(T.parse(h)))
-        for h in (
-            "2468m1379p2468s3s",
-            "123m456m789m23p55p",
-            "1379m2468p1357s9s",
-            "2468m1379p2468s3s",
-        )
-    )
-    return RoundEnd(
-        players=4,
-        dealer=dealer,
-        streak=0,
-        seats=seats,
-        discards=(Discard(2, T.parse_one("4p")),) if how is WinHow.DISCARD else (),
-        wins=(Win(1, how, 2 if how is WinHow.DISCARD else None),),
-        win_tile=T.parse_one("4p"),
-        reveals=(),
-    )
-
-
-@pytest.mark.parametrize("variant", ["guiyang", "kaili", "anshun", "tongren", "zunyi"])
-def test_win_shares_are_what_settlement_pays(variant: str) -> None:
-    """One payer's share of a plain win, as the expert prices it, is the ``hu`` entries
-    zhuoji.settle books: 自摸翻倍 (CITIES.md 安顺), 庄家翻倍 (CITIES.md 凯里), the dealer's
-    part, the 自摸 +1 of 铜仁 (a pattern row, valued with the self-draw fact as the bot does)."""
-    from zhuoji.agents.expert_value import table_fan
-
-    rs = load_variant(variant)
-    w = payouts(rs).win
-    plain = (("form", Form.STANDARD),)
-    for dealer in (1, 2, 3):
-        for how in (WinHow.SELF_DRAW, WinHow.DISCARD):
-            self_draw = how is WinHow.SELF_DRAW
-            fan = table_fan(rs, (*plain, ("self_draw", True)) if self_draw else plain)
-            ledger = settle(rs, _win_end(dealer, how))
-            got = sum(
-                e.amount
-                for e in ledger.entries
-                if e.payer == 2
-                and e.payee == 1
-                and (e.item.startswith("hu.") or e.item == "lianzhuang")
-            )
-            want = w.share(
-                fan,
-                self_draw=self_draw,
-                winner_dealer=dealer == 1,
-                payer_dealer=dealer == 2,
-                streak=0,
-            )
-            assert got == pytest.approx(want), (variant, dealer, how, got, want)
-
-
-def test_golden_on_held_chickens_only() -> None:
-    """独山 金鸡 (``golden.discards: false``, DS §7.7 「幺鸡计分 ×2（作用在「手中鸡」上）」): after
-    a 9s flip a held 幺鸡 is priced golden, a discarded one at its plain value; where 金鸡
-    counts on discards too (guiyang) both are the same."""
-    yao, flip = T.parse_one("1s"), T.parse_one("9s")
-    weights = [0.0] * T.NUM_KINDS
-    weights[flip] = 1.0
-    ds = round_chickens(load_variant("dushan"), (), 1)
-    assert ds.expected(weights)[yao] == 2 * ds.expected_thrown(weights)[yao] > 0
-    gy = round_chickens(load_variant("guiyang"), (), 1)
-    assert gy.expected(weights) == gy.expected_thrown(weights)
-
-
-def test_zeren_claimed_and_reversed() -> None:
-    """责任鸡 from the claimer's side: claiming the round's first 幺鸡 earns the extra when
-    this seat collects; with ``claimer_unready: reversed_to_any`` (DS §11.2) an unready
-    claimer pays it back to the discarder, so a hand certain to end unready loses by it."""
+def test_a_claim_earns_the_zeren_its_pricer_prices() -> None:
+    """责任鸡 from the claimer's side, at the chances of the hand before the claim: claiming
+    the round's first 幺鸡 earns the extra when this seat collects; with ``claimer_unready:
+    reversed_to_any`` (DS §11.2) an unready claimer pays it back to the discarder."""
     ev = _after_first_yaoji([])
-    assert ev.zeren_claimed() == 1.0  # guiyang: 责任 extra 1 × the 幺鸡's base 1
     view = ev.view
     unready = Valued(0.0, (0.0, 0.0, 0.0, 1.0, 0.0, 0.0), False, 0.0)
     ready = Valued(0.0, (0.0, 0.0, 1.0, 0.0, 0.0, 0.0), True, 0.0)
@@ -575,28 +367,3 @@ def test_zeren_claimed_and_reversed() -> None:
     rev = _after_first_yaoji(["settle.chickens.zeren.claimer_unready=reversed_to_any"])
     assert bot._zeren_claim(rev.view, rev, unready) == -1.0
     assert bot._zeren_claim(rev.view, rev, ready) == 1.0
-
-
-def test_unready_kongs_are_paid_back() -> None:
-    """包杠 (``dou.unready_pays``): in 黔西 an unready owner pays every kong back to every
-    payer (CITIES.md 黔西 BaoKongNeedTing=false); in 毕节 only a kong of 幺鸡 (包杠幺鸡,
-    CITIES.md 毕节); guiyang pays nothing back."""
-    five, yao = T.parse_one("5m"), T.parse_one("1s")
-    for variant, kong, back in (
-        ("qianxi", five, True),
-        ("bijie", five, False),
-        ("guiyang", yao, False),
-    ):
-        r = Round(load_variant(variant), seed=3)
-        ev = Evaluator(TableView(Observation(r, r.current)))
-        melds = (Meld(MeldKind.GANG_CONCEALED, kong),)
-        assert (ev.dou_back(melds) > 0) is back, variant
-    bijie = payouts(load_variant("bijie")).dou
-    assert bijie.pays_back(yao) and not bijie.pays_back(five) and bijie.unready_pays_ready
-
-
-def test_shabao_from_every_declared_loser() -> None:
-    """遵义 (CITIES.md 遵义, ZA "every other declared non-winner also pays the winner 10"):
-    the expert reads 杀报 on a discard win as owed by every declared opponent."""
-    assert payouts(load_variant("zunyi")).shabao.others_on_discard
-    assert not payouts(load_variant("guiyang")).shabao.others_on_discard

@@ -18,9 +18,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "zhuoji"
 
 #: circles still being taken apart (issue 24); this list only shrinks
-KNOWN_CIRCLES = {
-    frozenset({"zhuoji.agents.expert_chickens", "zhuoji.agents.expert_payouts"}),
-}
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 #: the rule kit inside ``zhuoji/rules``: below the hook contract, above nothing of the hooks
 RULE_KIT = {"registry", "needs", "facts", "patterns", "screen", "memo", "catalog", "__init__"}

@@ -25,11 +25,13 @@ from zhuoji.tiles import parse
 from zhuoji.variant_io import load_variant
 
 PLUGIN = '''
-"""Example plug-in: 乌骨鸡 bonus — each ready player earns `value` per `tile` held."""
+"""Example plug-in: 乌骨鸡 bonus — each ready player earns `value` per `tile` held, and
+the bots price it (its pricer: what holding the tile is worth at each end)."""
 from pydantic import Field
 from zhuoji.contract.ledger import fact
+from zhuoji.contract.pricing import Pricer
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
-from zhuoji.tiles import TILE_PATTERN, name, name_en, parse_one
+from zhuoji.tiles import NUM_KINDS, TILE_PATTERN, name, name_en, parse_one
 
 class WuguParams(Params):
     value: int = Field(2, ge=0, description="earned per tile held from each other player")
@@ -45,6 +47,24 @@ def wugu_words(item, f):
         "8-dots bonus: a ready player earns per tile held",
     )
 
+class WuguPricer(Pricer):
+    """A held bonus tile earns `value` from each other player when its holder is ready
+    or wins; nothing when he is not ready, nor after a draw."""
+
+    def __init__(self, p, rules):
+        self.tile = parse_one(p.tile)
+        self.value = p.value
+        self.others = rules.players - 1
+
+    def held(self, concealed, melds, discarded):
+        earned = float(concealed[self.tile] * self.value * self.others)
+        return (earned, earned, 0.0, 0.0, 0.0)
+
+    def hold_values(self):
+        values = [0.0] * NUM_KINDS
+        values[self.tile] = float(self.value)
+        return values
+
 @register(
     Point.SETTLE,
     "wugu_bonus",
@@ -53,6 +73,7 @@ def wugu_words(item, f):
     title="乌骨鸡 bonus",
     labels={"ji.wugu_bonus": ("乌骨鸡奖励", "8-dots bonus")},
     words=wugu_words,
+    pricer=WuguPricer,
 )
 def wugu_bonus(ctx, p):
     """Each ready player earns `value` per `tile` held from every other player."""
@@ -117,6 +138,49 @@ def test_plugin_hook_validates_and_runs(plugin: None) -> None:
     # and pays at the table's stake like every built-in item
     staked = settle(load_variant("guiyang", {"settle.wugu_bonus": {"value": 3}, "stake": 5}), end)
     assert [e.amount for e in staked.entries if e.item == "ji.wugu_bonus"] == [30, 30, 30]
+
+
+def test_plugin_is_priced_by_the_expert(plugin: None) -> None:
+    """The plug-in's pricer reaches the expert with no edit to ``zhuoji/agents``: holding the
+    bonus tile is worth ``value`` from each other player at the ends where its holder is
+    ready (what the plug-in's settlement pays), so the expert's valuation of a hand holding
+    八筒 rises by it; and on a hand where the expert lets its lone 八筒 go, with the bonus
+    it keeps it (seed 72, the dealer's first turn)."""
+    from zhuoji.agents.analysis import TableView
+    from zhuoji.agents.expert import ExpertAgent
+    from zhuoji.agents.expert_value import Evaluator, HandState
+    from zhuoji.engine import Round
+    from zhuoji.observation import Observation
+    from zhuoji.tiles import parse_one
+
+    base = load_variant("guiyang")
+    priced = load_variant("guiyang", {"settle.wugu_bonus": {"value": 3}})
+    assert [type(p).__name__ for p in priced.pricing.pricers][-4:] == [
+        "WuguPricer",
+        "DouPricer",
+        "ReadyCheckPricer",
+        "PassPricer",
+    ]
+    ba = parse_one("8p")
+    moves = []
+    for rs in (base, priced):
+        r = Round(rs, seed=72)
+        obs = Observation(r, r.current)
+        hand = list(obs.hand)
+        assert hand[ba] == 1
+        ev = Evaluator(TableView(obs))
+        hand[parse_one("1p")] -= 1
+        moves.append((ev.end_prices(HandState(hand, ())), ExpertAgent(0).act(obs)))
+    (plain, plain_move), (bonus, bonus_move) = moves
+    assert bonus[0] - plain[0] == bonus[1] - plain[1] == 3 * 3  # one 八筒 × 3 from each of 3
+    assert bonus[2:] == plain[2:]
+    assert plain_move.tile == ba and bonus_move.tile != ba
+    # the bonus tile is one to keep (换三张 keeps what earns when held): its value held rises
+    held = []
+    for rs in (base, priced):
+        r = Round(rs, seed=72)
+        held.append(Evaluator(TableView(Observation(r, r.current))).prices.hold_values[ba])
+    assert held[1] - held[0] == 3.0
 
 
 def test_plugin_in_the_hook_catalog_and_schema(plugin: None) -> None:

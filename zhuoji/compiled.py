@@ -68,11 +68,19 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # the pattern screen the 通行证 check reads a hand's value from (the engine and the bots
     # call it; a group of its own, since the engine imports it while it loads)
     "screen": ("rules.screen",),
+    # the pricing interface and the chicken pricer: the expert asks them for every option it
+    # values.  The hook modules import the contract while the catalog loads them, so the
+    # group's members import nothing of the hook modules at load (the chicken pricer reads
+    # the stage's functions when it is built), and the chicken pricer subclasses the
+    # contract's Pricer natively (one group: mypyc sees both)
+    "pricing": ("contract.pricing", "rules.chickens.pricing"),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
 #: modules whose compiled build stands in for them under their own name (CompiledFinder)
-STAND_INS = GROUPS["engine"] + GROUPS["expert"] + GROUPS["bots"] + GROUPS["screen"]
+STAND_INS = (
+    GROUPS["engine"] + GROUPS["expert"] + GROUPS["bots"] + GROUPS["screen"] + GROUPS["pricing"]
+)
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"
 #: the attribute a compiled module carries: the SHA-256 of the source it was built from

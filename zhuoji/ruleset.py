@@ -4,7 +4,8 @@
 registered function and validated parameters (:mod:`zhuoji.rules.catalog`), and holds the
 hand analysers of the variant's forms.  Load one with :func:`zhuoji.load_variant`
 (:func:`zhuoji.variant_io.load_variant`).  Hooks see it through the contract's
-:class:`zhuoji.contract.bound.BoundRules`.
+:class:`zhuoji.contract.bound.BoundRules`.  :attr:`Ruleset.pricing` hands the bots the
+pricers of exactly the bound hooks (:mod:`zhuoji.contract.pricing`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
+from zhuoji.contract.pricing import Pricer, Pricing
 from zhuoji.hand import Form, HandRules, Wild
 from zhuoji.rules.catalog import hooks
 from zhuoji.rules.registry import BoundHook, Point
@@ -65,6 +67,21 @@ class Ruleset:
 
     def stage(self, name: str) -> BoundHook | None:
         return next((s for s in self.stages if s.name == name), None)
+
+    @cached_property
+    def pricing(self) -> Pricing:
+        """What the rules are worth to a bot deciding: the pricer of each bound hook that
+        registered one (``register(..., pricer=...)``), built once from its parameters, in
+        the order the stages run, then the ``may_win`` hooks."""
+        pricers: list[Pricer] = []
+        for bound in (*self.stages, *self.may_win):
+            factory = bound.hook.pricer
+            if factory is None:
+                continue
+            pricer = factory(bound.params, self)
+            if pricer is not None:
+                pricers.append(pricer)
+        return Pricing(self, pricers)
 
     def hand_rules(self, wild: int | None = None) -> HandRules:
         """The hand analyser for a round whose wild kind is ``wild``."""

@@ -343,9 +343,11 @@ class TableView:
         return self.wild is None and screen_for(self.ruleset) is not None
 
     @property
-    def chicken_yaoji(self) -> bool:
-        """Whether 幺鸡 is a permanent chicken in this variant (it earns when held)."""
-        return _yaoji_chicken(self.ruleset)
+    def plain_chickens(self) -> frozenset[int]:
+        """The table's plain permanent chickens: those of the least value among the kinds
+        that are chickens in every round (幺鸡 in every shipped 捉鸡 variant; not 乌骨鸡,
+        worth two), as the rules' pricers name them (:mod:`zhuoji.contract.pricing`)."""
+        return _plain_chickens(self.ruleset)
 
     def own_melds(self) -> tuple[Meld, ...]:
         """This seat's melds (read once, without reading the other seats')."""
@@ -528,11 +530,12 @@ def _wait_values(
 
 
 @lru_cache(maxsize=64)
-def _yaoji_chicken(ruleset: Ruleset) -> bool:
-    stage = ruleset.stage("chickens")
-    if stage is None:
-        return False
-    return any(getattr(c, "tile", None) == "1s" for c in getattr(stage.params, "permanent", ()))
+def _plain_chickens(ruleset: Ruleset) -> frozenset[int]:
+    chickens = ruleset.pricing.deal_chickens()
+    if not chickens:
+        return frozenset()
+    least = min(chickens.values())
+    return frozenset(k for k, v in chickens.items() if v == least)
 
 
 def meld_counts(melds: Iterable[Meld]) -> tuple[int, int]:

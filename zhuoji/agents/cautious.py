@@ -40,6 +40,7 @@ from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView, meld_counts
 from zhuoji.agents.base import register_agent
 from zhuoji.agents.greedy import GreedyAgent
+from zhuoji.contract.pricing import Pricing
 from zhuoji.outcome import Meld
 from zhuoji.tiles import NUM_KINDS
 
@@ -136,18 +137,16 @@ class CautiousAgent(GreedyAgent):
         rs = view.ruleset
         out: list[Threat] = []
         if rs.variant.claims.win_on_discard:
-            params = _pass_params(view)
+            pricing = rs.pricing
             me_declared = view.declared[view.seat]
             for o in range(view.players):
                 if o == view.seat:
                     continue
-                out.append(self._threat(view, o, params, me_declared))
+                out.append(self._threat(view, o, pricing, me_declared))
         view.cache["threats"] = out
         return out
 
-    def _threat(
-        self, view: TableView, o: int, params: dict[str, bool] | None, me_declared: bool
-    ) -> Threat:
+    def _threat(self, view: TableView, o: int, pricing: Pricing, me_declared: bool) -> Threat:
         melds = view.melds[o]
         pungs, chows = meld_counts(melds)
         mine = view.discards_by[o]
@@ -160,12 +159,7 @@ class CautiousAgent(GreedyAgent):
         has_kong = any(m.kind.is_kong for m in melds)
         focus = _suit_focus(mine, melds)
         shape = ""
-        if (
-            params is None
-            or (params["dou"] and has_kong)
-            or (params["declared"] and declared)
-            or (params["from_declared"] and me_declared)
-        ):
+        if pricing.exempt(declared, has_kong, me_declared):
             p_pass, loss = 1.0, self.plain_loss
         else:
             # no 通行证: only a pattern above 平胡 wins on a discard (seed 000 特殊玩法规则 1);
@@ -177,7 +171,7 @@ class CautiousAgent(GreedyAgent):
                 p_pass, shape = 0.7, ""  # 清一色 under way
         if declared:
             loss = self.declared_loss + (self.declared_loss if me_declared else 0.0)
-            known = params is None or params["declared"]
+            known = pricing.exempt(True, False)  # a declared hand wins on any discard
             safe = set(mine[1:]) | (set(view.passed[o]) if known else set())
             weak = {mine[0]} if mine else set()
         else:
@@ -252,19 +246,6 @@ def _suit_focus(discards: Sequence[int], melds: Sequence[Meld]) -> int:
         if counts[s] <= 1 and suits <= {s}:
             return s
     return -1
-
-
-def _pass_params(view: TableView) -> dict[str, bool] | None:
-    """The 通行证 exemptions of the variant's ``pass`` hook; None when no hook limits wins."""
-    for h in view.ruleset.may_win:
-        p = h.params
-        if hasattr(p, "dou") and hasattr(p, "declared"):
-            return {
-                "dou": bool(p.dou),
-                "declared": bool(p.declared),
-                "from_declared": bool(getattr(p, "from_declared", False)),
-            }
-    return None
 
 
 register_agent("cautious", CautiousAgent)

@@ -61,6 +61,7 @@ from zhuoji.agents.expert_value import (
     table_fan,
 )
 from zhuoji.agents.greedy import GreedyAgent, _suit_lean
+from zhuoji.contract.pricing import Pricing
 from zhuoji.hand import Form
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
@@ -75,11 +76,9 @@ class _Threats(CautiousAgent):
     undeclared opponent's readiness with the fit of its table (:data:`READY_FIT_OPEN` where
     any ready hand may win on a discard: there a seat still playing is seldom ready)."""
 
-    def _threat(
-        self, view: TableView, o: int, params: dict[str, bool] | None, me_declared: bool
-    ) -> Threat:
-        th = super()._threat(view, o, params, me_declared)
-        if params is None and not view.declared[o]:
+    def _threat(self, view: TableView, o: int, pricing: Pricing, me_declared: bool) -> Threat:
+        th = super()._threat(view, o, pricing, me_declared)
+        if not pricing.limited and not view.declared[o]:
             nd, nm = len(view.discards_by[o]), len(view.melds[o])
             th.p *= ready_chance(nd, nm, READY_FIT_OPEN) / ready_chance(nd, nm, READY_FIT)
         return th
@@ -183,10 +182,8 @@ class ExpertAgent:
                 uke += live[k]
             c[k] -= 1
         val = ev.value(HandState(c, (), shanten=d - 1, ukeire=uke))
-        worth = ev.thrown_ev
-        kept = sum(worth[k] * n for k, n in thrown if worth[k] and ev.discard_counts(k))
         p_collect = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
-        bonus = kept * ev.chicken_payers * p_collect
+        bonus = ev.prices.discards_worth(thrown) * p_collect
         weak = suit_weakness(hand, s)
         return val.value + bonus, -(weak[0] + weak[1] / 100.0)
 
@@ -207,7 +204,7 @@ class ExpertAgent:
             suit = max(sorted(suits), key=lambda s: self._void_value(view, ev, s))
         mine = [a for a in legal if suit_of(a.tile) == suit]
         hand = view.hand
-        worth = ev.chicken_ev
+        worth = ev.prices.hold_values  # chickens (they pay their holder), and the like
         return min(mine, key=lambda a: (worth[a.tile] > 0, tile_use(hand, a.tile), a.tile))
 
     # --- own turn ----------------------------------------------------------------------
@@ -244,7 +241,7 @@ class ExpertAgent:
                 c = list(hand)
                 c[a.tile] -= 1
                 waits = tuple(view.rules.waits(c))
-                state = HandState(c, melds, True, a.tile, ev.is_chongfeng(a.tile), 0, -1, waits)
+                state = HandState(c, melds, True, a.tile, 0, -1, waits)
                 v = self._with_danger(view, ev, a.tile, ev.value(state))
                 if v > best_value:
                     choice, best_value = a, v
@@ -283,7 +280,7 @@ class ExpertAgent:
             if (
                 o.shanten > best
                 and self.deal_in(view, ev, o.tile)[0] >= safest
-                and not ev.is_chongfeng(o.tile)
+                and not ev.prices.prices_discard(o.tile)
                 and o.tile != view.wild
                 and not (
                     o.shanten == best + 1
@@ -298,7 +295,6 @@ class ExpertAgent:
                 melds,
                 declared,
                 o.tile,
-                ev.is_chongfeng(o.tile),
                 o.shanten,
                 o.ukeire,
                 o.improving if o.shanten == 0 else (),
@@ -348,9 +344,7 @@ class ExpertAgent:
             mean = sum(n * v for n, v in values) / got
             p_up = o.ukeire / unseen
             static = valued[t]
-            stay = ev.value(
-                HandState(state.c, state.melds, False, -1, False, 1, o.ukeire, (), 1)
-            ).value
+            stay = ev.value(HandState(state.c, state.melds, False, -1, 1, o.ukeire, (), 1)).value
             refined = h * static.end_now + (1 - h) * (p_up * mean + (1 - p_up) * stay)
             shift += refined - static.value
             scores[t] += refined - static.value
@@ -381,7 +375,7 @@ class ExpertAgent:
         for o in ready[:2]:
             after = list(c)
             after[o.tile] -= 1
-            s = HandState(after, state.melds, False, -1, False, 0, o.ukeire, o.improving, 1)
+            s = HandState(after, state.melds, False, -1, 0, o.ukeire, o.improving, 1)
             best = max(best, ev.value(s).value)
         if best <= -1e18:
             best = ev.value(state).value
@@ -392,22 +386,24 @@ class ExpertAgent:
 
     def _with_danger(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
         """An option's value once its discard of ``tile`` is priced: the chance it deals in
-        (the round ends now, this seat pays) and, for the round's first 冲锋 tile, the chance
-        it is punged (责任鸡)."""
+        (the round ends now, this seat pays), the chance it is punged (责任鸡: what the
+        rules make a claimed discard cost, :meth:`~zhuoji.contract.pricing.Pricer.claimed_loss`)
+        and what the discard itself earns (扔宝, :meth:`~zhuoji.contract.pricing.Pricer.discard_gain`)."""
         p_total, paid = self.deal_in(view, ev, tile)
         v = (1.0 - p_total) * val.value + p_total * val.end_now - paid
-        if ev.is_chongfeng(tile) or ev.zeren_cost(tile):
-            v -= self._zeren_risk(view, ev, tile, val)
-        if ev.pay.reng_bao and tile == view.wild and not view.discards_by[view.seat]:
-            # 扔宝 (seed 003): paid by each other seat if this seat wins, to the winner if not
-            p_win = val.probs[WIN_SELF] + val.probs[WIN_DISCARD]
-            p_lose = val.probs[OTHER_READY] + val.probs[OTHER_UNREADY]
-            v += ev.pay.reng_bao * (p_win * ev.pay.others - p_lose)
+        probs = val.probs
+        p_collect = probs[WIN_SELF] + probs[WIN_DISCARD] + probs[OTHER_READY]
+        lost = ev.prices.claimed_loss(tile, p_collect)
+        if lost:
+            v -= self._claim_chance(view, ev, tile) * lost
+        p_win = probs[WIN_SELF] + probs[WIN_DISCARD]
+        p_lose = probs[OTHER_READY] + probs[OTHER_UNREADY]
+        v += ev.prices.discard_gain(tile, p_win, p_lose)
         return v
 
     def deal_in(self, view: TableView, ev: Evaluator, tile: int) -> tuple[float, float]:
         """(chance that discarding ``tile`` deals in, expected points paid for it)."""
-        if not ev.pay.win_on_discard:
+        if not ev.win_on_discard:
             return 0.0, 0.0
         cache = view.cache.get("expert.danger")
         if not isinstance(cache, dict):
@@ -416,7 +412,7 @@ class ExpertAgent:
         got = cache.get(tile)
         if got is not None:
             return got  # type: ignore[no-any-return]
-        scale = self.danger_scale if ev.pay.passes.limited else self.danger_scale_open
+        scale = self.danger_scale if ev.pricing.limited else self.danger_scale_open
         threats = [th for th in self._threats.threats(view) if th.p * scale >= self.danger_floor]
         p_total = paid = 0.0
         for th in threats:
@@ -441,20 +437,16 @@ class ExpertAgent:
         got = view.cache.get(key)
         if isinstance(got, float):
             return got
-        pay = ev.pay
+        pricing = ev.pricing
         o = th.seat
         if view.declared[o]:
-            fan = pay.win.declared_fan(_plain_fan(ev), hard=o == view.dealer)
-        elif (
-            th.shape == "pairs"
-            or th.focus >= 0
-            or (pay.passes.limited and not (pay.passes.dou and view.has_kong(o)))
-        ):
+            fan = pricing.declared_fan(_plain_fan(ev), hard=o == view.dealer)
+        elif th.shape == "pairs" or th.focus >= 0 or not pricing.exempt(False, view.has_kong(o)):
             fan = _pattern_fan(ev)
         else:
             fan = _plain_fan(ev)
         repao = self.deals_repao(view)
-        loss = pay.win.share(
+        loss = pricing.share(
             fan,
             self_draw=False,
             winner_dealer=o == view.dealer,
@@ -462,16 +454,14 @@ class ExpertAgent:
             streak=ev.streak,
             repao=repao,
         )
-        if view.declared[view.seat] and pay.shabao.on_discard:
-            loss += pay.shabao.value
+        loss += pricing.dealt_in(view.declared[view.seat])
         if repao:
             plain = (("form", Form.STANDARD),)
             extra = table_fan(ev.ruleset, (*plain, ("repao", True))) - table_fan(ev.ruleset, plain)
             loss += max(0, extra)
-            if pay.burn_on_repao:
-                own = HandState(list(view.hand), view.own_melds())
-                loss += ev.chickens_owned(own) * ev.chicken_payers + ev.cf_mine * pay.others
-                loss += ev.dou_now
+            # 烧: what the burnt holdings (chickens, dou) were worth
+            for part in ev.prices.burnt("repao", view.hand, view.own_melds()):
+                loss += part
         view.cache[key] = loss
         return loss
 
@@ -487,9 +477,9 @@ class ExpertAgent:
             )
         return view.ruleset.variant.repao.applies(melds, after_kong=self._konged, kong=kong)
 
-    def _zeren_risk(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
-        """责任鸡: the chance a 冲锋 or 责任 tile is punged, times what it then costs — the 冲锋
-        value lost and the extra paid to the claimer (seed 000 ②)."""
+    def _claim_chance(self, view: TableView, ev: Evaluator, tile: int) -> float:
+        """The chance an opponent holds a pair of ``tile`` and pungs this seat's discard of it
+        (责任鸡, seed 000 ②)."""
         live = view.live[tile]
         if live < 2:
             return 0.0
@@ -502,42 +492,28 @@ class ExpertAgent:
             p0 = (1 - rho) ** live
             p1 = live * rho * (1 - rho) ** (live - 1)
             p_none *= p0 + p1
-        p_claim = 1.0 - p_none
-        lost = 0.0
-        if ev.is_chongfeng(tile):
-            p_ready = val.probs[WIN_SELF] + val.probs[WIN_DISCARD] + val.probs[OTHER_READY]
-            lost = ev.chongfeng_value(tile) * ev.pay.others * p_ready
-        return p_claim * (lost + ev.zeren_cost(tile))
+        return 1.0 - p_none
 
     # --- kongs ---------------------------------------------------------------------------
 
     def kong_value(self, view: TableView, ev: Evaluator, a: Action) -> float:
-        """A kong's value: the hand after it (one more draw: the replacement), the dou it
-        collects, its 通行证, and for an added kong the chance it is robbed."""
+        """A kong's value: the hand after it (one more draw: the replacement), what the
+        rules make the kong worth (its dou: the pricers read it from the melds), its 通行证,
+        and for an added kong the chance it is robbed."""
         hand = list(view.hand)
         melds = list(view.own_melds())
-        pay = ev.pay
-        late = False
         if a.kind is ActionKind.GANG_CONCEALED:
             hand[a.tile] -= 4
-            kind = MeldKind.GANG_CONCEALED
-            melds.append(Meld(kind, a.tile))
-            dou = pay.dou.concealed * pay.others
+            melds.append(Meld(MeldKind.GANG_CONCEALED, a.tile))
         else:
             hand[a.tile] -= 1
-            kind = MeldKind.GANG_ADDED
             i = next(i for i, m in enumerate(melds) if m.kind is MeldKind.PENG and m.tile == a.tile)
-            melds[i] = Meld(kind, a.tile, melds[i].source)
-            dou = pay.dou.added * pay.others
-        if late:
-            dou = pay.dou.late_value * pay.others
+            melds[i] = Meld(MeldKind.GANG_ADDED, a.tile, melds[i].source)
         rules = view.rules
         shanten = rules.shanten(hand)
         waits = tuple(rules.waits(hand)) if shanten == 0 else ()
         uke = _ukeire(view, hand) if shanten > 0 else -1
-        state = HandState(
-            hand, tuple(melds), view.declared[view.seat], -1, False, shanten, uke, waits, -1, dou
-        )
+        state = HandState(hand, tuple(melds), view.declared[view.seat], -1, shanten, uke, waits, -1)
         val = ev.value(state)
         v = val.value
         if a.kind is ActionKind.GANG_ADDED and "added" in view.ruleset.variant.claims.rob_kong:
@@ -558,20 +534,11 @@ class ExpertAgent:
                 1.0, self._threats.waits_per_hand * th.weights[tile] / th.total
             )
             p_total += p
-        p_total *= self.danger_scale if ev.pay.passes.limited else self.danger_scale_open
+        p_total *= self.danger_scale if ev.pricing.limited else self.danger_scale_open
         if p_total <= 0:
             return 0.0
-        pay = ev.pay
-        w = pay.win
-        share = w.share(
-            _plain_fan(ev) * w.rob_kong_mult,
-            self_draw=w.rob_as_self_draw,
-            winner_dealer=False,
-            payer_dealer=ev.dealer,
-            streak=ev.streak,
-        )
-        cost = w.robbed_pays(share, view.players)
-        if pay.burn_on_rob_kong:
+        cost = ev.pricing.rob_cost(_plain_fan(ev), payer_dealer=ev.dealer, streak=ev.streak)
+        if ev.pricing.burns("rob_kong"):
             cost += max(0.0, val.end_now)
         return min(1.0, p_total) * (cost + max(0.0, val.value - val.end_now))
 
@@ -586,7 +553,7 @@ class ExpertAgent:
         tile = view.claim_tile
         an = view.analyzer
         s, uke, imp = an.ukeire(hand, view.live)
-        state = HandState(list(hand), melds, declared, -1, False, s, uke, imp if s == 0 else ())
+        state = HandState(list(hand), melds, declared, -1, s, uke, imp if s == 0 else ())
         now = ev.value(state)
         values = {pass_: now.value}
         zeren = self._zeren_claim(view, ev, now)
@@ -605,23 +572,12 @@ class ExpertAgent:
         return best
 
     def _zeren_claim(self, view: TableView, ev: Evaluator, now: Valued) -> float:
-        """责任鸡 earned by claiming the discard (any claim, as settlement counts it): paid by
-        the discarder when this seat collects at the end; where ``claimer_unready`` reverses
-        it, paid back by this seat when it is not ready (to a collecting discarder, or to any,
-        DS §11.2).  The chances are those of the hand before the claim."""
-        amount = ev.zeren_claimed()
-        if not amount:
-            return 0.0
+        """What claiming the discard earns by the rules besides the hand (责任鸡 from its
+        discarder, any claim as settlement counts it: :meth:`~zhuoji.contract.pricing.Pricer.claim_gain`),
+        at the chances of the hand before the claim."""
         p = now.probs
-        p_ready = p[WIN_SELF] + p[WIN_DISCARD] + p[OTHER_READY]
-        ch = ev.chk
-        assert ch is not None
-        gain = amount * (p_ready if ch.collectors_ready else p_ready + p[OTHER_UNREADY])
-        if ch.zeren_reversed != "none" and ch.collectors_ready:
-            src = view.obs.claim_source
-            p_src = 1.0 if ch.zeren_reversed == "reversed_to_any" else ev.p_ready[src]
-            gain -= amount * p[OTHER_UNREADY] * p_src
-        return gain
+        p_collect = p[WIN_SELF] + p[WIN_DISCARD] + p[OTHER_READY]
+        return ev.prices.claim_gain(p_collect, p[OTHER_UNREADY])
 
     def _after_claim(
         self, view: TableView, ev: Evaluator, a: Action, used: list[int], kind: MeldKind
@@ -650,15 +606,11 @@ class ExpertAgent:
         hand[a.tile] -= 3
         src = view.obs.claim_source
         melds = (*view.own_melds(), Meld(MeldKind.GANG_EXPOSED, a.tile, src))
-        pay = ev.pay
-        dou = pay.dou.exposed * (1 if pay.dou.exposed_from_feeder else pay.others)
         rules = view.rules
         shanten = rules.shanten(hand)
         waits = tuple(rules.waits(hand)) if shanten == 0 else ()
         uke = _ukeire(view, hand) if shanten > 0 else -1
-        state = HandState(
-            hand, melds, view.declared[view.seat], -1, False, shanten, uke, waits, -1, dou
-        )
+        state = HandState(hand, melds, view.declared[view.seat], -1, shanten, uke, waits, -1)
         return ev.value(state).value
 
 
@@ -673,8 +625,8 @@ def _plain_fan(ev: Evaluator) -> int:
 def _pattern_fan(ev: Evaluator) -> int:
     """The cheapest pattern that lets a hand win on a discard without a dou (通行证), e.g.
     大对子 5 or 七对 8 in guiyang; the plain value where any hand may."""
-    p = ev.pay.passes
-    if not p.limited:
+    pricing = ev.pricing
+    if not pricing.limited:
         return _plain_fan(ev)
     found = FAR
     for facts in (
@@ -683,7 +635,7 @@ def _pattern_fan(ev: Evaluator) -> int:
         (("form", Form.STANDARD), ("one_suit", True)),
     ):
         f = table_fan(ev.ruleset, facts)
-        if p.min_pattern_fan <= f < found:
+        if pricing.discard_fan <= f < found:
             found = f
     return found if found < FAR else _plain_fan(ev)
 

@@ -1,8 +1,9 @@
 """The expert bot's value model: what a hand is worth from here to the end of the round.
 
 A hand between turns (13 − 3k concealed tiles) is valued as an expectation over how the
-round can end for this seat, each end priced with the table's payouts
-(:mod:`zhuoji.agents.expert_payouts`) and pattern table:
+round can end for this seat, each end priced by the variant's own rules — the pricers its
+hooks register (:mod:`zhuoji.contract.pricing`, :attr:`zhuoji.ruleset.Ruleset.pricing`) —
+and its pattern table:
 
 * **win by self-draw / on a discard** — the hand's pattern value (the variant's own rows,
   :func:`zhuoji.rules.patterns.value_of`) times the payers, 报听, the dealer's part, plus
@@ -37,9 +38,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 from zhuoji import hand as H
 from zhuoji import tiles as T
 from zhuoji.agents.analysis import TableView
-from zhuoji.agents.expert_chickens import round_chickens
-from zhuoji.agents.expert_payouts import Payouts, payouts
-from zhuoji.observation import Observation
+from zhuoji.contract.pricing import Decision, Ends, Pricing, SeatPricing
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.facts import EVENT_FACTS
 from zhuoji.rules.patterns import value_of
@@ -727,12 +726,10 @@ class HandState:
     melds: tuple[Meld, ...]
     declared: bool = False
     discarded: int = -1  # the tile this option discards (-1: none)
-    chongfeng: bool = False  # the discard would be the round's first 冲锋 tile
     shanten: int | None = None  # the shanten over every form, when known
     ukeire: int = -1  # its live improving tiles (-1: unknown)
     waits: tuple[int, ...] = ()  # when ready: the kinds it waits on
     cycles_off: int = 0  # own draws used up before this state (-1: a kong's replacement)
-    extra_dou: float = 0.0  # what a kong made by this option collects
     quick: bool = False  # value the standard target only
 
 
@@ -750,8 +747,8 @@ class Valued:
 
 class Evaluator:
     """Values hands between turns (:meth:`value`) for one decision of one seat: the
-    payouts, the wall, the hazard that another seat ends the round, the chicken prices
-    and the prices of every end (see the module docstring)."""
+    wall, the hazard that another seat ends the round, and the prices of every end, which
+    the variant's pricers give (:attr:`prices`; see the module docstring)."""
 
     #: per-cycle win chance of a ready opponent, without and with a 通行证 to win on
     #: discards (greedy play on guiyang wins about 8 % of its draws once ready; a hand
@@ -769,7 +766,9 @@ class Evaluator:
         self.view = view
         rs = view.ruleset
         self.ruleset = rs
-        self.pay: Payouts = payouts(rs)
+        #: the variant's pricers (what each rule is worth), for every seat and decision
+        self.pricing: Pricing = rs.pricing
+        self.win_on_discard = self.pricing.win_on_discard
         obs = view.obs
         self.seat = me = view.seat
         self.players = n = view.players
@@ -780,26 +779,18 @@ class Evaluator:
         self.unseen_bucket = round(self.unseen / 4.0) * 4
         self.cycles = max(0, obs.wall_left // n)
         self.table = obs.discards
-        open_table = self.pay.win_on_discard and not self.pay.passes.limited
+        open_table = self.win_on_discard and not self.pricing.limited
         #: the readiness fit of this table (see :data:`READY_FIT`)
         self.ready_fit = READY_FIT_OPEN if open_table else READY_FIT
         self.p_ready = [0.0] * n
         self.hazard = self._hazard()
         self.ready_opponents = sum(self.p_ready)
-        self._chickens_now(obs)
         self.highest = rs.variant.patterns.combine == "highest"
         self.forms = rs.variant.forms.allowed
         self.quads_as_two = rs.variant.forms.quads_as_two_pairs
         self.wild = view.wild
         self.seat_wind = (me - view.dealer) % n
-        self.opp_dealer = [o == view.dealer for o in range(n)]
         self.honors_in_set = rs.variant.tiles.set.value != "suits"
-        sb = self.pay.shabao
-        declared_opps = sum(1 for o in range(n) if o != me and view.declared[o])
-        self.shabao_in_self = sb.value * declared_opps if sb.on_self_draw else 0.0
-        # a discard win: the discarder pays 杀报 if declared, or every declared loser (遵义)
-        per_disc = declared_opps if sb.others_on_discard else declared_opps / max(1, n - 1)
-        self.shabao_in_disc = sb.value * per_disc if sb.on_discard else 0.0
         self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
         #: per-decision scratch space for callers (search caches)
         self.scratch: dict[str, dict[Any, float]] = {}
@@ -808,13 +799,29 @@ class Evaluator:
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
         self._reads = context_reader(rs)
-        # fixed parts of what this seat owns and owes
-        self._melds_now = len(view.own_melds())
-        self.dou_now = self._dou_owned(view.own_melds())
-        self._back_cache: dict[tuple[Meld, ...], float] = {}
-        self._chk_fixed = self._chickens_fixed()
-        self._owed_fixed = self._owed_fixed_now()
         self.opp_fan = self._typical_opponent_fan()
+        #: the variant's pricers bound to this decision
+        self.prices: SeatPricing = self.pricing.decide(
+            Decision(
+                seat=me,
+                players=n,
+                dealer=view.dealer,
+                streak=obs.streak,
+                weekday=obs.weekday,
+                reveals=tuple(obs.reveals),
+                table=self.table,
+                live=live,
+                unseen=self.unseen,
+                declared=view.declared,
+                own_melds=view.own_melds(),
+                wild=view.wild,
+                claim_source=obs.claim_source,
+                p_ready=self.p_ready,
+                ready_opponents=self.ready_opponents,
+                typical_loss=self.opp_fan,
+                other_self_draw_share=self.other_self_draw_share,
+            )
+        )
 
     # --- the other seats ------------------------------------------------------------------
 
@@ -822,7 +829,7 @@ class Evaluator:
         """The opponents' hazard profile and progress (see :func:`hazard_profile`); returns
         the chance another seat ends the round in the coming cycle."""
         v = self.view
-        passes = self.pay.passes
+        pricing = self.pricing
         undeclared: list[int] = []
         declared = 0
         any_rate = 0
@@ -830,11 +837,7 @@ class Evaluator:
         for o in range(self.players):
             if o == self.seat:
                 continue
-            any_ok = self.pay.win_on_discard and (
-                not passes.limited
-                or (passes.declared and v.declared[o])
-                or (passes.dou and v.has_kong(o))
-            )
+            any_ok = self.win_on_discard and pricing.exempt(v.declared[o], v.has_kong(o))
             if v.declared[o]:
                 declared += 1
                 self.p_ready[o] = 1.0
@@ -846,7 +849,7 @@ class Evaluator:
         k = max(1, len(undeclared))
         share_any = any_rate / k
         rate = self.ready_win_self + (self.ready_win_any - self.ready_win_self) * share_any
-        if not self.pay.win_on_discard:
+        if not self.win_on_discard:
             rate = self.ready_win_self
         self.t0 = round(sum(undeclared) / k) if undeclared else _MAX_T
         self.profile: Profile = (
@@ -854,7 +857,7 @@ class Evaluator:
             declared,
             round(2 * melds / k),
             round(rate * 1000),
-            round((self.ready_win_any if self.pay.win_on_discard else self.ready_win_self) * 1000),
+            round((self.ready_win_any if self.win_on_discard else self.ready_win_self) * 1000),
             self.ready_fit,
         )
         return hazard_profile(*self.profile)[min(self.t0, _MAX_T)]
@@ -862,280 +865,17 @@ class Evaluator:
     def _typical_opponent_fan(self) -> float:
         """An opponent's plain win as this seat pays it (查叫, 包付)."""
         fan = table_fan(self.ruleset, _STANDARD)
-        return self.pay.win.share(
+        return self.pricing.share(
             fan, self_draw=False, winner_dealer=False, payer_dealer=self.dealer, streak=self.streak
         )
 
-    # --- what this seat owns -------------------------------------------------------------
-
-    def _dou_owned(self, melds: Sequence[Meld]) -> float:
-        """What this seat's kongs collect when they score (from all payers)."""
-        dou = self.pay.dou
-        if not dou.active:
-            return 0.0
-        total = 0.0
-        others = self.pay.others
-        for m in melds:
-            if not m.kind.is_kong:
-                continue
-            if m.late:
-                total += dou.late_value * others
-            elif m.kind is MeldKind.GANG_CONCEALED:
-                total += dou.concealed * others
-            elif m.kind is MeldKind.GANG_ADDED:
-                total += dou.added * others
-            else:
-                total += dou.exposed * (1 if dou.exposed_from_feeder else others)
-        return total
-
-    def dou_back(self, melds: tuple[Meld, ...]) -> float:
-        """包杠 (``dou.unready_pays``, CITIES.md 黔西/毕节/独山): what this seat pays back for
-        its kongs if it ends unready — each kong of a paid-back tile at its value, to every
-        payer or (``unready_pays_to: ready``) the ready ones."""
-        dou = self.pay.dou
-        if not dou.unready_pays or not dou.needs_ready:
-            return 0.0
-        got = self._back_cache.get(melds)
-        if got is not None:
-            return got
-        others = self.pay.others
-        payees = self.ready_opponents if dou.unready_pays_ready else float(others)
-        total = 0.0
-        for m in melds:
-            if not m.kind.is_kong or not dou.pays_back(m.tile):
-                continue
-            if m.late:
-                total += dou.late_value * payees
-            elif m.kind is MeldKind.GANG_CONCEALED:
-                total += dou.concealed * payees
-            elif m.kind is MeldKind.GANG_ADDED:
-                total += dou.added * payees
-            else:
-                total += dou.exposed * (payees / others if dou.exposed_from_feeder else payees)
-        self._back_cache[melds] = total
-        return total
-
-    # --- chickens ---------------------------------------------------------------------------
-
-    def _chickens_now(self, obs: Observation) -> None:
-        """The round's chicken prices (reveals so far, the day, the after-win reveal weighted
-        by the unseen tiles), the 冲锋 discards so far, and what this seat owns and owes."""
-        ch = self.pay.chickens
-        self.chk = ch
-        n = self.players
-        self.reveal: list[float] | None = None
-        self.cf_indexes: frozenset[int] = frozenset()
-        self.cf_mine = 0.0
-        self._chk_fixed = self._owed_fixed = 0.0
-        self.chicken_payers = float(n - 1)
-        self.baoji_payees = 0.0
-        if ch is None:
-            self.chicken_ev = self.thrown_ev = [0.0] * T.NUM_KINDS
-            return
-        if ch.after_win_reveal:
-            self.reveal = [x / self.unseen for x in self.live]
-        self.prices = prices = round_chickens(self.ruleset, tuple(obs.reveals), obs.weekday)
-        self.chicken_ev = prices.expected(self.reveal)
-        self.thrown_ev = prices.expected_thrown(self.reveal)  # 金鸡 on held copies only (DS)
-        self.cf_tiles = frozenset(prices.fixed if ch.cf_tiles is None else ch.cf_tiles)
-        self.zeren_tiles = frozenset(prices.fixed if ch.zeren_tiles is None else ch.zeren_tiles)
-        seen: set[int] = set()
-        started: set[int] = set()
-        cf: set[int] = set()
-        for i, (who, tile, _claimed) in enumerate(self.table):
-            first = tile not in seen if ch.cf_round_first else who not in started
-            if ch.cf_mult and tile in self.cf_tiles and prices.base[tile] and first:
-                cf.add(i)
-            seen.add(tile)
-            started.add(who)
-        self.cf_indexes = frozenset(cf)
-        self._seen_kinds = frozenset(seen)
-        self._started = self.seat in started
-        self.cf_mine = sum(
-            self.chongfeng_value(tile)
-            for i, (who, tile, claimed) in enumerate(self.table)
-            if i in cf and who == self.seat and claimed is None
-        )
-        if ch.payers_unready:  # ready players do not pay each other
-            self.chicken_payers = max(0.0, n - 1 - self.ready_opponents)
-        if ch.unready_pays:
-            self.baoji_payees = self.ready_opponents if ch.unready_payees_ready else n - 1.0
-
-    def is_chongfeng(self, tile: int) -> bool:
-        """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
-        this seat's own first discard, by ``chongfeng.first``)."""
-        ch = self.chk
-        if ch is None or not ch.cf_mult or tile not in self.cf_tiles or not self.prices.base[tile]:
-            return False
-        return tile not in self._seen_kinds if ch.cf_round_first else not self._started
-
-    def chongfeng_value(self, tile: int) -> float:
-        """The 冲锋 value of ``tile`` from each other player (its after-win 金鸡 expected)."""
-        if self.chk is None:
-            return 0.0
-        return self.prices.chongfeng_value(self.chk, tile, self.reveal)
-
-    def zeren_cost(self, tile: int) -> float:
-        """责任鸡: what discarding ``tile`` costs its discarder, to the claimer, if punged
-        (横鸡 premiums are not priced)."""
-        ch = self.chk
-        if ch is None or tile not in self.zeren_tiles:
-            return 0.0
-        if ch.zeren_first_only and tile in self._seen_kinds:
-            return 0.0
-        if ch.zeren_premium:  # a claimed 冲锋 pays its 冲锋 value less its plain value
-            base = self.prices.base[tile]
-            return float((ch.cf_mult - 1) * base) if self.is_chongfeng(tile) else 0.0
-        return float(ch.zeren_extra * self.prices.base[tile])
-
-    def zeren_claimed(self) -> float:
-        """责任鸡 from the claimer's side: what the discarder of the discard now answered owes
-        its claimer if it is punged (the extra, or DS's premium on a claimed 冲锋); 0 when
-        the discard is not a 责任 tile or not the first of its kind where only that counts."""
-        ch = self.chk
-        if ch is None or not self.table:
-            return 0.0
-        _who, tile, _claimed = self.table[-1]
-        if tile not in self.zeren_tiles:
-            return 0.0
-        if ch.zeren_first_only and sum(1 for _w, t, _c in self.table if t == tile) > 1:
-            return 0.0
-        base = self.prices.base[tile]
-        if ch.zeren_premium:
-            last = len(self.table) - 1
-            return float((ch.cf_mult - 1) * base) if last in self.cf_indexes else 0.0
-        return float(ch.zeren_extra * base)
-
-    def discard_counts(self, tile: int, chongfeng: bool = False) -> bool:
-        """Whether an unclaimed discard of ``tile`` still counts for its discarder (手上鸡 /
-        内外鸡 by ``scope``; a 冲锋 tile only where it also counts as a discard)."""
-        ch = self.chk
-        assert ch is not None
-        if chongfeng and not ch.cf_also_discard:
-            return False
-        return ch.scope == "all" or (ch.scope == "permanent" and tile in self.prices.fixed)
-
-    def _meld_chickens(self, melds: Sequence[Meld], values: Sequence[float]) -> float:
-        kong = self.chk.kong_counts if self.chk is not None else 4
-        total = 0.0
-        for m in melds:
-            for k in set(m.tiles):
-                if values[k]:
-                    total += values[k] * (kong if m.kind.is_kong else m.tiles.count(k))
-        return total
-
-    def _chickens_fixed(self) -> float:
-        """Chicken value (from each payer) of this seat's melds and, by ``scope``, its
-        unclaimed discards."""
-        total = self._meld_chickens(self.view.own_melds(), self.chicken_ev)
-        thrown = self.thrown_ev
-        for i, (who, tile, claimed) in enumerate(self.table):
-            mine = who == self.seat and claimed is None and thrown[tile]
-            if mine and self.discard_counts(tile, i in self.cf_indexes):
-                total += thrown[tile]
-        return total
-
-    def _baoji_value(self, tile: int, thrown: bool = False) -> float:
-        """包鸡: one owned copy's value (``thrown``: a discarded one, 金鸡 apart on held
-        copies only)."""
-        ch = self.chk
-        assert ch is not None
-        if not ch.unready_tiles_all and tile not in self.prices.fixed:
-            return 0.0
-        prices = self.prices
-        return float(prices.thrown[tile] if thrown and prices.thrown else prices.value[tile])
-
-    def _owed_fixed_now(self) -> float:
-        """包鸡 this seat owes each payee if another wins while it is not ready, for what
-        ``unready_pays.of`` names: its discarded and melded chickens, its 冲锋 (seed 001
-        二(5))."""
-        ch = self.chk
-        if ch is None or not ch.unready_pays:
-            return 0.0
-        owed = 0.0
-        if "discards" in ch.unready_of:
-            for i, (who, tile, claimed) in enumerate(self.table):
-                plain = i not in self.cf_indexes or ch.cf_also_discard
-                if who == self.seat and claimed is None and plain:
-                    owed += self._baoji_value(tile, thrown=True)
-        if "melds" in ch.unready_of:
-            values = [self._baoji_value(k) for k in range(T.NUM_KINDS)]
-            owed += self._meld_chickens(self.view.own_melds(), values)
-        if "chongfeng" in ch.unready_of:
-            owed += self.cf_mine
-        return owed
-
-    def chickens_owned(self, state: HandState) -> float:
-        """Expected chicken value (from each payer) this state owns, 冲锋 apart."""
-        if self.chk is None:
-            return 0.0
-        ev = self.chicken_ev
-        total: float = self._chk_fixed + sum(map(operator.mul, ev, state.c))
-        if len(state.melds) > self._melds_now:
-            total += self._meld_chickens(state.melds[self._melds_now :], ev)
-        d = state.discarded
-        if d >= 0 and self.thrown_ev[d] and self.discard_counts(d, state.chongfeng):
-            total += self.thrown_ev[d]
-        return total
-
     # --- prices of the ends ----------------------------------------------------------------
 
-    def end_prices(self, state: HandState) -> tuple[float, float, float, float, float]:
+    def end_prices(self, state: HandState) -> Ends:
         """(collected as a winner besides the hand, another wins while ready, another wins
-        while not ready, a draw while ready, a draw while not ready)."""
-        ch = self.chk
-        dou_p = self.pay.dou
-        others = self.pay.others
-        cf = self.cf_mine
-        if state.chongfeng:
-            cf += self.chongfeng_value(state.discarded)
-        # 冲锋 is paid by every other player, the other chickens by the payers
-        collect = self.chickens_owned(state) * self.chicken_payers + cf * others
-        dou = self.dou_now + state.extra_dou
-        win_extra = collect + dou
-        ready = collect + (dou if dou_p.needs_ready else 0.0)
-        unready = -self.dou_back(state.melds) if dou_p.needs_ready else dou
-        if ch is not None and not ch.collectors_ready:
-            unready += collect
-        if ch is not None and ch.unready_pays:
-            owed = self._owed_fixed
-            d = state.discarded
-            if state.chongfeng and "chongfeng" in ch.unready_of:
-                owed += self.chongfeng_value(d)
-            if (
-                d >= 0
-                and "discards" in ch.unready_of
-                and (not state.chongfeng or ch.cf_also_discard)
-            ):
-                owed += self._baoji_value(d, thrown=True)
-            unready -= owed * self.baoji_payees
-        sb = self.pay.shabao
-        if state.declared and (sb.on_self_draw or sb.others_on_discard):
-            shab = 0.0
-            if sb.on_self_draw:
-                shab += sb.value * self.other_self_draw_share
-            if sb.others_on_discard:  # another's deal-in costs this declared seat too (遵义)
-                shab += sb.value * (1.0 - self.other_self_draw_share)
-            ready -= shab
-            unready -= shab
-        liable = self.pay.peng_sets_liable
-        if liable and sum(1 for m in state.melds if m.kind in _CLAIMED_SETS) >= liable:
-            # 碰N对 包付 (seed 003): this seat pays what the others lose to the winner
-            loss = self.opp_fan * (self.players - 2)
-            ready -= loss
-            unready -= loss
-        draw_ready = draw_unready = 0.0
-        if self.pay.chajiao:
-            unready_opps = max(0.0, self.players - 1 - self.ready_opponents)
-            draw_unready = -self.ready_opponents * (self.opp_fan + self.pay.chajiao_extra)
-            draw_ready = unready_opps * (self.opp_fan + self.pay.chajiao_extra)
-        if dou and not dou_p.void_on_draw:
-            draw_ready += dou
-            if not dou_p.needs_ready:
-                draw_unready += dou
-            else:
-                draw_unready -= self.dou_back(state.melds)
-        return win_extra, ready, unready, draw_ready, draw_unready
+        while not ready, a draw while ready, a draw while not ready): what every rule's
+        pricer adds (:meth:`zhuoji.contract.pricing.SeatPricing.ends`)."""
+        return self.prices.ends(state.c, state.melds, state.discarded, state.declared)
 
     def win_values(self, fan_sd: int, fan_disc: int, declared: bool) -> tuple[float, float]:
         """(self-draw, discard win) payments to this seat for a hand of these values."""
@@ -1143,32 +883,7 @@ class Evaluator:
         got = self._win_cache.get(key)
         if got is not None:
             return got
-        w = self.pay.win
-        sd = w.declared_fan(fan_sd, hard=self.dealer) if declared else fan_sd
-        dc = w.declared_fan(fan_disc, hard=self.dealer) if declared else fan_disc
-        others = [o for o in range(self.players) if o != self.seat]
-        self_draw = sum(
-            w.share(
-                sd,
-                self_draw=True,
-                winner_dealer=self.dealer,
-                payer_dealer=self.opp_dealer[o],
-                streak=self.streak,
-            )
-            for o in others
-        )
-        per = [
-            w.share(
-                dc,
-                self_draw=False,
-                winner_dealer=self.dealer,
-                payer_dealer=self.opp_dealer[o],
-                streak=self.streak,
-            )
-            for o in others
-        ]
-        disc = sum(per) if w.discard_paid_by_all else sum(per) / len(per)
-        out = (self_draw + self.shabao_in_self, disc + self.shabao_in_disc)
+        out = self.prices.win_values(fan_sd, fan_disc, declared)
         self._win_cache[key] = out
         return out
 
@@ -1322,7 +1037,7 @@ class Evaluator:
         """The hand's expected points to this seat (see the module docstring)."""
         win_extra, ready, unready, draw_ready, draw_unready = self.end_prices(state)
         cycles = max(0, self.cycles - state.cycles_off)
-        has_kong = state.extra_dou > 0 or any(m.kind.is_kong for m in state.melds)
+        has_kong = any(m.kind.is_kong for m in state.melds)
         ctx = self._context(state)
         fans = ctx.fans
         outlooks = self._outlooks
@@ -1379,12 +1094,7 @@ class Evaluator:
 
     def _may_pass(self, base_fan: int, declared: bool, has_kong: bool) -> bool:
         """Whether a hand of this pattern value may win on another seat's discard (通行证)."""
-        if not self.pay.win_on_discard:
-            return False
-        p = self.pay.passes
-        if not p.limited:
-            return True
-        return (p.declared and declared) or (p.dou and has_kong) or base_fan >= p.min_pattern_fan
+        return self.pricing.may_win_on_discard(base_fan, declared, has_kong)
 
     def _wd(self, live_waits: float, may_pass: bool) -> float:
         """Chance per cycle that another seat discards one of the waits."""

@@ -20,9 +20,11 @@ Decisions, in order (RULES.md glossary names):
   (ukeire, counting only tiles this seat has not seen).  When it leaves the hand ready,
   each wait is weighted by its pattern value and by whether the hand may win on another
   player's discard at all: without a dou, 报听 or a pattern above 平胡 it can only
-  self-draw (通行证), so big patterns and kongs are worth more.  Ties keep 幺鸡 (a chicken
-  earns from every other player), pairs and connected tiles, and lean towards the suit the
-  hand already has most of (清一色 is a 通行证 worth 10).
+  self-draw (通行证), so big patterns and kongs are worth more.  Ties keep the table's
+  plain permanent chicken (幺鸡: it earns from every other player; the rules' pricers name
+  it, :attr:`~zhuoji.agents.analysis.TableView.plain_chickens`), pairs and connected
+  tiles, and lean towards the suit the hand already has most of (清一色 is a 通行证 worth
+  10).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView, wait_values
 from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
-from zhuoji.tiles import NUM_KINDS, YAOJI, suit_of
+from zhuoji.tiles import NUM_KINDS, suit_of
 
 _CLAIMS = (ActionKind.PENG, ActionKind.CHI)
 # the kinds as module constants: reading a member off an enum class is slow, on every action
@@ -223,7 +225,7 @@ class GreedyAgent:
             score += 0.3 if 2 <= r <= 6 else 0.0
             if lean >= 0:
                 score += 1.5 if tile // 9 == lean else -1.5
-        if tile == YAOJI and view.chicken_yaoji:
+        if tile in view.plain_chickens:
             score += 1.0
         return score
 

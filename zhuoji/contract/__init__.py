@@ -9,7 +9,9 @@ machinery above it:
 * :mod:`~zhuoji.contract.ledger` — the ledger and its entries, what settlement hooks write;
 * :mod:`~zhuoji.contract.context` — the settle context a settlement stage is called with;
 * :mod:`~zhuoji.contract.checks` — what a rule forbids in a round end: the problems its
-  round-end checks report (``register(..., checks=...)``).
+  round-end checks report (``register(..., checks=...)``);
+* :mod:`~zhuoji.contract.pricing` — :class:`~zhuoji.contract.pricing.Pricer`, what a rule is
+  worth to a bot deciding, which a hook registers with its rule.
 
 ``docs/architecture.md`` draws the layers.
 """

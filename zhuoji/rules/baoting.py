@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import SEAT, Fact, fact
-from zhuoji.outcome import WinHow
+from zhuoji.contract.pricing import NO_ENDS, Decision, Ends, Pricer
+from zhuoji.outcome import Meld, WinHow
 from zhuoji.rules.needs import DECLARING, WINS_ON_ANOTHERS_TILE, Because, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
@@ -60,6 +62,55 @@ def shabao_words(item: str, f: Fact) -> Words | None:
     )
 
 
+class ShabaoPricer(Pricer):
+    """杀报 to a seat deciding, as :func:`settle_shabao` pays it: declared opponents owe its
+    win ``value``, and once declared it owes another's win ``value`` — on its own deal-in,
+    on a self-draw, and (``others_on_discard``, 遵义) on anyone's deal-in."""
+
+    def __init__(self, p: ShabaoParams) -> None:
+        self.value = p.value
+        self.on_discard = p.on_discard
+        self.on_self_draw = p.on_self_draw
+        self.others_on_discard = p.on_discard and p.others_on_discard
+
+    @classmethod
+    def of(cls, p: ShabaoParams, rules: BoundRules) -> ShabaoPricer | None:
+        """None where the variant has no 报听 (nobody is ever declared)."""
+        return cls(p) if rules.variant.baoting is not None else None
+
+    def dealt_in(self, declared: bool) -> float:
+        return self.value if declared and self.on_discard else 0.0
+
+    def decide(self, d: Decision) -> Pricer:
+        return _ShabaoSeat(self, d)
+
+
+class _ShabaoSeat(Pricer):
+    """:class:`ShabaoPricer` for one decision: the declared opponents now, and the bot's
+    share of other seats' wins that are self-draws."""
+
+    def __init__(self, rule: ShabaoPricer, d: Decision) -> None:
+        n = d.players
+        declared = sum(1 for o in range(n) if o != d.seat and d.declared[o])
+        self.self_draw_in = rule.value * declared if rule.on_self_draw else 0.0
+        # a discard win: the discarder pays if declared, or every declared loser (遵义)
+        per_disc = declared if rule.others_on_discard else declared / max(1, n - 1)
+        self.discard_in = rule.value * per_disc if rule.on_discard else 0.0
+        owes = 0.0
+        if rule.on_self_draw:
+            owes += rule.value * d.other_self_draw_share
+        if rule.others_on_discard:  # another's deal-in costs this declared seat too (遵义)
+            owes += rule.value * (1.0 - d.other_self_draw_share)
+        self.owes_ends: Ends = (0.0, -owes, -owes, 0.0, 0.0)
+        self.owes = rule.on_self_draw or rule.others_on_discard
+
+    def win_values(self, fan_sd: int, fan_disc: int, declared: bool) -> tuple[float, float]:
+        return self.self_draw_in, self.discard_in
+
+    def owed(self, melds: tuple[Meld, ...], declared: bool) -> Ends:
+        return self.owes_ends if declared and self.owes else NO_ENDS
+
+
 @register(
     Point.SETTLE,
     "shabao",
@@ -76,6 +127,7 @@ def shabao_words(item: str, f: Fact) -> Words | None:
             Because(Set("settle:shabao.on_discard"), "settle.shabao.on_discard is off"),
         ),
     },
+    pricer=ShabaoPricer.of,
 )
 def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
     """Each declared loser pays each winner ``value`` (once per win); a declared winner of the

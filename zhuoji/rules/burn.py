@@ -18,8 +18,10 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji import tiles as T
+from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.context import DouBurn, SettleContext
 from zhuoji.contract.ledger import SEAT, Fact
+from zhuoji.contract.pricing import CHICKENS, DOU, Pricer
 from zhuoji.outcome import Win, WinHow
 from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
@@ -89,6 +91,27 @@ def burn_words(item: str, f: Fact) -> Words | None:
     )
 
 
+class BurnPricer(Pricer):
+    """烧 to a seat deciding: which of its holdings a 热炮 deal-in or a robbed kong voids
+    (its chickens, its dou: :data:`~zhuoji.contract.pricing.CHICKENS`,
+    :data:`~zhuoji.contract.pricing.DOU`); the chicken and dou pricers price them.  Only
+    the kong behind it (``dou: kong``) is priced as all its dou."""
+
+    def __init__(self, p: BurnParams, rules: BoundRules) -> None:
+        self.voided = {"repao": _voided(p.repao), "rob_kong": _voided(p.rob_kong)}
+
+    def burns(self, how: str) -> frozenset[str]:
+        return self.voided.get(how, frozenset())
+
+
+def _voided(parts: BurnParts | None) -> frozenset[str]:
+    if parts is None:
+        return frozenset()
+    return frozenset(
+        [*([CHICKENS] if parts.chickens else []), *([DOU] if parts.dou != "none" else [])]
+    )
+
+
 @register(
     Point.SETTLE,
     "burn",
@@ -98,6 +121,7 @@ def burn_words(item: str, f: Fact) -> Words | None:
     labels={"burn": ("烧", "burnt")},
     needs={"repao": WINS_ON_DISCARD, "rob_kong": ROBBING},
     words=burn_words,
+    pricer=BurnPricer,
 )
 def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
     """Mark what burnt players lose (no ledger entries of its own)."""

@@ -26,7 +26,8 @@ from pydantic import Field
 from zhuoji import tiles as T
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import Fact, fact
-from zhuoji.rules.drawgame import pay_waiting_values, ready_value_words
+from zhuoji.contract.pricing import Pricer
+from zhuoji.rules.drawgame import ReadyCheckPricer, pay_waiting_values, ready_value_words
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
@@ -126,6 +127,11 @@ def dajiao_words(item: str, f: Fact) -> Words | None:
     )
 
 
+def _dajiao_pricer(p: DajiaoParams, rules: object) -> Pricer:
+    """查大叫 priced as 查叫 (the bot never stays a 花猪, so it pays or collects it)."""
+    return ReadyCheckPricer(p.extra)
+
+
 @register(
     Point.SETTLE,
     "dajiao",
@@ -134,6 +140,7 @@ def dajiao_words(item: str, f: Fact) -> Words | None:
     title="查大叫",
     labels={"dajiao": ("查大叫", "ready check after a draw (void suits)")},
     words=dajiao_words,
+    pricer=_dajiao_pricer,
 )
 def settle_dajiao(ctx: SettleContext, p: DajiaoParams) -> None:
     """After a draw, each player who is neither ready nor a 花猪 pays each ready player the

@@ -8,14 +8,17 @@ seed 004 豆 (点 1, 闷 2, 转弯 3; a kong not made when first possible scores
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from zhuoji import tiles as T
+from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import Fact, fact
-from zhuoji.outcome import MeldKind
+from zhuoji.contract.pricing import DOU, Decision, Ends, Pricer
+from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.needs import KONGS, Because, IsNot, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
 from zhuoji.tiles import TILE_PATTERN, parse_one
@@ -164,6 +167,124 @@ def dou_words(item: str, f: Fact) -> Words | None:
     return Words(zh, en, *rule)
 
 
+class DouPricer(Pricer):
+    """Kongs to a seat deciding, as :func:`settle_dou` pays them: what a kong collects by
+    kind (见豆三 sets one value; a 点豆 from its feeder or from all), whether it scores only
+    for a ready owner, 包杠 (an unready owner pays his kongs back: to every payer or the
+    ready ones, for every kong or the tiles named), 憨包豆, and no dou after a draw
+    (``void_on_draw``).  A 烧 voids the dou (:data:`zhuoji.contract.pricing.DOU`)."""
+
+    burnt_as = DOU
+
+    def __init__(self, p: DouParams, rules: BoundRules) -> None:
+        same = p.jiandousan_value if p.jiandousan else None
+        self.concealed = same if same is not None else p.values.concealed
+        self.exposed = same if same is not None else p.values.exposed
+        self.added = same if same is not None else p.values.added
+        self.exposed_from_feeder = p.exposed_paid_by == "feeder"  # 点豆 paid by the feeder alone
+        self.needs_ready = p.requires_ready != "none"
+        self.late_value = p.late_value
+        self.void_on_draw = p.void_on_draw
+        self.unready_pays = p.unready_pays
+        self.unready_pays_ready = p.unready_pays_to == "ready"
+        tiles = p.unready_pays_tiles
+        self.unready_pays_tiles = None if tiles is None else frozenset(parse_one(t) for t in tiles)
+        self.others = rules.players - 1
+
+    def pays_back(self, tile: int) -> bool:
+        """Whether an unready owner pays back his kong of ``tile`` (包杠)."""
+        return self.unready_pays and (
+            self.unready_pays_tiles is None or tile in self.unready_pays_tiles
+        )
+
+    @property
+    def active(self) -> bool:
+        return bool(self.concealed or self.exposed or self.added)
+
+    def owned(self, melds: tuple[Meld, ...]) -> float:
+        """What these kongs collect when they score (from all payers)."""
+        if not self.active:
+            return 0.0
+        total = 0.0
+        others = self.others
+        for m in melds:
+            if not m.kind.is_kong:
+                continue
+            if m.late:
+                total += self.late_value * others
+            elif m.kind is MeldKind.GANG_CONCEALED:
+                total += self.concealed * others
+            elif m.kind is MeldKind.GANG_ADDED:
+                total += self.added * others
+            else:
+                total += self.exposed * (1 if self.exposed_from_feeder else others)
+        return total
+
+    def decide(self, d: Decision) -> Pricer:
+        return DouSeat(self, d)
+
+
+class DouSeat(Pricer):
+    """:class:`DouPricer` for one decision: this seat's kongs now, and the ready opponents
+    a 包杠 is paid back to."""
+
+    burnt_as = DOU
+
+    def __init__(self, rule: DouPricer, d: Decision) -> None:
+        self.rule = rule
+        self.melds_now = d.own_melds
+        self.dou_now = rule.owned(d.own_melds)
+        self.ready_opponents = d.ready_opponents
+        self._back: dict[tuple[Meld, ...], float] = {}
+
+    def owned(self, melds: tuple[Meld, ...]) -> float:
+        """What the kongs among ``melds`` collect: those of now, and a new one (a kong
+        replaces a pung, or is added, at the end)."""
+        if melds is self.melds_now or not self.rule.active:
+            return self.dou_now
+        return self.rule.owned(melds)
+
+    def dou_back(self, melds: tuple[Meld, ...]) -> float:
+        """包杠 (``dou.unready_pays``, CITIES.md 黔西/毕节/独山): what this seat pays back for
+        its kongs if it ends unready — each kong of a paid-back tile at its value, to every
+        payer or (``unready_pays_to: ready``) the ready ones."""
+        rule = self.rule
+        if not rule.unready_pays or not rule.needs_ready:
+            return 0.0
+        got = self._back.get(melds)
+        if got is not None:
+            return got
+        others = rule.others
+        payees = self.ready_opponents if rule.unready_pays_ready else float(others)
+        total = 0.0
+        for m in melds:
+            if not m.kind.is_kong or not rule.pays_back(m.tile):
+                continue
+            if m.late:
+                total += rule.late_value * payees
+            elif m.kind is MeldKind.GANG_CONCEALED:
+                total += rule.concealed * payees
+            elif m.kind is MeldKind.GANG_ADDED:
+                total += rule.added * payees
+            else:
+                total += rule.exposed * (payees / others if rule.exposed_from_feeder else payees)
+        self._back[melds] = total
+        return total
+
+    def held(self, concealed: Sequence[int], melds: tuple[Meld, ...], discarded: int) -> Ends:
+        """A win: the dou; another wins: the dou if ready (or if it needs no 叫), less the
+        包杠 if not; a draw: the dou unless ``void_on_draw`` (seed 000 17)."""
+        rule = self.rule
+        dou = self.owned(melds)
+        ready = dou if rule.needs_ready else 0.0
+        unready = -self.dou_back(melds) if rule.needs_ready else dou
+        draw_ready = draw_unready = 0.0
+        if dou and not rule.void_on_draw:
+            draw_ready = dou
+            draw_unready = dou if not rule.needs_ready else -self.dou_back(melds)
+        return dou, ready, unready, draw_ready, draw_unready
+
+
 @register(
     Point.SETTLE,
     "dou",
@@ -173,6 +294,7 @@ def dou_words(item: str, f: Fact) -> Words | None:
     labels=LABELS,
     needs=NEEDS,
     words=dou_words,
+    pricer=DouPricer,
 )
 def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void."""

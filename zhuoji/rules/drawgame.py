@@ -12,6 +12,8 @@ from pydantic import Field
 
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import SEAT, Fact, fact, with_fact
+from zhuoji.contract.pricing import Decision, Ends, Pricer
+from zhuoji.outcome import Meld
 from zhuoji.rules.hu import BaotingPay, baoting_part, baoting_words, value_fact
 from zhuoji.rules.needs import DECLARING
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
@@ -75,6 +77,33 @@ def chajiao_words(item: str, f: Fact) -> Words | None:
     return Words(zh, en, rule_zh, rule_en)
 
 
+class ReadyCheckPricer(Pricer):
+    """查叫 (and 查大叫) to a seat deciding: at a draw a ready seat collects from each unready
+    one, an unready seat pays each ready one — an opponent's plain win as this seat pays it,
+    the bot's estimate, plus ``extra``."""
+
+    def __init__(self, extra: int) -> None:
+        self.extra = extra
+
+    def decide(self, d: Decision) -> Pricer:
+        return _ReadyCheckSeat(self.extra, d)
+
+
+class _ReadyCheckSeat(Pricer):
+    def __init__(self, extra: int, d: Decision) -> None:
+        unready_opps = max(0.0, d.players - 1 - d.ready_opponents)
+        draw_unready = -d.ready_opponents * (d.typical_loss + extra)
+        draw_ready = unready_opps * (d.typical_loss + extra)
+        self.ends: Ends = (0.0, 0.0, 0.0, draw_ready, draw_unready)
+
+    def owed(self, melds: tuple[Meld, ...], declared: bool) -> Ends:
+        return self.ends
+
+
+def _chajiao_pricer(p: ChajiaoParams, rules: object) -> Pricer:
+    return ReadyCheckPricer(p.extra)
+
+
 @register(
     Point.SETTLE,
     "chajiao",
@@ -87,6 +116,7 @@ def chajiao_words(item: str, f: Fact) -> Words | None:
     },
     needs={"baoting": DECLARING},
     words=chajiao_words,
+    pricer=_chajiao_pricer,
 )
 def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     """Each unready player pays each ready player that player's best waiting value."""

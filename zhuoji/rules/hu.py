@@ -17,8 +17,10 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji import tiles as T
+from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import FOR, Fact, fact, with_fact
+from zhuoji.contract.pricing import Decision, Pricer
 from zhuoji.outcome import Declaration, Win, WinHow
 from zhuoji.rules.needs import DECLARING, ROBBING, WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.patterns import Component, HandValue
@@ -268,6 +270,124 @@ def hu_words(item: str, f: Fact) -> Words | None:
     return None
 
 
+class HuPricer(Pricer):
+    """What a win is worth to a seat deciding, as :func:`settle_wins` pays it: one payer's
+    share — the hand times its multipliers (自摸, 热炮, 庄家翻倍 won and paid), then the
+    dealer's part and 连庄 where the dealer wins or pays, else the other part — who pays a
+    discard win and a robbed kong (抢杠), and what 报听 adds.  Parameters read once."""
+
+    def __init__(self, p: HuParams, rules: BoundRules) -> None:
+        m = p.multipliers
+        self.players = rules.players
+        self.discard_paid_by_all = p.discard_paid_by == "all"
+        self.rob_paid = p.rob_kong_paid_by
+        self.rob_as_self_draw = p.rob_kong_as_self_draw
+        self.dealer_bonus = p.dealer_bonus
+        self.dealer_bonus_max_pattern = p.dealer_bonus_max_pattern
+        self.streak_bonus = p.streak_bonus
+        self.other_bonus = p.other_bonus
+        self.self_draw_mult = m.self_draw
+        self.rob_kong_mult = m.rob_kong
+        self.repao_mult = m.repao
+        self.dealer_wins_mult = m.dealer_wins
+        self.dealer_pays_mult = m.dealer_pays
+        # 报听 adds nothing where the variant has no declaration
+        declaring = rules.variant.baoting is not None
+        self.baoting_mode = p.baoting.mode if declaring else "none"
+        self.baoting_hard = p.baoting.hard
+        self.baoting_soft = p.baoting.soft
+
+    def share(
+        self,
+        fan: int,
+        *,
+        self_draw: bool,
+        winner_dealer: bool,
+        payer_dealer: bool,
+        streak: int,
+        repao: bool = False,
+    ) -> float:
+        return self.share_of(fan, self_draw, winner_dealer, payer_dealer, streak, repao)
+
+    def share_of(
+        self,
+        fan: int,
+        self_draw: bool,
+        winner_dealer: bool,
+        payer_dealer: bool,
+        streak: int,
+        repao: bool,
+    ) -> float:
+        """:meth:`share`, its arguments in order (the seat's win values call it for every
+        payer of every hand valued)."""
+        mult = self.self_draw_mult if self_draw else 1
+        if repao and not self_draw:
+            mult *= self.repao_mult
+        if winner_dealer:
+            mult *= self.dealer_wins_mult
+        elif payer_dealer:
+            mult *= self.dealer_pays_mult
+        base = fan * mult
+        if winner_dealer or payer_dealer:
+            bonus = self.dealer_bonus
+            if self.dealer_bonus_max_pattern:
+                bonus = min(bonus, fan)
+            return float(base + bonus + streak * self.streak_bonus)
+        return float(base + self.other_bonus)
+
+    def declared_fan(self, fan: int, *, hard: bool) -> int:
+        """:func:`baoting_part` on a hand of value ``fan`` (seed 000 10 "番数按照十番来计算")."""
+        target = self.baoting_hard if hard else self.baoting_soft
+        if self.baoting_mode == "add":
+            return fan + target
+        if self.baoting_mode == "floor":
+            return max(fan, target)
+        return fan
+
+    def rob_cost(self, fan: int, *, payer_dealer: bool, streak: int) -> float:
+        """The robbed player pays every share (``robbed_for_all``), his share (players − 1)
+        times (``robbed_triple_and_others``: the others pay theirs too) or his one share
+        (``robbed_once``) — seed 000 16, seed 003 24, CITIES.md 贵阳 club table."""
+        share = self.share(
+            fan * self.rob_kong_mult,
+            self_draw=self.rob_as_self_draw,
+            winner_dealer=False,
+            payer_dealer=payer_dealer,
+            streak=streak,
+        )
+        return share if self.rob_paid == "robbed_once" else share * (self.players - 1)
+
+    def rob_kong_self_draw(self) -> bool:
+        return self.rob_as_self_draw
+
+    def decide(self, d: Decision) -> Pricer:
+        return _HuSeat(self, d)
+
+
+class _HuSeat(Pricer):
+    """:class:`HuPricer` for one decision: what this seat's own win brings it."""
+
+    def __init__(self, rule: HuPricer, d: Decision) -> None:
+        self.rule = rule
+        self.dealer = d.seat == d.dealer
+        self.streak = d.streak
+        #: per payer (every other seat, in seat order): whether it is the dealer
+        self.payers = [o == d.dealer for o in range(d.players) if o != d.seat]
+
+    def win_values(self, fan_sd: int, fan_disc: int, declared: bool) -> tuple[float, float]:
+        """Every payer's share of a self-draw; the discarder's share of a discard win, or
+        (``discard_paid_by: all``) every payer's — at a random discarder, its mean."""
+        rule = self.rule
+        dealer, streak, share = self.dealer, self.streak, rule.share_of
+        sd = rule.declared_fan(fan_sd, hard=dealer) if declared else fan_sd
+        dc = rule.declared_fan(fan_disc, hard=dealer) if declared else fan_disc
+        payers = self.payers
+        self_draw = sum([share(sd, True, dealer, pays, streak, False) for pays in payers])
+        per = [share(dc, False, dealer, pays, streak, False) for pays in payers]
+        disc = sum(per) if rule.discard_paid_by_all else sum(per) / len(per)
+        return self_draw, disc
+
+
 @register(
     Point.SETTLE,
     "hu",
@@ -277,6 +397,7 @@ def hu_words(item: str, f: Fact) -> Words | None:
     labels=LABELS,
     needs=NEEDS,
     words=hu_words,
+    pricer=HuPricer,
 )
 def settle_wins(ctx: SettleContext, p: HuParams) -> None:
     """Pay each winner: every share-bearer pays the hand's components, 报听 and the dealer part.

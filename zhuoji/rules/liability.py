@@ -23,7 +23,8 @@ from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.checks import Problem
 from zhuoji.contract.context import DouBurn, SettleContext
 from zhuoji.contract.ledger import FOR, PAYER, SEAT, Fact, Remark, fact, with_fact
-from zhuoji.outcome import MeldKind, RoundEnd, Win, WinHow
+from zhuoji.contract.pricing import NO_ENDS, Decision, Ends, Pricer
+from zhuoji.outcome import Meld, MeldKind, RoundEnd, Win, WinHow
 from zhuoji.rules.burn import burn_words
 from zhuoji.rules.hu import value_fact
 from zhuoji.rules.needs import WINS_ON_DISCARD, Because, Set
@@ -234,6 +235,30 @@ class PengSetsParams(Params):
 LIABILITY_LABELS = {"liability": ("包付", "liability")}
 
 
+_CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+
+
+class PengSetsPricer(Pricer):
+    """碰N对 包付 to a seat deciding: with ``min_sets`` claimed sets it pays, when another
+    wins, what the other seats lose to the winner — their plain wins, the bot's estimate."""
+
+    def __init__(self, p: PengSetsParams, rules: object = None) -> None:
+        self.min_sets = p.min_sets
+
+    def decide(self, d: Decision) -> Pricer:
+        return _PengSetsSeat(self.min_sets, d.typical_loss * (d.players - 2))
+
+
+class _PengSetsSeat(Pricer):
+    def __init__(self, min_sets: int, loss: float) -> None:
+        self.min_sets = min_sets
+        self.ends: Ends = (0.0, -loss, -loss, 0.0, 0.0)
+
+    def owed(self, melds: tuple[Meld, ...], declared: bool) -> Ends:
+        claimed = sum(1 for m in melds if m.kind in _CLAIMED_SETS)
+        return self.ends if claimed >= self.min_sets else NO_ENDS
+
+
 @register(
     Point.SETTLE,
     "peng_sets",
@@ -243,6 +268,7 @@ LIABILITY_LABELS = {"liability": ("包付", "liability")}
     labels=LIABILITY_LABELS,
     words=liability_words,
     needs={"": Because(Set("claims.peng"), "nobody can pung (claims.peng is off)")},
+    pricer=PengSetsPricer,
 )
 def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
     """The non-winner with the most claimed sets (at least ``min_sets``) pays the others' loss."""

@@ -20,7 +20,9 @@ the record's structured fields, :class:`zhuoji.contract.ledger.Fact`) so explana
 them; :func:`catalog` describes every hook (built-in or plug-in) for listings and editors.
 It may register round-end checks (``checks=(fn, ...)``, :mod:`zhuoji.contract.checks`): what
 its rule forbids in a finished round, run by the round-end checker for every hook a variant
-binds.
+binds.  And it may register its **pricer** (``pricer=``): what its rule is worth to a bot
+deciding, built from the hook's parameters (:mod:`zhuoji.contract.pricing`);
+:attr:`zhuoji.ruleset.Ruleset.pricing` hands the bots the pricers of a variant's bound hooks.
 
 This module only holds what is registered; it imports no hook.  The built-in hooks register
 when :mod:`zhuoji.rules.catalog` imports them, and every lookup of the registered hooks
@@ -139,6 +141,10 @@ class Hook:
     checks: tuple[Callable[..., Iterable[Any]], ...] = ()
     #: what its ledger entries and remarks say (None: their labels)
     words: WordsFn | None = None
+    #: builds the rule's pricer from its validated parameters and the resolved rules:
+    #: ``pricer(params, rules) -> Pricer | None`` (zhuoji.contract.pricing.PricerFactory,
+    #: not named here: the contract sits above this module); None: the rule prices nothing
+    pricer: Callable[..., Any] | None = None
 
     @property
     def doc(self) -> str:
@@ -163,6 +169,7 @@ class Hook:
             "labels": {item: list(zh_en) for item, zh_en in sorted(self.labels.items())},
             "words": self.words is not None,
             "needs": {key: need.why() for key, need in sorted(self.needs.items())},
+            "priced": self.pricer is not None,
             "params": self.params.model_json_schema(),
         }
 
@@ -201,13 +208,16 @@ def register(
     needs: Needs | None = None,
     checks: Iterable[Callable[..., Iterable[Any]]] = (),
     words: WordsFn | None = None,
+    pricer: Callable[..., Any] | None = None,
 ) -> Callable[[F], F]:
     """Decorator: register ``fn`` as hook ``hook_id`` at ``point``.  A settle hook names its
     :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`);
     ``needs`` says when a parameter (or, under ``""``, the whole entry) has any effect
     (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise); ``checks``
     are what the rule forbids in a round end (:mod:`zhuoji.contract.checks`); ``words``
-    says its ledger records in words (:class:`Words`)."""
+    says its ledger records in words (:class:`Words`); ``pricer`` builds what the rule is
+    worth to a bot, ``pricer(params, rules)`` returning a
+    :class:`zhuoji.contract.pricing.Pricer` or None (see :mod:`zhuoji.contract.pricing`)."""
     if point is Point.SETTLE and not isinstance(phase, Phase):
         raise TypeError(
             f"settle hook {hook_id!r}: phase must be a zhuoji.rules.registry.Phase "
@@ -234,6 +244,7 @@ def register(
             dict(needs or {}),
             checks=tuple(checks),
             words=words,
+            pricer=pricer,
         )
         _generation += 1
         return fn

@@ -23,6 +23,7 @@ from pydantic import Field
 from zhuoji import tiles as T
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.checks import Problem, rule
+from zhuoji.contract.pricing import Pricer
 from zhuoji.outcome import Meld, MeldKind, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.rules.needs import (
     DECLARING,
@@ -416,7 +417,40 @@ def _lacks(check: WinCheck, p: PassParams) -> tuple[str, list[str]]:
     return key or rule("may_win.pass.min_pattern_fan", p.min_pattern_fan), lacks
 
 
-@register(Point.MAY_WIN, "pass", PassParams, title="通行证", needs=NEEDS, checks=(pass_problems,))
+class PassPricer(Pricer):
+    """The 通行证 to a seat deciding: a declaration, a kong (any kind, late ones included:
+    the bots do not track which count) or a declared discarder lets it win on any discard;
+    otherwise only a pattern of ``min_pattern_fan``.  The exemptions of 热炮, 抢杠 and a
+    first turn are not priced."""
+
+    def __init__(self, p: PassParams, rules: object = None) -> None:
+        self.declared = p.declared
+        self.dou = p.dou
+        self.from_declared = p.from_declared
+        self.min_fan = p.min_pattern_fan
+
+    def discard_win_exempt(
+        self, declared: bool, has_kong: bool, from_declared: bool = False
+    ) -> bool:
+        return (
+            (self.declared and declared)
+            or (self.dou and has_kong)
+            or (self.from_declared and from_declared)
+        )
+
+    def discard_win_fan(self) -> int:
+        return self.min_fan
+
+
+@register(
+    Point.MAY_WIN,
+    "pass",
+    PassParams,
+    title="通行证",
+    needs=NEEDS,
+    checks=(pass_problems,),
+    pricer=PassPricer,
+)
 def may_win_pass(check: WinCheck, p: PassParams) -> bool:
     """Self-draws always pass; a win on another's tile needs a pass (dou, 报听, a pattern above
     the threshold) unless an exemption applies."""

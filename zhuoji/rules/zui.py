@@ -11,6 +11,7 @@ from pydantic import Field
 from zhuoji import tiles as T
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import SEAT, Fact, fact
+from zhuoji.contract.pricing import Decision, Pricer
 from zhuoji.rules.needs import Because, Set
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
@@ -42,6 +43,30 @@ def reng_bao_words(item: str, f: Fact) -> Words | None:
     )
 
 
+class RengBaoPricer(Pricer):
+    """扔宝 to a seat deciding: throwing the wild as its first discard is a gamble of
+    ``value`` — paid by each other seat if it wins, to the winner if another wins."""
+
+    def __init__(self, p: RengBaoParams, rules: object = None) -> None:
+        self.value = p.value
+
+    def decide(self, d: Decision) -> Pricer:
+        first = not any(who == d.seat for who, _tile, _claimed in d.table)
+        return _RengBaoSeat(self.value, d.wild if first else None, d.players - 1)
+
+
+class _RengBaoSeat(Pricer):
+    def __init__(self, value: int, wild: int | None, others: int) -> None:
+        self.value = value
+        self.wild = wild  # None: this seat has discarded already, or there is no wild
+        self.others = others
+
+    def discard_gain(self, tile: int, p_win: float, p_lose: float) -> float:
+        if not self.value or tile != self.wild:
+            return 0.0
+        return self.value * (p_win * self.others - p_lose)
+
+
 @register(
     Point.SETTLE,
     "reng_bao",
@@ -51,6 +76,7 @@ def reng_bao_words(item: str, f: Fact) -> Words | None:
     labels={"zui.rengbao": ("扔宝", "first discard a wild")},
     words=reng_bao_words,
     needs={"": Because(Set("wild"), "the variant has no wild tiles (wild is null)")},
+    pricer=RengBaoPricer,
 )
 def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
     """扔宝 player wins: each other pays ``value``; another wins: he pays the winner ``value``."""

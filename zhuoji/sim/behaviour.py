@@ -7,11 +7,11 @@ wins), so they fit the integer block sums of :mod:`zhuoji.sim.stats` and its boo
 intervals:
 
 * **the first chicken discard** — the round's first discarded 冲锋 tile (幺鸡 1s in the
-  shipped 捉鸡 variants, read from the chicken stage: its 冲锋 tiles, else its permanent
-  chickens; a variant without chickens has none, and every round counts as one without
-  such a discard): in how many rounds it was discarded at all, the sum of its position in table order (1 = the
-  round's first discard), and how often within the first two go-rounds (``EARLY``
-  discards);
+  shipped 捉鸡 variants; the rules' pricing says which: the 冲锋 tiles known at the deal,
+  else the permanent chickens; a variant without chickens has none, and every round counts
+  as one without such a discard): in how many rounds it was discarded at all, the sum of
+  its position in table order (1 = the round's first discard), and how often within the
+  first two go-rounds (``EARLY`` discards);
 * **deal-ins, 报听, kongs** — per seat-round: wins on a discard by their discarder (a
   multiple win counts once), declarations, kongs of each kind.
 
@@ -27,7 +27,6 @@ from typing import Any
 
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
 from zhuoji.ruleset import Ruleset
-from zhuoji.tiles import parse_one
 
 #: discards counted as "early" for the first chicken: two go-rounds of a four-seat table
 EARLY = 8
@@ -41,19 +40,11 @@ _KONG_KEYS = {
 
 @lru_cache(maxsize=64)
 def chicken_tiles(ruleset: Ruleset) -> frozenset[int]:
-    """The tiles whose first discard is tracked: the chicken stage's 冲锋 tiles where it
-    lists them, else its permanent chickens (幺鸡 in every shipped 捉鸡 variant); none
-    without a chicken stage."""
-    from zhuoji.agents.expert_payouts import stage
-    from zhuoji.rules.chickens.params import ChickenParams
-
-    hook = stage(ruleset, "chickens")
-    if hook is None or not isinstance(hook.params, ChickenParams):
-        return frozenset()
-    p = hook.params
-    if p.chongfeng is not None and p.chongfeng.tiles != "any":
-        return frozenset(parse_one(t) for t in p.chongfeng.tiles)
-    return frozenset(parse_one(c.tile) for c in p.permanent)
+    """The tiles whose first discard is tracked, as the rules' pricers name them
+    (:mod:`zhuoji.contract.pricing`): the 冲锋 tiles known at the deal, else the permanent
+    chickens (幺鸡 in every shipped 捉鸡 variant); none without chickens."""
+    pricing = ruleset.pricing
+    return pricing.deal_chongfeng() or frozenset(pricing.deal_chickens())
 
 
 def round_behaviour(end: RoundEnd, ruleset: Ruleset) -> tuple[tuple[str, int], ...]:

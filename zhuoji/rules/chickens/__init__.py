@@ -16,6 +16,8 @@ Modules, in the order the stage uses them:
   tile once), 站鸡 and 捉炮鸡;
 * :mod:`~zhuoji.rules.chickens.payment` — collectors, payers, pairwise settlement, 包鸡;
 * :mod:`~zhuoji.rules.chickens.stage` — the registered stage;
+* :mod:`~zhuoji.rules.chickens.pricing` — what chickens are worth to a bot deciding (the
+  stage's own tables and rules, in expectation; :mod:`zhuoji.contract.pricing`);
 * :mod:`~zhuoji.rules.chickens.marks` — :func:`chicken_marks` for clients.
 
 No tile is named here: every tile comes from the variant.  Payments are in units (the

@@ -10,9 +10,10 @@ most one per player.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import RoundEnd
@@ -58,10 +59,16 @@ def tiles_of(choice: TileChoice, table: Mapping[int, Chicken]) -> frozenset[int]
 def first_go_round(end: RoundEnd) -> int:
     """How many leading discards belong to the first go-round (首圈): one per player at most,
     ending with the first claimed discard."""
+    return go_round_length(end.discards, end.players)
+
+
+def go_round_length(discards: Sequence[tuple[Any, ...]], players: int) -> int:
+    """:func:`first_go_round` of discards given as (seat, tile, claimed by) in table order
+    (a :class:`~zhuoji.outcome.Discard` is one): a bot asks it of the table so far."""
     n = 0
-    for d in end.discards[: end.players]:
+    for d in discards[:players]:
         n += 1
-        if d.claimed_by is not None:
+        if d[2] is not None:
             break
     return n
 
@@ -108,39 +115,74 @@ def _classify_with_rounds(
     end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams
 ) -> dict[int, Status]:
     """:func:`classify` with 横鸡 rounds, which every discard may close (DS §7.3)."""
-    cf, hj = p.chongfeng, p.hengji
-    cf_tiles = tiles_of(cf.tiles, table) if cf else frozenset()
-    hj_tiles = tiles_of(hj.tiles, table) if hj else frozenset()
-    seen: set[int] = set()  # kinds discarded so far
-    started: set[int] = set()  # seats that have discarded
-    rounds: dict[int, set[int] | None] = {}  # 横鸡 round per kind: members, None when closed
+    walk = DiscardWalk(table, p)
     out: dict[int, Status] = {}
     for i, d in enumerate(end.discards):
-        for k, members in rounds.items():
-            if members is not None and d.seat in members:
-                rounds[k] = None  # a member discards again: that round is over
-        own_first = d.seat not in started
-        started.add(d.seat)
-        k = d.tile
-        first_of_kind = k not in seen
-        seen.add(k)
-        if k not in table:
-            continue
-        if (
-            cf is not None
-            and k in cf_tiles
-            and (first_of_kind if cf.first == "round" else own_first)
-        ):
-            out[i] = Status.CHONGFENG
-            members = rounds.get(k)
-            if members is not None:
-                members.add(d.seat)  # DS: a 冲锋 inside an open round closes it next time too
-        elif hj is not None and k in hj_tiles and (k not in rounds or rounds[k] is not None):
-            out[i] = Status.HENGJI
-            rounds.setdefault(k, set()).add(d.seat)  # type: ignore[union-attr]
-        else:
-            out[i] = Status.PLAIN
+        status = walk.push(d.seat, d.tile)
+        if status is not None:
+            out[i] = status
     return out
+
+
+class DiscardWalk:
+    """The statuses of a round's discards, one discard at a time in table order, with the
+    横鸡 rounds any discard may close (DS §7.3): :func:`classify` walks a round with it, and
+    a bot asks what its next discard would be (:meth:`next_status`)."""
+
+    def __init__(self, table: Mapping[int, Chicken], p: ChickenParams) -> None:
+        cf, hj = p.chongfeng, p.hengji
+        self.table = table
+        self.cf_round = cf is not None and cf.first == "round"
+        self.cf_tiles = tiles_of(cf.tiles, table) if cf is not None else frozenset()
+        self.hj_tiles = tiles_of(hj.tiles, table) if hj is not None else frozenset()
+        self.seen: set[int] = set()  # kinds discarded so far
+        self.started: set[int] = set()  # seats that have discarded
+        #: 横鸡 round per kind: its members, None once closed
+        self.rounds: dict[int, set[int] | None] = {}
+
+    def copy(self) -> DiscardWalk:
+        """An independent walk at the same place (a bot walks on from a table it has seen)."""
+        twin = DiscardWalk.__new__(DiscardWalk)
+        twin.table, twin.cf_round = self.table, self.cf_round
+        twin.cf_tiles, twin.hj_tiles = self.cf_tiles, self.hj_tiles
+        twin.seen, twin.started = set(self.seen), set(self.started)
+        twin.rounds = {k: None if m is None else set(m) for k, m in self.rounds.items()}
+        return twin
+
+    def push(self, seat: int, tile: int) -> Status | None:
+        """The status of ``seat``'s discard of ``tile``, next in table order (None: it is no
+        chicken); the walk moves on past it."""
+        rounds = self.rounds
+        for k, members in rounds.items():
+            if members is not None and seat in members:
+                rounds[k] = None  # a member discards again: that round is over
+        status = self.next_status(seat, tile)
+        self.started.add(seat)
+        self.seen.add(tile)
+        if status is Status.CHONGFENG:
+            members = rounds.get(tile)
+            if members is not None:
+                members.add(seat)  # DS: a 冲锋 inside an open round closes it next time too
+        elif status is Status.HENGJI:
+            joined = rounds.setdefault(tile, set())
+            assert joined is not None
+            joined.add(seat)
+        return status
+
+    def next_status(self, seat: int, tile: int) -> Status | None:
+        """What ``seat``'s discard of ``tile`` would be if it came next (None: no chicken);
+        nothing changes."""
+        if tile not in self.table:
+            return None
+        if tile in self.cf_tiles and (
+            tile not in self.seen if self.cf_round else seat not in self.started
+        ):
+            return Status.CHONGFENG
+        if tile in self.hj_tiles:
+            members = self.rounds.get(tile, set())
+            if members is not None and seat not in members:  # its round is open (or none yet)
+                return Status.HENGJI
+        return Status.PLAIN
 
 
 def status_value(status: Status, c: Chicken, p: ChickenParams) -> int:
@@ -152,6 +194,17 @@ def status_value(status: Status, c: Chicken, p: ChickenParams) -> int:
     return c.base
 
 
+def chongfeng_multipliers(p: ChickenParams, first_round: bool) -> tuple[int, int]:
+    """(multiplier, golden multiplier) of a 冲锋鸡: the 首圈 ones for a 冲锋 in the first
+    go-round where the variant sets them (FW idx 14), else the 冲锋 ones."""
+    cf = p.chongfeng
+    assert cf is not None
+    if first_round and cf.shouquan is not None:
+        sq = cf.shouquan
+        return sq.multiplier, sq.golden_multiplier or sq.multiplier
+    return cf.multiplier, cf.golden_multiplier
+
+
 def chongfeng_value(
     c: Chicken, p: ChickenParams, first_round: bool, tags: tuple[str, ...] = ()
 ) -> tuple[int, str, Fact]:
@@ -160,12 +213,11 @@ def chongfeng_value(
     say how it was made (``own``: a player's own first discard; ``claimed``/``claimer``)."""
     cf = p.chongfeng
     assert cf is not None
-    mult = cf.golden_multiplier if c.golden else cf.multiplier
+    plain_mult, golden_mult = chongfeng_multipliers(p, first_round)
+    mult = golden_mult if c.golden else plain_mult
     item, label, kind = "ji.chongfeng", cf.label, "chongfeng"
     if first_round and cf.shouquan is not None:
-        sq = cf.shouquan
-        mult = (sq.golden_multiplier or sq.multiplier) if c.golden else sq.multiplier
-        item, label, kind = "ji.shouquan", sq.label, "shouquan"
+        item, label, kind = "ji.shouquan", cf.shouquan.label, "shouquan"
         tags = (*tags, "chongfeng")
     if cf.first == "own":
         tags = (*tags, "own")

@@ -9,6 +9,7 @@ from zhuoji.rules.chickens.discards import chongfeng, classify, named_kinds, zer
 from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings, shown
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.payment import Standing, pay_holdings, pay_unready, pay_zeren
+from zhuoji.rules.chickens.pricing import ChickenPricer
 from zhuoji.rules.chickens.values import Chicken, round_chickens
 from zhuoji.rules.chickens.words import chicken_words, round_remarks
 from zhuoji.rules.registry import Phase, Point, register, register_labels
@@ -48,6 +49,7 @@ def round_table(ctx: SettleContext, p: ChickenParams) -> Mapping[int, Chicken]:
     phase=Phase.CHICKENS,
     title="捉鸡",
     words=chicken_words,
+    pricer=ChickenPricer,
 )
 def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     """Each collector earns each chicken's value from his payers; 冲锋鸡, 横鸡, 责任鸡, 包鸡,
