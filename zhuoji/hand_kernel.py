@@ -143,6 +143,31 @@ def _vector_of(i0: i64, i1: i64, i2: i64, i3: i64) -> bytes:
     ]
 
 
+#: the product table flat, 256 slots a class: the class of the product of classes ``a`` and
+#: ``b`` at ``a << 8 | b`` (one bytes look-up, where ``_PROD`` takes a tuple's and a bytes')
+_PRODUCT: Final[bytes] = b"".join(row.ljust(256, b"\xff") for row in _PROD)
+#: every class's (m, h) vector flat, ``hand_tables.WIDTH`` (10) bytes a class
+_VECTORS: Final[bytes] = b"".join(_VEC)
+
+
+def _class_cell(a: i64, b: i64, d: i64, h: i64, cell: i64) -> int:
+    """Cell ``cell`` of the whole hand's (m, h) vector from the classes of 万, 条, 筒 and the
+    honors: three products and the vector, four bytes look-ups."""
+    p: i64 = _PRODUCT[a << 8 | b]
+    p = _PRODUCT[p << 8 | d]
+    p = _PRODUCT[p << 8 | h]
+    return _VECTORS[10 * p + cell]
+
+
+def _table_cell(i0: i64, i1: i64, i2: i64, i3: i64, cell: i64) -> int:
+    """:func:`_class_cell` of the four groups' pattern indices (a fifth copy may count)."""
+    a: i64 = _SUIT_CLASS[i0]
+    b: i64 = _SUIT_CLASS[i1]
+    d: i64 = _SUIT_CLASS[i2]
+    h: i64 = _HONOR_CLASS[i3]
+    return _class_cell(a, b, d, h, cell)
+
+
 def hand_vector(c: Sequence[int]) -> bytes:
     """The (m, h) distance vector of the whole hand: four class lookups, three products."""
     i0, i1, i2, i3, _n0, _n1, _n2, _n3, _hist = _scan(_as_list(c))
@@ -173,68 +198,78 @@ def standard_distance(c: Sequence[int], jokers: int = 0, *, wild_in_play: bool =
     a fifth copy counts, since a joker may stand for it.
     """
     cc = _as_list(c)
-    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(cc)
+    if not wild_in_play and not jokers:
+        return _distance(cc, STANDARD)
+    i0, i1, i2, i3, n0, n1, n2, n3, _hist = _scan(cc)
     n = int(n0 + n1 + n2 + n3)
     sets = (n + jokers) // 3
     _check_sets(sets, n)
-    if wild_in_play or jokers or not _held(hist, 4):
-        return _vector_of(i0, i1, i2, i3)[2 * sets + 1]
-    return _capped_standard_distance(cc, sets)
+    return _vector_of(i0, i1, i2, i3)[2 * sets + 1]
 
 
-def _capped_standard_distance(c: list[int], sets: int) -> int:
-    """The standard distance with no fifth copy: the tables count one (``1111m234p567p789s``
-    would be one tile from ``11111m``).  Only a suit or the honors holding a four-of-a-kind
-    can differ from its table vector (checked for every pattern of up to 14 tiles), so only
-    those are looked up again."""
-    _check_sets(sets, _total(c))
-    vecs: list[bytes] = []
-    classes: list[int] = []
-    for group in range(4):
-        base = 9 * group
-        size = 9 if group < 3 else 7
-        index = _suit_index(c, base) if group < 3 else _honor_index(c)
-        cls = _SUIT_CLASS[index] if group < 3 else _HONOR_CLASS[index]
-        quad = False
-        for k in range(base, base + size):
-            if c[k] == 4:
-                quad = True
-        if quad:
-            capped = _capped_class(group < 3, index)
-            if isinstance(capped, bytes):
-                cls = -1
-                vecs.append(capped)
-            else:
-                cls = capped
-                vecs.append(_VEC[cls])
-        else:
-            vecs.append(_VEC[cls])
-        classes.append(cls)
-    if min(classes) >= 0:
-        return _VEC[_PROD[_PROD[_PROD[classes[0]][classes[1]]][classes[2]]][classes[3]]][
-            2 * sets + 1
-        ]
-    vec = vecs[0]
-    for g in range(1, 4):
-        vec = hand_tables._product(vec, vecs[g])
-    return vec[2 * sets + 1]
+def _capped_cell(i0: i64, i1: i64, i2: i64, i3: i64, quads: i64, cell: i64) -> int:
+    """Cell ``cell`` of the hand's (m, h) vector with no fifth copy of a kind (the tables
+    count one: ``1111m234p567p789s`` would be one tile from ``11111m``).  Only a group
+    holding a four-of-a-kind can differ from its table vector (checked for every pattern of
+    up to 14 tiles), so the groups whose bit is set in ``quads`` (bit 0 万 … bit 3 honors)
+    read their capped class (:func:`_capped_class`), the others their table class."""
+    g0: i64 = _capped_class(True, i0) if quads & 1 else _SUIT_CLASS[i0]
+    g1: i64 = _capped_class(True, i1) if quads & 2 else _SUIT_CLASS[i1]
+    g2: i64 = _capped_class(True, i2) if quads & 4 else _SUIT_CLASS[i2]
+    g3: i64 = _capped_class(False, i3) if quads & 8 else _HONOR_CLASS[i3]
+    if g0 < 256 and g1 < 256 and g2 < 256 and g3 < 256:
+        return _class_cell(g0, g1, g2, g3, cell)
+    vec = _vector_product(_class_vector(g0), _class_vector(g1))
+    vec = _vector_product(vec, _class_vector(g2))
+    return _vector_product(vec, _class_vector(g3))[cell]
+
+
+def _class_vector(cls: i64) -> bytes:
+    """The vector of a class, or of a capped vector no class has (numbered from 256)."""
+    return _VEC[cls] if cls < 256 else _EXTRA_VECTORS[cls - 256]
+
+
+def _vector_product(a: bytes, b: bytes) -> bytes:
+    """:func:`zhuoji.hand_tables._product` compiled: the min-plus product of two (m, h)
+    vectors, truncated at four sets."""
+    out = [255] * 10
+    for i in range(5):
+        for j in range(5 - i):
+            k = 2 * (i + j)
+            v: i64 = a[2 * i] + b[2 * j]
+            if v < out[k]:
+                out[k] = v
+            v = a[2 * i + 1] + b[2 * j]
+            w: i64 = a[2 * i] + b[2 * j + 1]
+            v = min(v, w)
+            if v < out[k + 1]:
+                out[k + 1] = v
+    return bytes([min(x, 255) for x in out])
 
 
 _CLASS_OF: Final[dict[bytes, int]] = {v: i for i, v in enumerate(_VEC)}
 #: capped classes found so far, by ``2 * index + suit`` (emptied when it grows past a bound)
-_CAPPED: Final[dict[int, int | bytes]] = {}
+_CAPPED: Final[dict[int, int]] = {}
 _CAPPED_BOUND: Final = 65536
+#: capped vectors no class has, numbered from 256 on (a few hundred at most: every vector is
+#: ten bytes of small distances) and kept for good
+_EXTRA_VECTORS: Final[list[bytes]] = []
 
 
-def _capped_class(suit: bool, index: int) -> int | bytes:
-    """The class of a pattern's capped vector (its vector when no class has it)."""
+def _capped_class(suit: bool, index: int) -> int:
+    """The class of a pattern's capped vector; a vector no class has is numbered from 256
+    (:data:`_EXTRA_VECTORS`)."""
     key = 2 * index + suit
     found = _CAPPED.get(key)
     if found is not None:
         return found
     part = tuple(index // 5**i % 5 for i in range(9 if suit else 7))
     vec = _capped_vector(part, suit)
-    result = _CLASS_OF.get(vec, vec)
+    result = _CLASS_OF.get(vec, -1)
+    if result < 0:
+        if vec not in _EXTRA_VECTORS:
+            _EXTRA_VECTORS.append(vec)
+        result = 256 + _EXTRA_VECTORS.index(vec)
     if len(_CAPPED) >= _CAPPED_BOUND:
         _CAPPED.clear()
     _CAPPED[key] = result
@@ -385,19 +420,22 @@ def _shisanlan_distance(c: list[int], jokers: int, strict: bool) -> int:
     return 14 - best
 
 
-def _lan_strict_suited(m0: int, m1: int, m2: int) -> int:
+def _lan_strict_suited(m0: i64, m1: i64, m2: i64) -> i64:
     """The most suited tiles kept when the three suits take 147, 258 and 369, one each, in
     the best of the six orders."""
-    a0 = _LAN_STRICT[3 * m0]
-    a1 = _LAN_STRICT[3 * m0 + 1]
-    a2 = _LAN_STRICT[3 * m0 + 2]
-    b0 = _LAN_STRICT[3 * m1]
-    b1 = _LAN_STRICT[3 * m1 + 1]
-    b2 = _LAN_STRICT[3 * m1 + 2]
-    d0 = _LAN_STRICT[3 * m2]
-    d1 = _LAN_STRICT[3 * m2 + 1]
-    d2 = _LAN_STRICT[3 * m2 + 2]
-    return max(a0 + b1 + d2, a0 + b2 + d1, a1 + b0 + d2, a1 + b2 + d0, a2 + b0 + d1, a2 + b1 + d0)
+    a0: i64 = _LAN_STRICT[3 * m0]
+    a1: i64 = _LAN_STRICT[3 * m0 + 1]
+    a2: i64 = _LAN_STRICT[3 * m0 + 2]
+    b0: i64 = _LAN_STRICT[3 * m1]
+    b1: i64 = _LAN_STRICT[3 * m1 + 1]
+    b2: i64 = _LAN_STRICT[3 * m1 + 2]
+    d0: i64 = _LAN_STRICT[3 * m2]
+    d1: i64 = _LAN_STRICT[3 * m2 + 1]
+    d2: i64 = _LAN_STRICT[3 * m2 + 2]
+    return max(
+        max(max(a0 + b1 + d2, a0 + b2 + d1), max(a1 + b0 + d2, a1 + b2 + d0)),
+        max(a2 + b0 + d1, a2 + b1 + d0),
+    )
 
 
 def _rank_mask(c: list[int], b: int) -> int:
@@ -494,13 +532,207 @@ def quads(c: Sequence[int]) -> int:
     return _held(_scan(_as_list(c))[8], 4)
 
 
+# ---------------------------------------------------------------------------------------
+# every form from one read of the counts (no wild tiles)
+# ---------------------------------------------------------------------------------------
+#
+# HandRules asks for a form set's distance or win at once: each of these reads the counts
+# once into 34 ``i64`` locals and derives every form's part from them with shifts and
+# masks, which hold for counts 0–4: ``(x + 3) >> 2`` is 1 when a kind is held, ``x >> 1``
+# is not 0 when it is held twice or more, and the or of counts has bit 2 set when one is
+# held four times and equals 1 when none is held twice.
+
+
+# fmt: off
+def _distance(c: list[int], switches: i64) -> int:
+    """Fewest tiles to add over the forms switched on (see :data:`STANDARD`), without wild
+    tiles (no kind above four copies); ``FAR`` with no form.  The per-form functions
+    (:func:`standard_distance`, :func:`pairs_distance`, :func:`_shisanlan_distance`,
+    :func:`_shisanyao_from`) give the same answers form by form."""
+    m1: i64; m2: i64; m3: i64; m4: i64; m5: i64; m6: i64; m7: i64; m8: i64; m9: i64  # noqa: E702
+    s1: i64; s2: i64; s3: i64; s4: i64; s5: i64; s6: i64; s7: i64; s8: i64; s9: i64  # noqa: E702
+    p1: i64; p2: i64; p3: i64; p4: i64; p5: i64; p6: i64; p7: i64; p8: i64; p9: i64  # noqa: E702
+    z1: i64; z2: i64; z3: i64; z4: i64; z5: i64; z6: i64; z7: i64  # noqa: E702
+    (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+     s1, s2, s3, s4, s5, s6, s7, s8, s9,
+     p1, p2, p3, p4, p5, p6, p7, p8, p9,
+     z1, z2, z3, z4, z5, z6, z7) = c
+    n = (m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + m9
+         + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9
+         + p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9
+         + z1 + z2 + z3 + z4 + z5 + z6 + z7)
+    best: i64 = FAR
+    if switches & STANDARD:
+        if n > 14:
+            raise ValueError(f"a concealed hand holds at most 14 tiles, not {n}")
+        i0 = m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (m7 + 5 * (m8 + 5 * m9)))))))
+        i1 = s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (s7 + 5 * (s8 + 5 * s9)))))))
+        i2 = p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * (p8 + 5 * p9)))))))
+        i3 = z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * (z6 + 5 * z7)))))
+        cell = 2 * (n // 3) + 1
+        # bit 2 of a group's or: the group holds a four-of-a-kind
+        q0 = m1 | m2 | m3 | m4 | m5 | m6 | m7 | m8 | m9
+        q1 = s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9
+        q2 = p1 | p2 | p3 | p4 | p5 | p6 | p7 | p8 | p9
+        q3 = z1 | z2 | z3 | z4 | z5 | z6 | z7
+        best = _table_cell(i0, i1, i2, i3, cell)
+        if (q0 | q1 | q2 | q3) & 4:
+            # The table may count a fifth copy of a four-of-a-kind.  The hand less one copy
+            # of each holds none, so its table distance is exact, and it is no nearer than
+            # the hand: when the two agree, so does the exact distance.
+            r0 = ((m1 >> 2) + 5 * ((m2 >> 2) + 5 * ((m3 >> 2) + 5 * ((m4 >> 2) + 5 * ((m5 >> 2)
+                  + 5 * ((m6 >> 2) + 5 * ((m7 >> 2) + 5 * ((m8 >> 2) + 5 * (m9 >> 2)))))))))
+            r1 = ((s1 >> 2) + 5 * ((s2 >> 2) + 5 * ((s3 >> 2) + 5 * ((s4 >> 2) + 5 * ((s5 >> 2)
+                  + 5 * ((s6 >> 2) + 5 * ((s7 >> 2) + 5 * ((s8 >> 2) + 5 * (s9 >> 2)))))))))
+            r2 = ((p1 >> 2) + 5 * ((p2 >> 2) + 5 * ((p3 >> 2) + 5 * ((p4 >> 2) + 5 * ((p5 >> 2)
+                  + 5 * ((p6 >> 2) + 5 * ((p7 >> 2) + 5 * ((p8 >> 2) + 5 * (p9 >> 2)))))))))
+            r3 = ((z1 >> 2) + 5 * ((z2 >> 2) + 5 * ((z3 >> 2) + 5 * ((z4 >> 2) + 5 * ((z5 >> 2)
+                  + 5 * ((z6 >> 2) + 5 * (z7 >> 2)))))))
+            if _table_cell(i0 - r0, i1 - r1, i2 - r2, i3 - r3, cell) != best:
+                quads = (q0 >> 2 & 1) | (q1 >> 1 & 2) | (q2 & 4) | (q3 << 1 & 8)
+                best = _capped_cell(i0, i1, i2, i3, quads, cell)
+    # with 13 tiles or more the other forms need 14 - n tiles at least
+    if n < 13 or best <= 14 - n:
+        return best
+    if switches & SEVEN_PAIRS and switches & QUADS_AS_TWO_PAIRS:
+        # kinds held an odd number of times; the pairs are the rest of the tiles, halved
+        odd = ((m1 & 1) + (m2 & 1) + (m3 & 1) + (m4 & 1) + (m5 & 1) + (m6 & 1) + (m7 & 1)
+               + (m8 & 1) + (m9 & 1) + (s1 & 1) + (s2 & 1) + (s3 & 1) + (s4 & 1) + (s5 & 1)
+               + (s6 & 1) + (s7 & 1) + (s8 & 1) + (s9 & 1) + (p1 & 1) + (p2 & 1) + (p3 & 1)
+               + (p4 & 1) + (p5 & 1) + (p6 & 1) + (p7 & 1) + (p8 & 1) + (p9 & 1) + (z1 & 1)
+               + (z2 & 1) + (z3 & 1) + (z4 & 1) + (z5 & 1) + (z6 & 1) + (z7 & 1))
+        pairs = (n - odd) >> 1
+        need = 7 - min(pairs, 7)  # as pairs_distance: a single needs one tile, a gap two
+        d: i64 = need + max(need - odd, 0)
+        if d < best:
+            best = d
+    elif switches & SEVEN_PAIRS:
+        hist = ((1 << 6 * m1) + (1 << 6 * m2) + (1 << 6 * m3) + (1 << 6 * m4) + (1 << 6 * m5)
+                + (1 << 6 * m6) + (1 << 6 * m7) + (1 << 6 * m8) + (1 << 6 * m9)
+                + (1 << 6 * s1) + (1 << 6 * s2) + (1 << 6 * s3) + (1 << 6 * s4) + (1 << 6 * s5)
+                + (1 << 6 * s6) + (1 << 6 * s7) + (1 << 6 * s8) + (1 << 6 * s9)
+                + (1 << 6 * p1) + (1 << 6 * p2) + (1 << 6 * p3) + (1 << 6 * p4) + (1 << 6 * p5)
+                + (1 << 6 * p6) + (1 << 6 * p7) + (1 << 6 * p8) + (1 << 6 * p9)
+                + (1 << 6 * z1) + (1 << 6 * z2) + (1 << 6 * z3) + (1 << 6 * z4) + (1 << 6 * z5)
+                + (1 << 6 * z6) + (1 << 6 * z7))
+        d = _pairs_from(hist, False)
+        if d < best:
+            best = d
+    if switches & (SHISANYAO | SHISANLAN):
+        honors = (((z1 + 3) >> 2) + ((z2 + 3) >> 2) + ((z3 + 3) >> 2) + ((z4 + 3) >> 2)
+                  + ((z5 + 3) >> 2) + ((z6 + 3) >> 2) + ((z7 + 3) >> 2))
+        # 十三幺 holds six suited kinds at most, 十三烂 nine suited tiles: with few honors
+        # neither comes near
+        if switches & SHISANYAO and best > 7 - honors:
+            kinds = (honors + ((m1 + 3) >> 2) + ((m9 + 3) >> 2) + ((s1 + 3) >> 2)
+                     + ((s9 + 3) >> 2) + ((p1 + 3) >> 2) + ((p9 + 3) >> 2))
+            twice = (m1 | m9 | s1 | s9 | p1 | p9 | z1 | z2 | z3 | z4 | z5 | z6 | z7) >> 1
+            d = 13 - kinds if twice else 14 - kinds
+            if d < best:
+                best = d
+        if switches & SHISANLAN and best > 5 - honors:
+            b0 = (((m1 + 3) >> 2) | ((m2 + 3) >> 2 << 1) | ((m3 + 3) >> 2 << 2)
+                  | ((m4 + 3) >> 2 << 3) | ((m5 + 3) >> 2 << 4) | ((m6 + 3) >> 2 << 5)
+                  | ((m7 + 3) >> 2 << 6) | ((m8 + 3) >> 2 << 7) | ((m9 + 3) >> 2 << 8))
+            b1 = (((s1 + 3) >> 2) | ((s2 + 3) >> 2 << 1) | ((s3 + 3) >> 2 << 2)
+                  | ((s4 + 3) >> 2 << 3) | ((s5 + 3) >> 2 << 4) | ((s6 + 3) >> 2 << 5)
+                  | ((s7 + 3) >> 2 << 6) | ((s8 + 3) >> 2 << 7) | ((s9 + 3) >> 2 << 8))
+            b2 = (((p1 + 3) >> 2) | ((p2 + 3) >> 2 << 1) | ((p3 + 3) >> 2 << 2)
+                  | ((p4 + 3) >> 2 << 3) | ((p5 + 3) >> 2 << 4) | ((p6 + 3) >> 2 << 5)
+                  | ((p7 + 3) >> 2 << 6) | ((p8 + 3) >> 2 << 7) | ((p9 + 3) >> 2 << 8))
+            d = 14 - _lan_kept(b0, b1, b2, honors, (switches & STRICT_LAN) != 0)
+            if d < best:
+                best = d
+    return best
+
+
+def _is_win(c: list[int], switches: i64) -> bool:
+    """Whether the hand is complete in one of the forms switched on, without wild tiles: a
+    hand no form takes is turned away from the one read of its counts (the per-form
+    checks, :func:`is_standard_win` …, give the same answers form by form)."""
+    m1: i64; m2: i64; m3: i64; m4: i64; m5: i64; m6: i64; m7: i64; m8: i64; m9: i64  # noqa: E702
+    s1: i64; s2: i64; s3: i64; s4: i64; s5: i64; s6: i64; s7: i64; s8: i64; s9: i64  # noqa: E702
+    p1: i64; p2: i64; p3: i64; p4: i64; p5: i64; p6: i64; p7: i64; p8: i64; p9: i64  # noqa: E702
+    z1: i64; z2: i64; z3: i64; z4: i64; z5: i64; z6: i64; z7: i64  # noqa: E702
+    (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+     s1, s2, s3, s4, s5, s6, s7, s8, s9,
+     p1, p2, p3, p4, p5, p6, p7, p8, p9,
+     z1, z2, z3, z4, z5, z6, z7) = c
+    n = (m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + m9
+         + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9
+         + p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9
+         + z1 + z2 + z3 + z4 + z5 + z6 + z7)
+    if switches & STANDARD and n % 3 == 2:
+        if n > 14:  # no cell for five sets: the vector's look-up failed so
+            raise IndexError("index out of range")
+        i0 = m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (m7 + 5 * (m8 + 5 * m9)))))))
+        i1 = s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (s7 + 5 * (s8 + 5 * s9)))))))
+        i2 = p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * (p8 + 5 * p9)))))))
+        i3 = z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * (z6 + 5 * z7)))))
+        if not _table_cell(i0, i1, i2, i3, 2 * (n // 3) + 1):
+            return True
+    if n != 14:
+        return False
+    held = (m1 | m2 | m3 | m4 | m5 | m6 | m7 | m8 | m9
+            | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9
+            | p1 | p2 | p3 | p4 | p5 | p6 | p7 | p8 | p9
+            | z1 | z2 | z3 | z4 | z5 | z6 | z7)
+    # seven pairs: every kind held an even number of times (twice, unless quads count)
+    if switches & SEVEN_PAIRS and not held & (1 if switches & QUADS_AS_TWO_PAIRS else 5):
+        return True
+    twice = (m1 | m9 | s1 | s9 | p1 | p9 | z1 | z2 | z3 | z4 | z5 | z6 | z7) >> 1
+    if switches & SHISANYAO and twice:
+        kinds = (((m1 + 3) >> 2) + ((m9 + 3) >> 2) + ((s1 + 3) >> 2) + ((s9 + 3) >> 2)
+                 + ((p1 + 3) >> 2) + ((p9 + 3) >> 2) + ((z1 + 3) >> 2) + ((z2 + 3) >> 2)
+                 + ((z3 + 3) >> 2) + ((z4 + 3) >> 2) + ((z5 + 3) >> 2) + ((z6 + 3) >> 2)
+                 + ((z7 + 3) >> 2))
+        if kinds == 13:
+            return True
+    if switches & SHISANLAN and held == 1:  # fourteen kinds, once each
+        b0 = (m1 | m2 << 1 | m3 << 2 | m4 << 3 | m5 << 4 | m6 << 5 | m7 << 6 | m8 << 7 | m9 << 8)
+        b1 = (s1 | s2 << 1 | s3 << 2 | s4 << 3 | s5 << 4 | s6 << 5 | s7 << 6 | s8 << 7 | s9 << 8)
+        b2 = (p1 | p2 << 1 | p3 << 2 | p4 << 3 | p5 << 4 | p6 << 5 | p7 << 6 | p8 << 7 | p9 << 8)
+        honors = z1 + z2 + z3 + z4 + z5 + z6 + z7
+        return _lan_kept(b0, b1, b2, honors, (switches & STRICT_LAN) != 0) == 14
+    return False
+# fmt: on
+
+
+def _lan_kept(b0: i64, b1: i64, b2: i64, honors: i64, strict: bool) -> i64:
+    """The most tiles of a 十三烂 hand kept (at most 14), from the ranks held in each suit
+    (nine bits each) and the honor kinds held: :func:`_shisanlan_distance` is 14 less it.
+
+    Three apart: a 十三烂 hand holds 14 tiles, at most three a suit and seven honors, so its
+    suits' parts hold seven to nine ranks between them: sizes 3 + 3 + 3 with room for five
+    honors, 3 + 3 + 2 with six, or 3 + 3 + 1 and 3 + 2 + 2 with all seven.  ``_LAN`` gives
+    each suit's best overlap with a part of each size; the best split is read off the all-3
+    one from how much each suit gains by a smaller part (the same maximum as trying the ten
+    splits of ``_LAN_SPLITS``)."""
+    if strict:  # nine suited places at most, seven honors: any 14 of the 16 will do
+        kept = _lan_strict_suited(b0, b1, b2) + honors
+        return kept if kept < 14 else 14
+    a3: i64 = _LAN[4 * b0 + 3]
+    c3: i64 = _LAN[4 * b1 + 3]
+    d3: i64 = _LAN[4 * b2 + 3]
+    # what a suit gains by a part of two ranks instead of three (−1, 0 or 1), or of one
+    a2: i64 = _LAN[4 * b0 + 2] - a3
+    c2: i64 = _LAN[4 * b1 + 2] - c3
+    d2: i64 = _LAN[4 * b2 + 2] - d3
+    a1: i64 = _LAN[4 * b0 + 1] - a3
+    c1: i64 = _LAN[4 * b1 + 1] - c3
+    d1: i64 = _LAN[4 * b2 + 1] - d3
+    top2 = max(max(a2, c2), d2)
+    low2 = min(min(a2, c2), d2)
+    # 3+3+3 (five honors) or 3+3+2 (six), then 3+3+1 or 3+2+2 (all seven)
+    kept = max(min(honors, 5), top2 + min(honors, 6))
+    kept = max(kept, max(max(max(a1, c1), d1), a2 + c2 + d2 - low2) + honors)
+    kept += a3 + c3 + d3
+    return kept if kept < 14 else 14
+
+
 def is_win(c: Sequence[int]) -> bool:
     """The plain forms of DESIGN.md: standard or seven pairs (four of a kind as two pairs)."""
-    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(_as_list(c))
-    n = n0 + n1 + n2 + n3
-    if n % 3 == 2 and not _vector_of(i0, i1, i2, i3)[2 * (n // 3) + 1]:
-        return True
-    return n == 14 and _pairs_complete(hist, True)
+    return _is_win(_as_list(c), PLAIN)
 
 
 # ---------------------------------------------------------------------------------------
@@ -631,40 +863,11 @@ def is_ready(c: Sequence[int]) -> bool:
 
 
 def shanten_standard(c: Sequence[int]) -> int:
-    return standard_distance(c) - 1
+    return _distance(_as_list(c), STANDARD) - 1
 
 
 def shanten_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> int:
     return _seven_pairs_distance(_as_list(c), 0, quads_as_two_pairs) - 1
-
-
-def _distance(c: list[int], switches: int) -> int:
-    """Fewest tiles to add over the forms switched on (see :data:`STANDARD`), without wild
-    tiles (no kind above four copies)."""
-    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
-    n = int(n0 + n1 + n2 + n3)
-    best = FAR
-    if switches & STANDARD:
-        sets = n // 3
-        _check_sets(sets, n)
-        vector = _vector_of(i0, i1, i2, i3)
-        best = _capped_standard_distance(c, sets) if _held(hist, 4) else vector[2 * sets + 1]
-    if n >= 13:
-        if switches & SEVEN_PAIRS:
-            d = _pairs_from(hist, (switches & QUADS_AS_TWO_PAIRS) != 0)
-            if d < best:
-                best = d
-        if switches & SHISANYAO:
-            d = _shisanyao_from(c, n)
-            if d < best:
-                best = d
-        # 十三烂 uses distinct kinds only: at least 14 minus the kinds held
-        kinds = _held(hist, 1) + _held(hist, 2) + _held(hist, 3) + _held(hist, 4)
-        if switches & SHISANLAN and 14 - kinds < best:
-            d = _shisanlan_distance(c, 0, (switches & STRICT_LAN) != 0)
-            if d < best:
-                best = d
-    return best
 
 
 def shanten(c: Sequence[int]) -> int:
@@ -722,22 +925,42 @@ def forms_shanten_floor(c: Sequence[int], quads_as_two_pairs: bool) -> int:
 
 def forms_is_win(c: Sequence[int], switches: int) -> bool:
     """Whether the hand is complete in one of the forms switched on, no wild tiles."""
-    cc = _as_list(c)
-    return (
-        (switches & STANDARD != 0 and _is_standard_win(cc))
-        or (
-            switches & SEVEN_PAIRS != 0
-            and _is_seven_pairs(cc, (switches & QUADS_AS_TWO_PAIRS) != 0)
-        )
-        or (switches & SHISANYAO != 0 and _is_shisanyao(cc))
-        or (switches & SHISANLAN != 0 and _is_shisanlan(cc, (switches & STRICT_LAN) != 0))
-    )
+    return _is_win(_as_list(c), switches)
 
 
 def forms_waits(c: Sequence[int], switches: int) -> list[int]:
     """Kinds completing the hand in one of the forms switched on; a kind held four times is
     no wait."""
     return _waits(_as_list(c), switches)
+
+
+class Forms:
+    """A form set's checks without wild tiles, as methods of one object that holds its
+    switches: :class:`zhuoji.hand.HandRules` makes one and binds its methods in place of its
+    own, so ``rules.shanten(c)`` calls compiled code with no Python frame between (a
+    ``functools.partial`` with the switches as a keyword costs more than the frame)."""
+
+    def __init__(self, switches: int) -> None:
+        self.switches: i64 = switches
+
+    def distance(self, c: Sequence[int]) -> int:
+        """:func:`forms_distance`."""
+        return _distance(_as_list(c), self.switches)
+
+    def shanten(self, c: Sequence[int]) -> int:
+        """:func:`forms_distance` less one: tiles from ready (0 ready, -1 complete)."""
+        return _distance(_as_list(c), self.switches) - 1
+
+    def is_win(self, c: Sequence[int]) -> bool:
+        """:func:`forms_is_win`."""
+        return _is_win(_as_list(c), self.switches)
+
+    def waits(self, c: Sequence[int]) -> list[int]:
+        """:func:`forms_waits`."""
+        return _waits(_as_list(c), self.switches)
+
+    def is_ready(self, c: Sequence[int]) -> bool:
+        return bool(_waits(_as_list(c), self.switches))
 
 
 # ---------------------------------------------------------------------------------------
