@@ -283,6 +283,28 @@ def test_too_many_tiles_fail_as_the_form_checks_did() -> None:
             K.forms_distance(c, switches)
 
 
+def test_read_gives_the_counts_whatever_objects_hold_them() -> None:
+    """``_read`` (the compiled build's reading of the counts) compares each count with the
+    interpreter's objects for 0–4; anything else (a bool, a count above four, a big int, an
+    int subclass) makes it read the list the ordinary way, with the same values."""
+
+    class Count(int):
+        pass
+
+    assert compiled.is_compiled(K) == K._COMPILED
+    rng = random.Random(4)
+    odd_values: list[int] = [True, False, 5, 7, 2**40, Count(3), Count(0)]
+    for c in hands(33, 600):
+        assert K._read(c) == tuple(c), c
+        odd = list(c)
+        odd[rng.randrange(34)] = rng.choice(odd_values)
+        assert K._read(odd) == tuple(int(x) for x in odd), odd
+        if max(odd) <= 4 and sum(odd) <= 14:
+            assert K.forms_distance(odd, K.PLAIN) == K.forms_distance(
+                [int(x) for x in odd], K.PLAIN
+            )
+
+
 def test_lan_kept_is_the_best_of_the_ten_splits() -> None:
     """``_lan_kept`` reads the best split of a 十三烂 hand off the all-threes one; the ten
     splits of ``_LAN_SPLITS`` (parts of the three suits, room for the honors) tried one by
