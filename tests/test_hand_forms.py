@@ -337,16 +337,6 @@ def test_lan_kept_is_the_best_of_the_ten_splits() -> None:
         assert K._lan_kept(b0, b1, b2, honors, False) == tried(b0, b1, b2, honors)
 
 
-def test_vector_product_is_the_tables_product() -> None:
-    vectors = hand_tables.load().vectors
-    rng = random.Random(5)
-    for _ in range(2000):
-        a, b = rng.choice(vectors), rng.choice(vectors)
-        if rng.random() < 0.3:  # vectors no class has, as capped groups can give
-            a = bytes(min(x + rng.randrange(2), 255) for x in a)
-        assert K._vector_product(a, b) == hand_tables._product(a, b)
-
-
 # ---------------------------------------------------------------------------------------
 # HandRules: the kernel's methods bound in place of its own
 # ---------------------------------------------------------------------------------------

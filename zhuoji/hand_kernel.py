@@ -45,6 +45,10 @@ _SUIT_CLASS: Final[bytes] = _TABLES.suit_class
 _HONOR_CLASS: Final[bytes] = _TABLES.honor_class
 _VEC: Final[tuple[bytes, ...]] = _TABLES.vectors
 _PROD: Final[tuple[bytes, ...]] = _TABLES.product
+#: the classes with no kind above four copies (no wild tiles): differ only for a pattern
+#: holding a four-of-a-kind
+_SUIT_CAPPED: Final[bytes] = _TABLES.suit_capped
+_HONOR_CAPPED: Final[bytes] = _TABLES.honor_capped
 
 #: form switches of the ``forms_*`` entry points, or-ed together
 STANDARD: Final = 1
@@ -342,106 +346,6 @@ def standard_distance(c: Sequence[int], jokers: int = 0, *, wild_in_play: bool =
     return _vector_of(i0, i1, i2, i3)[2 * sets + 1]
 
 
-def _capped_cell(i0: i64, i1: i64, i2: i64, i3: i64, quads: i64, cell: i64) -> int:
-    """Cell ``cell`` of the hand's (m, h) vector with no fifth copy of a kind (the tables
-    count one: ``1111m234p567p789s`` would be one tile from ``11111m``).  Only a group
-    holding a four-of-a-kind can differ from its table vector (checked for every pattern of
-    up to 14 tiles), so the groups whose bit is set in ``quads`` (bit 0 万 … bit 3 honors)
-    read their capped class (:func:`_capped_class`), the others their table class."""
-    g0: i64 = _capped_class(True, i0) if quads & 1 else _SUIT_CLASS[i0]
-    g1: i64 = _capped_class(True, i1) if quads & 2 else _SUIT_CLASS[i1]
-    g2: i64 = _capped_class(True, i2) if quads & 4 else _SUIT_CLASS[i2]
-    g3: i64 = _capped_class(False, i3) if quads & 8 else _HONOR_CLASS[i3]
-    if g0 < 256 and g1 < 256 and g2 < 256 and g3 < 256:
-        return _class_cell(g0, g1, g2, g3, cell)
-    vec = _vector_product(_class_vector(g0), _class_vector(g1))
-    vec = _vector_product(vec, _class_vector(g2))
-    return _vector_product(vec, _class_vector(g3))[cell]
-
-
-def _class_vector(cls: i64) -> bytes:
-    """The vector of a class, or of a capped vector no class has (numbered from 256)."""
-    return _VEC[cls] if cls < 256 else _EXTRA_VECTORS[cls - 256]
-
-
-def _vector_product(a: bytes, b: bytes) -> bytes:
-    """:func:`zhuoji.hand_tables._product` compiled: the min-plus product of two (m, h)
-    vectors, truncated at four sets."""
-    out = [255] * 10
-    for i in range(5):
-        for j in range(5 - i):
-            k = 2 * (i + j)
-            v: i64 = a[2 * i] + b[2 * j]
-            if v < out[k]:
-                out[k] = v
-            v = a[2 * i + 1] + b[2 * j]
-            w: i64 = a[2 * i] + b[2 * j + 1]
-            v = min(v, w)
-            if v < out[k + 1]:
-                out[k + 1] = v
-    return bytes([min(x, 255) for x in out])
-
-
-_CLASS_OF: Final[dict[bytes, int]] = {v: i for i, v in enumerate(_VEC)}
-#: capped classes found so far, by ``2 * index + suit`` (emptied when it grows past a bound)
-_CAPPED: Final[dict[int, int]] = {}
-_CAPPED_BOUND: Final = 65536
-#: capped vectors no class has, numbered from 256 on (a few hundred at most: every vector is
-#: ten bytes of small distances) and kept for good
-_EXTRA_VECTORS: Final[list[bytes]] = []
-
-
-def _capped_class(suit: bool, index: int) -> int:
-    """The class of a pattern's capped vector; a vector no class has is numbered from 256
-    (:data:`_EXTRA_VECTORS`)."""
-    key = 2 * index + suit
-    found = _CAPPED.get(key)
-    if found is not None:
-        return found
-    part = tuple(index // 5**i % 5 for i in range(9 if suit else 7))
-    vec = _capped_vector(part, suit)
-    result = _CLASS_OF.get(vec, -1)
-    if result < 0:
-        if vec not in _EXTRA_VECTORS:
-            _EXTRA_VECTORS.append(vec)
-        result = 256 + _EXTRA_VECTORS.index(vec)
-    if len(_CAPPED) >= _CAPPED_BOUND:
-        _CAPPED.clear()
-    _CAPPED[key] = result
-    return result
-
-
-def _capped_vector(part: tuple[int, ...], chows: bool) -> bytes:
-    """A suit's (or the honors') (m, h) distance vector as in the tables, with at most four
-    copies of each kind in the completed pattern: a left-to-right pass over the ranks whose
-    state is the chows started one and two ranks back."""
-    far = hand_tables.UNREACHABLE
-    width = hand_tables.WIDTH
-    states: dict[tuple[int, int], list[int]] = {(0, 0): [0] + [far] * (width - 1)}
-    n = len(part)
-    for i in range(n):
-        held = part[i]
-        nxt: dict[tuple[int, int], list[int]] = {}
-        for (back1, back2), vec in states.items():
-            carry = back1 + back2
-            for starts in range(5 - carry if chows and i + 2 < n else 1):
-                for pung in range(2):
-                    for pair in range(2):
-                        total = carry + starts + 3 * pung + 2 * pair
-                        if total > 4:
-                            continue
-                        cost = max(total - held, 0)
-                        out = nxt.setdefault((starts, back1), [far] * width)
-                        for m in range(5 - starts - pung):
-                            for h in range(2 - pair):
-                                v = vec[2 * m + h] + cost
-                                k = 2 * (m + starts + pung) + h + pair
-                                if v < out[k]:
-                                    out[k] = v
-        states = nxt
-    return bytes([min(v, far) for v in states[(0, 0)]])
-
-
 def pairs_distance(
     ones: int, twos: int, threes: int, fours: int, quads_as_two_pairs: bool = True
 ) -> int:
@@ -711,27 +615,16 @@ def _distance(c: list[int], switches: i64) -> int:
         i2 = p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * (p8 + 5 * p9)))))))
         i3 = z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * (z6 + 5 * z7)))))
         cell = 2 * (n // 3) + 1
-        # bit 2 of a group's or: the group holds a four-of-a-kind
-        q0 = m1 | m2 | m3 | m4 | m5 | m6 | m7 | m8 | m9
-        q1 = s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9
-        q2 = p1 | p2 | p3 | p4 | p5 | p6 | p7 | p8 | p9
-        q3 = z1 | z2 | z3 | z4 | z5 | z6 | z7
-        best = _table_cell(i0, i1, i2, i3, cell)
-        if (q0 | q1 | q2 | q3) & 4:
-            # The table may count a fifth copy of a four-of-a-kind.  The hand less one copy
-            # of each holds none, so its table distance is exact, and it is no nearer than
-            # the hand: when the two agree, so does the exact distance.
-            r0 = ((m1 >> 2) + 5 * ((m2 >> 2) + 5 * ((m3 >> 2) + 5 * ((m4 >> 2) + 5 * ((m5 >> 2)
-                  + 5 * ((m6 >> 2) + 5 * ((m7 >> 2) + 5 * ((m8 >> 2) + 5 * (m9 >> 2)))))))))
-            r1 = ((s1 >> 2) + 5 * ((s2 >> 2) + 5 * ((s3 >> 2) + 5 * ((s4 >> 2) + 5 * ((s5 >> 2)
-                  + 5 * ((s6 >> 2) + 5 * ((s7 >> 2) + 5 * ((s8 >> 2) + 5 * (s9 >> 2)))))))))
-            r2 = ((p1 >> 2) + 5 * ((p2 >> 2) + 5 * ((p3 >> 2) + 5 * ((p4 >> 2) + 5 * ((p5 >> 2)
-                  + 5 * ((p6 >> 2) + 5 * ((p7 >> 2) + 5 * ((p8 >> 2) + 5 * (p9 >> 2)))))))))
-            r3 = ((z1 >> 2) + 5 * ((z2 >> 2) + 5 * ((z3 >> 2) + 5 * ((z4 >> 2) + 5 * ((z5 >> 2)
-                  + 5 * ((z6 >> 2) + 5 * (z7 >> 2)))))))
-            if _table_cell(i0 - r0, i1 - r1, i2 - r2, i3 - r3, cell) != best:
-                quads = (q0 >> 2 & 1) | (q1 >> 1 & 2) | (q2 & 4) | (q3 << 1 & 8)
-                best = _capped_cell(i0, i1, i2, i3, quads, cell)
+        held = (m1 | m2 | m3 | m4 | m5 | m6 | m7 | m8 | m9
+                | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9
+                | p1 | p2 | p3 | p4 | p5 | p6 | p7 | p8 | p9
+                | z1 | z2 | z3 | z4 | z5 | z6 | z7)
+        if held & 4:  # a four-of-a-kind, whose fifth copy the plain tables count
+            best = _class_cell(
+                _SUIT_CAPPED[i0], _SUIT_CAPPED[i1], _SUIT_CAPPED[i2], _HONOR_CAPPED[i3], cell
+            )
+        else:
+            best = _table_cell(i0, i1, i2, i3, cell)
     # with 13 tiles or more the other forms need 14 - n tiles at least
     if n < 13 or best <= 14 - n:
         return best
