@@ -148,6 +148,27 @@ def test_compiled_kernel_matches_pure_on_random_hands(
     assert checked == HANDS
 
 
+def test_compiled_forms_methods_match_pure(kernels: tuple[ModuleType, ModuleType]) -> None:
+    """``Forms`` (a form set's checks as methods, which ``HandRules`` binds) in both builds,
+    and each method against the entry point it stands for."""
+    pure, fast = kernels
+    for switches in SWITCHES:
+        mine, theirs = fast.Forms(switches), pure.Forms(switches)
+        for c in random_hands(19, 150):
+            for name, entry in (
+                ("distance", "forms_distance"),
+                ("is_win", "forms_is_win"),
+                ("waits", "forms_waits"),
+            ):
+                want = outcome(getattr(pure, entry), c, switches)
+                assert outcome(getattr(mine, name), c) == want, (name, c, switches)
+                assert outcome(getattr(theirs, name), tuple(c)) == want, (name, c, switches)
+            want = outcome(pure.forms_distance, c, switches)
+            shanten = want - 1 if isinstance(want, int) else want
+            assert outcome(mine.shanten, c) == outcome(theirs.shanten, c) == shanten
+            assert mine.is_ready(c) == theirs.is_ready(c) == bool(pure.forms_waits(c, switches))
+
+
 def _least_form_distance(c: list[int], jokers: int, switches: int) -> int:
     """What ``HandRules.distance`` computed with wild tiles, form by form, before
     ``forms_distance_jokers``: the least of each switched-on form's own distance."""

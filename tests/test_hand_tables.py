@@ -3,9 +3,10 @@
 * Regenerating with ``hand_tables.build()`` + ``encode()`` gives exactly the shipped bytes
   (``python -m zhuoji.hand_tables`` rewrites the file when the generator changes).
 * The tables' per-suit (m sets, h pairs) distances equal an independent recursion written
-  here, on a seeded sample of patterns; with no four-of-a-kind in a suit, capping every
-  kind at four copies changes nothing (``zhuoji.hand`` relies on this and recomputes only
-  suits holding a four-of-a-kind).
+  here, on a seeded sample of patterns, with a fifth copy allowed (the plain tables) and
+  with none (the capped ones); with no four-of-a-kind in a suit, capping every kind at four
+  copies changes nothing (``zhuoji.hand_kernel`` reads the capped tables only for a hand
+  holding a four-of-a-kind).
 * ``import zhuoji.hand`` in a fresh interpreter stays cheap: under 0.5 s and 50 MB is the
   target; the assertions keep a margin (1.5 s) so a slow CI machine does not flake.
 """
@@ -79,6 +80,9 @@ def test_table_shape(shipped: hand_tables.Tables) -> None:
     assert all(len(v) == WIDTH for v in shipped.vectors)
     assert len(shipped.product) == n and all(len(row) == n for row in shipped.product)
     assert max(shipped.suit_class) < n and max(shipped.honor_class) < n
+    assert len(shipped.suit_capped) == len(shipped.suit_class)
+    assert len(shipped.honor_capped) == len(shipped.honor_class)
+    assert max(shipped.suit_capped) < n and max(shipped.honor_capped) < n
     # the empty pattern: nothing to add for no sets and no pair
     empty = shipped.vectors[shipped.suit_class[0]]
     assert list(empty) == [0, 2, 3, 5, 6, 8, 9, 11, 12, 14]
@@ -136,15 +140,40 @@ def _index(pattern: tuple[int, ...]) -> int:
 def test_table_vectors_match_reference(
     shipped: hand_tables.Tables, size: int, chows: bool, count: int
 ) -> None:
-    """Table vector = the reference with a fifth copy allowed; = the capped reference too
-    when the pattern holds no four-of-a-kind."""
+    """Table vector = the reference with a fifth copy allowed; the capped table's = the
+    reference with none, and the same class as the plain table's when the pattern holds no
+    four-of-a-kind (so capping changes only those)."""
     rng = random.Random(size)
     classes = shipped.suit_class if chows else shipped.honor_class
+    capped = shipped.suit_capped if chows else shipped.honor_capped
+    quads = 0
     for pattern in _patterns(rng, size, count):
-        table = list(shipped.vectors[classes[_index(pattern)]])
+        index = _index(pattern)
+        table = list(shipped.vectors[classes[index]])
         assert table == reference_vector(pattern, chows, cap=99), pattern
+        assert list(shipped.vectors[capped[index]]) == reference_vector(pattern, chows, cap=4)
         if 4 not in pattern:
-            assert table == reference_vector(pattern, chows, cap=4), pattern
+            assert capped[index] == classes[index], pattern
+        quads += 4 in pattern
+    assert quads > count // 4  # the sample holds four-of-a-kinds enough
+
+
+def test_capped_tables_differ_only_where_a_fifth_copy_helped(
+    shipped: hand_tables.Tables,
+) -> None:
+    """Every pattern whose capped class differs holds a four-of-a-kind and at most 14 tiles,
+    and its capped vector is nowhere nearer than the plain one."""
+    for classes, capped, size in (
+        (shipped.suit_class, shipped.suit_capped, 9),
+        (shipped.honor_class, shipped.honor_capped, 7),
+    ):
+        differ = [i for i in range(len(classes)) if classes[i] != capped[i]]
+        assert differ
+        for index in differ[:: max(1, len(differ) // 2000)]:
+            pattern = [index // 5**i % 5 for i in range(size)]
+            assert 4 in pattern and sum(pattern) <= 14, pattern
+            plain, no_fifth = shipped.vectors[classes[index]], shipped.vectors[capped[index]]
+            assert all(a <= b for a, b in zip(plain, no_fifth, strict=True)), pattern
 
 
 def _probe(mode: str) -> dict[str, float]:

@@ -157,7 +157,12 @@ class Wild:
 
 @dataclass(frozen=True)
 class HandRules:
-    """Which forms win, and the wild tiles; the analyser a variant's round uses."""
+    """Which forms win, and the wild tiles; the analyser a variant's round uses.
+
+    Without wild tiles, :meth:`shanten`, :meth:`is_win`, :meth:`waits` and :meth:`is_ready`
+    are the kernel's :class:`~zhuoji.hand_kernel.Forms` methods for these forms, bound when
+    the object is made (the same answers as the methods below, with no Python call before
+    the kernel's)."""
 
     forms: frozenset[Form] = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
     quads_as_two_pairs: bool = True
@@ -165,10 +170,23 @@ class HandRules:
     shisanlan: LanRule = LanRule.THREE_APART
     #: the kernel's form switches (zhuoji.hand_kernel.STANDARD …), from the fields above
     _switches: int = field(init=False, repr=False, compare=False)
+    #: the kernel's checks for these forms without wild tiles (None with them)
+    _forms: _kernel.Forms | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         switches = _form_switches(self.forms, self.quads_as_two_pairs, self.shisanlan)
         object.__setattr__(self, "_switches", switches)
+        forms = None if self.wild is not None else _kernel.Forms(switches)
+        object.__setattr__(self, "_forms", forms)
+        if forms is not None:
+            # the kernel's methods for these forms stand in for the methods below of the same
+            # names (same answers): a call then runs compiled code with no Python frame first
+            for name in _BOUND_FROM_KERNEL:
+                object.__setattr__(self, name, getattr(forms, name))
+
+    def __reduce__(self) -> tuple[type[HandRules], tuple[object, ...]]:
+        """Pickled and copied by its fields (the bound kernel methods are made again)."""
+        return (type(self), (self.forms, self.quads_as_two_pairs, self.wild, self.shisanlan))
 
     @property
     def _stand_in(self) -> int:
@@ -242,8 +260,9 @@ class HandRules:
     def distance_function(self) -> Callable[[Sequence[int]], int]:
         """:meth:`distance` over all the forms as one callable: the kernel's own function
         with this table's wild tile and forms bound (the bots ask it for every draw)."""
-        if self.wild is None:
-            return partial(_kernel.forms_distance, switches=self._switches)
+        if self._forms is not None:
+            return self._forms.distance
+        assert self.wild is not None
         return partial(
             _kernel.forms_distance_wild,
             wild=self.wild.kind,
@@ -333,6 +352,9 @@ class HandRules:
         return out
 
 
+#: the methods of :class:`HandRules` a table without wild tiles takes from the kernel's
+#: :class:`~zhuoji.hand_kernel.Forms` (``distance`` keeps its own: it takes a form too)
+_BOUND_FROM_KERNEL = ("shanten", "is_win", "waits", "is_ready")
 #: each form's switch in the kernel's ``forms_*`` entry points
 _FORM_SWITCH = {
     Form.STANDARD: _kernel.STANDARD,

@@ -5,9 +5,11 @@ installed (``docs/build.md``); :mod:`zhuoji.hand` runs the compiled build when i
 from this very file and the pure-Python one otherwise (:mod:`zhuoji.compiled`).  Both run the
 same source, so the code here keeps to what mypyc compiles well: typed locals, ``list[int]``
 inside (a caller's sequence is copied once at the boundary), ``i64`` locals (machine
-integers once compiled, plain ints in Python), one pass over the counts (:func:`_scan`),
-``Final`` tables, and no imports beyond the standard library and the table loader.  Counts
-are 0–4 (a pattern index has one base-5 digit a kind).
+integers once compiled, plain ints in Python), one read of the counts (:func:`_scan`; a
+form set's distance and win check derive every form from one read, :func:`_read` when
+compiled: :func:`_distance`, :func:`_is_win`), ``Final`` tables, and no imports beyond the
+standard library and the table loader.  Counts are 0–4 (a pattern index has one base-5
+digit a kind).
 
 Forms (RULES.md glossary): **standard** (sets and one pair), **seven pairs** (a
 four-of-a-kind as two pairs unless ``quads_as_two_pairs`` is off), **十三烂** (fourteen
@@ -19,14 +21,14 @@ shanten is distance − 1.  The per-suit tables are :mod:`zhuoji.hand_tables`.
 
 A form set reaches the ``forms_*`` entry points as one int of or-ed switches
 (:data:`STANDARD` … :data:`QUADS_AS_TWO_PAIRS`), which :class:`zhuoji.hand.HandRules`
-computes once.
+computes once, and binds the methods of a :class:`Forms` made for them.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from zhuoji import hand_tables
 
@@ -44,6 +46,10 @@ _SUIT_CLASS: Final[bytes] = _TABLES.suit_class
 _HONOR_CLASS: Final[bytes] = _TABLES.honor_class
 _VEC: Final[tuple[bytes, ...]] = _TABLES.vectors
 _PROD: Final[tuple[bytes, ...]] = _TABLES.product
+#: the classes with no kind above four copies (no wild tiles): differ only for a pattern
+#: holding a four-of-a-kind
+_SUIT_CAPPED: Final[bytes] = _TABLES.suit_capped
+_HONOR_CAPPED: Final[bytes] = _TABLES.honor_capped
 
 #: form switches of the ``forms_*`` entry points, or-ed together
 STANDARD: Final = 1
@@ -61,6 +67,133 @@ PLAIN: Final = STANDARD | SEVEN_PAIRS | QUADS_AS_TWO_PAIRS
 def _as_list(c: Sequence[int]) -> list[int]:
     """The caller's counts as a list (the same object when it is one: nothing is written)."""
     return c if isinstance(c, list) else list(c)
+
+
+#: the interpreter's own objects for the counts 0–4: CPython keeps one object for each small
+#: int, and every count of a hand is one of them (:func:`_read`)
+_SMALL: Final[tuple[object, ...]] = tuple(range(5))
+#: this module runs compiled (mypyc): a compiled function has no ``__code__``
+_COMPILED: Final[bool] = not hasattr(_as_list, "__code__")
+
+if TYPE_CHECKING:
+    #: the 34 counts as machine integers, kind by kind (:func:`_read`)
+    _Counts = tuple[
+        i64, i64, i64, i64, i64, i64, i64, i64, i64,
+        i64, i64, i64, i64, i64, i64, i64, i64, i64,
+        i64, i64, i64, i64, i64, i64, i64, i64, i64,
+        i64, i64, i64, i64, i64, i64, i64,
+    ]  # fmt: skip
+
+
+# fmt: off
+def _read(c: list[int]) -> _Counts:
+    """The 34 counts as machine integers, read compiled without a branch on their values.
+
+    Unboxing an int branches on its size, 0 or 1 digit, so on whether the count is 0; a
+    hand's zeros and non-zeros come in no order a branch predictor learns, and 34 such
+    branches cost about 65 ns a hand (166 against 100 ns for 34 counts, measured compiled).
+    A count is one of the interpreter's objects for 0–4 (:data:`_SMALL`), so it is read by
+    comparing the object with each of them instead.  Any other object (a count above 4, a
+    ``bool``, an integer of another type) is read the ordinary way, as is the whole list
+    when the module runs as Python (``_COMPILED``), where that is the faster."""
+    m1: i64; m2: i64; m3: i64; m4: i64; m5: i64; m6: i64; m7: i64; m8: i64; m9: i64  # noqa: E702
+    s1: i64; s2: i64; s3: i64; s4: i64; s5: i64; s6: i64; s7: i64; s8: i64; s9: i64  # noqa: E702
+    p1: i64; p2: i64; p3: i64; p4: i64; p5: i64; p6: i64; p7: i64; p8: i64; p9: i64  # noqa: E702
+    z1: i64; z2: i64; z3: i64; z4: i64; z5: i64; z6: i64; z7: i64  # noqa: E702
+    x0: object; x1: object; x2: object; x3: object; x4: object; x5: object  # noqa: E702
+    x6: object; x7: object; x8: object; x9: object; x10: object; x11: object; x12: object  # noqa: E702
+    x13: object; x14: object; x15: object; x16: object; x17: object; x18: object; x19: object  # noqa: E702
+    x20: object; x21: object; x22: object; x23: object; x24: object; x25: object; x26: object  # noqa: E702
+    x27: object; x28: object; x29: object; x30: object; x31: object; x32: object; x33: object  # noqa: E702
+    (x0, x1, x2, x3, x4, x5, x6, x7, x8,
+     x9, x10, x11, x12, x13, x14, x15, x16, x17,
+     x18, x19, x20, x21, x22, x23, x24, x25, x26,
+     x27, x28, x29, x30, x31, x32, x33) = cast("list[object]", c)
+    zero = _SMALL[0]
+    one = _SMALL[1]
+    two = _SMALL[2]
+    three = _SMALL[3]
+    four = _SMALL[4]
+    a: i64; b: i64; t: i64; d: i64; z: i64  # noqa: E702
+    bad: i64 = 0
+    a = x0 is one; b = x0 is two; t = x0 is three; d = x0 is four; z = x0 is zero  # noqa: E702
+    m1 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x1 is one; b = x1 is two; t = x1 is three; d = x1 is four; z = x1 is zero  # noqa: E702
+    m2 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x2 is one; b = x2 is two; t = x2 is three; d = x2 is four; z = x2 is zero  # noqa: E702
+    m3 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x3 is one; b = x3 is two; t = x3 is three; d = x3 is four; z = x3 is zero  # noqa: E702
+    m4 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x4 is one; b = x4 is two; t = x4 is three; d = x4 is four; z = x4 is zero  # noqa: E702
+    m5 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x5 is one; b = x5 is two; t = x5 is three; d = x5 is four; z = x5 is zero  # noqa: E702
+    m6 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x6 is one; b = x6 is two; t = x6 is three; d = x6 is four; z = x6 is zero  # noqa: E702
+    m7 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x7 is one; b = x7 is two; t = x7 is three; d = x7 is four; z = x7 is zero  # noqa: E702
+    m8 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x8 is one; b = x8 is two; t = x8 is three; d = x8 is four; z = x8 is zero  # noqa: E702
+    m9 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x9 is one; b = x9 is two; t = x9 is three; d = x9 is four; z = x9 is zero  # noqa: E702
+    s1 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x10 is one; b = x10 is two; t = x10 is three; d = x10 is four; z = x10 is zero  # noqa: E702
+    s2 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x11 is one; b = x11 is two; t = x11 is three; d = x11 is four; z = x11 is zero  # noqa: E702
+    s3 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x12 is one; b = x12 is two; t = x12 is three; d = x12 is four; z = x12 is zero  # noqa: E702
+    s4 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x13 is one; b = x13 is two; t = x13 is three; d = x13 is four; z = x13 is zero  # noqa: E702
+    s5 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x14 is one; b = x14 is two; t = x14 is three; d = x14 is four; z = x14 is zero  # noqa: E702
+    s6 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x15 is one; b = x15 is two; t = x15 is three; d = x15 is four; z = x15 is zero  # noqa: E702
+    s7 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x16 is one; b = x16 is two; t = x16 is three; d = x16 is four; z = x16 is zero  # noqa: E702
+    s8 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x17 is one; b = x17 is two; t = x17 is three; d = x17 is four; z = x17 is zero  # noqa: E702
+    s9 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x18 is one; b = x18 is two; t = x18 is three; d = x18 is four; z = x18 is zero  # noqa: E702
+    p1 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x19 is one; b = x19 is two; t = x19 is three; d = x19 is four; z = x19 is zero  # noqa: E702
+    p2 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x20 is one; b = x20 is two; t = x20 is three; d = x20 is four; z = x20 is zero  # noqa: E702
+    p3 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x21 is one; b = x21 is two; t = x21 is three; d = x21 is four; z = x21 is zero  # noqa: E702
+    p4 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x22 is one; b = x22 is two; t = x22 is three; d = x22 is four; z = x22 is zero  # noqa: E702
+    p5 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x23 is one; b = x23 is two; t = x23 is three; d = x23 is four; z = x23 is zero  # noqa: E702
+    p6 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x24 is one; b = x24 is two; t = x24 is three; d = x24 is four; z = x24 is zero  # noqa: E702
+    p7 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x25 is one; b = x25 is two; t = x25 is three; d = x25 is four; z = x25 is zero  # noqa: E702
+    p8 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x26 is one; b = x26 is two; t = x26 is three; d = x26 is four; z = x26 is zero  # noqa: E702
+    p9 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x27 is one; b = x27 is two; t = x27 is three; d = x27 is four; z = x27 is zero  # noqa: E702
+    z1 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x28 is one; b = x28 is two; t = x28 is three; d = x28 is four; z = x28 is zero  # noqa: E702
+    z2 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x29 is one; b = x29 is two; t = x29 is three; d = x29 is four; z = x29 is zero  # noqa: E702
+    z3 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x30 is one; b = x30 is two; t = x30 is three; d = x30 is four; z = x30 is zero  # noqa: E702
+    z4 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x31 is one; b = x31 is two; t = x31 is three; d = x31 is four; z = x31 is zero  # noqa: E702
+    z5 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x32 is one; b = x32 is two; t = x32 is three; d = x32 is four; z = x32 is zero  # noqa: E702
+    z6 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    a = x33 is one; b = x33 is two; t = x33 is three; d = x33 is four; z = x33 is zero  # noqa: E702
+    z7 = a + 2 * b + 3 * t + 4 * d; bad |= 1 - a - b - t - d - z  # noqa: E702
+    if bad:  # not all of them are 0–4: unboxed one by one
+        (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+         s1, s2, s3, s4, s5, s6, s7, s8, s9,
+         p1, p2, p3, p4, p5, p6, p7, p8, p9,
+         z1, z2, z3, z4, z5, z6, z7) = c
+    return (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+            s1, s2, s3, s4, s5, s6, s7, s8, s9,
+            p1, p2, p3, p4, p5, p6, p7, p8, p9,
+            z1, z2, z3, z4, z5, z6, z7)
+# fmt: on
 
 
 # ---------------------------------------------------------------------------------------
@@ -100,7 +233,9 @@ def _scan(c: list[int]) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64]:
 
     The hottest code of the package, written for both builds: one unpacking into ``i64``
     locals (about 1,100 machine instructions compiled, against 1,600 for a loop and 3,400
-    for plain ints; about 2.4 µs as Python, against 4.9 µs for a loop)."""
+    for plain ints; about 2.4 µs as Python, against 4.9 µs for a loop).  It does not take
+    :func:`_read`: for the waits and the discard kernel, which do far more after it, that
+    saved no time measurably and cost some 1,200 instructions a call."""
     m1: i64; m2: i64; m3: i64; m4: i64; m5: i64; m6: i64; m7: i64; m8: i64; m9: i64  # noqa: E702
     s1: i64; s2: i64; s3: i64; s4: i64; s5: i64; s6: i64; s7: i64; s8: i64; s9: i64  # noqa: E702
     p1: i64; p2: i64; p3: i64; p4: i64; p5: i64; p6: i64; p7: i64; p8: i64; p9: i64  # noqa: E702
@@ -143,6 +278,31 @@ def _vector_of(i0: i64, i1: i64, i2: i64, i3: i64) -> bytes:
     ]
 
 
+#: the product table flat, 256 slots a class: the class of the product of classes ``a`` and
+#: ``b`` at ``a << 8 | b`` (one bytes look-up, where ``_PROD`` takes a tuple's and a bytes')
+_PRODUCT: Final[bytes] = b"".join(row.ljust(256, b"\xff") for row in _PROD)
+#: every class's (m, h) vector flat, ``hand_tables.WIDTH`` (10) bytes a class
+_VECTORS: Final[bytes] = b"".join(_VEC)
+
+
+def _class_cell(a: i64, b: i64, d: i64, h: i64, cell: i64) -> int:
+    """Cell ``cell`` of the whole hand's (m, h) vector from the classes of 万, 条, 筒 and the
+    honors: three products and the vector, four bytes look-ups."""
+    p: i64 = _PRODUCT[a << 8 | b]
+    p = _PRODUCT[p << 8 | d]
+    p = _PRODUCT[p << 8 | h]
+    return _VECTORS[10 * p + cell]
+
+
+def _table_cell(i0: i64, i1: i64, i2: i64, i3: i64, cell: i64) -> int:
+    """:func:`_class_cell` of the four groups' pattern indices (a fifth copy may count)."""
+    a: i64 = _SUIT_CLASS[i0]
+    b: i64 = _SUIT_CLASS[i1]
+    d: i64 = _SUIT_CLASS[i2]
+    h: i64 = _HONOR_CLASS[i3]
+    return _class_cell(a, b, d, h, cell)
+
+
 def hand_vector(c: Sequence[int]) -> bytes:
     """The (m, h) distance vector of the whole hand: four class lookups, three products."""
     i0, i1, i2, i3, _n0, _n1, _n2, _n3, _hist = _scan(_as_list(c))
@@ -173,103 +333,13 @@ def standard_distance(c: Sequence[int], jokers: int = 0, *, wild_in_play: bool =
     a fifth copy counts, since a joker may stand for it.
     """
     cc = _as_list(c)
-    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(cc)
+    if not wild_in_play and not jokers:
+        return _distance(cc, STANDARD)
+    i0, i1, i2, i3, n0, n1, n2, n3, _hist = _scan(cc)
     n = int(n0 + n1 + n2 + n3)
     sets = (n + jokers) // 3
     _check_sets(sets, n)
-    if wild_in_play or jokers or not _held(hist, 4):
-        return _vector_of(i0, i1, i2, i3)[2 * sets + 1]
-    return _capped_standard_distance(cc, sets)
-
-
-def _capped_standard_distance(c: list[int], sets: int) -> int:
-    """The standard distance with no fifth copy: the tables count one (``1111m234p567p789s``
-    would be one tile from ``11111m``).  Only a suit or the honors holding a four-of-a-kind
-    can differ from its table vector (checked for every pattern of up to 14 tiles), so only
-    those are looked up again."""
-    _check_sets(sets, _total(c))
-    vecs: list[bytes] = []
-    classes: list[int] = []
-    for group in range(4):
-        base = 9 * group
-        size = 9 if group < 3 else 7
-        index = _suit_index(c, base) if group < 3 else _honor_index(c)
-        cls = _SUIT_CLASS[index] if group < 3 else _HONOR_CLASS[index]
-        quad = False
-        for k in range(base, base + size):
-            if c[k] == 4:
-                quad = True
-        if quad:
-            capped = _capped_class(group < 3, index)
-            if isinstance(capped, bytes):
-                cls = -1
-                vecs.append(capped)
-            else:
-                cls = capped
-                vecs.append(_VEC[cls])
-        else:
-            vecs.append(_VEC[cls])
-        classes.append(cls)
-    if min(classes) >= 0:
-        return _VEC[_PROD[_PROD[_PROD[classes[0]][classes[1]]][classes[2]]][classes[3]]][
-            2 * sets + 1
-        ]
-    vec = vecs[0]
-    for g in range(1, 4):
-        vec = hand_tables._product(vec, vecs[g])
-    return vec[2 * sets + 1]
-
-
-_CLASS_OF: Final[dict[bytes, int]] = {v: i for i, v in enumerate(_VEC)}
-#: capped classes found so far, by ``2 * index + suit`` (emptied when it grows past a bound)
-_CAPPED: Final[dict[int, int | bytes]] = {}
-_CAPPED_BOUND: Final = 65536
-
-
-def _capped_class(suit: bool, index: int) -> int | bytes:
-    """The class of a pattern's capped vector (its vector when no class has it)."""
-    key = 2 * index + suit
-    found = _CAPPED.get(key)
-    if found is not None:
-        return found
-    part = tuple(index // 5**i % 5 for i in range(9 if suit else 7))
-    vec = _capped_vector(part, suit)
-    result = _CLASS_OF.get(vec, vec)
-    if len(_CAPPED) >= _CAPPED_BOUND:
-        _CAPPED.clear()
-    _CAPPED[key] = result
-    return result
-
-
-def _capped_vector(part: tuple[int, ...], chows: bool) -> bytes:
-    """A suit's (or the honors') (m, h) distance vector as in the tables, with at most four
-    copies of each kind in the completed pattern: a left-to-right pass over the ranks whose
-    state is the chows started one and two ranks back."""
-    far = hand_tables.UNREACHABLE
-    width = hand_tables.WIDTH
-    states: dict[tuple[int, int], list[int]] = {(0, 0): [0] + [far] * (width - 1)}
-    n = len(part)
-    for i in range(n):
-        held = part[i]
-        nxt: dict[tuple[int, int], list[int]] = {}
-        for (back1, back2), vec in states.items():
-            carry = back1 + back2
-            for starts in range(5 - carry if chows and i + 2 < n else 1):
-                for pung in range(2):
-                    for pair in range(2):
-                        total = carry + starts + 3 * pung + 2 * pair
-                        if total > 4:
-                            continue
-                        cost = max(total - held, 0)
-                        out = nxt.setdefault((starts, back1), [far] * width)
-                        for m in range(5 - starts - pung):
-                            for h in range(2 - pair):
-                                v = vec[2 * m + h] + cost
-                                k = 2 * (m + starts + pung) + h + pair
-                                if v < out[k]:
-                                    out[k] = v
-        states = nxt
-    return bytes([min(v, far) for v in states[(0, 0)]])
+    return _vector_of(i0, i1, i2, i3)[2 * sets + 1]
 
 
 def pairs_distance(
@@ -385,19 +455,22 @@ def _shisanlan_distance(c: list[int], jokers: int, strict: bool) -> int:
     return 14 - best
 
 
-def _lan_strict_suited(m0: int, m1: int, m2: int) -> int:
+def _lan_strict_suited(m0: i64, m1: i64, m2: i64) -> i64:
     """The most suited tiles kept when the three suits take 147, 258 and 369, one each, in
     the best of the six orders."""
-    a0 = _LAN_STRICT[3 * m0]
-    a1 = _LAN_STRICT[3 * m0 + 1]
-    a2 = _LAN_STRICT[3 * m0 + 2]
-    b0 = _LAN_STRICT[3 * m1]
-    b1 = _LAN_STRICT[3 * m1 + 1]
-    b2 = _LAN_STRICT[3 * m1 + 2]
-    d0 = _LAN_STRICT[3 * m2]
-    d1 = _LAN_STRICT[3 * m2 + 1]
-    d2 = _LAN_STRICT[3 * m2 + 2]
-    return max(a0 + b1 + d2, a0 + b2 + d1, a1 + b0 + d2, a1 + b2 + d0, a2 + b0 + d1, a2 + b1 + d0)
+    a0: i64 = _LAN_STRICT[3 * m0]
+    a1: i64 = _LAN_STRICT[3 * m0 + 1]
+    a2: i64 = _LAN_STRICT[3 * m0 + 2]
+    b0: i64 = _LAN_STRICT[3 * m1]
+    b1: i64 = _LAN_STRICT[3 * m1 + 1]
+    b2: i64 = _LAN_STRICT[3 * m1 + 2]
+    d0: i64 = _LAN_STRICT[3 * m2]
+    d1: i64 = _LAN_STRICT[3 * m2 + 1]
+    d2: i64 = _LAN_STRICT[3 * m2 + 2]
+    return max(
+        max(max(a0 + b1 + d2, a0 + b2 + d1), max(a1 + b0 + d2, a1 + b2 + d0)),
+        max(a2 + b0 + d1, a2 + b1 + d0),
+    )
 
 
 def _rank_mask(c: list[int], b: int) -> int:
@@ -494,13 +567,219 @@ def quads(c: Sequence[int]) -> int:
     return _held(_scan(_as_list(c))[8], 4)
 
 
+# ---------------------------------------------------------------------------------------
+# every form from one read of the counts (no wild tiles)
+# ---------------------------------------------------------------------------------------
+#
+# HandRules asks for a form set's distance or win at once: each of these reads the counts
+# once into 34 ``i64`` locals and derives every form's part from them with shifts and
+# masks, which hold for counts 0–4: ``(x + 3) >> 2`` is 1 when a kind is held, ``x >> 1``
+# is not 0 when it is held twice or more, and the or of counts has bit 2 set when one is
+# held four times and equals 1 when none is held twice.
+
+
+# fmt: off
+def _distance(c: list[int], switches: i64) -> int:
+    """Fewest tiles to add over the forms switched on (see :data:`STANDARD`), without wild
+    tiles (no kind above four copies); ``FAR`` with no form.  The per-form functions
+    (:func:`standard_distance`, :func:`pairs_distance`, :func:`_shisanlan_distance`,
+    :func:`_shisanyao_from`) give the same answers form by form."""
+    m1: i64; m2: i64; m3: i64; m4: i64; m5: i64; m6: i64; m7: i64; m8: i64; m9: i64  # noqa: E702
+    s1: i64; s2: i64; s3: i64; s4: i64; s5: i64; s6: i64; s7: i64; s8: i64; s9: i64  # noqa: E702
+    p1: i64; p2: i64; p3: i64; p4: i64; p5: i64; p6: i64; p7: i64; p8: i64; p9: i64  # noqa: E702
+    z1: i64; z2: i64; z3: i64; z4: i64; z5: i64; z6: i64; z7: i64  # noqa: E702
+    if _COMPILED:
+        (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+         s1, s2, s3, s4, s5, s6, s7, s8, s9,
+         p1, p2, p3, p4, p5, p6, p7, p8, p9,
+         z1, z2, z3, z4, z5, z6, z7) = _read(c)
+    else:  # as Python the plain unpacking is the faster
+        (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+         s1, s2, s3, s4, s5, s6, s7, s8, s9,
+         p1, p2, p3, p4, p5, p6, p7, p8, p9,
+         z1, z2, z3, z4, z5, z6, z7) = c
+    n = (m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + m9
+         + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9
+         + p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9
+         + z1 + z2 + z3 + z4 + z5 + z6 + z7)
+    best: i64 = FAR
+    if switches & STANDARD:
+        if n > 14:
+            raise ValueError(f"a concealed hand holds at most 14 tiles, not {n}")
+        i0 = m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (m7 + 5 * (m8 + 5 * m9)))))))
+        i1 = s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (s7 + 5 * (s8 + 5 * s9)))))))
+        i2 = p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * (p8 + 5 * p9)))))))
+        i3 = z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * (z6 + 5 * z7)))))
+        cell = 2 * (n // 3) + 1
+        held = (m1 | m2 | m3 | m4 | m5 | m6 | m7 | m8 | m9
+                | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9
+                | p1 | p2 | p3 | p4 | p5 | p6 | p7 | p8 | p9
+                | z1 | z2 | z3 | z4 | z5 | z6 | z7)
+        if held & 4:  # a four-of-a-kind, whose fifth copy the plain tables count
+            best = _class_cell(
+                _SUIT_CAPPED[i0], _SUIT_CAPPED[i1], _SUIT_CAPPED[i2], _HONOR_CAPPED[i3], cell
+            )
+        else:
+            best = _table_cell(i0, i1, i2, i3, cell)
+    # with 13 tiles or more the other forms need 14 - n tiles at least
+    if n < 13 or best <= 14 - n:
+        return best
+    if switches & SEVEN_PAIRS and switches & QUADS_AS_TWO_PAIRS:
+        # kinds held an odd number of times; the pairs are the rest of the tiles, halved
+        odd = ((m1 & 1) + (m2 & 1) + (m3 & 1) + (m4 & 1) + (m5 & 1) + (m6 & 1) + (m7 & 1)
+               + (m8 & 1) + (m9 & 1) + (s1 & 1) + (s2 & 1) + (s3 & 1) + (s4 & 1) + (s5 & 1)
+               + (s6 & 1) + (s7 & 1) + (s8 & 1) + (s9 & 1) + (p1 & 1) + (p2 & 1) + (p3 & 1)
+               + (p4 & 1) + (p5 & 1) + (p6 & 1) + (p7 & 1) + (p8 & 1) + (p9 & 1) + (z1 & 1)
+               + (z2 & 1) + (z3 & 1) + (z4 & 1) + (z5 & 1) + (z6 & 1) + (z7 & 1))
+        pairs = (n - odd) >> 1
+        need = 7 - min(pairs, 7)  # as pairs_distance: a single needs one tile, a gap two
+        d: i64 = need + max(need - odd, 0)
+        if d < best:
+            best = d
+    elif switches & SEVEN_PAIRS:
+        # seven different kinds: the kinds held twice or more, and the kinds held
+        twice = (((m1 + 2) >> 2) + ((m2 + 2) >> 2) + ((m3 + 2) >> 2) + ((m4 + 2) >> 2)
+                + ((m5 + 2) >> 2) + ((m6 + 2) >> 2) + ((m7 + 2) >> 2) + ((m8 + 2) >> 2)
+                + ((m9 + 2) >> 2) + ((s1 + 2) >> 2) + ((s2 + 2) >> 2) + ((s3 + 2) >> 2)
+                + ((s4 + 2) >> 2) + ((s5 + 2) >> 2) + ((s6 + 2) >> 2) + ((s7 + 2) >> 2)
+                + ((s8 + 2) >> 2) + ((s9 + 2) >> 2) + ((p1 + 2) >> 2) + ((p2 + 2) >> 2)
+                + ((p3 + 2) >> 2) + ((p4 + 2) >> 2) + ((p5 + 2) >> 2) + ((p6 + 2) >> 2)
+                + ((p7 + 2) >> 2) + ((p8 + 2) >> 2) + ((p9 + 2) >> 2) + ((z1 + 2) >> 2)
+                + ((z2 + 2) >> 2) + ((z3 + 2) >> 2) + ((z4 + 2) >> 2) + ((z5 + 2) >> 2)
+                + ((z6 + 2) >> 2) + ((z7 + 2) >> 2))
+        kinds = (((m1 + 3) >> 2) + ((m2 + 3) >> 2) + ((m3 + 3) >> 2) + ((m4 + 3) >> 2)
+                + ((m5 + 3) >> 2) + ((m6 + 3) >> 2) + ((m7 + 3) >> 2) + ((m8 + 3) >> 2)
+                + ((m9 + 3) >> 2) + ((s1 + 3) >> 2) + ((s2 + 3) >> 2) + ((s3 + 3) >> 2)
+                + ((s4 + 3) >> 2) + ((s5 + 3) >> 2) + ((s6 + 3) >> 2) + ((s7 + 3) >> 2)
+                + ((s8 + 3) >> 2) + ((s9 + 3) >> 2) + ((p1 + 3) >> 2) + ((p2 + 3) >> 2)
+                + ((p3 + 3) >> 2) + ((p4 + 3) >> 2) + ((p5 + 3) >> 2) + ((p6 + 3) >> 2)
+                + ((p7 + 3) >> 2) + ((p8 + 3) >> 2) + ((p9 + 3) >> 2) + ((z1 + 3) >> 2)
+                + ((z2 + 3) >> 2) + ((z3 + 3) >> 2) + ((z4 + 3) >> 2) + ((z5 + 3) >> 2)
+                + ((z6 + 3) >> 2) + ((z7 + 3) >> 2))
+        d = (7 - min(twice, 7)) + max(7 - kinds, 0)  # as pairs_distance, quads not as two
+        if d < best:
+            best = d
+    if switches & (SHISANYAO | SHISANLAN):
+        honors = (((z1 + 3) >> 2) + ((z2 + 3) >> 2) + ((z3 + 3) >> 2) + ((z4 + 3) >> 2)
+                  + ((z5 + 3) >> 2) + ((z6 + 3) >> 2) + ((z7 + 3) >> 2))
+        # 十三幺 holds six suited kinds at most, 十三烂 nine suited tiles: with few honors
+        # neither comes near
+        if switches & SHISANYAO and best > 7 - honors:
+            kinds = (honors + ((m1 + 3) >> 2) + ((m9 + 3) >> 2) + ((s1 + 3) >> 2)
+                     + ((s9 + 3) >> 2) + ((p1 + 3) >> 2) + ((p9 + 3) >> 2))
+            twice = (m1 | m9 | s1 | s9 | p1 | p9 | z1 | z2 | z3 | z4 | z5 | z6 | z7) >> 1
+            d = 13 - kinds if twice else 14 - kinds
+            if d < best:
+                best = d
+        if switches & SHISANLAN and best > 5 - honors:
+            b0 = (((m1 + 3) >> 2) | ((m2 + 3) >> 2 << 1) | ((m3 + 3) >> 2 << 2)
+                  | ((m4 + 3) >> 2 << 3) | ((m5 + 3) >> 2 << 4) | ((m6 + 3) >> 2 << 5)
+                  | ((m7 + 3) >> 2 << 6) | ((m8 + 3) >> 2 << 7) | ((m9 + 3) >> 2 << 8))
+            b1 = (((s1 + 3) >> 2) | ((s2 + 3) >> 2 << 1) | ((s3 + 3) >> 2 << 2)
+                  | ((s4 + 3) >> 2 << 3) | ((s5 + 3) >> 2 << 4) | ((s6 + 3) >> 2 << 5)
+                  | ((s7 + 3) >> 2 << 6) | ((s8 + 3) >> 2 << 7) | ((s9 + 3) >> 2 << 8))
+            b2 = (((p1 + 3) >> 2) | ((p2 + 3) >> 2 << 1) | ((p3 + 3) >> 2 << 2)
+                  | ((p4 + 3) >> 2 << 3) | ((p5 + 3) >> 2 << 4) | ((p6 + 3) >> 2 << 5)
+                  | ((p7 + 3) >> 2 << 6) | ((p8 + 3) >> 2 << 7) | ((p9 + 3) >> 2 << 8))
+            d = 14 - _lan_kept(b0, b1, b2, honors, (switches & STRICT_LAN) != 0)
+            if d < best:
+                best = d
+    return best
+
+
+def _is_win(c: list[int], switches: i64) -> bool:
+    """Whether the hand is complete in one of the forms switched on, without wild tiles: a
+    hand no form takes is turned away from the one read of its counts (the per-form
+    checks, :func:`is_standard_win` …, give the same answers form by form)."""
+    m1: i64; m2: i64; m3: i64; m4: i64; m5: i64; m6: i64; m7: i64; m8: i64; m9: i64  # noqa: E702
+    s1: i64; s2: i64; s3: i64; s4: i64; s5: i64; s6: i64; s7: i64; s8: i64; s9: i64  # noqa: E702
+    p1: i64; p2: i64; p3: i64; p4: i64; p5: i64; p6: i64; p7: i64; p8: i64; p9: i64  # noqa: E702
+    z1: i64; z2: i64; z3: i64; z4: i64; z5: i64; z6: i64; z7: i64  # noqa: E702
+    if _COMPILED:
+        (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+         s1, s2, s3, s4, s5, s6, s7, s8, s9,
+         p1, p2, p3, p4, p5, p6, p7, p8, p9,
+         z1, z2, z3, z4, z5, z6, z7) = _read(c)
+    else:  # as Python the plain unpacking is the faster
+        (m1, m2, m3, m4, m5, m6, m7, m8, m9,
+         s1, s2, s3, s4, s5, s6, s7, s8, s9,
+         p1, p2, p3, p4, p5, p6, p7, p8, p9,
+         z1, z2, z3, z4, z5, z6, z7) = c
+    n = (m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + m9
+         + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9
+         + p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9
+         + z1 + z2 + z3 + z4 + z5 + z6 + z7)
+    if switches & STANDARD and n % 3 == 2:
+        if n > 14:  # no cell for five sets: the vector's look-up failed so
+            raise IndexError("index out of range")
+        i0 = m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (m7 + 5 * (m8 + 5 * m9)))))))
+        i1 = s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (s7 + 5 * (s8 + 5 * s9)))))))
+        i2 = p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * (p8 + 5 * p9)))))))
+        i3 = z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * (z6 + 5 * z7)))))
+        if not _table_cell(i0, i1, i2, i3, 2 * (n // 3) + 1):
+            return True
+    if n != 14:
+        return False
+    held = (m1 | m2 | m3 | m4 | m5 | m6 | m7 | m8 | m9
+            | s1 | s2 | s3 | s4 | s5 | s6 | s7 | s8 | s9
+            | p1 | p2 | p3 | p4 | p5 | p6 | p7 | p8 | p9
+            | z1 | z2 | z3 | z4 | z5 | z6 | z7)
+    # seven pairs: every kind held an even number of times (twice, unless quads count)
+    if switches & SEVEN_PAIRS and not held & (1 if switches & QUADS_AS_TWO_PAIRS else 5):
+        return True
+    twice = (m1 | m9 | s1 | s9 | p1 | p9 | z1 | z2 | z3 | z4 | z5 | z6 | z7) >> 1
+    if switches & SHISANYAO and twice:
+        kinds = (((m1 + 3) >> 2) + ((m9 + 3) >> 2) + ((s1 + 3) >> 2) + ((s9 + 3) >> 2)
+                 + ((p1 + 3) >> 2) + ((p9 + 3) >> 2) + ((z1 + 3) >> 2) + ((z2 + 3) >> 2)
+                 + ((z3 + 3) >> 2) + ((z4 + 3) >> 2) + ((z5 + 3) >> 2) + ((z6 + 3) >> 2)
+                 + ((z7 + 3) >> 2))
+        if kinds == 13:
+            return True
+    if switches & SHISANLAN and held == 1:  # fourteen kinds, once each
+        b0 = (m1 | m2 << 1 | m3 << 2 | m4 << 3 | m5 << 4 | m6 << 5 | m7 << 6 | m8 << 7 | m9 << 8)
+        b1 = (s1 | s2 << 1 | s3 << 2 | s4 << 3 | s5 << 4 | s6 << 5 | s7 << 6 | s8 << 7 | s9 << 8)
+        b2 = (p1 | p2 << 1 | p3 << 2 | p4 << 3 | p5 << 4 | p6 << 5 | p7 << 6 | p8 << 7 | p9 << 8)
+        honors = z1 + z2 + z3 + z4 + z5 + z6 + z7
+        return _lan_kept(b0, b1, b2, honors, (switches & STRICT_LAN) != 0) == 14
+    return False
+# fmt: on
+
+
+def _lan_kept(b0: i64, b1: i64, b2: i64, honors: i64, strict: bool) -> i64:
+    """The most tiles of a 十三烂 hand kept (at most 14), from the ranks held in each suit
+    (nine bits each) and the honor kinds held: :func:`_shisanlan_distance` is 14 less it.
+
+    Three apart: a 十三烂 hand holds 14 tiles, at most three a suit and seven honors, so its
+    suits' parts hold seven to nine ranks between them: sizes 3 + 3 + 3 with room for five
+    honors, 3 + 3 + 2 with six, or 3 + 3 + 1 and 3 + 2 + 2 with all seven.  ``_LAN`` gives
+    each suit's best overlap with a part of each size; the best split is read off the all-3
+    one from how much each suit gains by a smaller part (the same maximum as trying the ten
+    splits of ``_LAN_SPLITS``)."""
+    if strict:  # nine suited places at most, seven honors: any 14 of the 16 will do
+        kept = _lan_strict_suited(b0, b1, b2) + honors
+        return kept if kept < 14 else 14
+    a3: i64 = _LAN[4 * b0 + 3]
+    c3: i64 = _LAN[4 * b1 + 3]
+    d3: i64 = _LAN[4 * b2 + 3]
+    # what a suit gains by a part of two ranks instead of three (−1, 0 or 1), or of one
+    a2: i64 = _LAN[4 * b0 + 2] - a3
+    c2: i64 = _LAN[4 * b1 + 2] - c3
+    d2: i64 = _LAN[4 * b2 + 2] - d3
+    a1: i64 = _LAN[4 * b0 + 1] - a3
+    c1: i64 = _LAN[4 * b1 + 1] - c3
+    d1: i64 = _LAN[4 * b2 + 1] - d3
+    top2 = max(max(a2, c2), d2)
+    low2 = min(min(a2, c2), d2)
+    # 3+3+3 (five honors) or 3+3+2 (six), then 3+3+1 or 3+2+2 (all seven)
+    kept = max(min(honors, 5), top2 + min(honors, 6))
+    kept = max(kept, max(max(max(a1, c1), d1), a2 + c2 + d2 - low2) + honors)
+    kept += a3 + c3 + d3
+    return kept if kept < 14 else 14
+
+
 def is_win(c: Sequence[int]) -> bool:
     """The plain forms of DESIGN.md: standard or seven pairs (four of a kind as two pairs)."""
-    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(_as_list(c))
-    n = n0 + n1 + n2 + n3
-    if n % 3 == 2 and not _vector_of(i0, i1, i2, i3)[2 * (n // 3) + 1]:
-        return True
-    return n == 14 and _pairs_complete(hist, True)
+    return _is_win(_as_list(c), PLAIN)
 
 
 # ---------------------------------------------------------------------------------------
@@ -631,40 +910,11 @@ def is_ready(c: Sequence[int]) -> bool:
 
 
 def shanten_standard(c: Sequence[int]) -> int:
-    return standard_distance(c) - 1
+    return _distance(_as_list(c), STANDARD) - 1
 
 
 def shanten_seven_pairs(c: Sequence[int], *, quads_as_two_pairs: bool = True) -> int:
     return _seven_pairs_distance(_as_list(c), 0, quads_as_two_pairs) - 1
-
-
-def _distance(c: list[int], switches: int) -> int:
-    """Fewest tiles to add over the forms switched on (see :data:`STANDARD`), without wild
-    tiles (no kind above four copies)."""
-    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
-    n = int(n0 + n1 + n2 + n3)
-    best = FAR
-    if switches & STANDARD:
-        sets = n // 3
-        _check_sets(sets, n)
-        vector = _vector_of(i0, i1, i2, i3)
-        best = _capped_standard_distance(c, sets) if _held(hist, 4) else vector[2 * sets + 1]
-    if n >= 13:
-        if switches & SEVEN_PAIRS:
-            d = _pairs_from(hist, (switches & QUADS_AS_TWO_PAIRS) != 0)
-            if d < best:
-                best = d
-        if switches & SHISANYAO:
-            d = _shisanyao_from(c, n)
-            if d < best:
-                best = d
-        # 十三烂 uses distinct kinds only: at least 14 minus the kinds held
-        kinds = _held(hist, 1) + _held(hist, 2) + _held(hist, 3) + _held(hist, 4)
-        if switches & SHISANLAN and 14 - kinds < best:
-            d = _shisanlan_distance(c, 0, (switches & STRICT_LAN) != 0)
-            if d < best:
-                best = d
-    return best
 
 
 def shanten(c: Sequence[int]) -> int:
@@ -722,22 +972,42 @@ def forms_shanten_floor(c: Sequence[int], quads_as_two_pairs: bool) -> int:
 
 def forms_is_win(c: Sequence[int], switches: int) -> bool:
     """Whether the hand is complete in one of the forms switched on, no wild tiles."""
-    cc = _as_list(c)
-    return (
-        (switches & STANDARD != 0 and _is_standard_win(cc))
-        or (
-            switches & SEVEN_PAIRS != 0
-            and _is_seven_pairs(cc, (switches & QUADS_AS_TWO_PAIRS) != 0)
-        )
-        or (switches & SHISANYAO != 0 and _is_shisanyao(cc))
-        or (switches & SHISANLAN != 0 and _is_shisanlan(cc, (switches & STRICT_LAN) != 0))
-    )
+    return _is_win(_as_list(c), switches)
 
 
 def forms_waits(c: Sequence[int], switches: int) -> list[int]:
     """Kinds completing the hand in one of the forms switched on; a kind held four times is
     no wait."""
     return _waits(_as_list(c), switches)
+
+
+class Forms:
+    """A form set's checks without wild tiles, as methods of one object that holds its
+    switches: :class:`zhuoji.hand.HandRules` makes one and binds its methods in place of its
+    own, so ``rules.shanten(c)`` calls compiled code with no Python frame between (a
+    ``functools.partial`` with the switches as a keyword costs more than the frame)."""
+
+    def __init__(self, switches: int) -> None:
+        self.switches: i64 = switches
+
+    def distance(self, c: Sequence[int]) -> int:
+        """:func:`forms_distance`."""
+        return _distance(_as_list(c), self.switches)
+
+    def shanten(self, c: Sequence[int]) -> int:
+        """:func:`forms_distance` less one: tiles from ready (0 ready, -1 complete)."""
+        return _distance(_as_list(c), self.switches) - 1
+
+    def is_win(self, c: Sequence[int]) -> bool:
+        """:func:`forms_is_win`."""
+        return _is_win(_as_list(c), self.switches)
+
+    def waits(self, c: Sequence[int]) -> list[int]:
+        """:func:`forms_waits`."""
+        return _waits(_as_list(c), self.switches)
+
+    def is_ready(self, c: Sequence[int]) -> bool:
+        return bool(_waits(_as_list(c), self.switches))
 
 
 # ---------------------------------------------------------------------------------------

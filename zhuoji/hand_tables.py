@@ -15,11 +15,20 @@ other tiles have distance ``w`` is complete (every non-wild tile is then used).
 The distance is ``3m + 2h`` minus the largest overlap ``Σ min(y_i, x_i)`` with a complete
 pattern ``y``; since ``min(a + b, x) = min(a, x) + min(b, x − min(a, x))``, the overlap obeys
 ``g(x, m, h) = max over a unit u of ov(u, x) + g(x − min(u, x), …)``, which the generator
-evaluates for every pattern at once with numpy.  Only a few hundred distinct vectors occur
-and they are closed under the min-plus product, so the shipped file
-(``zhuoji/data/hand_tables.bin``, about 2 MB once loaded) holds each pattern's *class* and a
-class × class product table: a hand's distance is three lookups.
-``python -m zhuoji.hand_tables`` rewrites it and a test checks that it is current.
+evaluates for every pattern at once with numpy.
+
+Those vectors may count a fifth copy of a kind (``1111m`` is one tile from ``11111m``, a
+pung and a pair), as a wild tile may stand for one.  Without wild tiles no kind goes above
+four copies; only a pattern holding a four-of-a-kind can differ then, and for each such
+pattern of up to 14 tiles the generator also finds the vector with no kind above four
+copies (:func:`_generate_capped`: a pass over the ranks whose state is the chows started
+one and two ranks back, again for every pattern at once).
+
+Only a few hundred distinct vectors occur and they are closed under the min-plus product,
+so the shipped file (``zhuoji/data/hand_tables.bin``, about 4 MB once loaded) holds each
+pattern's *class*, with and without a fifth copy, and a class × class product table: a
+hand's distance is three lookups.  ``python -m zhuoji.hand_tables`` rewrites it and a test
+checks that it is current.
 """
 
 from __future__ import annotations
@@ -89,6 +98,53 @@ def _generate_one(positions: int, chows: bool) -> bytes:
     return bytes(table.tobytes())
 
 
+def _generate_capped(positions: int, chows: bool) -> dict[int, bytes]:
+    """The vectors of :func:`_generate_one` with no kind above four copies, for every
+    pattern of up to 14 tiles holding a four-of-a-kind (the others cannot differ), by
+    pattern index.
+
+    For each pattern at once: ranks left to right, the state the chows started one and two
+    ranks back, and for each (m, h) the largest overlap of the pattern with m sets and h
+    pairs so far; at a rank, the chows started there, a pung and the pair may add up to
+    four copies at most.  The distance is ``3m + 2h`` less the overlap at the end."""
+    import numpy as np
+
+    index = np.arange(5**positions, dtype=np.int64)
+    digits = np.stack([(index // 5**i) % 5 for i in range(positions)], axis=1)
+    keep = (digits.max(axis=1) == 4) & (digits.sum(axis=1) <= 14)
+    index, digits = index[keep], digits[keep]
+    count = len(index)
+    none = -1000  # no way to have these sets and pairs yet
+    start = np.full((count, 5, 2), none, dtype=np.int16)
+    start[:, 0, 0] = 0
+    states = {(0, 0): start}  # (chows started one rank back, two back) -> overlaps
+    for rank in range(positions):
+        held = digits[:, rank].astype(np.int16)
+        after: dict[tuple[int, int], Any] = {}
+        for (back1, back2), overlap in states.items():
+            carry = back1 + back2
+            for starts in range(5 - carry if chows and rank + 2 < positions else 1):
+                for pung in range(2):
+                    for pair in range(2):
+                        used = carry + starts + 3 * pung + 2 * pair
+                        sets = starts + pung
+                        if used > 4 or sets > 4:
+                            continue
+                        out = after.get((starts, back1))
+                        if out is None:
+                            out = after[(starts, back1)] = np.full_like(start, none)
+                        gain = np.minimum(held, used)[:, None, None]
+                        moved = overlap[:, : 5 - sets, : 2 - pair] + gain
+                        np.maximum(out[:, sets:, pair:], moved, out=out[:, sets:, pair:])
+        states = after
+    overlap = states[(0, 0)]
+    m = np.arange(5)[None, :, None]
+    h = np.arange(2)[None, None, :]
+    distance = np.where(overlap < 0, UNREACHABLE, 3 * m + 2 * h - overlap)
+    rows = distance.astype(np.uint8).reshape(count, WIDTH)
+    return {int(i): bytes(row) for i, row in zip(index, rows, strict=True)}
+
+
 def _product(a: bytes, b: bytes) -> bytes:
     """Min-plus product of two (m, h) vectors, truncated at four sets."""
     out = [UNREACHABLE] * WIDTH
@@ -113,6 +169,10 @@ class Tables:
     honor_class: bytes  # class of each honor pattern
     vectors: tuple[bytes, ...]  # the distance vector of each class
     product: tuple[bytes, ...]  # product[a][b] = class of the product of classes a and b
+    #: class of each suit (honor) pattern with no kind above four copies; for a pattern of
+    #: more than 14 tiles (no hand holds one) its ``suit_class`` (``honor_class``)
+    suit_capped: bytes
+    honor_capped: bytes
 
 
 def build() -> Tables:
@@ -120,7 +180,10 @@ def build() -> Tables:
     honor = _generate_one(7, chows=False)
     suit_vecs = [suit[i : i + WIDTH] for i in range(0, len(suit), WIDTH)]
     honor_vecs = [honor[i : i + WIDTH] for i in range(0, len(honor), WIDTH)]
-    classes = sorted(set(suit_vecs) | set(honor_vecs))
+    suit_capped = _generate_capped(9, chows=True)
+    honor_capped = _generate_capped(7, chows=False)
+    capped = set(suit_capped.values()) | set(honor_capped.values())
+    classes = sorted(set(suit_vecs) | set(honor_vecs) | capped)
     known = set(classes)
     frontier = list(classes)
     while frontier:
@@ -132,18 +195,29 @@ def build() -> Tables:
         raise RuntimeError(f"{len(classes)} distance classes do not fit a byte")
     ids = {v: i for i, v in enumerate(classes)}
     product = tuple(bytes(ids[_product(a, b)] for b in classes) for a in classes)
+    suit_class = bytes(ids[v] for v in suit_vecs)
+    honor_class = bytes(ids[v] for v in honor_vecs)
     return Tables(
-        suit_class=bytes(ids[v] for v in suit_vecs),
-        honor_class=bytes(ids[v] for v in honor_vecs),
+        suit_class=suit_class,
+        honor_class=honor_class,
         vectors=tuple(classes),
         product=product,
+        suit_capped=_patched(suit_class, suit_capped, ids),
+        honor_capped=_patched(honor_class, honor_capped, ids),
     )
+
+
+def _patched(classes: bytes, vectors: dict[int, bytes], ids: dict[bytes, int]) -> bytes:
+    out = bytearray(classes)
+    for index, vector in vectors.items():
+        out[index] = ids[vector]
+    return bytes(out)
 
 
 def encode(t: Tables) -> bytes:
     n = len(t.vectors)
     raw = bytes([n]) + t.suit_class + t.honor_class + b"".join(t.vectors) + b"".join(t.product)
-    return zlib.compress(raw, 9)
+    return zlib.compress(raw + t.suit_capped + t.honor_capped, 9)
 
 
 def decode(data: bytes) -> Tables:
@@ -157,9 +231,13 @@ def decode(data: bytes) -> Tables:
     vectors = tuple(raw[at + i * WIDTH : at + (i + 1) * WIDTH] for i in range(n))
     at += n * WIDTH
     product = tuple(raw[at + i * n : at + (i + 1) * n] for i in range(n))
-    if at + n * n != len(raw):
+    at += n * n
+    suit_capped = raw[at : at + SUIT_PATTERNS]
+    at += SUIT_PATTERNS
+    honor_capped = raw[at : at + HONOR_PATTERNS]
+    if at + HONOR_PATTERNS != len(raw):
         raise RuntimeError(f"{DATA_FILE} is damaged; run python -m zhuoji.hand_tables")
-    return Tables(suit_class, honor_class, vectors, product)
+    return Tables(suit_class, honor_class, vectors, product, suit_capped, honor_capped)
 
 
 @lru_cache(maxsize=1)
