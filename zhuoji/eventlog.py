@@ -22,7 +22,7 @@ from zhuoji.engine import Round
 from zhuoji.errors import IllegalActionError, ScenarioError, VariantError, ZhuojiError
 from zhuoji.ruleset import Ruleset
 from zhuoji.schema import SCHEMA_DIR
-from zhuoji.textfile import UnreadableFile, read_text
+from zhuoji.textfile import UnreadableFile, load_json, read_text
 from zhuoji.variant_io import load_variant
 
 if TYPE_CHECKING:
@@ -46,7 +46,15 @@ def _validators() -> dict[str, jsonschema.protocols.Validator]:
     import jsonschema  # only when a log is read (start-up of the other commands)
 
     schema = json.loads(EVENT_LOG_SCHEMA.read_text(encoding="utf-8"))
-    cls = jsonschema.validators.validator_for(schema)
+    base = jsonschema.validators.validator_for(schema)
+    # an integer is written without a fraction: JSON Schema counts 1.0 as an integer, and
+    # the engine would then be handed a float ("dealer": 1.0)
+    cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        base,
+        type_checker=base.TYPE_CHECKER.redefine(
+            "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool)
+        ),
+    )
     types = [ref["$ref"].split("/")[-1] for ref in schema["oneOf"]]
     return {t: cls({"$ref": f"#/$defs/{t}", "$defs": schema["$defs"]}) for t in types}
 
@@ -63,7 +71,8 @@ def _check(event: Any) -> str | None:
     if not errs:
         return None
     e = errs[0]
-    return f"{'.'.join(map(str, e.absolute_path)) or kind}: {e.message}"
+    message = e.message if len(e.message) <= 200 else e.message[:200] + "…"
+    return f"{'.'.join(map(str, e.absolute_path)) or kind}: {message}"
 
 
 def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
@@ -73,11 +82,9 @@ def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ScenarioError(f"{label}:{n}: not valid JSON: {exc.msg}") from exc
-        except RecursionError as exc:
-            raise ScenarioError(f"{label}:{n}: not valid JSON: nested too deeply") from exc
+            event = load_json(line)
+        except UnreadableFile as exc:
+            raise ScenarioError(f"{label}:{n}: {exc.message}") from exc
         problem = _check(event)
         if problem:
             raise ScenarioError(f"{label}:{n}: {problem}")
