@@ -164,6 +164,7 @@ class Round:
                 "weekday": weekday,
                 "seed": seed,
                 "wall": "".join(T.TILE_TEXT[t] for t in tiles),
+                **({} if ruleset.source is None else {"source": ruleset.source}),
             }
         )
 

@@ -768,11 +768,39 @@ def load_variant(
     """Load a shipped variant by name, or a variant file by path, with optional overrides:
     a nested mapping, dotted keys (``{"settle.chickens.chongfeng.multiplier": 3}``) or
     ``KEY=VALUE`` strings as ``--set`` takes them (``zhuoji.load_variant``)."""
-    layers = read_chain(name_or_path)
+    files = read_chain(name_or_path)
     extra = override_layer(overrides)
-    if extra is not None:
-        layers.append(extra)
-    return build(layers, extra.data if extra is not None else None)
+    layers = files if extra is None else [*files, extra]
+    ruleset = build(layers, extra.data if extra is not None else None)
+    if not (all(layer.shipped for layer in files) and Path(files[-1].label).stem == ruleset.name):
+        ruleset.source = _merged(files)
+    return ruleset
+
+
+def _merged(files: list[Layer]) -> dict[str, Any]:
+    """A chain's files merged into one self-contained mapping (no ``extends``): what an
+    event log carries as the variant's ``source``."""
+    data: dict[str, Any] = {}
+    for layer in files:
+        data = merge(data, layer.data)
+    data.pop("extends", None)
+    return data
+
+
+def load_source(
+    source: Mapping[str, Any],
+    label: str,
+    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+) -> Ruleset:
+    """A variant from its settings as an event log carries them (``source``: the files
+    merged, :func:`_merged`), with the log's overrides; checked like any file (``label``
+    names it in problems)."""
+    base = Layer(label, copy.deepcopy(dict(source)), {(): 0})  # no lines: named by label
+    extra = override_layer(overrides)
+    layers = [base] if extra is None else [base, extra]
+    ruleset = build(layers, extra.data if extra is not None else None)
+    ruleset.source = dict(source)
+    return ruleset
 
 
 def effective(
