@@ -660,6 +660,11 @@ def test_a_fifo_is_refused_without_blocking(run: Run, tmp_path: Path) -> None:
         )
 
 
+def test_validate_names_a_file_name_too_long_as_missing(run: Run) -> None:
+    status, out, _err = run("variants", "validate", _LONG)
+    assert (status, out) == (2, f"{_LONG}: 1 problem\n  {_LONG}: no such file\n")
+
+
 def test_a_date_like_title_is_text(run: Run, tmp_path: Path) -> None:
     """Cause 2: an impossible date (``title: 2001-13-45``) made PyYAML raise ValueError; a
     date-like scalar is text now (values are JSON's kinds)."""

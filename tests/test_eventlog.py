@@ -185,6 +185,16 @@ def test_a_variant_files_log_replays_without_the_file(
     assert again.returns() == r.returns()
 
 
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\u0085"])
+def test_a_log_with_a_line_separator_in_a_string_replays(char: str) -> None:
+    """JSON writes U+2028 and its kin unescaped inside strings; the reader split lines at
+    them too (a variant titled with one wrote a log its own replay could not read)."""
+    r = _played(load_variant("guiyang", {"title": f"a{char}b"}))
+    text = eventlog.dumps(r.log)
+    assert char in text and text.count("\n") == len(r.log)
+    assert replay_text(text).ruleset.variant.title == f"a{char}b"
+
+
 def test_the_demo_reproducer_replays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``zhuoji demo --set settle.shabao=null --log-dir L`` then ``zhuoji replay``: it said
     "does not match the replay"."""

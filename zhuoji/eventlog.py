@@ -78,7 +78,9 @@ def _check(event: Any) -> str | None:
 def parse(text: str, label: str = "log") -> list[dict[str, Any]]:
     """Lines → events, each checked against the schema; errors name the line."""
     events = []
-    for n, line in enumerate(text.splitlines(), 1):
+    # lines end at "\n" only: str.splitlines also splits at U+2028, U+0085 and others,
+    # which JSON writes unescaped inside strings (a variant titled with one)
+    for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         try:

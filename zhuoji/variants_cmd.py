@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -402,11 +403,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     status = 0
     for f in args.files:
         path = Path(f)
-        if not path.exists() and f in builtin_names():  # a shipped variant by its name
+        # os.path's exists and isfile answer False where the name cannot be looked up (a
+        # name over 255 bytes); Path's raise OSError
+        if not os.path.exists(path) and f in builtin_names():  # a shipped variant by its name
             path = VARIANTS_DIR / f"{f}.yaml"
         label = display_name(path)
-        if not path.is_file():
-            why = "no such file" if not path.exists() else "not a file"
+        if not os.path.isfile(path):
+            why = "no such file" if not os.path.exists(path) else "not a file"
             problem = Problem(why, label)
             results.append(
                 {"file": label, "ok": False, "problems": [problem.as_dict()], "warnings": []}
