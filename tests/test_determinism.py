@@ -98,8 +98,6 @@ def test_fixed_seeds_give_the_stored_logs(variant: str) -> None:
     assert fingerprint(variant) == FINGERPRINTS[variant]
 
 
-
-
 # ---------------------------------------------------------------------------------------
 # seeded runs are pure: the same money on any day, in any time zone (issue 25)
 # ---------------------------------------------------------------------------------------
