@@ -7,6 +7,7 @@ JSON Schemas of the commands' outputs.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -759,3 +760,45 @@ def test_a_long_hand_is_refused_at_once(run: Run) -> None:
         "zhuoji hand: error: tiles: notation of 400,000 characters is too long (at most 1,000: "
         "a whole wall); it starts '123m123m123m123m123m'\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ('{"a": NaN}', "NaN is not a JSON number", 1),
+        ('{"a":\n Infinity}', "Infinity is not a JSON number", 2),
+        ('{"a": 1e999}', "'1e999' is not a finite number", 1),
+        ("[" * 65 + "]" * 65, "nested more than 64 deep", None),
+        ('{"a": 1,\n"b": ' + "7" * 31 + "}", "an integer of 31 digits (at most 30)", 2),
+    ],
+)
+def test_json_limits(text: str, message: str, line: int | None) -> None:
+    from zhuoji.textfile import UnreadableFile, load_json
+
+    with pytest.raises(UnreadableFile) as info:
+        load_json(text)
+    assert (info.value.message, info.value.line) == (message, line)
+    assert load_json("[" * 64 + "]" * 64) is not None  # the limit itself is taken
+
+
+_LAUGHS = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+    f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcd", "bcde", strict=True)
+)
+
+
+def test_yaml_limits_and_kinds() -> None:
+    from zhuoji.textfile import UnreadableFile, load_yaml
+
+    assert load_yaml("{1: a, ~: b, 2001-01-01: 2001-13-45}") == {
+        "1": "a",
+        "None": "b",
+        "2001-01-01": "2001-13-45",
+    }
+    for text, message in [
+        (_LAUGHS, "more than 100000 values once aliases are expanded"),
+        ("a: &x [*x]", "nested more than 64 deep"),  # an alias cycle
+        ("a:\n  b: [" + "[" * 64 + "]" * 64 + "]", "nested more than 64 deep"),
+        ("a: 1\nb: !!pairs [a: 1]", "the tag !!pairs is not allowed"),
+    ]:
+        with pytest.raises(UnreadableFile, match=re.escape(message)):
+            load_yaml(text)

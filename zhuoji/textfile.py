@@ -68,6 +68,8 @@ def read_text(path: Path) -> str:
         raise UnreadableFile("cannot read: is a folder, not a file") from exc
     except OSError as exc:
         raise UnreadableFile(f"cannot read: {exc.strerror or exc}") from exc
+    except ValueError as exc:  # a NUL in the name
+        raise UnreadableFile(f"cannot read: {exc}") from exc
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
