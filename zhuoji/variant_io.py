@@ -701,7 +701,7 @@ def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
         if T.parse_one(tile) not in kinds
     ]  # fmt: skip
     for pid, row in v.patterns.rows.items():
-        out += [((("patterns", "rows", pid, "values_by_count"), m)) for m in _count_table(row)]
+        out += [(("patterns", "rows", pid, "values_by_count"), m) for m in _count_table(row)]
     if v.dingque is not None and tile_set is T.TileSet.TWO_SUIT:
         out.append((("dingque",), "定缺 needs three suits; the two-suit set has only 条 and 筒"))
     x = v.exchange
@@ -732,8 +732,10 @@ def _count_table(row: PatternRow) -> list[str]:
     if table is None:
         return []
     if not table:
-        return ["needs at least one value (the value for a count of 0; the last value stands "
-                "for every higher count)"]  # fmt: skip
+        return [
+            "needs at least one value (the value for a count of 0; the last value stands for "
+            "every higher count)"
+        ]
     low, high = _fan_bounds()
     return [
         f"value {value} for a count of {i} is out of range {low}-{high} (a fan)"
