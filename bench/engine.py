@@ -25,12 +25,12 @@ of this process, ``time.process_time``, and per wall-clock second):
 3. **four greedy bots** (``make_agent("greedy")``) on ``--variant``: target ≥ 600 rounds per
    CPU second.
 
-The engine group (``zhuoji/engine.py``, ``wall``, ``reveals``, ``events``,
-``observation``, ``autoplay``: the loop and the random agent) runs compiled when the install
-built it (``docs/build.md``; the header says which build runs); the other bots run as
-Python.  Last, a cProfile of zhuoji's side
-(``--profile-rounds`` rounds) lists the 15 functions with the most own time.  A peer
-that is not installed is left out and named (``pip install -e '.[bench]'``).
+The engine group (``zhuoji/engine.py``, its state and phases ``round_*``, ``wall``,
+``reveals``, ``events``, ``observation``, ``autoplay``: the loop and the random agent) runs
+compiled when the install built it (``docs/build.md``; the header says which build runs);
+the other bots run as Python.  Last, a cProfile of zhuoji's side (``--profile-rounds``
+rounds) lists the 15 functions with the most own time.  A peer that is not installed is
+left out and named (``pip install -e '.[bench]'``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ random rounds, and the client API.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -73,27 +74,31 @@ def test_omitting_golden_means_no_jinji(tmp_path: Path) -> None:
 
 
 def test_chongfeng_needs_its_tiles(tmp_path: Path) -> None:
+    """A current-format file names 责任鸡's tiles; a format-1 file (no format key) that
+    leaves them out is read as before a6c2e8b, on 幺鸡 (zhuoji.migrations, chicken-tiles)."""
     path = tmp_path / "t.yaml"
-    path.write_text(
-        "name: t\ntitle: 测试\nsource: test\nsettle:\n  hu: {}\n  chickens:\n    zeren: {extra: 1}\n",
-        encoding="utf-8",
-    )
+    body = "name: t\ntitle: 测试\nsource: test\nsettle:\n  hu: {}\n  chickens:\n    zeren: {extra: 1}\n"
+    path.write_text("format: 2\n" + body, encoding="utf-8")
     with pytest.raises(VariantError) as err:
         load_variant(path)
     assert err.value.problems == [
-        f"{path}:7: settle.chickens.zeren: 'tiles' is a required property"
+        f"{path}:8: settle.chickens.zeren: 'tiles' is a required property"
     ]
+    path.write_text(body, encoding="utf-8")
+    with pytest.warns(FutureWarning, match="settle.chickens.zeren: relied on the default"):
+        zeren = load_variant(path).stage("chickens").params.zeren
+    assert zeren is not None and zeren.tiles == ["1s"]
 
 
 def test_flip_says_its_directions() -> None:
     """flip.makes replaced the older flip.mode (whose 上下鸡 hid that DS and FW name the two
-    directions the other way round); an old file gets a clear error naming the keys."""
-    with pytest.raises(VariantError) as err:
-        load_variant("guiyang", {"settle.chickens.flip.mode": "updown"})
-    assert err.value.problems == [
-        "--set settle.chickens.flip.mode: settle.chickens.flip.mode: unknown key 'mode' "
-        "(known: makes, in_play_makes, value, own_items)"
-    ]
+    directions the other way round); an old spelling is migrated, with a warning naming
+    both keys (zhuoji.migrations, flip-makes)."""
+    with pytest.warns(
+        FutureWarning, match="flip.mode: the format-1 spelling of settle.chickens.flip.makes"
+    ):
+        rules = load_variant("guiyang", {"settle.chickens.flip.mode": "updown"})
+    assert rules.stage("chickens").params.flip.makes == ["prev", "next"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -246,11 +251,15 @@ def test_in_play_reveals_may_make_other_chickens() -> None:
 def test_marks_from_a_round_end() -> None:
     """A client may pass ``RoundEnd.reveals`` as they are: closed and lost reveals make none."""
     rs = load_variant(VARIANTS / "fw-qianhou.yaml")
+    seats = copy.deepcopy(TWO_WINNERS["seats"])
+    # seat 1's 7p is a 闷豆, the kong that moved the reveal from 2p to 5m
+    seats[1] = {"hand": "33m555p222s99s", "melds": [{"kind": "gang_concealed", "tile": "7p"}]}
     end = roundend.build(
         roundend.parse(
             {
-                "dealer": 0,
-                "seats": TWO_WINNERS["seats"],
+                **TWO_WINNERS,
+                "seats": seats,
+                "reveal": None,
                 "reveals": [
                     {"tile": "2p", "at": "start", "status": "closed"},
                     {"tile": "5m", "at": "kong"},

@@ -15,13 +15,14 @@ from zhuoji.variant_io import load_variant
 
 GUIYANG = load_variant("guiyang")
 QIANHOU = load_variant("guiyang", {"deal.start_reveal": {"stack": 3, "on_kong": "move"}})
+GUNTONG = load_variant("guiyang", {"deal.start_reveal": {"stack": 3, "on_kong": "add"}})
 
 ROUND: dict[str, Any] = {
     "dealer": 0,
     "seats": [
         {"hand": "123m456m789m1p2p3p5s"},  # seat 0 self-draws 5s
         {"hand": "1199m2288s337p46p"},
-        {"hand": "147m258s369p2468s"},
+        {"hand": "147m258s369p2s", "melds": [{"kind": "gang_concealed", "tile": "7s"}]},
         {"hand": "235m678m33s45s678p"},
     ],
     "result": {"wins": [{"seat": 0, "how": "self_draw"}], "tile": "5s"},
@@ -73,13 +74,14 @@ def test_single_reveal_of_older_files() -> None:
             "round-end: reveals[0].status: the tile revealed after the win is open",
         ),
         (
-            # 7p: one each in seats 1 and 3; three reveals still in the wall make five
+            # 7p: one each in seats 1 and 3; three open reveals (滚筒鸡) make five
             {
+                "variant": "guntong",
                 "reveals": [
-                    {"tile": "7p", "at": "start", "status": "closed"},
-                    {"tile": "7p", "at": "kong", "status": "closed"},
+                    {"tile": "7p", "at": "start"},
                     {"tile": "7p", "at": "kong"},
-                ]
+                    {"tile": "7p", "at": "kong"},
+                ],
             },
             "round-end: reveals[2].tile: 7p cannot be in the wall: all four copies are already "
             "in hands, melds, discards or earlier reveals",
@@ -96,7 +98,9 @@ def test_single_reveal_of_older_files() -> None:
     ],
 )
 def test_bad_reveals(top: dict[str, Any], message: str) -> None:
-    rs = GUIYANG if top.get("variant") == "guiyang" else QIANHOU
+    rs = {"guiyang": GUIYANG, "guntong": GUNTONG}.get(top.pop("variant", ""), QIANHOU)
+    if rs is GUIYANG:
+        top["variant"] = "guiyang"
     with pytest.raises(ScenarioError) as err:
         _build(_with(**top), rs)
     assert str(err.value) == message

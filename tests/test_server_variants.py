@@ -59,11 +59,12 @@ def test_upload_is_versioned_and_described(client: TestClient) -> None:
     r = upload(client, ANSHUN, author="王经理")
     assert r.status_code == 201, r.text
     v1 = r.json()
+    revision = load_variant("guiyang").variant.revision  # the parent is pinned when saved
     assert (v1["name"], v1["version"], v1["ref"], v1["parent"]) == (
         "anshun-club",
         1,
         "anshun-club@1",
-        "guiyang",
+        f"guiyang@{revision}",
     )
     assert v1["author"] == "王经理" and v1["created_at"]
     assert v1["sha256"] == hashlib.sha256(ANSHUN.encode()).hexdigest()

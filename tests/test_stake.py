@@ -120,5 +120,6 @@ def test_old_key_settle_hu_stake_still_sets_the_stake() -> None:
     with pytest.raises(VariantError) as err:
         load_variant("guiyang", {"settle": {"hu": {"stake": 2}}, "stake": 3})
     assert err.value.problems == [
-        "--set settle.hu.stake: settle.hu.stake: the stake is given twice: write only stake"
+        "--set settle.hu.stake: settle.hu.stake: the old spelling of stake, which --set stake "
+        "gives too: write only stake"
     ]

@@ -130,7 +130,8 @@ BAD_FILES = [
         "unknown key",
         HEAD + "colour: red\n",
         [
-            "{f}:5: colour: unknown key 'colour' (known: name, title, title_en, source, description, "
+            "{f}:5: colour: unknown key 'colour' (known: format, revision, name, title, title_en, "
+            "source, description, "
             "family, extends, tiles, wild, deal, claims, baoting, repao, exchange, dingque, forms, patterns, "
             "may_win, dealer, settle, match, stake)"
         ],

@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -40,7 +41,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hand": ("zhuoji.commands", "analyse a hand: winning forms, waits, shanten, decompositions"),
     "settle": ("zhuoji.commands", "settle a round-end file (YAML or JSON) and itemize it"),
     "replay": ("zhuoji.commands", "replay an event log, re-checking every action"),
-    "variants": ("zhuoji.variants_cmd", "list, show, check, compare and document variants"),
+    "variants": (
+        "zhuoji.variants_cmd",
+        "list, show, check, compare, migrate and document variants",
+    ),
     "simulate": ("zhuoji.sim.cli", "bots play many rounds (as matches); statistics of a variant"),
     "compare": (
         "zhuoji.sim.cli",
@@ -329,7 +333,37 @@ def _report_error(prog: str, message: str, where: str | None, as_json: bool) -> 
         print(f"{prog}: error: {message}", file=sys.stderr)
 
 
+def _one_line_warnings(shown_by: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` printing an old spelling in a variant file
+    (``zhuoji.variant_io.FormatWarning``) as one line on stderr, ``zhuoji: warning:
+    FILE:LINE: old.key: …``, and other warnings as ``shown_by`` does."""
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
+        if category.__name__ == "FormatWarning":
+            print(f"zhuoji: warning: {message}", file=sys.stderr)
+        else:
+            shown_by(message, category, filename, lineno, file, line)
+
+    return show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    previous = warnings.showwarning
+    warnings.showwarning = _one_line_warnings(previous)
+    try:
+        return _main(argv)
+    finally:
+        warnings.showwarning = previous
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     if not argv:

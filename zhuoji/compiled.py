@@ -42,9 +42,24 @@ if TYPE_CHECKING:
 GROUPS: dict[str, tuple[str, ...]] = {
     # hand analysis: the count-array arithmetic, and every discard of a hand at once (bots)
     "hand_kernel": ("hand_kernel", "discard_kernel"),
-    # the round engine and what it calls on every action: its wall and the reveals made in
-    # it, its event log, the observation bots read it through, and the self-play loop
-    "engine": ("engine", "wall", "reveals", "events", "observation", "autoplay"),
+    # the round engine and what it calls on every action: its state and its phases (deal,
+    # turn, claim and rob windows, finish, and the hand checks they share), its wall and the
+    # reveals made in it, its event log, the observation bots read it through, and the
+    # self-play loop
+    "engine": (
+        "engine",
+        "round_state",
+        "round_checks",
+        "round_deal",
+        "round_turn",
+        "round_claims",
+        "round_finish",
+        "wall",
+        "reveals",
+        "events",
+        "observation",
+        "autoplay",
+    ),
     # the expert bot's value model: target shapes, pattern values, the outlook chain
     "expert": ("agents.expert_value",),
     # the bots' table view and hand analysis, and the greedy bot that cautious and expert

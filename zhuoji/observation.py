@@ -1,46 +1,50 @@
 """What one seat may see of a round: its own hand, every meld and discard, counts.
 
 :class:`Observation` is a read-only view used by in-process bots (no copying on the hot
-path); :meth:`Observation.to_dict` is the serializable form the terminal, the server and
-logs use.  Neither exposes another seat's concealed tiles or the wall order.
+path); :func:`seat_view` (:meth:`Observation.to_dict`, ``Round.observation``) is the
+serializable form the terminal, the server and logs use.  Neither exposes another seat's
+concealed tiles or the wall order.  Both read the round's state
+(:class:`zhuoji.round_state.RoundState`), never the engine that changes it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from zhuoji import tiles as T
 from zhuoji.actions import Action
-from zhuoji.outcome import Meld, RoundEnd
+from zhuoji.outcome import Meld, MeldKind, RoundEnd
+from zhuoji.round_state import Phase, RoundState
 
 if TYPE_CHECKING:
-    from zhuoji.engine import Round
     from zhuoji.ruleset import Ruleset
 
 
 class Observation:
-    __slots__ = ("_round", "seat")
+    __slots__ = ("_state", "seat")
 
-    def __init__(self, round_: Round, seat: int) -> None:
-        self._round = round_
+    def __init__(self, state: RoundState, seat: int) -> None:
+        self._state = state
         self.seat = seat
 
     @property
     def ruleset(self) -> Ruleset:
-        return self._round.ruleset
+        return self._state.ruleset
 
     @property
     def players(self) -> int:
-        return self._round.players
+        return self._state.players
 
     @property
     def phase(self) -> str:
         # a StrEnum's str() is its value, without the enum's (slow) ``value`` property
-        return str(self._round.phase)
+        return str(self._state.phase)
 
     @property
     def legal(self) -> Sequence[Action]:
-        r = self._round
+        r = self._state
         if r.is_terminal() or self.seat in r.responses:  # (not phase.value: a Python call)
             return ()
         return r.pending.get(self.seat, ())
@@ -48,31 +52,31 @@ class Observation:
     @property
     def hand(self) -> tuple[int, ...]:
         """Own concealed tiles as 34 counts."""
-        return tuple(self._round.seats[self.seat].hand)
+        return tuple(self._state.seats[self.seat].hand)
 
     @property
     def drawn(self) -> int:
-        return self._round.seats[self.seat].drawn
+        return self._state.seats[self.seat].drawn
 
     @property
     def waits(self) -> frozenset[int]:
         """Own waits as of the last discard (the hand between turns)."""
-        return self._round.seats[self.seat].waits
+        return self._state.seats[self.seat].waits
 
     def melds(self, seat: int) -> tuple[Meld, ...]:
-        return tuple(self._round.seats[seat].melds)
+        return tuple(self._state.seats[seat].melds)
 
     @property
     def discards(self) -> tuple[tuple[int, int, int | None], ...]:
         """(seat, tile, claimed_by) for every discard in table order."""
-        return tuple((d.seat, d.tile, d.claimed_by) for d in self._round.discards)
+        return tuple((d.seat, d.tile, d.claimed_by) for d in self._state.discards)
 
     def seen_counts(self) -> list[int]:
         """Copies of each kind among own concealed tiles, every meld (``melds``) and the
         discards left on the table (a claimed discard is counted in its meld): what
         :class:`zhuoji.agents.analysis.TableView` counts as seen: the hand plus the table's
-        counts, which the engine keeps as melds and discards change (``Round.table_seen``)."""
-        r = self._round
+        counts, which the engine keeps as melds and discards change (``RoundState.table_seen``)."""
+        r = self._state
         hand = r.seats[self.seat].hand
         table = r.table_seen
         return [hand[k] + table[k] for k in range(len(hand))]
@@ -80,7 +84,7 @@ class Observation:
     def live_counts(self, copies: list[int]) -> list[int]:
         """Per kind, the wall's ``copies`` less what :meth:`seen_counts` says this seat has
         seen, never below 0: the live counts a bot weighs improving tiles by (one pass)."""
-        r = self._round
+        r = self._state
         hand = r.seats[self.seat].hand
         table = r.table_seen
         out = [0] * len(hand)
@@ -92,15 +96,15 @@ class Observation:
 
     def discard_count(self, seat: int) -> int:
         """How many discards ``seat`` has made this round (claimed ones included)."""
-        return self._round.seats[seat].discards
+        return self._state.seats[seat].discards
 
     def declared(self, seat: int) -> bool:
-        return self._round.seats[seat].declared is not None
+        return self._state.seats[seat].declared is not None
 
     def void_suit(self, seat: int) -> int | None:
         """定缺: the suit ``seat`` declared void (0 万, 1 条, 2 筒), or None: none declared
         yet, or another seat's choice while the 定缺 window is still open (all choose unseen)."""
-        r = self._round
+        r = self._state
         void = r.seats[seat].void_suit
         if void >= 0:
             return void
@@ -111,59 +115,59 @@ class Observation:
     @property
     def exchange_given(self) -> tuple[int, ...]:
         """换三张: the tiles this seat picked to pass on (so far)."""
-        return tuple(self._round.seats[self.seat].given)
+        return tuple(self._state.seats[self.seat].given)
 
     @property
     def exchange_direction(self) -> str | None:
         """换三张: next, previous or opposite once the tiles have been passed on."""
-        return self._round.exchange_direction
+        return self._state.exchange_direction
 
     @property
     def exchange_received(self) -> tuple[int, ...]:
         """换三张: the tiles passed to this seat (empty until every seat has picked)."""
-        return tuple(self._round.seats[self.seat].received)
+        return tuple(self._state.seats[self.seat].received)
 
     @property
     def reveals(self) -> list[int]:
-        """Revealed tiles that make chickens now, in reveal order (Round.open_reveals)."""
-        return self._round.open_reveals()
+        """Revealed tiles that make chickens now, in reveal order (RoundState.open_reveals)."""
+        return self._state.open_reveals()
 
     @property
     def weekday(self) -> int:
         """The round's day (星期鸡): 1 Monday … 7 Sunday."""
-        return self._round.weekday
+        return self._state.weekday
 
     @property
     def round_end(self) -> RoundEnd | None:
         """What the round left behind, once it is over (every hand is shown then)."""
-        return self._round.end
+        return self._state.end
 
     def concealed_count(self, seat: int) -> int:
-        return sum(self._round.seats[seat].hand)
+        return sum(self._state.seats[seat].hand)
 
     @property
     def wall_left(self) -> int:
-        return self._round.wall.live()
+        return self._state.wall.live()
 
     @property
     def wild(self) -> int | None:
-        return self._round.wild
+        return self._state.wild
 
     @property
     def wild_indicator(self) -> int | None:
         """The revealed 宝牌 indicator (六安)."""
-        return self._round.wild_indicator
+        return self._state.wild_indicator
 
     @property
     def streak(self) -> int:
         """The dealer's 连庄 count."""
-        return self._round.streak
+        return self._state.streak
 
     @property
     def claim_source(self) -> int:
         """Who discarded the tile being answered, or who is adding the kong that may be
         robbed; -1 outside a claim window."""
-        r = self._round
+        r = self._state
         if r.phase == "claim":  # (a StrEnum member equals its value)
             return r.discards[-1].seat
         if r.phase == "rob":
@@ -173,11 +177,143 @@ class Observation:
     @property
     def claim_tile(self) -> int:
         """The discard (or kong tile) being answered, -1 outside a claim window."""
-        return self._round.claim_tile if self._round.phase in ("claim", "rob") else -1
+        return self._state.claim_tile if self._state.phase in ("claim", "rob") else -1
 
     @property
     def dealer(self) -> int:
-        return self._round.dealer
+        return self._state.dealer
 
     def to_dict(self) -> dict[str, Any]:
-        return self._round.observation(self.seat)
+        return seat_view(self._state, self.seat)
+
+
+# ----------------------------------------------------------------------------------
+# the serializable view
+# ----------------------------------------------------------------------------------
+
+
+def seat_view(r: RoundState, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see, as plain data: its own hand, every meld and discard, counts;
+    never another seat's concealed tiles or the wall order."""
+    me = r.seats[seat]
+    public = _public_view(r)
+    # in a claim window, who else may claim is not public: only one's own turn shows
+    to_act = public["to_act"]
+    if r.phase is not Phase.TURN:
+        to_act = [seat] if seat in to_act else []
+    void_suits = public["void_suits"]
+    if r.phase is Phase.DINGQUE and seat in r.responses:  # its own pick, unseen
+        void_suits = list(void_suits)
+        void_suits[seat] = T.SUIT_LETTERS[r.responses[seat].tile]
+    melds = public["melds"]
+    if public["hidden_melds"]:  # one's own concealed kongs show their tiles to oneself
+        melds = list(melds)
+        melds[seat] = public["own_melds"][seat]
+    return {
+        "seat": seat,
+        "phase": public["phase"],
+        "to_act": to_act,
+        "dealer": r.dealer,
+        "streak": r.streak,
+        "hand": _hand_text(tuple(me.hand)),
+        "drawn": T.TILE_TEXT[me.drawn] if me.drawn >= 0 else None,
+        "melds": melds,
+        "discards": public["discards"],
+        "declared": public["declared"],
+        # 定缺: another seat's void suit shows once every seat has chosen
+        "void_suits": void_suits,
+        "exchange": {
+            "given": T.format(me.given),
+            "received": T.format(me.received),
+            "direction": r.exchange_direction,
+        }
+        if r.ruleset.variant.exchange is not None
+        else None,
+        "concealed_counts": public["concealed_counts"],
+        "wall": public["wall"],
+        "wild": public["wild"],
+        "wild_indicator": public["wild_indicator"],
+        "claim_tile": public["claim_tile"],
+        "claim_from": public["claim_from"],
+        "legal_actions": [_action_text(a) for a in r.legal_actions(seat)],
+        "reveal": public["reveal"],
+        "reveals": public["reveals"],
+        "result": public["result"],
+    }
+
+
+def _public_view(r: RoundState) -> dict[str, Any]:
+    """The parts of every seat's view that are the same for all, built once per state (a
+    server sends every seat its view after each change).  Shared lists: read them, never
+    change them."""
+    key = (len(r.log), r.answers)
+    cached = r.view_cache
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    text = T.TILE_TEXT
+    window = r.phase in (Phase.CLAIM, Phase.ROB)
+    melds = [[_meld_text(m, not r.end) for m in st.melds] for st in r.seats]
+    own_melds = [[_meld_text(m, False) for m in st.melds] for st in r.seats]
+    public = {
+        "phase": r.phase.value,
+        "to_act": r.to_act(),
+        "melds": melds,
+        "own_melds": own_melds,
+        "hidden_melds": melds != own_melds,
+        "discards": _discard_texts(r),
+        "declared": [s.declared.value if s.declared else None for s in r.seats],
+        # 定缺: a seat's void suit is set for everyone once every seat has chosen
+        "void_suits": [T.SUIT_LETTERS[s.void_suit] if s.void_suit >= 0 else None for s in r.seats],
+        "concealed_counts": [sum(s.hand) for s in r.seats],
+        "wall": r.wall.live(),
+        "wild": text[r.wild] if r.wild is not None else None,
+        "wild_indicator": text[r.wild_indicator] if r.wild_indicator is not None else None,
+        "claim_tile": text[r.claim_tile] if window else None,
+        "claim_from": Observation(r, 0).claim_source if window else None,
+        "reveal": text[r.end.reveal] if r.end and r.end.reveal is not None else None,
+        "reveals": [text[t] for t in r.open_reveals()],
+        "result": r.result_summary() if r.end else None,
+    }
+    r.view_cache = (key, public)
+    return public
+
+
+def _discard_texts(r: RoundState) -> list[dict[str, Any]]:
+    """The ponds as the views show them.  The entries of the last list built are reused
+    for the discards that have not changed since: discards are only appended, and only
+    the latest one can change (when it is claimed), so all but the latest are kept when
+    the one before it is still the same object."""
+    ds = r.discards
+    n = len(ds)
+    src, shown = r.ponds_shown
+    keep = n - 1 if len(src) in (n - 1, n) and n >= 2 and src[n - 2] is ds[n - 2] else 0
+    text = T.TILE_TEXT
+    out = shown[:keep] + [
+        {"seat": d.seat, "tile": text[d.tile], "claimed_by": d.claimed_by} for d in ds[keep:]
+    ]
+    r.ponds_shown = (ds[:], out)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _hand_text(hand: tuple[int, ...]) -> str:
+    """A hand's notation (a seat's hand stays the same over the other seats' turns, and
+    its view is built after each of them)."""
+    return T.format_counts(hand)
+
+
+@lru_cache(maxsize=4096)
+def _action_text(a: Action) -> str:
+    """An action's text (a view lists the legal ones after every change)."""
+    return str(a)
+
+
+@lru_cache(maxsize=4096)
+def _meld_text(m: Meld, hidden: bool = False) -> str:
+    """A meld as text; another seat's concealed kong (闷豆, laid face down) hides its tile
+    until the round ends (seed 003 "暗杠1嘴(不翻开)")."""
+    if hidden and m.kind is MeldKind.GANG_CONCEALED:
+        return f"{m.kind.value} ????"
+    return f"{m.kind.value} {T.format(m.tiles)}" + (
+        f" from {m.source}" if m.source is not None else ""
+    )

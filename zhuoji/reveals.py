@@ -48,14 +48,14 @@ class RevealTracker:
 
     @property
     def moves_at_kong(self) -> bool:
-        return self._rule.on_kong != "stay"
+        return self._rule.reveals_at_kong
 
     def on_kong(self) -> int | None:
         """A kong was completed: move (前后鸡) or add (滚筒鸡) a reveal; the tile shown, or
         None when its position is already drawn (nothing is shown then)."""
-        if self._cursor is None or self._rule.on_kong == "stay":
+        if self._cursor is None or not self._rule.reveals_at_kong:
             return None
-        if self._rule.on_kong == "move":
+        if self._rule.closes_at_kong:
             for s in self._shown:
                 if s.status is RevealStatus.OPEN:
                     s.status = (

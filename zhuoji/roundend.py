@@ -2,9 +2,13 @@
 
 The file's shape is ``schemas/round-end.schema.json`` (generated from the models here with
 ``python -m zhuoji.roundend``; documented with examples in ``docs/round-end.md``).
-:func:`load` checks the shape, then the tiles: counts, melds against hands, the winners'
-hands, seats in range, the revealed tile; each problem raises :class:`ScenarioError`
-naming the field path (``seats[1].melds[0].tile``).  Nothing is settled from a bad file.
+:func:`parse` checks the shape; :func:`build` the tiles (counts, melds against hands and
+claimed discards, the winners' hands, seats in range, the revealed tiles), then every rule
+of the variant, each asked of the rule's owner as the engine asks it (:func:`problems`,
+:mod:`zhuoji.contract.checks`).  Each problem raises :class:`ScenarioError` naming the field
+path (``seats[1].melds[0].tile``) and, for a rule, the rule and its source.  Nothing is
+settled from a bad file.  :func:`to_data` and :func:`write` go the other way: a played
+round's end as a file ``zhuoji settle`` settles to the same ledger.
 """
 
 from __future__ import annotations
@@ -12,12 +16,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from zhuoji import tiles as T
+from zhuoji.contract.checks import Problem
 from zhuoji.contract.ledger import Ledger
 from zhuoji.errors import ScenarioError, TileParseError
 from zhuoji.outcome import (
@@ -33,10 +40,12 @@ from zhuoji.outcome import (
     Win,
     WinHow,
 )
+from zhuoji.rules import win
 from zhuoji.ruleset import Ruleset
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.settle import settle
 from zhuoji.textfile import UnreadableFile, load_json, load_yaml, read_text, short
+from zhuoji.variant import Variant
 from zhuoji.variant_io import load_variant
 
 ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
@@ -209,7 +218,9 @@ def _tile(text: str | None, where: str) -> int | None:
 
 
 def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundEnd:
-    """Check a parsed file against the rules and build the :class:`RoundEnd` to settle."""
+    """Check a parsed file against the rules and build the :class:`RoundEnd` to settle: the
+    file's own bookkeeping first, then what the variant's rules forbid (:func:`problems`;
+    :class:`RuleRefusal` gives the first problem and their number)."""
     n = len(f.seats)
     players = ruleset.players
     if n != players:
@@ -289,6 +300,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         if d.claimed_by is None:
             count([tile], f"discards[{j}].tile")
         discards.append(Discard(d.seat, tile, d.claimed_by, d.claim, d.after_kong, d.declared))
+    _claimed_into_melds(discards, seats, label)
 
     wins = []
     claims = ruleset.variant.claims
@@ -314,7 +326,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             raise ScenarioError(
                 f"{label}: {ww}.from: a {w.how.value} win needs another seat as its source"
             )
-        if w.how is WinHow.DISCARD and not claims.win_on_discard:
+        if w.how is WinHow.DISCARD and not claims.wins_by(w.how):
             raise ScenarioError(
                 f"{label}: {ww}.how: variant {ruleset.name} has no wins on a discard (self-draw or robbing a kong only)"
             )
@@ -323,12 +335,6 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         full = seats[w.seat].concealed_counts()
         assert win_tile is not None
         full[win_tile] += 1
-        void = seats[w.seat].void_suit
-        if seats[w.seat].void_tiles() or (void is not None and T.suit_of(win_tile) == void):
-            raise ScenarioError(
-                f"{label}: {ww}.seat: seat {w.seat} holds its void suit "
-                f"({f.seats[w.seat].void_suit}) and cannot win (定缺)"
-            )
         if not rules.is_win(full):
             raise ScenarioError(
                 f"{label}: {ww}: seat {w.seat}'s hand {T.format_counts(seats[w.seat].concealed_counts())} "
@@ -359,7 +365,7 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
             '(seed 002 八 "结果一张牌自摸"); a win on a discard or a robbed kong is not'
         )
     repao = _repao(f, ruleset, seats, wins, win_tile, kong_tile, label)
-    return RoundEnd(
+    end = RoundEnd(
         players=n,
         dealer=f.dealer,
         streak=f.streak,
@@ -380,6 +386,123 @@ def build(f: RoundEndFile, ruleset: Ruleset, label: str = "round-end") -> RoundE
         round_wind=f.round_wind,
         weekday=f.weekday,
     )
+    found = problems(end, ruleset)
+    if found:
+        after_win = len(f.reveals) if f.reveal is not None else None
+        lines = [_where(p, after_win).line() for p in found]
+        more = len(lines) - 1
+        more_text = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        raise RuleRefusal(f"{label}: {lines[0]}{more_text}", tuple(found))
+    return end
+
+
+class RuleRefusal(ScenarioError):
+    """A round end the variant's rules could not have produced; ``problems`` holds every
+    problem found (the message gives the first and their number)."""
+
+    def __init__(self, message: str, problems: tuple[Problem, ...]) -> None:
+        super().__init__(message)
+        self.found = problems
+
+
+def problems(end: RoundEnd, ruleset: Ruleset) -> list[Problem]:
+    """Every check of the variant's rules on a round end, each asked of the rule's owner
+    (:mod:`zhuoji.contract.checks`): the variant's sections (:meth:`Variant.problems`), how
+    the win came and whether each win was allowed (:mod:`zhuoji.rules.win`, as the engine
+    asks), and the round-end checks every bound hook registered.  Rules the variant file
+    states are cited with its ``source``; an empty list: the round end is possible."""
+    found = ruleset.variant.problems(end)
+    found += win.event_problems(end)
+    found += win.win_problems(end, ruleset)
+    for hook in (*ruleset.may_win, ruleset.dealer, *ruleset.stages):
+        found += hook.check(end, ruleset)
+    return [_cite(p, ruleset) for p in found]
+
+
+def _cite(problem: Problem, ruleset: Ruleset) -> Problem:
+    """A problem with the source of its rule: the table's own override (``--set``) where
+    it set the key, else the variant's ``source``, for rules that are keys of the variant
+    file (``claims.chi: false``); rules cited elsewhere keep their own."""
+    key = problem.rule.split(":")[0].split(" ")[0]
+    parts = key.split(".")
+    if problem.source or parts[0] not in Variant.model_fields:
+        return problem
+    if _overridden(ruleset.overrides, parts):
+        return problem.cited("set for this table (--set)")
+    return problem.cited(f"variant {ruleset.name}: {ruleset.variant.source}")
+
+
+def _overridden(overrides: Mapping[str, Any], parts: list[str]) -> bool:
+    """Whether the override layer sets the key ``parts`` (or a key above it)."""
+    node: Any = overrides
+    for part in parts:
+        if not isinstance(node, Mapping):
+            return True
+        if part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _where(problem: Problem, after_win: int | None) -> Problem:
+    """The problem's field path as the file writes it: the after-win reveal given as
+    ``reveal`` is the round end's last reveal."""
+    head = f"reveals[{after_win}]"
+    if after_win is not None and problem.where.startswith(head):
+        return replace(problem, where="reveal" + problem.where[len(head) :])
+    return problem
+
+
+def _claimed_into_melds(discards: list[Discard], seats: list[SeatEnd], label: str) -> None:
+    """A discard claimed for a meld (``claim``) is in that meld: its claimer holds a meld
+    of that kind, made from the discarder, with that tile (a pung since extended to an
+    added kong still is); each meld takes one discard.  Settlement counts a claimed
+    discard in the claimer's meld only, and reads 责任鸡 from it."""
+    used: set[tuple[int, int]] = set()
+    for j, d in enumerate(discards):
+        if d.claim is None:
+            continue
+        where = f"{label}: discards[{j}]"
+        if d.claimed_by is None:
+            raise ScenarioError(
+                f"{where}.claimed_by: a discard claimed for a {d.claim.value} names who claimed it"
+            )
+        if d.claim not in _CLAIMS:
+            raise ScenarioError(
+                f"{where}.claim: a {d.claim.value} takes no discard (a discard is claimed for "
+                "a chi, a peng or a gang_exposed)"
+            )
+        if d.claimed_by == d.seat:
+            raise ScenarioError(f"{where}.claimed_by: seat {d.seat} cannot claim his own discard")
+        melds = seats[d.claimed_by].melds
+        match = next(
+            (
+                i
+                for i, m in enumerate(melds)
+                if (d.claimed_by, i) not in used
+                and m.source == d.seat
+                and m.kind in _CLAIMS[d.claim]
+                and (m.tile == d.tile or (m.kind is MeldKind.CHI and d.tile in m.tiles))
+                and m.claimed in (None, d.tile)
+            ),
+            None,
+        )
+        if match is None:
+            tile = T.format([d.tile])
+            raise ScenarioError(
+                f"{where}.claim: seat {d.claimed_by} took seat {d.seat}'s {tile} for a "
+                f"{d.claim.value}, but holds no {d.claim.value} with it from seat {d.seat} "
+                f"(give the meld in seats[{d.claimed_by}].melds)"
+            )
+        used.add((d.claimed_by, match))
+
+
+#: the melds a discard claimed for each kind ends up in
+_CLAIMS = {
+    MeldKind.CHI: (MeldKind.CHI,),
+    MeldKind.PENG: (MeldKind.PENG, MeldKind.GANG_ADDED),
+    MeldKind.GANG_EXPOSED: (MeldKind.GANG_EXPOSED,),
+}
 
 
 def _repao(
@@ -469,18 +592,22 @@ def _reveals(f: RoundEndFile, seen: list[int], label: str, ruleset: Ruleset) -> 
                 f"{label}: {where}.at: variant {ruleset.name} reveals no tile during play "
                 "(deal.start_reveal)"
             )
-        if rule is not None and rule.on_kong == "stay" and r.at is RevealAt.KONG:
+        if rule is not None and not rule.reveals_at_kong and r.at is RevealAt.KONG:
             raise ScenarioError(
                 f"{label}: {where}.at: variant {ruleset.name} reveals nothing at a kong "
                 "(deal.start_reveal.on_kong: stay)"
             )
-        if r.status is RevealStatus.CLOSED and (rule is None or rule.on_kong != "move"):
+        if r.status is RevealStatus.CLOSED and (rule is None or not rule.closes_at_kong):
             raise ScenarioError(
                 f"{label}: {where}.status: only 前后鸡 closes a reveal "
                 "(deal.start_reveal.on_kong: move)"
             )
-        if r.status is not RevealStatus.DRAWN:
-            # the after-win tile may be one already shown during play, so it is checked alone
+        if r.status is RevealStatus.OPEN:
+            # only an open reveal is sure to be in the wall: a closed one (前后鸡 moved on) is
+            # an ordinary wall tile again, which may since have been drawn (FW GenChikenFB
+            # just moves its index, 「前后鸡往前走一墩」), and a drawn one is in a hand or the
+            # discards.  The after-win tile may be one already shown during play, so it is
+            # checked alone
             used = seen[tile] + (1 if r.at is RevealAt.WIN else in_wall[tile] + 1)
             if used > T.COPIES:
                 field = "reveal" if where == "reveal" else f"{where}.tile"
@@ -506,6 +633,102 @@ def _void_suit(given: str | None, ruleset: Ruleset, where: str) -> int | None:
             f"{where}: variant {ruleset.name} plays 定缺: give each seat's void suit"
         )
     return T.SUIT_LETTERS.index(given)
+
+
+def to_data(end: RoundEnd, variant: str | None = None) -> dict[str, Any]:
+    """A round end as a round-end file's data (the inverse of :func:`parse` and
+    :func:`build`): what ``zhuoji settle`` reads to settle a played round again.  Every
+    discard is written, claimed ones included, so settlement sees the round the engine saw;
+    fields at their defaults are left out."""
+    text = T.TILE_TEXT
+
+    def meld(m: Meld) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": m.kind.value, "tile": text[m.tile]}
+        if m.source is not None:
+            out["from"] = m.source
+        if m.claimed is not None:
+            out["claimed"] = text[m.claimed]
+        if m.late:
+            out["late"] = True
+        return out
+
+    def seat(s: SeatEnd) -> dict[str, Any]:
+        out: dict[str, Any] = {"hand": T.format(sorted(s.concealed))}
+        if s.melds:
+            out["melds"] = [meld(m) for m in s.melds]
+        if s.declared is not None:
+            out["declared"] = s.declared.value
+        if s.ever_ready:
+            out["ever_ready"] = True
+        if s.xianggong:
+            out["xianggong"] = True
+        if s.void_suit is not None:
+            out["void_suit"] = T.SUIT_LETTERS[s.void_suit]
+        return out
+
+    def discard(d: Discard) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": d.seat, "tile": text[d.tile]}
+        if d.claimed_by is not None:
+            out["claimed_by"] = d.claimed_by
+        if d.claim is not None:
+            out["claim"] = d.claim.value
+        if d.after_kong:
+            out["after_kong"] = True
+        if d.declared:
+            out["declared"] = True
+        return out
+
+    def win(w: Win) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": w.seat, "how": w.how.value}
+        if w.source is not None:
+            out["from"] = w.source
+        if w.passed_win:
+            out["passed_win"] = True
+        return out
+
+    result: dict[str, Any] = {"wins": [win(w) for w in end.wins]}
+    if end.win_tile is not None:
+        result["tile"] = text[end.win_tile]
+    for flag in ("gangkai", "haidi", "tianhu", "dihu", "renhu"):
+        if getattr(end, flag):
+            result[flag] = True
+    if end.wins and any(w.how is WinHow.DISCARD for w in end.wins):
+        result["repao"] = end.repao
+    if end.kong_tile is not None:
+        result["kong_tile"] = text[end.kong_tile]
+    data: dict[str, Any] = {}
+    if variant is not None:
+        data["variant"] = variant
+    data.update(
+        dealer=end.dealer,
+        streak=end.streak,
+        seats=[seat(s) for s in end.seats],
+        discards=[discard(d) for d in end.discards],
+        result=result,
+    )
+    if end.reveals:
+        data["reveals"] = [
+            {"tile": text[r.tile], "at": r.at.value, "status": r.status.value} for r in end.reveals
+        ]
+    if end.wild_indicator is not None:
+        data["wild_indicator"] = text[end.wild_indicator]
+    if end.round_wind:
+        data["round_wind"] = end.round_wind
+    if end.weekday != 1:
+        data["weekday"] = end.weekday
+    return data
+
+
+def write(end: RoundEnd, path: str | Path, variant: str | None = None) -> Path:
+    """Write a round end as a round-end file (YAML, or JSON for a ``.json`` path)."""
+    p = Path(path)
+    data = to_data(end, variant)
+    if p.suffix == ".json":
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    p.write_text(text, encoding="utf-8")
+    return p
 
 
 def settle_file(

@@ -20,8 +20,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from zhuoji import tiles as T
+from zhuoji.contract.checks import Problem, rule
 from zhuoji.hand import Form, LanRule
-from zhuoji.outcome import Meld, MeldKind, Reveal, RevealStatus
+from zhuoji.migrations import CURRENT_FORMAT
+from zhuoji.outcome import (
+    Declaration,
+    Meld,
+    MeldKind,
+    Reveal,
+    RevealAt,
+    RevealStatus,
+    RoundEnd,
+    WinHow,
+)
 from zhuoji.rules.facts import COUNT_FACTS, Requires
 
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
@@ -109,6 +120,79 @@ class WildSection(Strict):
     def fixed_kind(self) -> int | None:
         return T.parse_one(self.tile) if self.indicator == "fixed" and self.tile else None
 
+    def may_claim(self, tile: int, wild: int | None) -> bool:
+        """Whether a discarded ``tile`` may be claimed for a meld in a round whose wild kind
+        is ``wild``: any tile but the wild, and the wild where it is ``claimable`` (seed 003
+        「宝牌不可以碰、杠」)."""
+        return tile != wild or self.claimable
+
+    def may_meld(self, meld: Meld, wild: int) -> bool:
+        """Whether ``meld`` may hold the wild kind ``wild``: only where the wild is
+        ``claimable``, as a pung or kong claimed on a discarded wild (or added to one) or as
+        the tile a chow takes; never in a concealed kong, nor from the hand into a chow."""
+        if wild not in meld.tiles:
+            return True
+        if meld.kind is MeldKind.GANG_CONCEALED:
+            return False
+        if meld.kind is MeldKind.CHI:
+            return self.claimable and meld.claimed in (None, wild)
+        return self.claimable
+
+    def problems(self, end: RoundEnd) -> list[Problem]:
+        """What a round end under this section may not show: an indicator where the wild is
+        fixed, none where one is revealed, a meld holding the wild it may not hold."""
+        out = []
+        fixed = self.fixed_kind
+        if fixed is not None and end.wild_indicator is not None:
+            out.append(
+                Problem(
+                    "wild_indicator",
+                    rule("wild.indicator", self.indicator),
+                    f"the wild is {T.format([fixed])} in every round: no indicator is revealed",
+                )
+            )
+        if fixed is None and end.wild_indicator is None:
+            out.append(
+                Problem(
+                    "wild_indicator",
+                    rule("wild.indicator", self.indicator),
+                    "every round reveals a 宝牌 indicator, and the wild follows from it: give it",
+                )
+            )
+        wild = end.wild
+        if wild is None:
+            return out
+        for s, seat in enumerate(end.seats):
+            for j, m in enumerate(seat.melds):
+                if not self.may_meld(m, wild):
+                    how = (
+                        "only a discarded wild is claimed, never one from a concealed kong or "
+                        "into a chow from the hand"
+                        if self.claimable
+                        else "the wild is never melded"
+                    )
+                    out.append(
+                        Problem(
+                            f"seats[{s}].melds[{j}]",
+                            rule("wild.claimable", self.claimable),
+                            f"a {m.kind.value} holding the wild {T.format([wild])}: {how}",
+                        )
+                    )
+        return out
+
+    @staticmethod
+    def absent(end: RoundEnd) -> list[Problem]:
+        """A variant without 宝牌 (``wild: null``) reveals no indicator."""
+        if end.wild_indicator is None:
+            return []
+        return [
+            Problem(
+                "wild_indicator",
+                rule("wild", None),
+                "the variant has no 宝牌 (wild tiles), so no indicator is revealed",
+            )
+        ]
+
 
 class StartReveal(Strict):
     """A chicken reveal made at round start from the wall's end, optionally moved or added to
@@ -137,12 +221,65 @@ class StartReveal(Strict):
         "the reveal stays in the wall and may be drawn)",
     )
 
+    @property
+    def reveals_at_kong(self) -> bool:
+        """Whether a completed kong turns a tile over (前后鸡 moves the reveal, 滚筒鸡 adds
+        one; 开局翻鸡 stays)."""
+        return self.on_kong != "stay"
+
+    @property
+    def closes_at_kong(self) -> bool:
+        """Whether a completed kong closes the open reveals (前后鸡: 「并关闭当前墩」), so one
+        reveal is open at a time."""
+        return self.on_kong == "move"
+
     def makes_chickens(self, reveal: Reveal) -> bool:
         """Whether a reveal makes chickens: an open one, or a drawn one where the variant
         keeps it (``lost_when_drawn: false``)."""
         return reveal.status is RevealStatus.OPEN or (
             not self.lost_when_drawn and reveal.status is RevealStatus.DRAWN
         )
+
+    def problems(self, reveals: Sequence[Reveal], kongs: int) -> list[Problem]:
+        """Reveals made during play (``reveals`` as the round end lists them, ``kongs`` the
+        kongs completed) that this rule cannot make: one reveal at round start, before any
+        other; one at most per completed kong; under 前后鸡 (``move``) one open reveal at a
+        time, the last one made (FW ``GenChikenFB`` moves the one index, 「前后鸡往前走一墩」,
+        and ``GetChikenFB`` reads only it)."""
+        out = []
+        in_play = [(i, r) for i, r in enumerate(reveals) if r.at is not RevealAt.WIN]
+        at_start = [i for i, r in in_play if r.at is RevealAt.START]
+        for i in at_start:
+            if i != in_play[0][0]:
+                out.append(
+                    Problem(
+                        f"reveals[{i}].at",
+                        rule("deal.start_reveal.stack", self.stack),
+                        "one tile is revealed at round start, before any other",
+                    )
+                )
+        at_kong = [i for i, r in in_play if r.at is RevealAt.KONG]
+        if len(at_kong) > (kongs if self.reveals_at_kong else 0):
+            out.append(
+                Problem(
+                    f"reveals[{at_kong[kongs]}].at",
+                    rule("deal.start_reveal.on_kong", self.on_kong),
+                    f"{len(at_kong)} reveals made at a kong, but {kongs} "
+                    f"kong{'' if kongs == 1 else 's'} completed: each kong makes one",
+                )
+            )
+        if self.closes_at_kong:
+            for i, r in in_play[:-1]:
+                if r.status is RevealStatus.OPEN:
+                    out.append(
+                        Problem(
+                            f"reveals[{i}].status",
+                            rule("deal.start_reveal.on_kong", self.on_kong),
+                            "前后鸡 keeps one open reveal: each kong closes the one before, "
+                            "so only the last reveal made during play can still be open",
+                        )
+                    )
+        return out
 
 
 class DealSection(Strict):
@@ -175,10 +312,35 @@ class DealSection(Strict):
     def counting(self, reveals: Iterable[Reveal]) -> list[Reveal]:
         """The reveals that make chickens: open ones, and drawn ones where the variant keeps a
         drawn reveal (``start_reveal.lost_when_drawn: false``, DS §13 「不移出」)."""
-        rule = self.start_reveal
-        if rule is None:
+        start = self.start_reveal
+        if start is None:
             return [r for r in reveals if r.status is RevealStatus.OPEN]
-        return [r for r in reveals if rule.makes_chickens(r)]
+        return [r for r in reveals if start.makes_chickens(r)]
+
+    def problems(self, end: RoundEnd) -> list[Problem]:
+        """Reveals the deal cannot make: a tile turned over after a win where none is
+        (``reveal: none``) or after a drawn round, or one not the last reveal; and what the
+        round-start reveal rule forbids (:meth:`StartReveal.problems`)."""
+        out = []
+        last = len(end.reveals) - 1
+        for i, r in enumerate(end.reveals):
+            if r.at is not RevealAt.WIN:
+                continue
+            why = (
+                "the variant turns no tile over after a win"
+                if self.reveal == "none"
+                else "a tile is turned over after a win, and the round was drawn"
+                if not end.wins
+                else "the tile turned over after the win is the round's last reveal"
+                if i != last
+                else None
+            )
+            if why is not None:
+                out.append(Problem(f"reveals[{i}].at", rule("deal.reveal", self.reveal), why))
+        if self.start_reveal is not None:
+            kongs = sum(1 for seat in end.seats for m in seat.melds if m.is_kong)
+            out += self.start_reveal.problems(end.reveals, kongs)
+        return out
 
 
 class KongKinds(Strict):
@@ -230,6 +392,112 @@ class ClaimsSection(Strict):
         '"热炮和抢杠和必胡")',
     )
 
+    def allows(self, kind: MeldKind) -> bool:
+        """Whether the variant has melds of ``kind`` at all (``chi``, ``peng``, ``kongs``)."""
+        if kind is MeldKind.CHI:
+            return self.chi
+        if kind is MeldKind.PENG:
+            return self.peng
+        return bool(getattr(self.kongs, _KONG_KIND[kind]))
+
+    def may_chow(self, seat: int, discarder: int, players: int) -> bool:
+        """Whether ``seat`` may chow ``discarder``'s discard: only the next player (下家 takes
+        from his 上家), where the variant has 吃."""
+        return self.chi and seat == (discarder + 1) % players
+
+    def wins_by(self, how: WinHow) -> bool:
+        """Whether a win may come ``how``: a self-draw always; on a discard where
+        ``win_on_discard``; by robbing a kong where some kong kind may be robbed."""
+        if how is WinHow.DISCARD:
+            return self.win_on_discard
+        if how is WinHow.ROB_KONG:
+            return bool(self.rob_kong)
+        return True
+
+    def may_rob(self, kind: MeldKind) -> bool:
+        """Whether a kong of ``kind`` may be robbed (``rob_kong``)."""
+        return _KONG_KIND.get(kind) in self.rob_kong
+
+    def problems(self, end: RoundEnd) -> list[Problem]:
+        """Melds the variant has no claim for (a chow without 吃, a kong kind it lacks), a
+        chow not taken from the previous player, a robbed kong it does not let be robbed."""
+        out = []
+        n = end.players
+        for s, seat in enumerate(end.seats):
+            for j, m in enumerate(seat.melds):
+                if not self.allows(m.kind):
+                    key = _CLAIM_KEY[m.kind]
+                    out.append(
+                        Problem(
+                            f"seats[{s}].melds[{j}].kind",
+                            rule(key, False),
+                            f"a {m.kind.value} meld ({_MELD_LABEL[m.kind]}), which the variant "
+                            "does not have",
+                        )
+                    )
+                elif (
+                    m.kind is MeldKind.CHI
+                    and m.source is not None
+                    and not self.may_chow(s, m.source, n)
+                ):
+                    out.append(
+                        Problem(
+                            f"seats[{s}].melds[{j}].from",
+                            rule("claims.chi", True),
+                            f"a chow (吃) takes the previous player's discard: seat "
+                            f"{(s - 1) % n}'s, not seat {m.source}'s",
+                        )
+                    )
+        for k, w in enumerate(end.wins):
+            if w.how is WinHow.ROB_KONG and w.source is not None and end.win_tile is not None:
+                why = self._robbed(end, w.source, end.win_tile)
+                if why is not None:
+                    out.append(
+                        Problem(
+                            f"result.wins[{k}].how", rule("claims.rob_kong", self.rob_kong), why
+                        )
+                    )
+        return out
+
+    def _robbed(self, end: RoundEnd, robbed: int, tile: int) -> str | None:
+        """Why seat ``robbed``'s kong of ``tile`` cannot have been robbed, or None.  A robbed
+        added kong leaves its pung on the table, a robbed concealed kong its three tiles in
+        the hand (the kong was never completed)."""
+        if not self.rob_kong:
+            return "the variant has no 抢杠 (robbing a kong)"
+        seat = end.seats[robbed]
+        kinds = []
+        if any(m.kind is MeldKind.PENG and m.tile == tile for m in seat.melds):
+            kinds.append(MeldKind.GANG_ADDED)
+        if seat.concealed.count(tile) >= 3:
+            kinds.append(MeldKind.GANG_CONCEALED)
+        name = T.format([tile])
+        if not kinds:
+            return (
+                f"seat {robbed} holds neither a pung of {name} (an added kong robbed) nor "
+                f"three {name} (a concealed kong robbed): no kong of {name} to rob"
+            )
+        if any(self.may_rob(k) for k in kinds):
+            return None
+        kong = "added kong (转弯豆)" if kinds[0] is MeldKind.GANG_ADDED else "concealed kong (闷豆)"
+        return f"seat {robbed}'s {kong} of {name} may not be robbed"
+
+
+_CLAIM_KEY: dict[MeldKind, str] = {
+    MeldKind.CHI: "claims.chi",
+    MeldKind.PENG: "claims.peng",
+    MeldKind.GANG_EXPOSED: "claims.kongs.exposed",
+    MeldKind.GANG_CONCEALED: "claims.kongs.concealed",
+    MeldKind.GANG_ADDED: "claims.kongs.added",
+}
+_MELD_LABEL: dict[MeldKind, str] = {
+    MeldKind.CHI: "吃",
+    MeldKind.PENG: "碰",
+    MeldKind.GANG_EXPOSED: "点豆",
+    MeldKind.GANG_CONCEALED: "闷豆",
+    MeldKind.GANG_ADDED: "转弯豆",
+}
+
 
 class BaotingSection(Strict):
     """报听: declaring ready, after which the hand is frozen."""
@@ -244,6 +512,89 @@ class BaotingSection(Strict):
     allow_kong: bool = Field(
         False, title="杠 after 报听", description="a declared player may kong (waits unchanged)"
     )
+
+    def declaration(self, dealer: bool) -> Declaration | None:
+        """The 报听 a seat may make: 硬报 for the dealer on his first 14 tiles, 软报 for a
+        non-dealer with his first discard (RULES.md 报听 「dealer ready on the initial 14 /
+        non-dealer ready after the first draw」); None where the variant has no such one."""
+        if dealer:
+            return Declaration.HARD if self.hard else None
+        return Declaration.SOFT if self.soft else None
+
+    def may_meld(self, kind: MeldKind) -> bool:
+        """Whether a declared (frozen) hand may make a ``kind`` meld: a pung where
+        ``allow_peng``, a kong where ``allow_kong`` (waits unchanged), never a chow."""
+        if kind is MeldKind.CHI:
+            return False
+        if kind is MeldKind.PENG:
+            return self.allow_peng
+        return self.allow_kong
+
+    def problems(self, end: RoundEnd) -> list[Problem]:
+        """A declaration the seat could not make (硬报 is the dealer's, 软报 a non-dealer's,
+        each where the variant has it), and a declared seat's melds its frozen hand could
+        not make (a declaration comes before any meld, so every meld came after it)."""
+        out = []
+        for s, seat in enumerate(end.seats):
+            made = seat.declared
+            if made is None:
+                continue
+            if made is not self.declaration(s == end.dealer):
+                out.append(self._wrong(s, made, end.dealer))
+            for j, m in enumerate(seat.melds):
+                # an added kong's pung was made after the declaration too
+                made_after = [MeldKind.PENG, m.kind] if m.kind is MeldKind.GANG_ADDED else [m.kind]
+                refused = next((k for k in made_after if not self.may_meld(k)), None)
+                if refused is not None:
+                    out.append(
+                        Problem(
+                            f"seats[{s}].melds[{j}]",
+                            self._freezes(refused),
+                            f"seat {s} declared 报听, which freezes his hand before any meld: "
+                            f"no {m.kind.value} after it",
+                        )
+                    )
+        return out
+
+    def _freezes(self, kind: MeldKind) -> str:
+        """The rule that keeps a declared hand from a ``kind`` meld."""
+        if kind is MeldKind.CHI:
+            return "baoting (a declared hand never chows)"
+        if kind is MeldKind.PENG:
+            return rule("baoting.allow_peng", self.allow_peng)
+        return rule("baoting.allow_kong", self.allow_kong)
+
+    def _wrong(self, seat: int, made: Declaration, the_dealer: int) -> Problem:
+        """A declaration seat ``seat`` could not make."""
+        key = f"baoting.{made.value}"
+        label = "硬报" if made is Declaration.HARD else "软报"
+        offered = getattr(self, made.value)
+        if not offered:
+            return Problem(
+                f"seats[{seat}].declared", rule(key, False), f"the variant has no {label}"
+            )
+        whose = (
+            f"硬报 is the dealer's declaration, on his first 14 tiles; seat {seat} is not the "
+            f"dealer (seat {the_dealer} is)"
+            if made is Declaration.HARD
+            else f"软报 is a non-dealer's declaration, after his first draw; seat {seat} is the "
+            "dealer, whose declaration is 硬报"
+        )
+        return Problem(
+            f"seats[{seat}].declared",
+            f"{key} ({label})",
+            whose,
+            "RULES.md 报听 「dealer ready on the initial 14 / non-dealer ready after the first draw」",
+        )
+
+    @staticmethod
+    def absent(end: RoundEnd) -> list[Problem]:
+        """A variant without 报听 (``baoting: null``) has no declared seat."""
+        return [
+            Problem(f"seats[{s}].declared", rule("baoting", None), "the variant has no 报听")
+            for s, seat in enumerate(end.seats)
+            if seat.declared is not None
+        ]
 
 
 _KONG_KIND: dict[MeldKind, KongKind] = {
@@ -355,6 +706,30 @@ class DingqueSection(Strict):
         "(a common 血战 table rule; off in every Guizhou source read)",
     )
 
+    def may_meld(self, void_suit: int | None, tile: int) -> bool:
+        """Whether a seat whose void suit is ``void_suit`` may pung, kong (or chow) ``tile``
+        (``meld_void``; GA Table_GY_TWO: no claim on the void suit)."""
+        return self.meld_void or void_suit is None or T.suit_of(tile) != void_suit
+
+    def problems(self, end: RoundEnd) -> list[Problem]:
+        """Melds of a seat's void suit where the variant forbids them.  (A win holding the
+        void suit is refused by :func:`zhuoji.rules.win.void_suit_clear`, with every win
+        check.)"""
+        out = []
+        for s, seat in enumerate(end.seats):
+            for j, m in enumerate(seat.melds):
+                if not self.may_meld(seat.void_suit, m.tile):
+                    assert seat.void_suit is not None
+                    out.append(
+                        Problem(
+                            f"seats[{s}].melds[{j}]",
+                            rule("dingque.meld_void", False),
+                            f"seat {s} melds {T.format(m.tiles)}, of his void suit "
+                            f"({T.SUIT_LETTERS[seat.void_suit]}): no claim or kong on it (定缺)",
+                        )
+                    )
+        return out
+
 
 class PatternRow(Strict):
     """One scoring pattern: its fan and the facts it requires."""
@@ -437,6 +812,25 @@ HookRefData = dict[str, Any]
 class Variant(Strict):
     """A complete rule set."""
 
+    format: int = Field(
+        CURRENT_FORMAT,
+        ge=1,
+        le=CURRENT_FORMAT,
+        title="file format",
+        description="the variant file format the file is written in (docs/variants.md "
+        '"Format versions"); a file without it is format 1, the format before versioning '
+        "began. A file of an older format is read through its migrations: `zhuoji variants "
+        "migrate FILE --write` rewrites it in the current format",
+    )
+    revision: int | None = Field(
+        None,
+        ge=1,
+        le=999_999,
+        title="revision",
+        description="this variant's revision: a shipped variant's is raised whenever its rules "
+        "change, and `extends: NAME@REVISION` pins a parent at one (earlier ones are kept in "
+        "zhuoji/variants/history/); a file's own, not inherited by its children",
+    )
     name: str = Field(pattern=NAME_PATTERN, description="short id, the file name")
     title: str = Field(description="Chinese title")
     title_en: str = Field("", description="English title")
@@ -450,7 +844,11 @@ class Variant(Strict):
         "that play it), luan (六安), jinyou (金游世界), or a new one; `zhuoji variants list` "
         "groups variants by it.  A variant that extends another inherits its family",
     )
-    extends: str | None = Field(None, description="the parent variant (name or relative path)")
+    extends: str | None = Field(
+        None,
+        description="the parent variant: a shipped name (its current revision), a shipped name "
+        "pinned at a revision (guiyang@3), or a relative path",
+    )
     tiles: TilesSection = Field(
         default_factory=TilesSection, description="the tile set and the table"
     )
@@ -501,6 +899,20 @@ class Variant(Strict):
         '"*基础银子"); a per-table setting (--set stake=5).  The old spelling '
         "settle.hu.stake is read as this key",
     )
+
+    def problems(self, end: RoundEnd) -> list[Problem]:
+        """What the variant's sections forbid in a round end (:mod:`zhuoji.contract.checks`):
+        claims, 宝牌, 报听, 定缺 and the deal's reveals, each stated by its section's model.
+        The problems name the variant keys; the caller cites the variant's ``source``."""
+        out = self.claims.problems(end)
+        out += self.wild.problems(end) if self.wild is not None else WildSection.absent(end)
+        out += (
+            self.baoting.problems(end) if self.baoting is not None else BaotingSection.absent(end)
+        )
+        if self.dingque is not None:
+            out += self.dingque.problems(end)
+        out += self.deal.problems(end)
+        return out
 
 
 VARIANTS_DIR = Path(__file__).with_name("variants")

@@ -4,6 +4,15 @@ Merge semantics (documented in ``docs/variants.md``): a child file is laid over 
 mappings merge key by key, lists replace, and ``null`` removes a key.  Overrides (a mapping,
 or ``--set a.b.c=value`` lines) are one more layer on top, merged the same way.
 
+Formats (``docs/variants.md`` "Format versions"): each layer is migrated from the format it
+is written in (its ``format:``, else format 1) to the current one before it is merged
+(:mod:`zhuoji.migrations`), so ``extends`` chains of mixed formats work; each old spelling
+found is one :class:`FormatWarning` naming the old key, the new key and the file's line.
+
+Revisions: ``extends: guiyang@3`` (or ``--variant guiyang@3``) reads revision 3 of a shipped
+variant, kept in ``zhuoji/variants/history/guiyang@3.yaml``; a bare name reads the current
+revision.
+
 Every problem is reported at once, each as ``FILE:LINE: yaml.path: message`` (a
 :class:`Problem`: a string that also carries those four parts); an override is named as
 ``--set key`` instead of a file and line.  Files are named relative to the current folder
@@ -15,6 +24,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,7 +34,7 @@ from typing import TYPE_CHECKING, Any, cast
 import yaml
 from pydantic import ValidationError
 
-from zhuoji import textfile
+from zhuoji import migrations, textfile
 from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.rules.catalog import generation, hooks
@@ -77,6 +87,10 @@ class Layer:
     #: keys moved from an old spelling: new path → the path as written (for messages)
     written: dict[PathKey, PathKey] = field(default_factory=dict)
     shipped: bool = False  # a file of the package's variants/ (checked by the test suite)
+    #: the format the layer was written in (None until :func:`migrate_layer` read it)
+    format: int | None = None
+    #: one warning per old spelling the migration found (:func:`migrate_layer`)
+    deprecations: list[Problem] = field(default_factory=list)
 
     def locate(self, path: PathKey) -> tuple[str, int | None] | None:
         """(file, line) of the deepest known part of ``path`` in this layer; an override is
@@ -174,11 +188,48 @@ def _construct(
 # ---------------------------------------------------------------------------------------
 
 
+#: where the earlier revisions of the shipped variants are kept (``guiyang@3.yaml``)
+HISTORY_DIR = VARIANTS_DIR / "history"
+#: a pinned shipped variant: ``NAME@REVISION``
+PINNED = re.compile(r"^(?P<name>[a-z][a-z0-9_-]*)@(?P<revision>[0-9]{1,6})$")
+
+
+def revisions(name: str) -> list[int]:
+    """The revisions of shipped variant ``name`` that can be pinned, oldest first."""
+    out = []
+    for p in HISTORY_DIR.glob(f"{name}@*.yaml"):
+        m = PINNED.match(p.stem)
+        if m is not None and m.group("name") == name:
+            out.append(int(m.group("revision")))
+    return sorted(out)
+
+
+def pinned_file(name: str, revision: int) -> Path | None:
+    """The file of revision ``revision`` of shipped variant ``name``, if there is one."""
+    path = HISTORY_DIR / f"{name}@{revision}.yaml"
+    return path if path.is_file() else None
+
+
+def _pin_problem(text: str) -> str:
+    """Why ``NAME@N`` names no file: no such shipped variant, or no such revision."""
+    m = PINNED.match(text)
+    assert m is not None
+    name = m.group("name")
+    if name not in builtin_names():
+        return f"{text!r}: only shipped variants have revisions (NAME@N); {name!r} is not one"
+    known = revisions(name)
+    span = f"{known[0]} to {known[-1]}" if known else "none kept"
+    return f"{text!r}: {name} has no revision {m.group('revision')} (revisions {span})"
+
+
 def locate(name_or_path: str | Path, relative_to: Path | None = None) -> Path | None:
     """A variant file: a path as given (relative to a child file's folder), a sibling file
-    ``NAME.yaml``, or a shipped variant ``NAME``."""
+    ``NAME.yaml``, a shipped variant ``NAME``, or a revision of one, ``NAME@N``."""
     text = str(name_or_path)
     _check_name(text, relative_to)
+    pinned = PINNED.match(text)
+    if pinned is not None:
+        return pinned_file(pinned.group("name"), int(pinned.group("revision")))
     candidates: list[Path] = []
     base = relative_to.parent if relative_to is not None else Path.cwd()
     if text.endswith((".yaml", ".yml")) or "/" in text:
@@ -228,6 +279,8 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
     """The layers from the root ancestor down to the named file."""
     first = locate(name_or_path)
     if first is None:
+        if PINNED.match(str(name_or_path)):
+            raise VariantError([Problem(_pin_problem(str(name_or_path)))])
         known = ", ".join(builtin_names())
         raise VariantError(
             [
@@ -254,7 +307,7 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
             )
         seen.append(path)
         layer = read_yaml(path, display_name(path))
-        layer.shipped = path.parent == VARIANTS_DIR.resolve()
+        layer.shipped = path.parent in (VARIANTS_DIR.resolve(), HISTORY_DIR.resolve())
         chain.append(layer)
         parent = layer.data.get("extends")
         if parent is None:
@@ -275,7 +328,9 @@ def read_chain(name_or_path: str | Path) -> list[Layer]:
             raise VariantError(
                 [
                     Problem(
-                        f"parent {parent!r} not found "
+                        _pin_problem(parent)
+                        if PINNED.match(parent)
+                        else f"parent {parent!r} not found "
                         "(looked beside the file and among the shipped variants)",
                         layer.label,
                         layer.lines.get(("extends",), 1),
@@ -320,44 +375,128 @@ def _strip_nulls(v: Any) -> Any:
 
 
 def merge_layers(layers: list[Layer]) -> dict[str, Any]:
-    """The layers merged in order (the data the schema checks)."""
-    _move_old_stake(layers)
+    """The layers merged in order (the data the schema checks), each migrated to the
+    current format first (:func:`migrate_layer`).  ``extends`` and ``format`` are the
+    files', not the rules'; ``revision`` is the last file's own (a child does not inherit
+    its parent's)."""
     data: dict[str, Any] = {}
+    revision: Any = None
     for layer in layers:
+        migrate_layer(layer, data)
+        if layer.is_override:
+            _refuse_file_keys(layer)
+        else:
+            revision = layer.data.get("revision")
         data = merge(data, layer.data)
-    data.pop("extends", None)
+    for key in ("extends", "format", "revision"):
+        data.pop(key, None)
+    if revision is not None:
+        data["revision"] = revision
     return data
 
 
-def _move_old_stake(layers: list[Layer]) -> None:
-    """The stake was once a parameter of the win stage (``settle.hu.stake``); it is the
-    table's now (top-level ``stake``, applied by the ledger).  The old spelling, in a file or
-    an override (old event logs carry it), is moved to the new key, layer by layer."""
-    ids: dict[str, str] = {}
-    for layer in layers:
-        settle = layer.data.get("settle")
-        for name, ref in settle.items() if isinstance(settle, dict) else ():
-            if isinstance(ref, dict) and "id" in ref:
-                ids[name] = str(ref["id"])
-    for layer in layers:
-        settle = layer.data.get("settle")
-        if not isinstance(settle, dict):
-            continue
-        for name, ref in list(settle.items()):
-            if not isinstance(ref, dict) or "stake" not in ref or ids.get(name, name) != "hu":
-                continue
-            old: PathKey = ("settle", name, "stake")
-            if "stake" in layer.data:
-                where = layer.where(old) or layer.label
-                raise VariantError(
-                    [f"{where}: {_dotted(old)}: the stake is given twice: write only stake"]
+def _refuse_file_keys(layer: Layer) -> None:
+    for key in ("format", "revision", "extends"):
+        if key in layer.data:
+            raise VariantError(
+                [Problem(f"{key} belongs to a variant file, not to an override", f"--set {key}")]
+            )
+
+
+class FormatWarning(FutureWarning):
+    """An old spelling a variant file (or an override) still uses: the message names the
+    old key, the new key and where (``FILE:LINE: old.key: the format-1 spelling of
+    new.key …``).  ``zhuoji variants migrate FILE --write`` rewrites the file."""
+
+
+def migrate_layer(layer: Layer, below: dict[str, Any]) -> None:
+    """Bring one layer to the current format in place (once): every old spelling is
+    rewritten, and named in :attr:`Layer.deprecations` and by one :class:`FormatWarning`.
+    ``below`` is the merged data of the layers under it.  A bad ``format``, a key given in
+    both spellings, or an old spelling in a layer that declares the current format is a
+    :class:`VariantError` naming the line(s)."""
+    if layer.format is not None:
+        return
+    line = layer.lines.get(("format",))
+    if layer.is_override:
+        source = migrations.UNVERSIONED_FORMAT  # overrides (and old event logs) are unversioned
+    else:
+        try:
+            source = migrations.declared_format(layer.data, line)
+        except migrations.Unreadable as exc:
+            raise VariantError([Problem(exc.message, layer.label, exc.line, "format")]) from None
+    if source == migrations.CURRENT_FORMAT:
+        if not layer.shipped:
+            _refuse_leftovers(layer, below)
+        layer.format = source
+        return
+    doc = migrations.Doc(copy.deepcopy(layer.data), dict(layer.lines), below)
+    try:
+        found = migrations.migrate(doc, source)
+    except migrations.Mixed as mixed:
+        raise VariantError([_mixed_problem(layer, mixed)]) from None
+    layer.format = source
+    if not found:
+        return
+    layer.data, layer.lines = dict(doc.data), doc.lines
+    for done in found:
+        if done.change.kind != "default":
+            layer.written[done.new] = done.old
+        file, at = _where_old(layer, done)
+        problem = Problem(done.message(), file, at, migrations.dotted(done.old))
+        layer.deprecations.append(problem)
+        hint = "" if layer.is_override else f" (zhuoji variants migrate {layer.label} --write)"
+        warnings.warn(FormatWarning(f"{problem}{hint}"), stacklevel=2)
+
+
+def _where_old(layer: Layer, done: migrations.Done) -> tuple[str, int | None]:
+    if layer.is_override:
+        return (f"--set {migrations.dotted(done.old)}", None)
+    return (layer.label, done.line)
+
+
+def _mixed_problem(layer: Layer, mixed: migrations.Mixed) -> Problem:
+    old, new = migrations.dotted(mixed.old), migrations.dotted(mixed.new)
+    if layer.is_override:
+        return Problem(
+            f"the old spelling of {new}, which --set {new} gives too: write only {new}",
+            f"--set {old}",
+            None,
+            old,
+        )
+    return Problem(
+        f"the old spelling of {new}, which line {mixed.new_line} gives too: write only {new} "
+        f"(lines {mixed.old_line} and {mixed.new_line} of {layer.label})",
+        layer.label,
+        mixed.old_line,
+        old,
+    )
+
+
+def _refuse_leftovers(layer: Layer, below: dict[str, Any]) -> None:
+    """An old spelling in a layer that declares the current format: it is not migrated
+    there, so it is refused by name (rather than as an unknown key)."""
+    found = migrations.leftovers(layer.data, below)
+    if found:
+        raise VariantError(
+            [
+                Problem(
+                    f"the format-{d.source} spelling of {migrations.dotted(d.new)}; "
+                    f"this file declares format {migrations.CURRENT_FORMAT}: write "
+                    f"{migrations.dotted(d.new)} (or run zhuoji variants migrate on the "
+                    "file without its format line)",
+                    *(layer.locate(d.old) or (layer.label, None)),
+                    migrations.dotted(d.old),
                 )
-            # new mappings: the layer's data may be the caller's overrides, kept as given
-            settle = {**settle, name: {k: v for k, v in ref.items() if k != "stake"}}
-            layer.data = {**layer.data, "settle": settle, "stake": ref["stake"]}
-            if old in layer.lines:
-                layer.lines[("stake",)] = layer.lines[old]
-            layer.written[("stake",)] = old
+                for d in found
+            ]
+        )
+
+
+def deprecations(layers: list[Layer]) -> list[Problem]:
+    """Every old spelling the layers use (migrating them when not yet migrated)."""
+    merge_layers(layers)
+    return [p for layer in layers for p in layer.deprecations]
 
 
 # ---------------------------------------------------------------------------------------
@@ -780,13 +919,19 @@ def load_variant(
 
 
 def _merged(files: list[Layer]) -> dict[str, Any]:
-    """A chain's files merged into one self-contained mapping (no ``extends``): what an
-    event log carries as the variant's ``source``."""
+    """A chain's files (migrated by :func:`build`) merged into one self-contained mapping:
+    what an event log carries as the variant's ``source``.  No ``extends``; the last
+    file's ``revision``, as :func:`merge_layers` keeps it; and ``format``, the current one,
+    so a later zhuoji migrates it from there."""
     data: dict[str, Any] = {}
     for layer in files:
         data = merge(data, layer.data)
-    data.pop("extends", None)
-    return data
+    for key in ("extends", "format", "revision"):
+        data.pop(key, None)
+    revision = files[-1].data.get("revision")
+    if revision is not None:
+        data["revision"] = revision
+    return {"format": migrations.CURRENT_FORMAT, **data}
 
 
 def load_source(

@@ -1,7 +1,9 @@
-"""``zhuoji variants list|show|validate|diff|schema|hooks``.
+"""``zhuoji variants list|show|validate|diff|migrate|schema|hooks``.
 
 :func:`diff` is the public entry point for "what differs between two rule sets" (the
 server reuses it for house rules): structured rows, each with its sentence in words.
+:func:`migrated_text` rewrites a variant file in the current format, keeping its comments
+(``variants migrate``; :mod:`zhuoji.migrations`).
 """
 
 from __future__ import annotations
@@ -17,15 +19,21 @@ from typing import Any
 from zhuoji.cli import emit_json, json_option, variant_help
 
 _MISSING = "—"
+#: top-level keys that describe a variant or its file, not its rules: :func:`diff` skips
+#: them, and a change to them alone is no new revision
+NOT_RULES = frozenset(
+    {"name", "title", "title_en", "source", "description", "family", "format", "revision"}
+)
 
 
 def configure(subparsers: Any) -> None:
     """Add ``variants`` and its subcommands to the ``zhuoji`` command."""
     p = subparsers.add_parser(
         "variants",
-        help="list, show, check, compare and document variants",
+        help="list, show, check, compare, migrate and document variants",
         description="Shipped variants, the effective rules of one, checks of variant files, "
-        "the rules that differ between two, the JSON Schema for editors, and the hooks.",
+        "the rules that differ between two, old files rewritten in the current format, the "
+        "JSON Schema for editors, and the hooks.",
     )
     p.set_defaults(handler=lambda _args: _print_help(p))
     vs = p.add_subparsers(dest="variants_command", metavar="SUBCOMMAND", title="subcommands")
@@ -62,10 +70,17 @@ def configure(subparsers: Any) -> None:
     q = vs.add_parser(
         "diff",
         help="every rule that differs between two variants, in words",
-        description="Every rule that differs between variant A and variant B, in words.",
+        description="Every rule that differs between variant A and variant B, in words. "
+        "With one variant file: what moving it to its parent's current revision would change "
+        "(a file whose extends pins an older revision, NAME@N).",
     )
     q.add_argument("a", metavar="A", help="variant A: " + variant_help())
-    q.add_argument("b", metavar="B", help="variant B, the same way")
+    q.add_argument(
+        "b",
+        metavar="B",
+        nargs="?",
+        help="variant B, the same way; without it, A against A on its parent's current revision",
+    )
     q.add_argument(
         "--set-a",
         action="append",
@@ -82,6 +97,24 @@ def configure(subparsers: Any) -> None:
     )
     json_option(q)
     q.set_defaults(handler=cmd_diff)
+    q = vs.add_parser(
+        "migrate",
+        help="rewrite a variant file in the current format, keeping its comments",
+        description="Rewrite a variant file in the current format (docs/variants.md, Format "
+        "versions): every old spelling becomes the current key, every default an old file "
+        "relied on is written out, comments stay. Prints the rewritten file (--diff: the "
+        "changes as a unified diff); --write rewrites the file in place.",
+    )
+    q.add_argument("file", metavar="FILE", help="a variant file")
+    q.add_argument("--write", action="store_true", help="rewrite the file in place")
+    q.add_argument("--diff", action="store_true", help="print a unified diff, not the file")
+    q.add_argument(
+        "--pin",
+        action="store_true",
+        help="also pin a shipped parent at its current revision (extends: NAME@N)",
+    )
+    json_option(q)
+    q.set_defaults(handler=cmd_migrate)
     q = vs.add_parser(
         "schema",
         help="print the variant JSON Schema (installed plug-ins included), or its path",
@@ -268,7 +301,7 @@ def diff(a: Any, b: Any) -> list[dict[str, Any]]:
     schema = variant_schema()
     rows = []
     for path, va, vb in differences(da, db):
-        if path[0] in ("name", "title", "title_en", "source", "description"):
+        if path[0] in NOT_RULES:
             continue
         label = label_for(path, db if vb is not _MISSING else da, schema)
         change = "added" if va is _MISSING else "removed" if vb is _MISSING else "changed"
@@ -394,10 +427,19 @@ def warning_dict(warning: Any) -> dict[str, Any]:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from warnings import catch_warnings, simplefilter
+
     from zhuoji import deadkeys
     from zhuoji.errors import VariantError
     from zhuoji.variant import VARIANTS_DIR
-    from zhuoji.variant_io import Problem, builtin_names, display_name, load_variant
+    from zhuoji.variant_io import (
+        Problem,
+        builtin_names,
+        deprecations,
+        display_name,
+        load_variant,
+        read_chain,
+    )
 
     results: list[dict[str, Any]] = []
     status = 0
@@ -419,9 +461,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         warnings: list[dict[str, Any]] = []
         try:
             warnings = name_warnings(path, label)
-            load_variant(path)
-            # keys with no effect under the variant (zhuoji.deadkeys): warnings, exit 0
-            warnings += map(warning_dict, deadkeys.warnings(path))
+            with catch_warnings():  # old spellings: listed below, not printed
+                simplefilter("ignore", FutureWarning)
+                load_variant(path)
+                warnings += [w.as_dict() for w in deprecations(read_chain(path))]
+                # keys with no effect under the variant (zhuoji.deadkeys): warnings, exit 0
+                warnings += map(warning_dict, deadkeys.warnings(path))
             warnings = sorted(map(warning_dict, warnings), key=lambda w: w["line"] or 0)
             results.append({"file": label, "ok": True, "problems": [], "warnings": warnings})
         except VariantError as exc:
@@ -455,6 +500,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from zhuoji.variant_io import load_variant
 
+    if args.b is None:
+        return _cmd_diff_parent(args)
     a = load_variant(args.a, args.set_a or None)
     b = load_variant(args.b, args.set_b or None)
     rows = diff(a, b)
@@ -466,6 +513,266 @@ def cmd_diff(args: argparse.Namespace) -> int:
         for row in rows:
             print(f"  {row['words']}    ({row['path']})")
     return 0
+
+
+def parent_upgrade(
+    name_or_path: str, overrides: Any = None
+) -> tuple[str, str, list[dict[str, Any]]]:
+    """What moving a variant file to its parent's current revision would change: (its
+    parent as written, the current parent, the :func:`diff` rows).  A file whose parent is
+    not pinned (or pinned at the current revision) changes nothing."""
+    from zhuoji.variant_io import PINNED, Layer, build, override_layer, read_chain
+
+    layers = read_chain(name_or_path)
+    own = layers[-1]
+    parent = own.data.get("extends")
+    m = PINNED.match(parent) if isinstance(parent, str) else None
+    if parent is None or m is None:
+        return (str(parent), str(parent), [])
+    current = m.group("name")
+    top = Layer(own.label, {**own.data, "extends": current}, dict(own.lines))
+    a = build(layers + [la for la in [override_layer(overrides)] if la is not None])
+    moved = [*read_chain(current), top]
+    b = build(moved + [la for la in [override_layer(overrides)] if la is not None])
+    return (parent, current, diff(a, b))
+
+
+def _cmd_diff_parent(args: argparse.Namespace) -> int:
+    if args.set_b:
+        from zhuoji.cli import UsageError
+
+        raise UsageError("--set-b needs a variant B", "--set-b")
+    pinned, current, rows = parent_upgrade(args.a, args.set_a or None)
+    a = f"{args.a} (extends {pinned})"
+    b = f"{args.a} on extends {current}"
+    if args.json:
+        emit_json({"a": a, "b": b, "differences": rows})
+        return 0
+    if pinned == current:
+        print(f"{args.a}: extends {pinned}, its parent's current rules: nothing to move")
+        return 0
+    n = len(rows)
+    print(f"{args.a}: moving extends {pinned} → {current} changes {n} rule{'s' if n != 1 else ''}")
+    for row in rows:
+        print(f"  {row['words']}    ({row['path']})")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# migrate: the file in the current format, comments kept
+# ---------------------------------------------------------------------------------------
+
+
+def _round_trip_yaml() -> Any:
+    from ruamel.yaml import YAML
+
+    rt = YAML(typ="rt")
+    rt.preserve_quotes = True
+    rt.width = 4096
+    rt.indent(mapping=2, sequence=4, offset=2)
+    rt.representer.add_representer(
+        type(None), lambda r, _d: r.represent_scalar("tag:yaml.org,2002:null", "null")
+    )
+    return rt
+
+
+def _dump(rt: Any, data: Any) -> str:
+    import io
+
+    out = io.StringIO()
+    rt.dump(data, out)
+    return out.getvalue()
+
+
+def _lines_of(node: Any, path: tuple[str | int, ...], out: dict[Any, int]) -> None:
+    """Every key's (and list item's) line, 1-based, from ruamel's line/column record."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(node, CommentedMap):
+        for key in node:
+            out[(*path, str(key))] = node.lc.key(key)[0] + 1
+            _lines_of(node[key], (*path, str(key)), out)
+    elif isinstance(node, CommentedSeq):
+        for i, item in enumerate(node):
+            out[(*path, i)] = node.lc.item(i)[0] + 1
+            _lines_of(item, (*path, i), out)
+
+
+def _keep_formatting(original: str, unchanged: str, migrated: str) -> str:
+    """``migrated`` with every line ruamel.yaml only re-spaced taken back from ``original``:
+    ``unchanged`` is ruamel's dump of the file as read; a line the migration left alone is
+    the same there and in ``migrated``, so the original's (aligned columns, spacing) is
+    kept.  When the dump did not keep the file's lines one for one, ``migrated`` as is."""
+    import difflib
+
+    orig, same, new = original.splitlines(), unchanged.splitlines(), migrated.splitlines()
+    if len(orig) != len(same):
+        return migrated
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, same, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        out += orig[i1:i2] if tag == "equal" else new[j1:j2]
+    return "\n".join(out) + ("\n" if migrated.endswith("\n") else "")
+
+
+def migrated_text(path: Path, pin: bool = False) -> tuple[str, int, list[Any]]:
+    """A variant file rewritten in the current format, comments kept: (the text, the
+    format it was in, what changed as :class:`zhuoji.migrations.Done`).  The parents
+    (its ``extends`` chain) are read, not rewritten: a change may depend on them (which
+    stage a name runs, whether the file introduces a stage).  ``pin``: a shipped parent
+    named bare is pinned at its current revision."""
+    import warnings
+
+    from zhuoji.variant_io import display_name, locate, merge_layers, read_chain, revisions
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        layers = read_chain(path)  # the file reads as YAML, its parents exist
+        below = merge_layers(layers[:-1])
+    pin_to = None
+    parent = layers[-1].data.get("extends")
+    shipped = isinstance(parent, str) and locate(parent, relative_to=path) == locate(parent)
+    if pin and shipped and revisions(str(parent)):  # the shipped one, not a sibling file
+        pin_to = f"{parent}@{revisions(str(parent))[-1]}"
+    text = path.read_text(encoding="utf-8")
+    return migrate_source(text, display_name(path), below, pin_to)
+
+
+def migrate_source(
+    text: str, label: str, below: dict[str, Any], pin_to: str | None = None
+) -> tuple[str, int, list[Any]]:
+    """Variant YAML rewritten in the current format, comments kept (see
+    :func:`migrated_text`); ``below`` is the merged data of its parents, ``pin_to`` a
+    parent reference written as its ``extends``.  The server migrates stored variants
+    with it (:mod:`zhuoji.server.variants`)."""
+    from ruamel.yaml.error import YAMLError
+
+    from zhuoji import migrations
+    from zhuoji.errors import VariantError
+    from zhuoji.variant_io import Problem
+
+    rt = _round_trip_yaml()
+    try:
+        data = rt.load(text)
+        unchanged = _dump(rt, rt.load(text))
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise VariantError(
+            [Problem(f"not valid YAML: {exc}".splitlines()[0], label, line)]
+        ) from None
+    lines: dict[Any, int] = {}
+    _lines_of(data, (), lines)
+    try:
+        source = migrations.declared_format(data, lines.get(("format",)))
+    except migrations.Unreadable as exc:
+        raise VariantError([Problem(exc.message, label, exc.line, "format")]) from None
+    doc = migrations.RoundTripDoc(data, lines, below)
+    try:
+        found = migrations.migrate(doc, source) if source < migrations.CURRENT_FORMAT else []
+    except migrations.Mixed as m:
+        old, new = migrations.dotted(m.old), migrations.dotted(m.new)
+        raise VariantError(
+            [
+                Problem(
+                    f"the old spelling of {new}, which line {m.new_line} gives too: write "
+                    f"only {new} (lines {m.old_line} and {m.new_line} of {label})",
+                    label,
+                    m.old_line,
+                    old,
+                )
+            ]
+        ) from None
+    _set_format(data)
+    if pin_to is not None and data.get("extends") != pin_to:
+        data["extends"] = pin_to
+    return _keep_formatting(text, unchanged, _dump(rt, data)), source, found
+
+
+def _set_format(data: Any) -> None:
+    """``format: CURRENT`` after ``name`` (or first), or its value updated."""
+    from zhuoji.migrations import CURRENT_FORMAT
+
+    if "format" in data:
+        data["format"] = CURRENT_FORMAT
+        return
+    keys = list(data)
+    at = keys.index("name") + 1 if "name" in keys else 0
+    data.insert(at, "format", CURRENT_FORMAT)
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    import difflib
+
+    from zhuoji.cli import check_output_file
+    from zhuoji.errors import ZhuojiError
+    from zhuoji.migrations import CURRENT_FORMAT
+    from zhuoji.variant_io import display_name
+
+    path = Path(args.file)
+    label = display_name(path)
+    if not path.is_file():
+        raise ZhuojiError(f"{label}: {'no such file' if not path.exists() else 'not a file'}")
+    if args.write:
+        check_output_file(path, "--write")
+    original = path.read_text(encoding="utf-8")
+    text, source, found = migrated_text(path, pin=args.pin)
+    changed = text != original
+    if args.write and changed:
+        path.write_text(text, encoding="utf-8")
+    changes = [
+        {
+            "old": _dotted_path(d.old),
+            "new": _dotted_path(d.new),
+            "line": d.line,
+            "change": d.change.name,
+            "commit": d.change.commit,
+            "message": d.message(),
+        }
+        for d in found
+    ]
+    if args.json:
+        emit_json(
+            {
+                "file": label,
+                "from_format": source,
+                "to_format": CURRENT_FORMAT,
+                "changes": changes,
+                "written": bool(args.write and changed),
+                "text": text,
+            }
+        )
+        return 0
+    if args.write or args.diff:
+        for c in changes:
+            where = f"{label}:{c['line']}" if c["line"] else label
+            print(
+                f"{where}: {c['old']}: {c['message']}", file=sys.stderr if args.diff else sys.stdout
+            )
+    if args.diff:
+        print(
+            "".join(
+                difflib.unified_diff(
+                    original.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    fromfile=label,
+                    tofile=f"{label} (format {CURRENT_FORMAT})",
+                )
+            ),
+            end="",
+        )
+    elif args.write:
+        what = f"format {source} → {CURRENT_FORMAT}, {len(changes)} change{'s' if len(changes) != 1 else ''}"
+        print(f"{label}: {'rewritten' if changed else 'already current'} ({what})")
+    else:
+        print(text, end="")
+    return 0
+
+
+def _dotted_path(path: tuple[str | int, ...]) -> str:
+    from zhuoji.migrations import dotted
+
+    return dotted(path)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

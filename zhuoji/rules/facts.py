@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
+from typing import NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -193,6 +193,92 @@ class WinContext:
     round_wind: int = 0
 
 
+class _Blocks(NamedTuple):
+    """One pass over a realization's blocks (:func:`_blocks`)."""
+
+    real_tiles: list[int]  # tiles that are themselves (wild tiles left out)
+    wilds: int
+    pung_kinds: list[int]  # kinds of pungs of real tiles
+    chow_firsts: list[int]
+    pair: Group | None  # the standard form's pair
+
+
+def _blocks(dec: Decomposition) -> _Blocks:
+    real_tiles: list[int] = []
+    wilds = 0
+    pung_kinds: list[int] = []
+    chow_firsts: list[int] = []
+    pair: Group | None = None
+    for g in dec.groups:
+        kind = g.kind
+        tiles = g.tiles
+        if g.wild:
+            for i, t in enumerate(tiles):
+                if g.wild >> i & 1:
+                    wilds += 1
+                else:
+                    real_tiles.append(t)
+        else:
+            real_tiles.extend(tiles)
+        if kind is GroupKind.PUNG:
+            if not g.wild:
+                pung_kinds.append(g.first)
+        elif kind is GroupKind.CHOW:
+            chow_firsts.append(g.first)
+        elif kind is GroupKind.PAIR and pair is None:
+            pair = g
+    if dec.form is not Form.STANDARD:
+        pair = None  # :attr:`Decomposition.pair`
+    return _Blocks(real_tiles, wilds, pung_kinds, chow_firsts, pair)
+
+
+class _Laid(NamedTuple):
+    """What the melds laid down show (:func:`_laid`)."""
+
+    tiles: list[int]
+    chows: list[int]  # first tiles of chows
+    pung_kinds: list[int]  # kinds of pungs and kongs
+    claimed: int
+    peng_sets: int  # pungs and open kongs
+    concealed_kongs: int
+    exposed_kongs: int
+
+
+def _laid(melds: tuple[Meld, ...]) -> _Laid:
+    tiles: list[int] = []
+    chows: list[int] = []
+    pung_kinds: list[int] = []
+    claimed = peng_sets = concealed_kongs = exposed_kongs = 0
+    for m in melds:
+        tiles.extend(m.tiles)
+        mk = m.kind
+        if mk is MeldKind.CHI:
+            chows.append(m.tile)
+        else:
+            pung_kinds.append(m.tile)
+        if mk.claimed:
+            claimed += 1
+        if mk is MeldKind.GANG_CONCEALED:
+            concealed_kongs += 1
+        elif mk is not MeldKind.CHI:
+            peng_sets += 1
+            if mk is not MeldKind.PENG:
+                exposed_kongs += 1
+    return _Laid(tiles, chows, pung_kinds, claimed, peng_sets, concealed_kongs, exposed_kongs)
+
+
+def _chow_facts(concealed_firsts: list[int], meld_firsts: list[int]) -> tuple[int, bool]:
+    """(twin chows: pairs of identical chows, full straight 123-456-789 of one suit)."""
+    if not concealed_firsts and not meld_firsts:
+        return 0, False
+    firsts = sorted(concealed_firsts) + sorted(meld_firsts)
+    seen: dict[int, int] = {}
+    for f in firsts:
+        seen[f] = seen.get(f, 0) + 1
+    kinds = set(firsts)
+    return sum(n // 2 for n in seen.values()), any({b, b + 3, b + 6} <= kinds for b in (0, 9, 18))
+
+
 def hand_facts(
     dec: Decomposition,
     melds: tuple[Meld, ...],
@@ -211,106 +297,49 @@ def hand_facts(
     player still holds the stand-in tile: it counts as itself for ``tile_copies`` and rules
     out 断幺 (seed 003 "断幺2嘴（无字牌，无1、9）（不能有红中，可以有宝牌）", "有1个红中就加2嘴").
     ``tile_copies`` itself is per row (:func:`with_tile`); ``held`` stays in the facts for it."""
-    groups = dec.groups
     form = dec.form
     standard = form is Form.STANDARD
     pairs_form = form is Form.SEVEN_PAIRS
-    # one pass over the realization's blocks
-    real_tiles: list[int] = []
-    wilds = 0
-    pung_kinds: list[int] = []  # kinds of pungs or kongs of real tiles (concealed, then melds)
-    chow_firsts: list[int] = []
-    has_chow = False
-    pair: Group | None = None
-    for g in groups:
-        kind = g.kind
-        tiles = g.tiles
-        if g.wild:
-            for i, t in enumerate(tiles):
-                if g.wild >> i & 1:
-                    wilds += 1
-                else:
-                    real_tiles.append(t)
-        else:
-            real_tiles.extend(tiles)
-        if kind is GroupKind.PUNG:
-            if not g.wild:
-                pung_kinds.append(g.first)
-        elif kind is GroupKind.CHOW:
-            has_chow = True
-            chow_firsts.append(g.first)
-        elif kind is GroupKind.PAIR and pair is None:
-            pair = g
-    if not standard:
-        pair = None  # :attr:`Decomposition.pair`
-    kan = len(pung_kinds)
-    # the melds laid down
-    meld_tiles: list[int] = []
-    meld_chows: list[int] = []
-    claimed = peng_sets = concealed_kongs = exposed_kongs = 0
-    for m in melds:
-        meld_tiles.extend(m.tiles)
-        mk = m.kind
-        if mk is MeldKind.CHI:
-            meld_chows.append(m.tile)
-        else:
-            pung_kinds.append(m.tile)
-        if mk.claimed:
-            claimed += 1
-        if mk is MeldKind.GANG_CONCEALED:
-            concealed_kongs += 1
-        elif mk is not MeldKind.CHI:
-            peng_sets += 1
-            if mk is not MeldKind.PENG:
-                exposed_kongs += 1
-    suits = {suit_of(t) for t in real_tiles}
-    suits.update(suit_of(t) for t in meld_tiles)
+    b = _blocks(dec)
+    laid = _laid(melds)
+    pair = b.pair
+    pung_kinds = b.pung_kinds + laid.pung_kinds
+    suits = {suit_of(t) for t in b.real_tiles}
+    suits.update(suit_of(t) for t in laid.tiles)
     honors = _HONORS in suits
     suits.discard(_HONORS)
-
-    twin = 0
-    straight = False
-    if chow_firsts or meld_chows:
-        chow_firsts.sort()
-        meld_chows.sort()
-        chow_firsts += meld_chows
-        seen: dict[int, int] = {}
-        for f in chow_firsts:
-            seen[f] = seen.get(f, 0) + 1
-        twin = sum(n // 2 for n in seen.values())
-        firsts = set(chow_firsts)
-        straight = any({b, b + 3, b + 6} <= firsts for b in (0, 9, 18))
-    win_group_wilds = _win_group_wild_shapes(dec, win_tile) if wilds else _NO_SHAPES
+    twin, straight = _chow_facts(b.chow_firsts, laid.chows)
+    win_group_wilds = _win_group_wild_shapes(dec, win_tile) if b.wilds else _NO_SHAPES
     n_waits = len(waits)
     return {
         "form": form,
-        "all_pungs": standard and not has_chow and not meld_chows,
+        "all_pungs": standard and not b.chow_firsts and not laid.chows,
         "one_suit": len(suits) == 1 and not honors,
         "mixed_one_suit": len(suits) == 1 and honors,
         "quads": _quads(dec) if pairs_form else 0,
-        "concealed": not claimed,
+        "concealed": not laid.claimed,
         "single_wait": standard and n_waits == 1 and pair is not None and win_tile == pair.first,
         "one_wait": n_waits == 1,
         "wide_wait": _wide(waits),
         "melds": len(melds),
         "quad_on_win": pairs_form and win_tile is not None and _quad_kinds(dec).count(win_tile) > 0,
         "pair_runs": _pair_runs(dec) if pairs_form else 0,
-        "no_wild": wilds == 0,
-        "wilds": wilds,
+        "no_wild": b.wilds == 0,
+        "wilds": b.wilds,
         "missing_suit": len(suits) < 3,
         "no_terminals": not any(held[k] for k in TERMINALS_AND_HONORS),
         "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
-        "kan": kan,
+        "kan": len(b.pung_kinds),
         "twin_chows": twin,
         "full_straight": straight,
         "all_honors_lan": form is Form.SHISANLAN
-        and sum(1 for g in groups if is_honor(g.first) and not g.wild) == 7,
+        and sum(1 for g in dec.groups if is_honor(g.first) and not g.wild) == 7,
         "wild_single_wait": "pair" in win_group_wilds,
         "wild_pair_wait": "pung" in win_group_wilds,
         "held": held,
-        "peng_sets": peng_sets,
-        "concealed_kongs": concealed_kongs,
-        "exposed_kongs": exposed_kongs,
+        "peng_sets": laid.peng_sets,
+        "concealed_kongs": laid.concealed_kongs,
+        "exposed_kongs": laid.exposed_kongs,
         "dragon_pungs": sum(1 for k in pung_kinds if is_dragon(k)),
         "seat_wind_pung": wind(ctx.seat_wind) in pung_kinds,
         "round_wind_pung": wind(ctx.round_wind) in pung_kinds,

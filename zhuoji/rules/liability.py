@@ -19,8 +19,10 @@ from typing import Literal
 
 from pydantic import Field
 
+from zhuoji.contract.bound import BoundRules
+from zhuoji.contract.checks import Problem
 from zhuoji.contract.context import DouBurn, SettleContext
-from zhuoji.outcome import MeldKind, Win, WinHow
+from zhuoji.outcome import MeldKind, RoundEnd, Win, WinHow
 from zhuoji.rules.needs import WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.patterns import HandValue
 from zhuoji.rules.registry import Params, Phase, Point, register
@@ -55,6 +57,21 @@ class BaopaiParams(Params):
     )
 
 
+def passed_win_problems(end: RoundEnd, rules: BoundRules, p: BaopaiParams) -> list[Problem]:
+    """包牌's fact, ``passed_win``, marks a win made after passing one with no draw between
+    (seed 000 18) 「还没有等到再次摸牌，又有一名玩家来点炮」): a self-draw follows a draw."""
+    return [
+        Problem(
+            f"result.wins[{k}].passed_win",
+            "settle.baopai (包牌)",
+            f"seat {w.seat} self-drew, so he drew since any win he passed",
+            "seed 000 18) 「还没有等到再次摸牌，又有一名玩家来点炮」",
+        )
+        for k, w in enumerate(end.wins)
+        if w.passed_win and w.how is WinHow.SELF_DRAW
+    ]
+
+
 @register(
     Point.SETTLE,
     "baopai",
@@ -63,6 +80,7 @@ class BaopaiParams(Params):
     title="包牌",
     labels={"baopai": ("包牌", "liability after passing a win")},
     needs={"": WINS_ON_DISCARD},
+    checks=(passed_win_problems,),
 )
 def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
     """A winner who passed a win since his last draw pays each other player his value."""
@@ -210,6 +228,21 @@ class KongFeederParams(Params):
     """No parameters: the rule is on or off."""
 
 
+def kong_behind_gangkai(end: RoundEnd, rules: BoundRules, p: KongFeederParams) -> list[Problem]:
+    """杠开 包牌 asks which kong the winning replacement came from: a 杠开 win names it in
+    ``kong_tile`` (seed 002 九 「包牌状态：由打出杠牌的人包付三家帐」)."""
+    if not end.gangkai or end.kong_tile is not None or not end.wins:
+        return []
+    return [
+        Problem(
+            "result.kong_tile",
+            "settle.kong_feeder (杠开包牌)",
+            "a 杠开 win names the kong whose replacement it was, as its feeder pays",
+            "seed 002 九 「包牌状态：由打出杠牌的人包付三家帐」",
+        )
+    ]
+
+
 @register(
     Point.SETTLE,
     "kong_feeder",
@@ -218,6 +251,7 @@ class KongFeederParams(Params):
     title="杠开包牌",
     labels=LIABILITY_LABELS,
     needs={"": Because(Set("claims.kongs.exposed"), "no kong on a discard (claims.kongs.exposed)")},
+    checks=(kong_behind_gangkai,),
 )
 def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     """杠开 on a kong made on a discard: that discard's player pays all shares."""

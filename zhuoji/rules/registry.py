@@ -15,7 +15,9 @@ Points:
 
 A hook may register the ledger items it pays (``labels={"ji.wugu": ("乌骨鸡", "8-dots
 chicken")}``) so reports show them like the built-in ones; :func:`catalog` describes every
-hook (built-in or plug-in) for listings and editors.
+hook (built-in or plug-in) for listings and editors.  It may register round-end checks
+(``checks=(fn, ...)``, :mod:`zhuoji.contract.checks`): what its rule forbids in a finished
+round, run by the round-end checker for every hook a variant binds.
 
 This module only holds what is registered; it imports no hook.  The built-in hooks register
 when :mod:`zhuoji.rules.catalog` imports them, and every lookup of the registered hooks
@@ -25,7 +27,7 @@ nothing here reaches back up to the hook modules (``tests/test_layers.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from importlib.metadata import entry_points
@@ -101,6 +103,9 @@ class Hook:
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: param path ("" for the whole entry) → what it needs to have an effect (rules/needs.py)
     needs: Needs = field(default_factory=dict)
+    #: round-end checks: ``fn(end, rules, params) -> Iterable[Problem]``
+    #: (:data:`zhuoji.contract.checks.RoundCheck`)
+    checks: tuple[Callable[..., Iterable[Any]], ...] = ()
 
     @property
     def doc(self) -> str:
@@ -139,6 +144,11 @@ class BoundHook:
     def __call__(self, *args: Any) -> Any:
         return self.hook.fn(*args, self.params)
 
+    def check(self, *args: Any) -> list[Any]:
+        """The problems the hook's round-end checks find (``args``: the round end and the
+        resolved rules)."""
+        return [p for fn in self.hook.checks for p in fn(*args, self.params)]
+
 
 _REGISTRY: dict[Point, dict[str, Hook]] = {p: {} for p in Point}
 _LABELS: dict[str, tuple[str, str]] = {}
@@ -155,11 +165,13 @@ def register(
     title: str = "",
     labels: Labels | None = None,
     needs: Needs | None = None,
+    checks: Iterable[Callable[..., Iterable[Any]]] = (),
 ) -> Callable[[F], F]:
     """Decorator: register ``fn`` as hook ``hook_id`` at ``point``.  A settle hook names its
     :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`);
     ``needs`` says when a parameter (or, under ``""``, the whole entry) has any effect
-    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise)."""
+    (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise); ``checks``
+    are what the rule forbids in a round end (:mod:`zhuoji.contract.checks`)."""
     if point is Point.SETTLE and not isinstance(phase, Phase):
         raise TypeError(
             f"settle hook {hook_id!r}: phase must be a zhuoji.rules.registry.Phase "
@@ -175,7 +187,9 @@ def register(
         global _generation
         own = dict(labels or {})
         register_labels(own)
-        known[hook_id] = Hook(point, hook_id, params, fn, phase, title, own, dict(needs or {}))
+        known[hook_id] = Hook(
+            point, hook_id, params, fn, phase, title, own, dict(needs or {}), checks=tuple(checks)
+        )
         _generation += 1
         return fn
 

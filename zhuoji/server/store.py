@@ -26,6 +26,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import queue
 import re
@@ -471,6 +472,33 @@ def insert_variant(row: dict[str, Any]) -> Op:
     return op
 
 
+def migrated_variants(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The versions migrating ``rows`` (every stored version) adds, as rows: one per
+    variant whose latest version is in an older file format or has an unpinned shipped
+    parent (issue 25; :meth:`zhuoji.server.variants.VariantLibrary.migrate_stored`)."""
+    from datetime import UTC, datetime
+
+    from zhuoji.server.variants import StoredVariant, VariantLibrary
+
+    library = VariantLibrary()
+    for r in rows:
+        library.add(
+            StoredVariant(
+                r["name"], r["version"], r["parent"], r["title"], r["source"], r["sha256"],
+                r["author"], r["created_at"], json.loads(r["differences"]),
+            )
+        )  # fmt: skip
+    when = datetime.now(UTC).isoformat(timespec="milliseconds")
+    return [
+        {
+            "name": v.name, "version": v.version, "parent": v.parent, "title": v.title,
+            "source": v.source, "sha256": v.sha256, "author": v.author,
+            "created_at": v.created_at, "differences": dumps(v.differences),
+        }
+        for v in library.migrate_stored(when)
+    ]  # fmt: skip
+
+
 def clear_seat_token(table_id: str, seat: int) -> Op:
     """Revoke a seat's token: no token opens the seat until the operator issues one."""
 
@@ -653,10 +681,27 @@ class Store:
         return row
 
     def load_variants(self) -> list[dict[str, Any]]:
-        """Every stored variant version, by name and version."""
+        """Every stored variant version, by name and version, once each variant's latest
+        version is in the current file format with its parent pinned: a version that is
+        not gets a migrated next version, written here in one transaction before it is
+        returned (:meth:`zhuoji.server.variants.VariantLibrary.migrate_stored`; the server
+        reads its variants once, at start).  The old versions stay as they were."""
         with self.engine.connect() as c:
             q = sa.select(variants_t).order_by(variants_t.c.name, variants_t.c.version)
-            return [dict(r._mapping) for r in c.execute(q)]
+            rows = [dict(r._mapping) for r in c.execute(q)]
+        try:
+            made = migrated_variants(rows)
+        except Exception:  # a migration must never keep the server from its tables
+            logging.getLogger("zhuoji.server").exception("stored variants were not migrated")
+            return rows
+        if made:
+            self.write_now(insert_variant(row) for row in made)
+            for row in made:
+                logging.getLogger("zhuoji.server").info(
+                    "variant %s@%s: migrated to the current format (parent %s)",
+                    row["name"], row["version"], row["parent"],
+                )  # fmt: skip
+        return sorted([*rows, *made], key=lambda r: (r["name"], r["version"]))
 
     def read_events(self, table_id: str, number: int) -> list[dict[str, Any]]:
         """One round's events in order."""

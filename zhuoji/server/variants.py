@@ -1,14 +1,18 @@
 """The server's variant library: shipped variants and the operator's stored ones.
 
-A table names its rules by a **variant reference**: a shipped variant (``guiyang``) or a
-stored variant version (``anshun@2``; a bare stored name means its latest version and is
-pinned to that version when a table takes it, so a table keeps its rules when the variant
-changes later).  The server never looks at its working directory or any other path: the
+A table names its rules by a **variant reference**: a shipped variant (``guiyang``, its
+current revision, or ``guiyang@2``, an earlier revision kept in ``zhuoji/variants/history``)
+or a stored variant version (``anshun@2``; a bare stored name means its latest version and
+is pinned to that version when a table takes it, so a table keeps its rules when the
+variant changes later).  The server never looks at its working directory or any other path: the
 resolver here knows only the shipped names (``zhuoji/variants/*.yaml``) and the versions
 in the store (``zj_variants``).  The CLI keeps its own path behaviour
 (:func:`zhuoji.variant_io.read_chain`).
 
-An upload is YAML that sets its ``name`` and ``extends`` a shipped or stored variant.  It
+An upload is YAML that sets its ``name`` and ``extends`` a shipped or stored variant; the
+parent is **pinned when the version is saved** (``extends: guiyang`` is stored against
+``guiyang@3``, its revision that day), so a stored variant keeps its rules when a shipped
+parent's change.  It
 is checked by the loader :func:`zhuoji.variant_io.build` — the same schema, the same
 ``LABEL:LINE: path: message`` problems as ``zhuoji variants validate`` — where LABEL is the
 stored version (``anshun@3``) instead of a file.  Hook ids are those registered on this
@@ -17,6 +21,14 @@ server (built in, or plug-ins installed here): anything else is refused by that 
 Every version records who stored it, when, the SHA-256 of its text, its pinned parent and
 the differences from the parent in words, as ``zhuoji variants diff`` finds them
 (:func:`zhuoji.variants_cmd.diff`).
+
+At start (:meth:`VariantLibrary.migrate_stored`, called by the store as it reads the
+versions back) a variant whose latest version uses a spelling of an older file format, or
+whose parent is a shipped name not pinned at a revision, gets a next version: its text
+rewritten in the current format with its comments (``zhuoji variants migrate``), its parent
+pinned.  The
+old text stays as the version it was, so tables pinned to it keep playing it (the loader
+reads every format); a migration that would change the rules is not made.
 """
 
 from __future__ import annotations
@@ -27,13 +39,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from zhuoji import migrations
 from zhuoji.errors import VariantError
 from zhuoji.ruleset import Ruleset
 from zhuoji.variant import NAME_PATTERN, VARIANTS_DIR
-from zhuoji.variant_io import Layer, build, builtin_names, override_layer, parse_yaml, read_chain
+from zhuoji.variant_io import (
+    HISTORY_DIR,
+    Layer,
+    build,
+    builtin_names,
+    merge_layers,
+    override_layer,
+    parse_yaml,
+    pinned_file,
+    read_chain,
+    revisions,
+)
 
-#: ``name`` or ``name@version``
+#: ``name`` or ``name@version`` (a stored version, or a shipped variant's revision)
 REF_PATTERN = re.compile(r"^([a-z][a-z0-9_-]{0,59})(?:@([1-9][0-9]{0,5}))?$")
+#: who a version made by :meth:`VariantLibrary.migrate_stored` is recorded as
+MIGRATION_AUTHOR = "zhuoji (format migration)"
 MAX_SOURCE = 64 * 1024  # characters of YAML in one upload
 MAX_CHAIN = 16  # variants in one extends chain
 
@@ -94,7 +120,9 @@ class VariantLibrary:
         self.stored.setdefault(v.name, []).append(v)
 
     def pin(self, ref: str) -> str:
-        """The reference made exact: ``guiyang`` stays, ``anshun`` becomes ``anshun@3``."""
+        """The reference made exact: ``guiyang`` stays (the shipped variant as this server
+        has it), ``guiyang@2`` is checked against the kept revisions, ``anshun`` becomes
+        ``anshun@3``."""
         m = REF_PATTERN.match(ref) if isinstance(ref, str) else None
         if m is None:
             raise UnknownVariant(
@@ -103,8 +131,15 @@ class VariantLibrary:
                 ]
             )
         name, version = m.group(1), m.group(2)
-        if name in self.shipped and version is None:
-            return name
+        if name in self.shipped:
+            if version is None:
+                return name
+            if pinned_file(name, int(version)) is None:
+                kept = revisions(name)
+                raise UnknownVariant(
+                    [f"variant {ref!r}: {name} has revisions 1-{kept[-1] if kept else 0}"]
+                )
+            return f"{name}@{int(version)}"
         versions = self.stored.get(name)
         if not versions:
             raise UnknownVariant([f"variant {ref!r}: no such variant (shipped: {self.known()})"])
@@ -114,13 +149,24 @@ class VariantLibrary:
             raise UnknownVariant([f"variant {ref!r}: {name} has versions 1-{len(versions)}"])
         return f"{name}@{int(version)}"
 
+    def pin_parent(self, ref: str) -> str:
+        """A parent reference as a stored version records it: :meth:`pin`, and a bare
+        shipped name pinned at its current revision (``guiyang`` → ``guiyang@3``), so the
+        version keeps its parent's rules when the shipped variant changes."""
+        pinned = self.pin(ref)
+        if pinned in self.shipped:
+            kept = revisions(pinned)
+            if kept:
+                return f"{pinned}@{kept[-1]}"
+        return pinned
+
     def known(self) -> str:
         return ", ".join(sorted(self.shipped))
 
     def get(self, ref: str) -> StoredVariant | None:
         """The stored version a pinned reference names (None for a shipped variant)."""
         name, _, version = ref.partition("@")
-        if not version:
+        if not version or name in self.shipped:
             return None
         return self.stored[name][int(version) - 1]
 
@@ -143,11 +189,14 @@ class VariantLibrary:
             return found
         stored = self.get(ref)
         if stored is None:
-            if ref not in self.shipped:
+            name, _, version = ref.partition("@")
+            path = pinned_file(name, int(version)) if version else VARIANTS_DIR / f"{name}.yaml"
+            if name not in self.shipped or path is None:
                 raise UnknownVariant([f"variant {ref!r}: no such variant"])
-            chain = read_chain(VARIANTS_DIR / f"{ref}.yaml")
+            chain = read_chain(path)
             for layer in chain:  # name shipped files by their place in the package
-                layer.label = "variants/" + layer.label.replace("\\", "/").rsplit("/", 1)[-1]
+                folder = "variants/history/" if path.parent == HISTORY_DIR else "variants/"
+                layer.label = folder + layer.label.replace("\\", "/").rsplit("/", 1)[-1]
         else:
             chain = [*self.layers(stored.parent), parse_yaml(stored.source, stored.ref)]
         self._layers[ref] = chain
@@ -200,7 +249,7 @@ class VariantLibrary:
                 [f"{where}: extends: name the shipped or stored variant this one extends"]
             )
         try:
-            pinned = self.pin(parent)
+            pinned = self.pin_parent(parent)
         except UnknownVariant:
             stored = ", ".join(sorted(self.stored)) or "none"
             raise VariantError(
@@ -221,3 +270,69 @@ class VariantLibrary:
         from zhuoji.variants_cmd import diff
 
         return diff(self.ruleset(parent), ruleset)
+
+    # -- migration at start --------------------------------------------------------------
+
+    def needs_migration(self, v: StoredVariant) -> bool:
+        """The version uses a spelling of an older file format (the migration would
+        rewrite something), or its parent is a shipped name not pinned at a revision
+        (stored before parents were pinned).  A version that does not read is left as it
+        is."""
+        try:
+            if self.pin_parent(v.parent) != v.parent:
+                return True
+            layer = parse_yaml(v.source, v.ref)
+            source = migrations.declared_format(layer.data)
+            if source == migrations.CURRENT_FORMAT:
+                return False
+            below = merge_layers(self.layers(v.parent))
+            doc = migrations.Doc(layer.data, dict(layer.lines), below)
+            return bool(migrations.migrate(doc, source))
+        except (VariantError, migrations.Unreadable, migrations.Mixed):
+            return False
+
+    def migrate_stored(self, when: str) -> list[StoredVariant]:
+        """Bring each stored variant's latest version to the current format, its parent
+        pinned: the new versions, added to the library (the caller stores them).  The old
+        versions stay, so tables pinned to them keep playing.  A variant whose latest
+        version does not load, or whose rules the migration would change, is left as it
+        is."""
+        import warnings
+
+        from zhuoji.variants_cmd import NOT_RULES, effective, migrate_source
+
+        def rules(r: Ruleset) -> dict[str, Any]:
+            return {k: v for k, v in effective(r).items() if k not in NOT_RULES}
+
+        made = []
+        for name, versions in sorted(self.stored.items()):
+            latest = versions[-1]
+            if not self.needs_migration(latest):
+                continue
+            parent = self.pin_parent(latest.parent)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                try:
+                    before = self.ruleset(latest.ref)
+                    below = merge_layers([*self.layers(parent)])
+                    text, _source, _found = migrate_source(latest.source, latest.ref, below)
+                    ref = f"{name}@{len(versions) + 1}"
+                    after = build([*self.layers(parent), parse_yaml(text, ref)])
+                except VariantError:
+                    continue
+            if rules(after) != rules(before):
+                continue
+            v = StoredVariant(
+                name,
+                len(versions) + 1,
+                parent,
+                after.variant.title,
+                text,
+                digest(text),
+                MIGRATION_AUTHOR,
+                when,
+                self.differences(parent, after),
+            )
+            self.add(v)
+            made.append(v)
+        return made

@@ -1,0 +1,75 @@
+"""The round engine's layout, read from its source: the round split by phase, each phase a
+module below the engine, the state below the phases, and the observation reading the state,
+never the engine (STYLE.md: "splitting by phase, each with its legal actions and its apply,
+reads like the rules"; "let the observation be built from data the engine passes down")."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from zhuoji import compiled
+
+PACKAGE = Path(__file__).resolve().parent.parent / "zhuoji"
+
+#: the engine's modules from the bottom up: each may import only those before it
+LAYERS = (
+    "round_state",
+    "round_checks",
+    "round_finish",
+    "round_turn",
+    "round_claims",
+    "round_deal",
+    "observation",
+    "engine",
+)
+MAX_CLASS_LINES = 500
+MAX_FUNCTION_LINES = 120
+
+
+def _tree(name: str) -> ast.Module:
+    return ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+
+
+def _imports(name: str) -> set[str]:
+    """The package's top-level modules ``zhuoji.<name>`` imports, wherever the statement is
+    (in a function, under ``if TYPE_CHECKING:``)."""
+    out = set()
+    for node in ast.walk(_tree(name)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            modules = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        else:
+            continue
+        out |= {m.split(".")[1] for m in modules if m.startswith("zhuoji.")}
+    return out
+
+
+@pytest.mark.parametrize("name", LAYERS)
+def test_each_engine_module_imports_only_the_layers_below_it(name: str) -> None:
+    above = set(LAYERS[LAYERS.index(name) :])
+    assert not _imports(name) & above, f"zhuoji/{name}.py imports {sorted(_imports(name) & above)}"
+
+
+def test_the_observation_reads_the_state_not_the_engine() -> None:
+    imported = _imports("observation")
+    assert "round_state" in imported
+    assert not imported & {"engine", "round_deal", "round_turn", "round_claims", "round_finish"}
+
+
+def test_the_engine_modules_are_compiled_together() -> None:
+    assert set(LAYERS) <= set(compiled.GROUPS["engine"])
+
+
+@pytest.mark.parametrize("name", compiled.GROUPS["engine"])
+def test_no_long_class_or_function_in_the_engine(name: str) -> None:
+    """No class over 500 lines, no function over 120 (issue 24: ``Round`` was 1,067)."""
+    for node in ast.walk(_tree(name)):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            assert node.end_lineno is not None
+            lines = node.end_lineno - node.lineno + 1
+            limit = MAX_CLASS_LINES if isinstance(node, ast.ClassDef) else MAX_FUNCTION_LINES
+            assert lines <= limit, f"zhuoji/{name}.py: {node.name} has {lines} lines"
