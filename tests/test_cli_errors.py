@@ -666,6 +666,25 @@ def test_validate_names_a_file_name_too_long_as_missing(run: Run) -> None:
     assert (status, out) == (2, f"{_LONG}: 1 problem\n  {_LONG}: no such file\n")
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "line"),
+    [
+        ("bad.yaml", b"name: b\n\xff\n", "bad.yaml:2: not UTF-8 text (byte 0xff at offset 8)"),
+        (_LONG, None, f"{_LONG}: no such file"),
+    ],
+)
+def test_migrate_refuses_what_it_cannot_read(
+    run: Run, tmp_path: Path, name: str, content: bytes | None, line: str
+) -> None:
+    """``variants migrate`` (issue 25 item 1) read the file with Path.read_text: a file
+    that is not UTF-8, or a name too long to look up, was a traceback (found by the
+    command-line fuzzer)."""
+    if content is not None:
+        _bad_file(tmp_path, name, content)
+    status, out, err = run("variants", "migrate", name)
+    assert (status, out, err) == (2, "", f"zhuoji variants migrate: error: {line}\n")
+
+
 def test_a_date_like_title_is_text(run: Run, tmp_path: Path) -> None:
     """Cause 2: an impossible date (``title: 2001-13-45``) made PyYAML raise ValueError; a
     date-like scalar is text now (values are JSON's kinds)."""

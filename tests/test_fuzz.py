@@ -370,7 +370,8 @@ WORDS = [
     "settle.hu=null", "settle=null", "settle=ready", "settle.shabao=null", "name=x",
     "settle.dou.values.added=-1", "tiles.players=9", "=", f"stake={mutate.BIG_INT}",
     "patterns.rows.hongzhong.values_by_count=[]", "round.yaml", "bad.yaml", "round.json",
-    "log.jsonl", "v.yaml", "pipe", "/dev/zero", "/proc/nope", mutate.LONG_NAME, "--",
+    "log.jsonl", "v.yaml", "m.yaml", "migrate", "--write", "--pin", "pipe", "/dev/zero",
+    "/proc/nope", mutate.LONG_NAME, "--",
 ]  # fmt: skip
 #: words that make a command long or interactive are not drawn (play, simulate, serve …)
 COMMANDS = [
@@ -379,6 +380,9 @@ COMMANDS = [
     ["settle", "round.yaml"], ["settle", "round.json"], ["replay", "log.jsonl"],
     ["variants", "list"], ["variants", "show", "guiyang"], ["variants", "validate", "v.yaml"],
     ["variants", "diff", "guiyang", "luan"], ["variants", "hooks"], ["variants", "schema"],
+    ["variants", "migrate", "v.yaml"], ["variants", "migrate", "m.yaml"],
+    ["variants", "migrate", "m.yaml", "--write"], ["variants", "validate", "m.yaml"],
+    ["variants", "show", "m.yaml"], ["demo", "--rounds", "1", "--variant", "m.yaml"],
 ]  # fmt: skip
 
 
@@ -416,6 +420,7 @@ def test_fuzz_command_line(request: pytest.FixtureRequest, cli_folder: Path) -> 
         argv = [*start, *(rng.choice(WORDS) for _ in range(rng.randint(0 if start else 1, 4)))]
         if "demo" in argv and "--rounds" not in argv:
             argv += ["--rounds", "1"]
+        (cli_folder / "m.yaml").write_bytes(_variant_mutant(rng))  # a mutated variant file
         before = _files(cli_folder)
 
         def attempt(argv: list[str] = argv, before: dict[str, bytes] = before) -> None:
@@ -441,8 +446,12 @@ def test_fuzz_command_line(request: pytest.FixtureRequest, cli_folder: Path) -> 
                 raise Refused(said.strip())
 
         tally.run(i, " ".join(argv), attempt, lambda _exc: True)
-        for made in set(_files(cli_folder)) - set(before):  # what a successful run wrote
-            (cli_folder / made).unlink()
+        after = _files(cli_folder)
+        for name in set(after) - set(before):  # what a successful run wrote
+            (cli_folder / name).unlink()
+        for name, data in before.items():  # what it rewrote (migrate --write)
+            if after.get(name) != data:
+                (cli_folder / name).write_bytes(data)
     tally.check()
 
 

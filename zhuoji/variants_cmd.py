@@ -707,15 +707,15 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from zhuoji.cli import check_output_file
     from zhuoji.errors import ZhuojiError
     from zhuoji.migrations import CURRENT_FORMAT
-    from zhuoji.variant_io import display_name
+    from zhuoji.variant_io import display_name, read_text
 
     path = Path(args.file)
     label = display_name(path)
-    if not path.is_file():
-        raise ZhuojiError(f"{label}: {'no such file' if not path.exists() else 'not a file'}")
+    if not os.path.isfile(path):  # os.path's: False for a name too long to look up
+        raise ZhuojiError(f"{label}: {'no such file' if not os.path.exists(path) else 'not a file'}")
     if args.write:
         check_output_file(path, "--write")
-    original = path.read_text(encoding="utf-8")
+    original = read_text(path, label)  # bounded and UTF-8, or one error naming the line
     text, source, found = migrated_text(path, pin=args.pin)
     changed = text != original
     if args.write and changed:
