@@ -13,6 +13,7 @@ import goldenlib  # tests/golden/goldenlib.py, on the path by conftest.py
 import pytest
 
 from zhuoji import roundend
+from zhuoji import tiles as T
 from zhuoji.contract.ledger import Ledger
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -243,8 +244,10 @@ def test_baogang_some_tiles_only() -> None:
     led = settle(DOU, "settle.dou.unready_pays=true", "settle.dou.unready_pays_tiles=[8m]")
     assert paid(led, "dou.men") == [(2, 0, 2), (2, 1, 2), (2, 3, 2)]  # his 闷豆 of 8m
     assert paid(led, "dou.zhuanwan") == [(0, 3, 1), (1, 3, 1), (2, 3, 1)]  # seat 3's only
+    back = [e for e in led.entries if "back" in e.fact.tags]  # the entry's fact says so
+    assert [(e.payer, e.fact.tiles) for e in back] == [(2, (T.parse_one("8m"),))] * 3
     led = settle(DOU, "settle.dou.unready_pays=true", "settle.dou.unready_pays_tiles=[1s]")
-    assert not [e for e in led.entries if "paid back" in e.detail]
+    assert not [e for e in led.entries if "back" in e.fact.tags]
 
 
 def test_repao_kong_kinds() -> None:

@@ -119,8 +119,8 @@ def test_repao_scope_after_dou_or_after_kong(variant: str, repao: bool) -> None:
     assert r.ledger is not None
     assert any(e.item == "hu.repao" for e in r.ledger.entries) is repao
     # guiyang burns the 热炮 discarder: his 闷豆 does not score; in weile it does (he is
-    # not ready, and weile's dou need 叫: nothing either way) — so compare the notes
-    assert any("burnt" in n for n in r.ledger.notes) is repao
+    # not ready, and weile's dou need 叫: nothing either way) — so compare the remarks
+    assert any(m.item == "burn" for m in r.ledger.remarks) is repao
 
 
 @pytest.mark.parametrize("scope", ["after_dou", "after_kong"])

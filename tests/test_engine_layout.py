@@ -73,3 +73,38 @@ def test_no_long_class_or_function_in_the_engine(name: str) -> None:
             lines = node.end_lineno - node.lineno + 1
             limit = MAX_CLASS_LINES if isinstance(node, ast.ClassDef) else MAX_FUNCTION_LINES
             assert lines <= limit, f"zhuoji/{name}.py: {node.name} has {lines} lines"
+
+
+#: variant-section fields whose meaning a section model owns as a method (zhuoji.variant:
+#: ClaimsSection.allows/may_chow/wins_by/may_rob, WildSection.may_claim/may_meld/may_discard,
+#: BaotingSection.declaration/may_meld, DingqueSection.may_meld): the engine asks the method,
+#: as the round-end checks do, and never reads the field
+OWNED_FIELDS = {
+    "chi",
+    "peng",
+    "kongs",
+    "win_on_discard",
+    "rob_kong",
+    "claimable",
+    "discard",
+    "allow_peng",
+    "allow_kong",
+    "hard",
+    "soft",
+    "meld_void",
+}
+
+
+@pytest.mark.parametrize("name", [n for n in LAYERS if n.startswith(("round_", "engine"))])
+def test_the_engine_asks_the_rules_owners(name: str) -> None:
+    """Issue 24 item 3: the engine and the round-end checker ask the same rule functions."""
+    read = sorted(
+        {
+            (node.lineno, node.attr)
+            for node in ast.walk(_tree(name))
+            if isinstance(node, ast.Attribute)
+            and node.attr in OWNED_FIELDS
+            and isinstance(node.ctx, ast.Load)
+        }
+    )
+    assert not read, f"zhuoji/{name}.py reads section fields its owner answers for: {read}"

@@ -19,7 +19,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "zhuoji"
 
 #: circles still being taken apart (issue 24); this list only shrinks
 KNOWN_CIRCLES = {
-    frozenset({"zhuoji.server.client_view", "zhuoji.server.tables", "zhuoji.server.turn_timer"}),
     frozenset({"zhuoji.agents.expert_chickens", "zhuoji.agents.expert_payouts"}),
 }
 

@@ -14,8 +14,9 @@ import pytest
 from plugin_support import installed_plugin
 
 from zhuoji.errors import VariantError, ZhuojiError
+from zhuoji.explain import explain_entry, explain_settlement
 from zhuoji.outcome import RoundEnd, SeatEnd, Win, WinHow
-from zhuoji.report import render_ledger
+from zhuoji.report import render_ledger, settlement_json
 from zhuoji.rules import catalog, registry
 from zhuoji.rules.registry import Phase, Point
 from zhuoji.schema import variant_schema
@@ -24,12 +25,25 @@ from zhuoji.tiles import parse
 from zhuoji.variant_io import load_variant
 
 PLUGIN = '''
-"""Example plug-in: 乌骨鸡 bonus — each ready player earns `value` per 八筒 held."""
+"""Example plug-in: 乌骨鸡 bonus — each ready player earns `value` per `tile` held."""
 from pydantic import Field
-from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.contract.ledger import fact
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
+from zhuoji.tiles import TILE_PATTERN, name, name_en, parse_one
 
 class WuguParams(Params):
-    value: int = Field(2, ge=0, description="earned per 八筒 from each other player")
+    value: int = Field(2, ge=0, description="earned per tile held from each other player")
+    tile: str = Field("8p", pattern=TILE_PATTERN, description="the tile (乌骨鸡: 八筒)")
+
+def wugu_words(item, f):
+    """What its entries say, from their fields: the tile, how many, the value of one."""
+    k = f.tiles[0]
+    return Words(
+        f"{name(k)} ×{f.count}（每张{f.each}）",
+        f"{name_en(k)} ×{f.count} ({f.each} each)",
+        "乌骨鸡奖励：听牌的人手里每张另得",
+        "8-dots bonus: a ready player earns per tile held",
+    )
 
 @register(
     Point.SETTLE,
@@ -38,14 +52,17 @@ class WuguParams(Params):
     phase=Phase.CHICKENS,
     title="乌骨鸡 bonus",
     labels={"ji.wugu_bonus": ("乌骨鸡奖励", "8-dots bonus")},
+    words=wugu_words,
 )
 def wugu_bonus(ctx, p):
-    """Each ready player earns `value` per 八筒 held from every other player."""
+    """Each ready player earns `value` per `tile` held from every other player."""
+    k = parse_one(p.tile)
     for s, seat in enumerate(ctx.end.seats):
-        n = seat.concealed.count(25)
+        n = seat.concealed.count(k)
         if n and ctx.ready[s]:
+            f = fact(tiles=(k,), count=n, each=p.value)
             for o in ctx.others(s):
-                ctx.pay(o, s, n * p.value, "ji.wugu_bonus", f"乌骨鸡 ×{n}")
+                ctx.pay(o, s, n * p.value, "ji.wugu_bonus", fact=f)
 '''
 
 
@@ -85,6 +102,18 @@ def test_plugin_hook_validates_and_runs(plugin: None) -> None:
     entry = next(e for e in ledger.as_dict()["entries"] if e["item"] == "ji.wugu_bonus")  # type: ignore[attr-defined]
     assert (entry["label"], entry["label_en"]) == ("乌骨鸡奖励", "8-dots bonus")
     assert "乌骨鸡奖励 8-dots bonus" in render_ledger(ledger, end)
+    # its words, built from its entries' fields, explain them like a built-in's
+    record = next(e for e in ledger.record if e.item == "ji.wugu_bonus")
+    assert record.rule == "wugu_bonus"
+    assert explain_entry(record) == (
+        "乌骨鸡奖励：听牌的人手里每张另得：八筒 ×2（每张3）",
+        "8-dots bonus: a ready player earns per tile held: 8 dots ×2 (3 each)",
+    )
+    assert "八筒 ×2（每张3） / 8 dots ×2 (3 each)" in render_ledger(ledger, end)
+    explained = explain_settlement(settlement_json(ledger, end), ledger)
+    assert "乌骨鸡奖励：听牌的人手里每张另得：八筒 ×2（每张3）" in [
+        e["why"] for e in explained["entries"]
+    ]
     # and pays at the table's stake like every built-in item
     staked = settle(load_variant("guiyang", {"settle.wugu_bonus": {"value": 3}, "stake": 5}), end)
     assert [e.amount for e in staked.entries if e.item == "ji.wugu_bonus"] == [30, 30, 30]
@@ -99,6 +128,7 @@ def test_plugin_in_the_hook_catalog_and_schema(plugin: None) -> None:
     assert hook["phase"] == "chickens" and hook["builtin"] is False
     assert hook["title"] == "乌骨鸡 bonus"
     assert hook["doc"].startswith("Each ready player earns")
+    assert hook["words"] is True
     assert hook["labels"] == {"ji.wugu_bonus": ["乌骨鸡奖励", "8-dots bonus"]}
     assert hook["params"]["properties"]["value"]["minimum"] == 0
     builtin = found[("settle", "dou")]
@@ -110,7 +140,9 @@ def test_plugin_in_the_hook_catalog_and_schema(plugin: None) -> None:
     schema = variant_schema()
     entry = schema["$defs"]["settle.wugu_bonus"]
     assert entry["title"] == "乌骨鸡 bonus"
-    assert entry["properties"]["value"]["description"] == "earned per 八筒 from each other player"
+    assert (
+        entry["properties"]["value"]["description"] == "earned per tile held from each other player"
+    )
     assert "wugu_bonus" in schema["properties"]["settle"]["properties"]
     assert "settle.wugu_bonus" not in variant_schema(builtin_only=True)["$defs"]
 
@@ -157,3 +189,29 @@ def test_a_broken_plugin_is_named(tmp_path: Path) -> None:
         sys.modules.pop("zhuoji_broken", None)
         registry.restore(saved)
         registry.reload_plugins()
+
+
+def test_a_plugin_without_words_is_explained_by_its_labels() -> None:
+    """A hook written before words (free text in ``ctx.pay``, no ``words=``) still runs; its
+    entries keep their text as ``detail`` and are explained by their labels."""
+    saved = registry.snapshot()
+    try:
+
+        @registry.register(
+            Point.SETTLE,
+            "old_bonus",
+            registry.Params,
+            phase=Phase.SIDE,
+            labels={"old.bonus": ("旧奖励", "old bonus")},
+        )
+        def old_bonus(ctx: object, p: object) -> None:
+            ctx.pay(1, 0, 2, "old.bonus", "旧 text")  # type: ignore[attr-defined]
+
+        r = load_variant("guiyang", {"settle.old_bonus": {}})
+        seats = tuple(SeatEnd(()) for _ in range(4))
+        ledger = settle(r, RoundEnd(4, dealer=0, streak=0, seats=seats))
+        (e,) = [e for e in ledger.record if e.item == "old.bonus"]
+        assert e.rule == "old_bonus" and e.detail == "旧 text"
+        assert explain_entry(e) == ("旧奖励", "old bonus")
+    finally:
+        registry.restore(saved)

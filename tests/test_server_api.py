@@ -29,9 +29,10 @@ from starlette.websockets import WebSocketDisconnect
 from zhuoji import eventlog
 from zhuoji import tiles as T
 from zhuoji.errors import VariantError
-from zhuoji.server.app import WsListener, create_app
+from zhuoji.server.app import create_app
+from zhuoji.server.rounds import rebuild_round
 from zhuoji.server.store import StoreError, make_engine
-from zhuoji.server.tables import rebuild_round
+from zhuoji.server.ws_listener import WsListener
 from zhuoji.variant_io import load_variant
 
 OP = "test-operator-token-0123456789"

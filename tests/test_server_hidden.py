@@ -41,7 +41,8 @@ from zhuoji.variant_io import load_variant
 
 pytest.importorskip("sqlalchemy")
 from zhuoji.server import store as S
-from zhuoji.server.tables import Table, new_round, round_view
+from zhuoji.server.rounds import new_round
+from zhuoji.server.tables import Table, round_view
 
 ROUNDS = int(os.environ.get("ZHUOJI_HIDDEN_ROUNDS", "200"))
 ROUND_KEYS = ("phase", "to_act", "seq", "hand", "drawn", "melds", "discards", "declared",

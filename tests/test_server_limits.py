@@ -20,7 +20,8 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
 from zhuoji.actions import make
-from zhuoji.server.app import MAX_BODY, create_app
+from zhuoji.server.app import create_app
+from zhuoji.server.guard import MAX_BODY
 from zhuoji.server.process import ServerProcess
 from zhuoji.server.store import Store, StoreError
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from zhuoji.agents.base import make_agent, play_round
+from zhuoji.engine import Round
 from zhuoji.match import Match
 from zhuoji.sim.records import RoundRecord, SimSpec
 from zhuoji.sim.runner import agent_seed, derive_seed, match_seed, simulate
@@ -340,3 +341,68 @@ def test_a_results_file_from_before_behaviour_opens(tmp_path: Path) -> None:
         result = simulate(spec, workers=1, on_records=lambda r: store.add_rounds(run_id, r))
         store.finish_run(run_id, result.elapsed_s)
         assert len(list(store.records(run_id))) == 8
+
+
+# --- statistics read from the ledger's fields (issue 24 item 2) ------------------------------
+
+#: pattern counts of 300-round runs (seed 3; greedy, random, greedy, random) taken before the
+#: main pattern was read from the ledger's fields, when it was found by settling the hand again
+BEFORE_FIELDS = {
+    "guiyang": {"pinghu": 220, "qidui": 14, "daduizi": 2},
+    "luan": {
+        "kaipai": 188,
+        "shisanlan": 49,
+        "qidui": 11,
+        "wubaoduzi": 9,
+        "hongzhong": 5,
+        "ganghouhua": 3,
+        "qifengquan": 2,
+        "tongtian": 1,
+    },
+    "dushan": {"hu": 224, "qidui": 12, "longqidui": 2, "daduizi": 1},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(BEFORE_FIELDS))
+def test_pattern_statistics_from_fields_agree_with_the_old_numbers(variant: str) -> None:
+    spec = SimSpec(variant, agents=("greedy", "random", "greedy", "random"), rounds=300, seed=3)
+    summary = simulate(spec, workers=1).summary()
+    patterns = summary["patterns"]
+    assert isinstance(patterns, dict)
+    assert {p: v["count"] for p, v in patterns.items()} == BEFORE_FIELDS[variant]
+
+
+def _main_pattern_by_settling_again(r: Round) -> tuple[str, ...]:
+    """The old way (an oracle here): settle each winner's hand again, take its highest
+    non-bonus component."""
+    from zhuoji.contract.context import SettleContext
+    from zhuoji.rules.hu import main_component
+
+    assert r.end is not None
+    hu = r.ruleset.stage("hu")
+    rk = bool(getattr(hu.params, "rob_kong_as_self_draw", False)) if hu is not None else False
+    ctx = SettleContext(r.ruleset, r.end)
+    out = []
+    for w in r.end.wins:
+        best = main_component(ctx.win_value(w, rob_kong_as_self_draw=rk))
+        out.append(best.pattern if best is not None else "none")
+    return tuple(out)
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "guiyang-dingque", "jinyou", "liupanshui", "luan"])
+def test_main_patterns_from_fields_are_the_hands_main_patterns(variant: str) -> None:
+    """Each round's main patterns, read from its ledger entries (``record_round``), are what
+    settling the hands again finds — 包牌 wins (paid by the winner) included."""
+    rs = load_variant(variant)
+    agents = tuple(("greedy", "random")[s % 2] for s in range(rs.players))
+    spec = SimSpec(variant, agents=agents, rounds=40, seed=9).resolve(rs)
+    records, _ = run_records(spec, workers=1)
+    replayed: list[tuple[str, ...]] = []
+    for m in range(spec.matches):
+        ms = match_seed(spec.seed, m)
+        agents = [make_agent(n, agent_seed(ms, s)) for s, n in enumerate(spec.agents)]
+        for r in Match(rs, seed=ms, rounds=spec.match_length(m)).rounds():
+            play_round(r, agents)
+            replayed.append(_main_pattern_by_settling_again(r))
+    assert [rec.patterns for rec in records] == replayed
+    assert sum(len(p) for p in replayed) > 10

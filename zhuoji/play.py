@@ -253,7 +253,7 @@ class TerminalGame:
         self.say("")
         self.console.rule("round over 本局结束", style="bold")
         self.say("\n".join(describe_end(end)))
-        rules = chicken_rules(r.ruleset, end)
+        rules = chicken_rules(r.ledger)
         if rules:
             marks = chicken_marks(r.ruleset, end.reveals, end.weekday)
             line = self._text("chickens 鸡: ")

@@ -1,7 +1,8 @@
 """Readable settlements: the itemized ledger as a table with Chinese and English labels.
 
-What a round shows is rendered from the round's own record and the settlement's entries
-(their items and detail strings); nothing here re-derives a rule.
+What a round shows is rendered from the round's own record and the settlement's records:
+their items, their structured facts and the words their hooks give them
+(:mod:`zhuoji.explain`); nothing here re-derives a rule or reads text.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from zhuoji import tiles as T
 from zhuoji.columns import table
 from zhuoji.contract.ledger import Ledger
+from zhuoji.explain import explain_remark, fill_seats
 from zhuoji.outcome import RevealAt, RoundEnd
 from zhuoji.rules.catalog import item_label
 
@@ -43,16 +45,33 @@ def describe_discards(end: RoundEnd) -> list[str]:
     return ["discards 出牌 (→N: taken by seat N):", *table(rows)]
 
 
-def _flip_chickens(ledger: Ledger) -> list[str]:
-    """The chickens a reveal made, as the chicken stage named them in its entries."""
-    found: list[str] = []
-    for e in ledger.entries:
-        if e.item not in ("ji.fanji", "ji.jinji") and "翻鸡" not in e.detail:
-            continue
-        label = e.detail.split(" ×")[0].removeprefix("翻鸡 ").removesuffix("+翻鸡")
-        if label not in found:
-            found.append(label)
-    return found
+def flip_line(reveal: int, ledger: Ledger) -> str:
+    """What the after-win reveal made, from the ledger's records: the chickens its remarks
+    say it made (翻鸡, 金鸡), and per chicken whether anyone was paid for it, or paid in a
+    pairwise settlement that netted it (鸡数两两互减), or nobody."""
+    made: list[tuple[int, bool]] = []  # (tile, golden)
+    for r in ledger.remarks:
+        if r.fact.revealed == reveal and r.fact.mark is not None:
+            made.extend((k, r.fact.golden) for k in r.fact.tiles if (k, r.fact.golden) not in made)
+    if not made:
+        return " (it makes no chicken)"
+    made = [(k, golden) for k, golden in made if golden or (k, True) not in made]
+    netted = {k for e in ledger.entries if e.fact.netted is not None for k in e.fact.tiles}
+    paid = {
+        k
+        for e in ledger.entries
+        if e.fact.netted is None and e.fact.count is not None
+        for k in e.fact.tiles
+    }
+    parts = []
+    for k, golden in made:
+        what = f"{T.name(k)}为{'金鸡' if golden else '鸡'}"
+        if k in netted:
+            what += " (held; paid netted pairwise, 鸡数两两互减)"
+        elif k not in paid:
+            what += " (nobody is paid for it)"
+        parts.append(what)
+    return " → " + "、".join(parts)
 
 
 def describe_end(end: RoundEnd, ledger: Ledger | None = None) -> list[str]:
@@ -84,8 +103,7 @@ def describe_end(end: RoundEnd, ledger: Ledger | None = None) -> list[str]:
     if end.reveal is not None:
         flip = f"翻鸡 flip: 翻出{T.name(end.reveal)} ({T.format([end.reveal])})"
         if ledger is not None:
-            made = _flip_chickens(ledger)
-            flip += f" → {'、'.join(made)}为鸡" if made else " (no one holds the chicken it makes)"
+            flip += flip_line(end.reveal, ledger)
         lines.append(flip)
     if end.wild is not None:
         lines.append(f"宝牌 wild: {T.name(end.wild)} (indicator {T.name(end.wild_indicator or 0)})")
@@ -99,14 +117,30 @@ def describe_end(end: RoundEnd, ledger: Ledger | None = None) -> list[str]:
 
 
 def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
-    """The itemized ledger: payer → payee, amount, item (Chinese, English, code), detail."""
+    """The itemized ledger: payer → payee, amount, item (Chinese, English, code), and what
+    the entry counted in its hook's words, Chinese then English (seats as ``seat N``)."""
+
+    def seat(s: int) -> str:
+        return f"seat {s}"
+
     rows = []
     for e in ledger.record:
         zh, en = item_label(e.item)
-        detail = e.detail
+        if e.text:
+            detail = e.text
+        else:
+            w = e.words()
+            what_zh, what_en = fill_seats(w.zh, e, seat), fill_seats(w.en, e, seat)
+            detail = what_zh if what_zh == what_en else f"{what_zh} / {what_en}"
         if ledger.stake != 1:
             detail += f"  [{e.units} × {ledger.stake}]"
-        if e.void is not None:
+        if e.voided_by is not None:
+            by = e.voided_by
+            vw = by.words()
+            vz, ve = fill_seats(vw.zh, by, seat), fill_seats(vw.en, by, seat)
+            lz, le = item_label(by.item)
+            detail += f"  — void 作废 ({lz} {le}): {vz} / {ve}"
+        elif e.void is not None:
             detail += f"  — void 作废: {e.void}"
         amount = str(e.amount) if e.void is None else f"({e.amount})"
         rows.append([f"{e.payer} → {e.payee}", amount, f"{zh} {en}", e.item, detail])
@@ -121,6 +155,10 @@ def render_ledger(ledger: Ledger, end: RoundEnd | None = None) -> str:
         lines.append("  (no payments)")
     for note in ledger.notes:
         lines.append(f"  note: {note}")
+    for r in ledger.remarks:
+        if r.fact.mark is None:  # the chickens' remarks are the round's, shown with it
+            rz, re_ = explain_remark(r)
+            lines.append(f"  note: {fill_seats(rz, r, seat)} / {fill_seats(re_, r, seat)}")
     totals = ledger.totals()
     lines.append(
         "totals 合计: " + "  ".join(f"{seat_label(s, end)} {t:+d}" for s, t in enumerate(totals))

@@ -4,8 +4,8 @@ turns), whether it may win on a tile, meld a tile, kong now, kong under 报听.
 The deal, the turn and the claim window all ask these, so they live here, once.  What a win
 needs is the variant's ``may_win`` hooks (:mod:`zhuoji.rules.win`, the 通行证 rule); the rest
 reads the variant's sections directly: 定缺 (``dingque``: a hand holding its void suit waits
-on nothing, ``meld_void``), ``claims.last_tile_kong`` and 报听's ``allow_kong``.  These are
-rules the engine applies itself, each in one function here, rather than hooks.
+on nothing: :func:`zhuoji.rules.win.holds_void`), ``claims.last_tile_kong`` and 报听's
+``allow_kong`` (:meth:`zhuoji.variant.BaotingSection.may_meld`, asked once a round).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from zhuoji import tiles as T
 from zhuoji.outcome import WinHow
 from zhuoji.round_state import RoundState, SeatState
 from zhuoji.rules.screen import pattern_fan
-from zhuoji.rules.win import WinCheck, void_suit_clear
+from zhuoji.rules.win import WinCheck, holds_void, void_suit_clear
 
 NO_WAITS: frozenset[int] = frozenset()
 
@@ -49,10 +49,10 @@ def refresh_waits(r: RoundState) -> None:
 
 
 def void_waits(st: SeatState, waits: list[int]) -> list[int]:
-    """定缺: a hand holding its void suit cannot win, so waits on nothing; nor can a
-    wait of the void suit complete it (GA Table_GY_TWO; the FW server skips such waits)."""
-    b = 9 * st.void_suit
-    if any(st.hand[b : b + 9]) or any(T.suit_of(m.tile) == st.void_suit for m in st.melds):
+    """定缺: a hand holding its void suit cannot win (:func:`zhuoji.rules.win.holds_void`),
+    so waits on nothing; nor can a wait of the void suit complete it (GA Table_GY_TWO; the FW
+    server skips such waits)."""
+    if holds_void(st.hand, st.melds, st.void_suit):
         return []
     return [w for w in waits if T.suit_of(w) != st.void_suit]
 
@@ -111,11 +111,6 @@ def can_win_on(r: RoundState, seat: int, tile: int, how: WinHow, source: int) ->
 # ----------------------------------------------------------------------------------
 
 
-def meldable(r: RoundState, st: SeatState, tile: int) -> bool:
-    """定缺 ``meld_void``: whether ``st`` may pung or kong ``tile``."""
-    return r.meld_void or st.void_suit < 0 or T.suit_of(tile) != st.void_suit
-
-
 def can_kong_now(r: RoundState) -> bool:
     """A kong needs a replacement, unless the variant allows a kong on the last tile."""
     return r.wall.live() > 0 or r.ruleset.variant.claims.last_tile_kong
@@ -127,8 +122,7 @@ def declared_may_kong(r: RoundState, st: SeatState, k: int, tiles: int) -> bool:
     a seat that did not declare, always."""
     if st.declared is None:
         return True
-    b = r.ruleset.variant.baoting
-    return b is not None and b.allow_kong and _kong_keeps_waits(r, st, k, tiles)
+    return r.frozen_may_kong and _kong_keeps_waits(r, st, k, tiles)
 
 
 def _kong_keeps_waits(r: RoundState, st: SeatState, k: int, tiles: int) -> bool:

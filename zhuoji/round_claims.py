@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.outcome import Discard, Meld, MeldKind, Win, WinHow
-from zhuoji.round_checks import can_kong_now, can_win_on, declared_may_kong, meldable
+from zhuoji.round_checks import can_kong_now, can_win_on, declared_may_kong
 from zhuoji.round_finish import finish
 from zhuoji.round_state import Phase, RoundState
 from zhuoji.round_turn import complete_kong, kong_made, next_draw, replace_kong, start_turn
+from zhuoji.rules.win import is_renhu
 
 _new_tuple = tuple.__new__
 _CLAIM_MELD = {
@@ -41,11 +42,11 @@ def offer_discard(r: RoundState, seat: int, tile: int) -> None:
     must_win = r.discard_repao and "repao" in r.must_win  # 必胡: the win is the only answer
     r.claim_tile = tile
     options: dict[int, tuple[Action, ...]] = {}
-    chi_seat = (seat + 1) % r.players if r.chi_allowed else -1
     seats = r.seats
+    chows_from = r.chows_from
     for o in r.others_of[seat]:
         other = seats[o]
-        if other.hand[tile] < 2 and tile not in other.waits and o != chi_seat:
+        if other.hand[tile] < 2 and tile not in other.waits and chows_from[o] != seat:
             continue  # nothing to claim (the common case, decided cheaply)
         acts = claims_on(r, o, tile, seat)
         if acts:
@@ -64,51 +65,64 @@ def offer_discard(r: RoundState, seat: int, tile: int) -> None:
 
 def claims_on(r: RoundState, seat: int, tile: int, discarder: int) -> list[Action]:
     """``seat``'s claims on ``discarder``'s ``tile``: win, pung, exposed kong, chows."""
-    v = r.ruleset.variant
     st = r.seats[seat]
     hand = st.hand
     acts: list[Action] = []
-    if v.claims.win_on_discard and can_win_on(r, seat, tile, WinHow.DISCARD, discarder):
+    if r.wins_on_discard and can_win_on(r, seat, tile, WinHow.DISCARD, discarder):
         acts.append(make(seat, ActionKind.HU, tile))
     frozen = st.declared is not None
-    b = v.baoting
-    claimable = (tile != r.wild or (v.wild is not None and v.wild.claimable)) and (
-        meldable(r, st, tile)
-    )
-    if (
-        claimable
-        and hand[tile] >= 2
-        and v.claims.peng
-        and (not frozen or (b is not None and b.allow_peng))
-    ):
+    # 宝牌 (WildSection.may_claim, asked once a round) and 定缺 (SeatState.may_meld)
+    claimable = r.claimable_kinds[tile] and st.may_meld[tile]
+    if claimable and hand[tile] >= 2 and r.may_peng and (not frozen or r.frozen_may_peng):
         acts.append(make(seat, ActionKind.PENG, tile))
     if (
         claimable
         and hand[tile] == 3
-        and v.claims.kongs.exposed
+        and r.may_exposed_kong
         and can_kong_now(r)
         and declared_may_kong(r, st, tile, 3)
     ):
         acts.append(make(seat, ActionKind.GANG_EXPOSED, tile))
-    if v.claims.chi and not frozen and seat == (discarder + 1) % r.players and tile < 27:
-        rank = tile % 9
-        for first in (tile - 2, tile - 1, tile):
-            fr = first - (tile - rank)
-            if fr < 0 or fr > 6:
-                continue
-            need = [t for t in (first, first + 1, first + 2) if t != tile]
-            if all(hand[t] and t != r.wild for t in need) and claimable:
-                acts.append(make(seat, ActionKind.CHI, first))
+    if claimable and r.chows_from[seat] == discarder and (not frozen or r.frozen_may_chow):
+        acts += _chows(r, seat, tile, discarder)
     return acts
+
+
+def _chows(r: RoundState, seat: int, tile: int, discarder: int) -> list[Action]:
+    """``seat``'s chows of ``discarder``'s suit ``tile``: every run holding it whose other two
+    tiles the hand holds (the wild only as the variant lets a chow hold it,
+    :meth:`zhuoji.variant.WildSection.may_meld`)."""
+    if tile >= 27:
+        return []
+    hand = r.seats[seat].hand
+    out = []
+    rank = tile % 9
+    for first in (tile - 2, tile - 1, tile):
+        fr = first - (tile - rank)
+        if fr < 0 or fr > 6:
+            continue
+        if not all(hand[t] for t in (first, first + 1, first + 2) if t != tile):
+            continue
+        if r.wild is not None and not _chow_may_hold_wild(r, first, discarder, tile):
+            continue
+        out.append(make(seat, ActionKind.CHI, first))
+    return out
+
+
+def _chow_may_hold_wild(r: RoundState, first: int, discarder: int, tile: int) -> bool:
+    """Whether the chow from ``first`` taking ``tile`` may hold the round's wild where it
+    does (:meth:`zhuoji.variant.WildSection.may_meld`)."""
+    rule = r.ruleset.variant.wild
+    wild = r.wild
+    if rule is None or wild is None:
+        return True
+    return rule.may_meld(Meld(MeldKind.CHI, first, discarder, tile), wild)
 
 
 def offer_kong(r: RoundState, seat: int, tile: int, kind: MeldKind) -> None:
     """The others may rob ``seat``'s kong of ``tile`` where the variant lets this kind be
     robbed (``claims.rob_kong``): open the rob window, or complete the kong."""
-    robbable = (
-        "added" if kind is MeldKind.GANG_ADDED else "concealed"
-    ) in r.ruleset.variant.claims.rob_kong
-    if robbable:
+    if kind in r.robbable:
         options: dict[int, tuple[Action, ...]] = {}
         must_win = "rob_kong" in r.must_win  # 必胡: the win is the only answer
         for o in r.others_of[seat]:
@@ -162,7 +176,11 @@ def resolve_claims(r: RoundState) -> None:
     if ActionKind.HU in by_kind:
         seats = _winners_in_order(r, d.seat, [a.seat for a in by_kind[ActionKind.HU]])
         r.flags["repao"] = r.discard_repao
-        r.flags["renhu"] = d.seat == r.dealer and len(r.discards) == 1 and r.first_go_around
+        r.flags["renhu"] = is_renhu(
+            from_dealer=d.seat == r.dealer,
+            first_discard=len(r.discards) == 1,
+            first_go_around=r.first_go_around,
+        )
         wins = [Win(s, WinHow.DISCARD, d.seat, r.seats[s].passed_win) for s in seats]
         r.discards[-1] = _new_tuple(  # d._replace in C
             Discard, (d.seat, d.tile, seats[0], d.claim, d.after_kong, d.declared)
@@ -204,7 +222,7 @@ def _claim(r: RoundState, a: Action, d: Discard) -> None:
         st.hand[d.tile] = st.hand[d.tile] - 3
         seen[d.tile] = seen[d.tile] + 3
         st.melds.append(Meld(MeldKind.GANG_EXPOSED, d.tile, d.seat))
-        st.kongs += 1
+        st.kong_count += 1
         st.shanten_floor = 0  # the replacement is an extra draw this turn
         kong_made(r, st.melds[-1])
         replace_kong(r, a.seat)  # a kong on the last discard: no replacement, drawn

@@ -90,6 +90,13 @@ def deal(r: RoundState, wall: Sequence[int] | str | None, dealer: int | None) ->
     r.wild_indicator = None
     # (assigned from a call, not narrowed to None: the compiled build checks the type)
     r.wild = _reveal_wild(r) if v.wild is not None else None
+    wild_rule = v.wild
+    wild = r.wild
+    #: per kind, whether a discard of it may be claimed for a meld (宝牌: WildSection.may_claim)
+    r.claimable_kinds = [
+        wild_rule is None or wild is None or wild_rule.may_claim(k, wild)
+        for k in range(T.NUM_KINDS)
+    ]
     r.rules = ruleset.hand_rules(r.wild)
     r.shanten_floor_of = r.rules.shanten_floor_function()
     for st in r.seats:
@@ -269,8 +276,12 @@ def _exchange(r: RoundState) -> None:
 
 def resolve_dingque(r: RoundState) -> None:
     """定缺: every seat has declared its void suit; it shows to all now."""
+    rule = r.ruleset.variant.dingque
+    assert rule is not None  # the 定缺 window opens only where the variant has it
     for seat, action in r.responses.items():
-        r.seats[seat].void_suit = action.tile
+        st = r.seats[seat]
+        st.void_suit = action.tile
+        st.may_meld = [rule.may_meld(action.tile, k) for k in range(T.NUM_KINDS)]
     r.responses = {}
     refresh_waits(r)
     _next_start_phase(r)

@@ -26,10 +26,12 @@ from zhuoji.actions import Action
 from zhuoji.contract.ledger import Ledger
 from zhuoji.events import EventLog
 from zhuoji.hand import HandRules
-from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RevealAt, RoundEnd
+from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RevealAt, RoundEnd, WinHow
 from zhuoji.reveals import RevealTracker
 from zhuoji.ruleset import Ruleset
 from zhuoji.wall import Wall
+
+_KONGS = (MeldKind.GANG_CONCEALED, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
 
 
 class Phase(StrEnum):
@@ -63,10 +65,13 @@ class SeatState:
     # a lower bound on the shanten between turns: one turn (a draw or claim, then a
     # discard) lowers shanten by at most one, so a hand two or more away needs no check
     shanten_floor: int = 0
-    kongs: int = 0  # kong melds among ``melds`` (kept as they are made)
+    kong_count: int = 0  # kong melds among ``melds`` (kept as they are made)
+    #: per kind, whether this seat may pung or kong it (定缺 ``meld_void``: set once the void
+    #: suit is declared, by :meth:`zhuoji.variant.DingqueSection.may_meld`)
+    may_meld: list[bool] = field(default_factory=lambda: [True] * T.NUM_KINDS)
 
     def has_kong(self) -> bool:
-        return self.kongs > 0
+        return self.kong_count > 0
 
 
 class RoundState:
@@ -82,6 +87,7 @@ class RoundState:
     rules: HandRules  # the hand analyser, with the round's wild kind
     shanten_floor_of: Callable[[Sequence[int]], int]  # rules.shanten_floor, as one callable
     reveal_tracker: RevealTracker | None  # 前后鸡, 滚筒鸡, 开局翻鸡 (deal.start_reveal)
+    claimable_kinds: list[bool]  # per kind, whether a discard of it may be claimed (宝牌)
 
     def __init__(
         self,
@@ -132,12 +138,28 @@ class RoundState:
         self.ledger: Ledger | None = None
         self.exchange_direction: str | None = None
 
-        # the variant's sections the phases read at every action, read once
+        # the variant's rules the phases ask at every action, asked of their owners once (the
+        # section models of zhuoji.variant, which the round-end checks ask too)
         q = v.dingque
-        self.meld_void = q is None or q.meld_void  # 定缺: the void suit may be melded
+        claims = v.claims
         self.void_first = q is not None and q.discard_void_first  # 定缺: void suit first
-        self.must_win = frozenset(v.claims.must_win)  # 必胡: "repao", "rob_kong"
-        self.chi_allowed = v.claims.chi  # chows may be claimed
+        self.must_win = frozenset(claims.must_win)  # 必胡: "repao", "rob_kong"
+        self.wins_on_discard = claims.wins_by(WinHow.DISCARD)
+        self.may_peng = claims.allows(MeldKind.PENG)
+        self.may_exposed_kong = claims.allows(MeldKind.GANG_EXPOSED)
+        self.may_concealed_kong = claims.allows(MeldKind.GANG_CONCEALED)
+        self.may_added_kong = claims.allows(MeldKind.GANG_ADDED)
+        #: the kong kinds another seat may rob (抢杠)
+        self.robbable = frozenset(k for k in _KONGS if claims.may_rob(k))
+        #: per seat, the seat whose discards it may chow (-1: none; 下家 takes from 上家)
+        self.chows_from = [
+            next((d for d in range(n) if claims.may_chow(s, d, n)), -1) for s in range(n)
+        ]
+        b = v.baoting
+        #: what a declared (报听, frozen) hand may still meld
+        self.frozen_may_peng = b is not None and b.may_meld(MeldKind.PENG)
+        self.frozen_may_kong = b is not None and b.may_meld(MeldKind.GANG_CONCEALED)
+        self.frozen_may_chow = b is not None and b.may_meld(MeldKind.CHI)
         self.start_phases = [
             phase
             for phase, on in ((Phase.EXCHANGE, v.exchange), (Phase.DINGQUE, q))

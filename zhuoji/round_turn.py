@@ -21,18 +21,18 @@ from typing import Final
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.events import DRAW
-from zhuoji.outcome import Declaration, Discard, Meld, MeldKind, RevealAt, Win, WinHow
+from zhuoji.outcome import Discard, Meld, MeldKind, RevealAt, Win, WinHow
 from zhuoji.round_checks import (
     can_kong_now,
     declared_may_kong,
     may_win,
-    meldable,
     update_waits,
     void_waits,
     win_check,
 )
 from zhuoji.round_finish import finish
 from zhuoji.round_state import Phase, RoundState, SeatState
+from zhuoji.rules.win import is_dihu, is_tianhu
 
 #: discard actions by seat and tile, built once
 _DISCARDS: Final = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
@@ -110,17 +110,15 @@ def start_turn(r: RoundState, seat: int) -> None:
 def _kong_options(r: RoundState, seat: int, st: SeatState, out: list[Action]) -> None:
     """Concealed and added kongs possible now; records when each first became possible
     (a kong declared on a later turn is 憨包, seed 001 豆 4, seed 004 (6)(7))."""
-    v = r.ruleset.variant
     hand = st.hand
-    kongs = v.claims.kongs
     concealed = (
-        [k for k in range(T.NUM_KINDS) if hand[k] == 4 and k != r.wild and meldable(r, st, k)]
-        if kongs.concealed
+        [k for k in range(T.NUM_KINDS) if hand[k] == 4 and _may_conceal(r, st, k)]
+        if r.may_concealed_kong
         else []
     )
     added = (
         [m.tile for m in st.melds if m.kind is MeldKind.PENG and hand[m.tile] >= 1]
-        if kongs.added
+        if r.may_added_kong
         else []
     )
     if not concealed and not added:
@@ -135,6 +133,19 @@ def _kong_options(r: RoundState, seat: int, st: SeatState, out: list[Action]) ->
     for k in added:
         if declared_may_kong(r, st, k, 1):
             out.append(make(seat, ActionKind.GANG_ADDED, k))
+
+
+def _may_conceal(r: RoundState, st: SeatState, k: int) -> bool:
+    """Whether ``st`` may make a concealed kong of ``k``: 定缺 (``SeatState.may_meld``) and
+    the wild rule (never a concealed kong of the wild, :meth:`zhuoji.variant.WildSection.
+    may_meld`)."""
+    if not st.may_meld[k]:
+        return False
+    wild_rule = r.ruleset.variant.wild
+    wild = r.wild
+    if wild is None or wild_rule is None or k != wild:
+        return True
+    return wild_rule.may_meld(Meld(MeldKind.GANG_CONCEALED, k), wild)
 
 
 def _discards(r: RoundState, seat: int) -> Sequence[Action]:
@@ -153,9 +164,7 @@ def _discards(r: RoundState, seat: int) -> Sequence[Action]:
     wild = r.wild
     if wild is not None and hand[wild]:
         rule = r.ruleset.variant.wild
-        if rule is not None and not (
-            rule.discard == "any" or (rule.discard == "first_only" and st.discards == 0)
-        ):
+        if rule is not None and not rule.may_discard(st.discards == 0):
             out = [a for a in out if a.tile != wild] or out  # only wilds left: one must go
     if st.discards == 0 and _may_declare(r, seat) and r.rules.shanten(hand) <= 0:
         for k in [a.tile for a in out]:
@@ -176,7 +185,8 @@ def _may_declare(r: RoundState, seat: int) -> bool:
     st = r.seats[seat]
     if b is None or st.declared is not None or st.discards or st.melds:
         return False
-    return b.hard if seat == r.dealer else (b.soft and st.draws == 1)
+    dealer = seat == r.dealer
+    return b.declaration(dealer) is not None and (dealer or st.draws == 1)
 
 
 # ----------------------------------------------------------------------------------
@@ -195,7 +205,9 @@ def discard(r: RoundState, seat: int, tile: int, declare: bool) -> None:
     unchanged = tile == st.drawn and st.draws and not r.after_kong and not declare
     st.drawn = -1
     if declare:
-        st.declared = Declaration.HARD if seat == r.dealer else Declaration.SOFT
+        b = r.ruleset.variant.baoting
+        assert b is not None  # 报听 is offered only where the variant has it
+        st.declared = b.declaration(seat == r.dealer)
     if not unchanged:
         if st.shanten_floor >= 2:  # the common case of update_waits, inline
             st.shanten_floor -= 1
@@ -206,7 +218,7 @@ def discard(r: RoundState, seat: int, tile: int, declare: bool) -> None:
     r.table_seen[tile] = r.table_seen[tile] + 1
     # 热炮 needs a kong: this turn's, or one held (the common case, no kong, is decided
     # without calling the variant's rule)
-    r.discard_repao = bool(st.kongs or r.after_kong) and (
+    r.discard_repao = bool(st.kong_count or r.after_kong) and (
         r.ruleset.variant.repao.applies(st.melds, after_kong=r.after_kong, kong=r.kong_meld)
     )
 
@@ -218,8 +230,9 @@ def win_on_own_draw(r: RoundState, seat: int, tile: int) -> None:
     # 海底捞月: a self-draw of the last tile (seed 002 八 "结果一张牌自摸")
     r.flags["haidi"] = r.wall.live() == 0 and not r.after_kong
     untouched = r.first_go_around and st.discards == 0
-    r.flags["tianhu"] = seat == r.dealer and untouched and st.draws == 0
-    r.flags["dihu"] = seat != r.dealer and untouched and st.draws == 1
+    dealer = seat == r.dealer
+    r.flags["tianhu"] = is_tianhu(dealer=dealer, untouched=untouched, draws=st.draws)
+    r.flags["dihu"] = is_dihu(dealer=dealer, untouched=untouched, draws=st.draws)
     finish(r, [Win(seat, WinHow.SELF_DRAW, None, False)], tile)
 
 
@@ -235,7 +248,7 @@ def declare_kong(r: RoundState, seat: int, kind: ActionKind, tile: int) -> MeldK
         st.hand[tile] = st.hand[tile] - 4
         st.melds.append(Meld(MeldKind.GANG_CONCEALED, tile, None, None, late))
         r.table_seen[tile] = r.table_seen[tile] + 4
-        st.kongs += 1
+        st.kong_count += 1
         return MeldKind.GANG_CONCEALED
     st.hand[tile] = st.hand[tile] - 1
     return MeldKind.GANG_ADDED
@@ -251,7 +264,7 @@ def complete_kong(r: RoundState, seat: int, tile: int, kind: MeldKind) -> None:
         old = st.melds[i]
         st.melds[i] = Meld(MeldKind.GANG_ADDED, tile, old.source, None, late)
         r.table_seen[tile] = r.table_seen[tile] + 1
-        st.kongs += 1
+        st.kong_count += 1
         st.pungs.remove(tile)
     kong_made(r, next(m for m in st.melds if m.tile == tile and m.kind is kind))
     replace_kong(r, seat)

@@ -22,6 +22,7 @@ def settle(ruleset: Ruleset, end: RoundEnd) -> Ledger:
     """Run the variant's stages over a finished round; also decide the next dealer."""
     ctx = SettleContext(ruleset, end)
     for stage in ruleset.stages:
+        ctx.rule = stage.hook.id  # what it pays is recorded as this hook's, worded by it
         stage(ctx)
     ctx.ledger.next_dealer, ctx.ledger.next_streak = ruleset.dealer(end, ctx.ready)
     return ctx.ledger

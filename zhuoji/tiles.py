@@ -239,6 +239,11 @@ def suit_name(suit: int) -> str:
     return _SUIT_CN[suit]
 
 
+def suit_name_en(suit: int) -> str:
+    """characters, bamboo or dots for suit 0, 1, 2 (:func:`suit_of`)."""
+    return _SUIT_EN[suit]
+
+
 def name_en(kind: int) -> str:
     if is_honor(kind):
         return _HONOR_EN[kind - 27]

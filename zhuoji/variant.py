@@ -126,6 +126,11 @@ class WildSection(Strict):
         「宝牌不可以碰、杠」)."""
         return tile != wild or self.claimable
 
+    def may_discard(self, first_discard: bool) -> bool:
+        """Whether a wild tile may be discarded (``discard``): any time, only as the player's
+        first discard (扔宝, seed 003 "只有第一张牌才可以打出宝牌"), or never."""
+        return self.discard == "any" or (self.discard == "first_only" and first_discard)
+
     def may_meld(self, meld: Meld, wild: int) -> bool:
         """Whether ``meld`` may hold the wild kind ``wild``: only where the wild is
         ``claimable``, as a pung or kong claimed on a discarded wild (or added to one) or as

@@ -14,7 +14,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from zhuoji.contract.bound import BoundRules
-from zhuoji.contract.ledger import Ledger
+from zhuoji.contract.ledger import NO_FACT, Fact, Ledger, Remark, fact
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld, RoundEnd, Win, WinHow
 from zhuoji.rules.facts import WinContext
@@ -52,6 +52,9 @@ class SettleContext:
         self._burns: dict[int, _Burn] = {}
         self._values: dict[tuple[int, bool], HandValue] = {}
         self.winners: list[int] = [w.seat for w in end.wins]
+        #: the id of the hook now paying (set by the settlement pipeline before each stage);
+        #: every entry and remark records it, so its words come from that hook
+        self.rule = ""
 
     # --- burning (烧) -----------------------------------------------------------------
 
@@ -66,7 +69,9 @@ class SettleContext:
     ) -> None:
         """Burn (烧) ``seat``: his chickens collect nothing (``chickens``), and his kongs score
         nothing — all of them, or only the one of ``kong_tile`` (``dou``).  What he owes as a
-        penalty stays owed (seed 001 (四)(1) "需倒賠的英雄雞、責任雞仍然生效")."""
+        penalty stays owed (seed 001 (四)(1) "需倒賠的英雄雞、責任雞仍然生效").  ``why`` is the
+        burning hook's code for the case (``repao``, ``rob_kong`` …): the remark it leaves
+        (item ``burn``) is worded by that hook."""
         b = self._burns.setdefault(seat, _Burn())
         b.chickens = b.chickens or chickens
         if dou is DouBurn.ALL:
@@ -75,12 +80,13 @@ class SettleContext:
             if b.dou is DouBurn.NONE:
                 b.dou = DouBurn.KONG
             b.kong_tiles.add(kong_tile)
-        parts = [
-            *(["chickens"] if chickens else []),
-            *({DouBurn.ALL: ["every dou"], DouBurn.KONG: ["that kong"]}.get(dou, [])),
-        ]
-        if parts:
-            self.note(f"seat {seat} burnt (烧, {why}): {' and '.join(parts)} void, penalties stay")
+        tags = (
+            *(("chickens",) if chickens else ()),
+            *({DouBurn.ALL: ("dou",), DouBurn.KONG: ("kong",)}.get(dou, ())),
+        )
+        if tags:
+            tiles = (kong_tile,) if dou is DouBurn.KONG and kong_tile is not None else ()
+            self.remark("burn", fact(seat=seat, kind=why, tags=tags, tiles=tiles))
 
     @property
     def burnt(self) -> frozenset[int]:
@@ -173,10 +179,27 @@ class SettleContext:
     def others(self, seat: int) -> Iterable[int]:
         return (s for s in range(self.players) if s != seat)
 
-    def pay(self, payer: int, payee: int, units: int, item: str, detail: str) -> int | None:
-        """Pay ``units`` (the rule's own unit); the ledger applies the table's stake.  Returns
-        the entry's index in the ledger's record (None when nothing was paid)."""
-        return self.ledger.pay(payer, payee, units, item, detail)
+    def pay(
+        self,
+        payer: int,
+        payee: int,
+        units: int,
+        item: str,
+        detail: str = "",
+        *,
+        fact: Fact = NO_FACT,
+    ) -> int | None:
+        """Pay ``units`` (the rule's own unit) under ``item``; the ledger applies the table's
+        stake.  ``fact`` holds what the units count (tiles, counts, multipliers, seats: see
+        :class:`~zhuoji.contract.ledger.Fact`), which the paying hook's words turn into
+        sentences; ``detail`` is free text for a hook that registers no words.  Returns the
+        entry's index in the ledger's record (None when nothing was paid)."""
+        return self.ledger.pay(payer, payee, units, item, detail, fact, self.rule)
+
+    def remark(self, item: str, fact: Fact = NO_FACT) -> None:
+        """Record something about the round that moves no money (worded by this hook)."""
+        self.ledger.remarks.append(Remark(self.rule, item, fact))
 
     def note(self, text: str) -> None:
+        """Free text about the round (for a hook that registers no words; see :meth:`remark`)."""
         self.ledger.notes.append(text)

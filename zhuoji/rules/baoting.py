@@ -10,9 +10,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.contract.context import SettleContext
+from zhuoji.contract.ledger import SEAT, Fact, fact
 from zhuoji.outcome import WinHow
 from zhuoji.rules.needs import DECLARING, WINS_ON_ANOTHERS_TILE, Because, Set, all_of
-from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
 class ShabaoParams(Params):
@@ -40,6 +41,25 @@ class ShabaoParams(Params):
     )
 
 
+#: how the declared player lost (``Fact.kind``), in words
+_HOW = {
+    "dealt_in": ("却点炮", " and dealt in"),
+    "other_dealt_in": ("，别人点炮", "; another player dealt in"),
+    "self_draw": ("，别人自摸", "; another player self-drew"),
+}
+
+
+def shabao_words(item: str, f: Fact) -> Words | None:
+    """「{seat}报了听却点炮：10」: the declared seat (``seat``), how he lost (``kind``)."""
+    zh, en = _HOW.get(f.kind or "", ("", ""))
+    return Words(
+        f"{SEAT}报了听{zh}：{f.fan}",
+        f"{SEAT} had declared ready{en}: {f.fan}",
+        "杀报：胡了报听的玩家，报听的人另赔",
+        "beating a declared-ready player: he pays the winner extra",
+    )
+
+
 @register(
     Point.SETTLE,
     "shabao",
@@ -47,6 +67,7 @@ class ShabaoParams(Params):
     phase=Phase.WIN_EXTRA,
     title="杀报",
     labels={"shabao": ("杀报", "beating a declared player")},
+    words=shabao_words,
     needs={
         "": DECLARING,
         "on_discard": WINS_ON_ANOTHERS_TILE,
@@ -73,11 +94,6 @@ def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
             if ((dealt_in or by_other) and p.on_discard) or (
                 win.how is WinHow.SELF_DRAW and p.on_self_draw
             ):
-                how = "点炮" if dealt_in else "他家点炮" if by_other else "自摸"
-                ctx.pay(
-                    s,
-                    win.seat,
-                    p.value,
-                    "shabao",
-                    f"杀报 {p.value}: declared seat {s}, {how}",
-                )
+                how = "dealt_in" if dealt_in else "other_dealt_in" if by_other else "self_draw"
+                f = fact(seat=s, kind=how, fan=p.value)
+                ctx.pay(s, win.seat, p.value, "shabao", fact=f)

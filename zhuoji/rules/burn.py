@@ -17,10 +17,12 @@ from typing import Literal
 
 from pydantic import Field
 
+from zhuoji import tiles as T
 from zhuoji.contract.context import DouBurn, SettleContext
+from zhuoji.contract.ledger import SEAT, Fact
 from zhuoji.outcome import Win, WinHow
 from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD
-from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
 class BurnParts(Params):
@@ -52,13 +54,50 @@ class BurnParams(Params):
     )
 
 
+#: why a player was burnt (the ``why`` of :meth:`SettleContext.burn`, ``Fact.kind``)
+_WHY = {
+    "repao": ("点了热炮", "dealt a discard after a kong that was won on"),
+    "rob_kong": ("被抢杠", "had his kong robbed"),
+    "xianggong": ("相公（手牌张数不对）", "had a wrong tile count"),
+}
+
+
+def burn_words(item: str, f: Fact) -> Words | None:
+    """A burnt player's remark (item ``burn``): who (``seat``), why (``kind``), what he lost
+    (``tags``: chickens, every dou, or the kong of ``tiles``)."""
+    if item != "burn":
+        return None
+    why_zh, why_en = _WHY.get(f.kind or "", ("", ""))
+    lost_zh, lost_en = [], []
+    if "chickens" in f.tags:
+        lost_zh.append("鸡")
+        lost_en.append("his chickens")
+    if "dou" in f.tags:
+        lost_zh.append("所有的豆")
+        lost_en.append("every kong")
+    if "kong" in f.tags:
+        tile = f.tiles[0] if f.tiles else None
+        lost_zh.append(f"{T.name(tile)}的杠" if tile is not None else "那个杠")
+        lost_en.append(f"the kong of {T.name_en(tile)}" if tile is not None else "that kong")
+    return Words(
+        f"{SEAT}{why_zh}，{'和'.join(lost_zh)}不算分，该赔的照赔",
+        f"{SEAT} {why_en}, so {' and '.join(lost_en)} "
+        + ("scores" if len(lost_en) == 1 and "kong" in f.tags else "score")
+        + " nothing; he still pays what he owes",
+        "烧",
+        "burnt",
+    )
+
+
 @register(
     Point.SETTLE,
     "burn",
     BurnParams,
     phase=Phase.BURN,
     title="烧",
+    labels={"burn": ("烧", "burnt")},
     needs={"repao": WINS_ON_DISCARD, "rob_kong": ROBBING},
+    words=burn_words,
 )
 def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
     """Mark what burnt players lose (no ledger entries of its own)."""
@@ -66,9 +105,9 @@ def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
         if win.source is None:
             continue
         if win.how is WinHow.DISCARD and ctx.end.repao:
-            parts, why = p.repao, "热炮"
+            parts, why = p.repao, "repao"
         elif win.how is WinHow.ROB_KONG:
-            parts, why = p.rob_kong, "抢杠"
+            parts, why = p.rob_kong, "rob_kong"
         else:
             continue
         if parts is not None:

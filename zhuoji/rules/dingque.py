@@ -25,8 +25,9 @@ from pydantic import Field
 
 from zhuoji import tiles as T
 from zhuoji.contract.context import SettleContext
-from zhuoji.rules.drawgame import pay_waiting_values
-from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.contract.ledger import Fact, fact
+from zhuoji.rules.drawgame import pay_waiting_values, ready_value_words
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
 class HuazhuParams(Params):
@@ -46,6 +47,24 @@ class HuazhuParams(Params):
     )
 
 
+def huazhu_words(item: str, f: Fact) -> Words | None:
+    """A 花猪's payment: how many tiles of which void suit (``count``, ``kind`` the suit
+    letter), per tile (``each``) or once (``fan``); the remark that every hand was clear."""
+    if f.kind == "clear":
+        return Words("每家都没有定缺那门的牌", "every hand is clear of its void suit", "", "")
+    suit = T.SUIT_LETTERS.index(f.kind) if f.kind and f.kind in T.SUIT_LETTERS else None
+    zh_suit = T.suit_name(suit) if suit is not None else ""
+    en_suit = T.suit_name_en(suit) if suit is not None else ""
+    each_zh = f"，每张{f.each}" if f.each is not None else ""
+    each_en = f", {f.each} each" if f.each is not None else ""
+    return Words(
+        f"手里还有{f.count}张{zh_suit}{each_zh}",
+        f"still holds {f.count} {en_suit}{each_en}",
+        "查花猪：荒庄时手里还有定缺那门牌的玩家要赔",
+        "after a draw, a hand still holding its void suit pays",
+    )
+
+
 @register(
     Point.SETTLE,
     "huazhu",
@@ -53,6 +72,7 @@ class HuazhuParams(Params):
     phase=Phase.DRAW,
     title="查花猪",
     labels={"huazhu": ("查花猪", "void suit still held after a draw")},
+    words=huazhu_words,
 )
 def settle_huazhu(ctx: SettleContext, p: HuazhuParams) -> None:
     """After a draw, each 花猪 (a hand still holding its 定缺 suit) pays each other player
@@ -67,14 +87,18 @@ def settle_huazhu(ctx: SettleContext, p: HuazhuParams) -> None:
         suit = end.seats[pig].void_suit
         assert suit is not None
         amount = p.value * (n if p.per_tile else 1)
-        what = f"查花猪: {n} {T.suit_name(suit)} still held" + (
-            f", {p.value} each" if p.per_tile else ""
+        f = fact(
+            seat=pig,
+            count=n,
+            kind=T.SUIT_LETTERS[suit],
+            fan=amount,
+            each=p.value if p.per_tile else None,
         )
         for other in ctx.others(pig):
             if not held[other]:
-                ctx.pay(pig, other, amount, "huazhu", what)
+                ctx.pay(pig, other, amount, "huazhu", fact=f)
     if not any(held) and any(seat.void_suit is not None for seat in end.seats):
-        ctx.note("查花猪: every hand is clear of its void suit")
+        ctx.remark("huazhu", fact(kind="clear"))
 
 
 class DajiaoParams(Params):
@@ -87,13 +111,29 @@ class DajiaoParams(Params):
     )
 
 
+def dajiao_words(item: str, f: Fact) -> Words | None:
+    """查大叫's entries (a ready player's largest value) and its no-payment remarks."""
+    if f.kind == "nobody_ready":
+        return Words("荒庄，没人听牌，不用赔", "drawn round: nobody is ready, no payment", "", "")
+    if f.kind == "no_payer":
+        return Words("荒庄，没有该赔的人", "drawn round: nobody has to pay", "", "")
+    zh, en = ready_value_words(f)
+    return Words(
+        zh,
+        en,
+        "查大叫：荒庄时没听牌的玩家按听牌玩家的最大番赔",
+        "after a draw, players not ready pay ready ones their largest value",
+    )
+
+
 @register(
     Point.SETTLE,
     "dajiao",
     DajiaoParams,
     phase=Phase.DRAW,
     title="查大叫",
-    labels={"dajiao": ("查大叫", "ready check after a draw (定缺)")},
+    labels={"dajiao": ("查大叫", "ready check after a draw (void suits)")},
+    words=dajiao_words,
 )
 def settle_dajiao(ctx: SettleContext, p: DajiaoParams) -> None:
     """After a draw, each player who is neither ready nor a 花猪 pays each ready player the
@@ -103,6 +143,6 @@ def settle_dajiao(ctx: SettleContext, p: DajiaoParams) -> None:
         return
     unready = [s for s in range(ctx.players) if not ctx.ready[s] and not end.seats[s].void_tiles()]
     if not unready or all(not r for r in ctx.ready):
-        ctx.note("查大叫: " + ("nobody ready" if unready else "no one to pay") + ", no payment")
+        ctx.remark("dajiao", fact(kind="nobody_ready" if unready else "no_payer"))
         return
-    pay_waiting_values(ctx, unready, p.extra, "dajiao", "查大叫")
+    pay_waiting_values(ctx, unready, p.extra, "dajiao")

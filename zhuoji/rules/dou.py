@@ -12,11 +12,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from zhuoji import tiles as T
 from zhuoji.contract.context import SettleContext
+from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import MeldKind
 from zhuoji.rules.needs import KONGS, Because, IsNot, Set, all_of
-from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.tiles import TILE_PATTERN, name, parse_one
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
+from zhuoji.tiles import TILE_PATTERN, parse_one
 
 Tile = Annotated[str, Field(pattern=TILE_PATTERN)]
 
@@ -89,9 +91,9 @@ class DouParams(Params):
 
 
 _ITEMS = {
-    MeldKind.GANG_CONCEALED: ("dou.men", "闷豆"),
-    MeldKind.GANG_EXPOSED: ("dou.dian", "点豆"),
-    MeldKind.GANG_ADDED: ("dou.zhuanwan", "转弯豆"),
+    MeldKind.GANG_CONCEALED: "dou.men",
+    MeldKind.GANG_EXPOSED: "dou.dian",
+    MeldKind.GANG_ADDED: "dou.zhuanwan",
 }
 
 
@@ -128,7 +130,50 @@ NEEDS = {
 }
 
 
-@register(Point.SETTLE, "dou", DouParams, phase=Phase.DOU, title="豆", labels=LABELS, needs=NEEDS)
+#: each dou item's rule in a sentence
+_RULES = {
+    "dou.men": (
+        "闷豆：暗杠，四张都是自己摸的",
+        "concealed kong: all four tiles drawn by its owner",
+    ),
+    "dou.dian": ("点豆：杠别人打出的牌", "kong on another player's discard"),
+    "dou.zhuanwan": (
+        "转弯豆：碰了以后又摸到第四张补杠",
+        "added kong: the fourth tile added to a pung",
+    ),
+    "dou.hanbao": ("憨包豆：能杠时没杠，后来才杠", "late kong: not made when it first could be"),
+}
+
+
+def dou_words(item: str, f: Fact) -> Words | None:
+    """A kong's payment: its tile (``tiles``), kind (``kind``: the meld kind), value
+    (``fan``); tags ``jiandousan`` (every dou the same value), ``konger_pays`` (the konger
+    pays the feeder), ``back`` (its owner was not ready: paid the other way)."""
+    rule = _RULES.get(item)
+    if rule is None:
+        return None
+    tile = f.tiles[0] if f.tiles else None
+    zh = f"{T.name(tile)}的杠 {f.fan}" if tile is not None else f"{f.fan}"
+    en = f"kong of {T.name_en(tile)} {f.fan}" if tile is not None else f"{f.fan}"
+    if "jiandousan" in f.tags:
+        zh, en = f"{zh}（见豆三：每种豆都算{f.fan}）", f"{en} (every kind of kong counts {f.fan})"
+    if "konger_pays" in f.tags:
+        zh, en = f"{zh}，杠的人付给点杠的人", f"{en}; the konger pays the discarder"
+    if "back" in f.tags:
+        zh, en = f"{zh}，杠的人没叫嘴，反赔", f"{en}; its owner was not ready: he pays it back"
+    return Words(zh, en, *rule)
+
+
+@register(
+    Point.SETTLE,
+    "dou",
+    DouParams,
+    phase=Phase.DOU,
+    title="豆",
+    labels=LABELS,
+    needs=NEEDS,
+    words=dou_words,
+)
 def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void."""
     end = ctx.end
@@ -152,9 +197,9 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
                 p.unready_pays and (pays_back is None or meld.tile in pays_back)
             ):
                 continue
-            item, label = _ITEMS[meld.kind]
+            item = _ITEMS[meld.kind]
             if meld.late:
-                value, item, label = p.late_value, "dou.hanbao", "憨包豆"
+                value, item = p.late_value, "dou.hanbao"
             elif p.jiandousan:
                 value = p.jiandousan_value
             else:
@@ -170,11 +215,14 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
                 pairs = [(meld.source, s)] if p.exposed_paid_by == "feeder" else [(s, meld.source)]
             else:
                 pairs = [(o, s) for o in ctx.others(s)]
-            detail = f"{label} {name(meld.tile)} {value}" + (
-                "" if scores else " (not ready: paid back)"
+            tags = (
+                *(("jiandousan",) if p.jiandousan and not meld.late else ()),
+                *(("konger_pays",) if pairs and pairs[0][0] == s else ()),
+                *(() if scores else ("back",)),
             )
+            f = fact(tiles=(meld.tile,), kind=meld.kind.value, fan=value, seat=s, tags=tags)
             for payer, payee in pairs:
                 if scores:
-                    ctx.pay(payer, payee, value, item, detail)
+                    ctx.pay(payer, payee, value, item, fact=f)
                 elif p.unready_pays_to == "all" or ctx.ready[payer]:
-                    ctx.pay(payee, payer, value, item, detail)
+                    ctx.pay(payee, payer, value, item, fact=f)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from zhuoji.contract.context import SettleContext
-from zhuoji.rules.hu import BaotingPay, baoting_part
+from zhuoji.contract.ledger import SEAT, Fact, fact, with_fact
+from zhuoji.rules.hu import BaotingPay, baoting_part, baoting_words, value_fact
 from zhuoji.rules.needs import DECLARING
-from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
 class ChajiaoParams(Params):
@@ -38,6 +39,42 @@ class ChajiaoParams(Params):
     )
 
 
+def ready_value_words(f: Fact) -> tuple[str, str]:
+    """What a ready player (``seat``) waits on (``name``, ``fan``; ``extra`` on top), or that
+    he is ready with no pattern value (``kind`` ``ready_only``)."""
+    if f.kind == "ready_only":
+        zh, en = f"{SEAT}听牌", f"{SEAT} is ready"
+    else:
+        zh, en = f"{SEAT}听牌：{f.name}", f"{SEAT} is ready: {f.name_en}"
+    if f.extra:
+        zh, en = f"{zh}，另加{f.extra}", f"{en}, plus {f.extra}"
+    return f"{zh}，共{f.fan}", f"{en}, {f.fan} in all"
+
+
+def chajiao_words(item: str, f: Fact) -> Words | None:
+    """查叫's entries and remarks: a ready player's value, 报听 on top, the dealer's streak, a
+    draw nobody pays for."""
+    rule_zh = "查叫：荒庄时没听牌的玩家赔给听牌的玩家"
+    rule_en = "ready check after a drawn round: players not ready pay those who are"
+    if item == "baoting":
+        zh, en = baoting_words(f)
+        return Words(f"{SEAT}报了听：{zh}", f"{SEAT} had declared ready: {en}", rule_zh, rule_en)
+    if item == "lianzhuang":
+        ready = f.kind == "dealer_ready"
+        return Words(
+            f"连庄{f.count}次，庄家" + ("听牌" if ready else "没听牌"),
+            f"streak of {f.count}, the dealer " + ("is ready" if ready else "is not ready"),
+            "荒庄查叫时另算连庄",
+            "the dealer's streak is paid on top after a draw",
+        )
+    if f.kind == "nobody_ready":
+        return Words("荒庄，没人听牌，不用赔", "drawn round: nobody is ready, no payment", "", "")
+    if f.kind == "everyone_ready":
+        return Words("荒庄，人人听牌，不用赔", "drawn round: everyone is ready, no payment", "", "")
+    zh, en = ready_value_words(f)
+    return Words(zh, en, rule_zh, rule_en)
+
+
 @register(
     Point.SETTLE,
     "chajiao",
@@ -49,6 +86,7 @@ class ChajiaoParams(Params):
         "lianzhuang": ("连庄", "dealer streak"),
     },
     needs={"baoting": DECLARING},
+    words=chajiao_words,
 )
 def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     """Each unready player pays each ready player that player's best waiting value."""
@@ -58,29 +96,19 @@ def settle_chajiao(ctx: SettleContext, p: ChajiaoParams) -> None:
     ready = [s for s in range(ctx.players) if ctx.ready[s]]
     unready = [s for s in range(ctx.players) if not ctx.ready[s]]
     if not ready or not unready:
-        ctx.note("荒庄: " + ("nobody ready" if not ready else "everyone ready") + ", no payment")
+        ctx.remark("chajiao", fact(kind="nobody_ready" if not ready else "everyone_ready"))
         return
-    pay_waiting_values(ctx, unready, p.extra, "chajiao", "查叫", baoting=p.baoting)
+    pay_waiting_values(ctx, unready, p.extra, "chajiao", baoting=p.baoting)
     if p.streak_extra and end.streak:
         dealer = end.dealer
         if ctx.ready[dealer]:
+            f = fact(kind="dealer_ready", count=end.streak, seat=dealer)
             for u in unready:
-                ctx.pay(
-                    u,
-                    dealer,
-                    end.streak,
-                    "lianzhuang",
-                    f"连庄 {end.streak}: dealer ready",
-                )
+                ctx.pay(u, dealer, end.streak, "lianzhuang", fact=f)
         else:
+            f = fact(kind="dealer_unready", count=end.streak, seat=dealer)
             for r in ready:
-                ctx.pay(
-                    dealer,
-                    r,
-                    end.streak,
-                    "lianzhuang",
-                    f"连庄 {end.streak}: dealer not ready",
-                )
+                ctx.pay(dealer, r, end.streak, "lianzhuang", fact=f)
 
 
 def pay_waiting_values(
@@ -88,24 +116,27 @@ def pay_waiting_values(
     payers: list[int],
     extra: int,
     item: str,
-    label: str,
     *,
     baoting: BaotingPay | None = None,
 ) -> None:
     """Each of ``payers`` pays each ready player the best value that player waits on, plus
     ``extra`` (查叫 and, under 定缺, 查大叫); with ``baoting``, a declared (报听) ready
-    player's hand adds what it says (``settle.chajiao.baoting``)."""
+    player's hand adds what it says (``settle.chajiao.baoting``).  Each entry's fact is the
+    ready player's (``seat``) value: :func:`ready_value_words` says it."""
     for r in (s for s in range(ctx.players) if ctx.ready[s]):
         value = ctx.ready_value(r)
         fan = (value.total if value else 0) + extra
-        what = value.describe() if value else "ready"
+        if value is not None:
+            f = with_fact(value_fact(value, r, "ready"), fan=fan, extra=extra or None)
+        else:
+            f = fact(kind="ready_only", seat=r, fan=fan, extra=extra or None)
         declared = (
             baoting_part(baoting, ctx.end.seats[r].declared, value.base if value else 0)
             if baoting is not None
             else None
         )
         for u in payers:
-            ctx.pay(u, r, fan, item, f"{label} {what}" + (f" + {extra}" if extra else ""))
+            ctx.pay(u, r, fan, item, fact=f)
             if declared is not None:
-                d_item, detail, units = declared
-                ctx.pay(u, r, units, d_item, f"{label} {detail}")
+                d_item, d_fact, units = declared
+                ctx.pay(u, r, units, d_item, fact=with_fact(d_fact, seat=r))

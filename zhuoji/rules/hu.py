@@ -16,11 +16,13 @@ from typing import Literal
 
 from pydantic import Field
 
+from zhuoji import tiles as T
 from zhuoji.contract.context import SettleContext
+from zhuoji.contract.ledger import FOR, Fact, fact, with_fact
 from zhuoji.outcome import Declaration, Win, WinHow
 from zhuoji.rules.needs import DECLARING, ROBBING, WINS_ON_DISCARD, Because, Set
-from zhuoji.rules.registry import Params, Phase, Point, register
-from zhuoji.tiles import name
+from zhuoji.rules.patterns import Component, HandValue
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
 class BaotingPay(Params):
@@ -146,9 +148,34 @@ LABELS = {
     "hu.bonus": ("加番", "bonus"),
     "lianzhuang": ("连庄", "dealer streak"),
     "baoting": ("报听", "declared ready"),
-    # 六安 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the detail
+    # 嘴 rows (zui.kaipai, zui.menqing …): the row names the item in the entry's fields
     "zui": ("嘴", "zui item"),
 }
+
+#: the rule behind a pattern row's ledger item (its head for ``zui.*``), in a sentence
+_ITEM_RULES: dict[str, tuple[str, str]] = {
+    "hu.pattern": ("胡牌，按牌型算番", "a win, paid by the hand's pattern"),
+    "hu.zimo": ("自摸：自己摸到胡牌", "self-draw: the winner drew the winning tile"),
+    "hu.gangkai": ("杠开：杠后补牌自摸胡牌", "won on the replacement tile after a kong"),
+    "hu.repao": ("热炮：杠后打出的牌被胡", "won on a discard made just after a kong"),
+    "hu.qianggang": ("抢杠：胡别人补杠的那张牌", "won by robbing another player's added kong"),
+    "hu.haidi": ("海底捞月：摸最后一张牌胡", "won on the last tile of the wall"),
+    "hu.bonus": ("加番", "a bonus the hand scores"),
+    "zui": ("按牌型算嘴", "a point (zui) the hand scores"),
+}
+
+#: why a part was multiplied (``Fact.factors`` codes), in words
+FACTOR_WORDS: dict[str, tuple[str, str]] = {
+    "self_draw": ("自摸", "self-draw"),
+    "gangkai": ("杠开", "win on a kong replacement"),
+    "repao": ("热炮", "win on a discard after a kong"),
+    "rob_kong": ("抢杠", "robbing a kong"),
+    "dealer_wins": ("庄家胡牌翻倍", "the dealer wins"),
+    "dealer_pays": ("庄家付翻倍", "the dealer pays"),
+    "robbed_pays_all": ("被抢杠的人按各家的份付", "the robbed player pays every share"),
+}
+
+BONUS = ("bonus",)
 
 
 NEEDS = {
@@ -164,8 +191,92 @@ NEEDS = {
 }
 
 
+def factor_words(f: Fact) -> tuple[str, str]:
+    """「，×4（自摸 ×2、庄家胡牌翻倍 ×2）」 / ", ×4 (self-draw ×2, the dealer wins ×2)": what
+    multiplied a part (``f.factors``), "" when nothing did."""
+    if not f.factors:
+        return "", ""
+    parts = [(FACTOR_WORDS.get(why, (why, why)), n) for why, n in f.factors]
+    zh = "、".join(f"{w[0]} ×{n}" for w, n in parts)
+    en = ", ".join(f"{w[1]} ×{n}" for w, n in parts)
+    return f"，×{f.factor}（{zh}）", f", ×{f.factor} ({en})"
+
+
+def for_words(f: Fact) -> tuple[str, str]:
+    """Whose share the payer pays (``f.for_seat``), "" when his own."""
+    if f.for_seat is None:
+        return "", ""
+    return f"（替{FOR}付）", f" (paying {FOR}'s share)"
+
+
+def hand_words(f: Fact) -> tuple[str, str]:
+    """A hand's pattern (``name``/``name_en``, ``fan``; ``pattern`` for a row without an
+    English name): 「平胡 1」 / "plain win 1"."""
+    zh = f.name or f.pattern or ""
+    en = f.name_en or (f.pattern or "")
+    return f"{zh} {f.fan}", f"{en} {f.fan}"
+
+
+def baoting_words(f: Fact) -> tuple[str, str]:
+    """What a declared hand adds (``kind`` hard/soft, ``each`` its value, ``tags`` add or
+    floor): 「硬报，按10计」 / "hard declaration counts as 10"."""
+    zh = "硬报" if f.kind == "hard" else "软报"
+    en = "hard declaration" if f.kind == "hard" else "soft declaration"
+    if "floor" in f.tags:
+        return f"{zh}，按{f.each}计", f"{en} counts as {f.each}"
+    return f"{zh}，加{f.each}", f"{en} adds {f.each}"
+
+
+def hu_words(item: str, f: Fact) -> Words | None:
+    """The words of the win payment's entries, from their facts."""
+    fz, fe = factor_words(f)
+    sz, se = for_words(f)
+    if f.kind == "win":
+        zh, en = hand_words(f)
+        tile = f.tiles[0] if f.tiles else None
+        if tile is not None:
+            zh, en = f"{zh} · {T.name(tile)}", f"{en} · {T.name_en(tile)}"
+        rule = _ITEM_RULES.get(item) or _ITEM_RULES.get(item.split(".")[0])
+        rz, re_ = rule if rule is not None else ("胡牌", "a win")
+        return Words(zh + fz + sz, en + fe + se, rz, re_)
+    if item == "baoting":
+        zh, en = baoting_words(f)
+        return Words(
+            zh + fz + sz, en + fe + se, "报听：报了听的玩家胡牌", "a declared-ready hand won"
+        )
+    if f.kind == "dealer":
+        return Words(
+            f"庄家底分 {f.fan}{sz}",
+            f"dealer's part {f.fan}{se}",
+            "庄家输赢另加底分",
+            "added where the dealer pays or wins",
+        )
+    if f.kind == "other":
+        return Words(
+            f"闲家底分 {f.fan}{sz}",
+            f"base {f.fan}{se}",
+            "闲家之间另加底分",
+            "added where the dealer is not involved",
+        )
+    if f.kind == "streak":
+        return Words(
+            f"连庄{f.count}次 × {f.each}{sz}",
+            f"streak of {f.count} × {f.each}{se}",
+            "连庄：庄家连续坐庄",
+            "dealer streak: the dealer kept the deal",
+        )
+    return None
+
+
 @register(
-    Point.SETTLE, "hu", HuParams, phase=Phase.WIN, title="胡牌结算", labels=LABELS, needs=NEEDS
+    Point.SETTLE,
+    "hu",
+    HuParams,
+    phase=Phase.WIN,
+    title="胡牌结算",
+    labels=LABELS,
+    needs=NEEDS,
+    words=hu_words,
 )
 def settle_wins(ctx: SettleContext, p: HuParams) -> None:
     """Pay each winner: every share-bearer pays the hand's components, 报听 and the dealer part.
@@ -184,7 +295,7 @@ def share_bearers(ctx: SettleContext, win: Win, discard_paid_by: str) -> list[in
     return list(ctx.others(win.seat))
 
 
-Part = tuple[str, str, int]  # (item, detail, units)
+Part = tuple[str, Fact, int]  # (item, what its units count, units)
 
 
 def baoting_part(pay: BaotingPay, declared: Declaration | None, base: int) -> Part | None:
@@ -194,50 +305,88 @@ def baoting_part(pay: BaotingPay, declared: Declaration | None, base: int) -> Pa
         return None
     hard = declared is Declaration.HARD
     target = pay.hard if hard else pay.soft
-    label = "硬报 (hard declaration)" if hard else "软报 (soft declaration)"
     extra = target if pay.mode == "add" else max(0, target - base)
     if not extra:
         return None
-    how = "+" if pay.mode == "add" else "counts as"
-    return ("baoting", f"{label} {how} {target}", extra)
+    f = fact(kind=declared.value, each=target, fan=extra, tags=(pay.mode,))
+    return ("baoting", f, extra)
+
+
+def main_component(value: HandValue) -> Component | None:
+    """The hand's main pattern: its highest non-bonus component (the first such in table
+    order on a tie); None for a hand with no component."""
+    best = None
+    for c in value.components:
+        if not c.bonus and (best is None or c.fan > best.fan):
+            best = c
+    return best
+
+
+def value_fact(value: HandValue, seat: int, kind: str) -> Fact:
+    """A hand value as a fact: its main pattern (``pattern``), every component's name and fan
+    (``name`` 「平胡 1 + 大对子 5」, ``name_en``), the total (``fan``), whose hand (``seat``)."""
+    main = main_component(value)
+    zh = " + ".join(f"{c.name} {c.fan}" for c in value.components) or "0"
+    en = " + ".join(f"{c.name_en or c.pattern} {c.fan}" for c in value.components) or "0"
+    if main is None:
+        return fact(kind=kind, seat=seat, name=zh, name_en=en, fan=value.total)
+    return fact(kind=kind, seat=seat, pattern=main.pattern, name=zh, name_en=en, fan=value.total)
 
 
 def _times(parts: list[Part], factor: int, why: str) -> list[Part]:
     if factor == 1:
         return parts
-    return [(item, f"{detail} ×{factor} ({why})", units * factor) for item, detail, units in parts]
+    return [
+        (item, with_fact(f, factors=(*f.factors, (why, factor))), units * factor)
+        for item, f, units in parts
+    ]
 
 
 def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
     end = ctx.end
+    seat = win.seat
     value = ctx.win_value(win, rob_kong_as_self_draw=p.rob_kong_as_self_draw)
-    tile = name(end.win_tile) if end.win_tile is not None else ""
-    parts = [(c.item, f"{c.label} {c.fan} · {tile}", c.fan) for c in value.components]
-    declared = baoting_part(p.baoting, end.seats[win.seat].declared, value.base)
+    tiles = (end.win_tile,) if end.win_tile is not None else ()
+    factors = _factors(ctx, win, p.multipliers)
+    times = 1
+    for _, n in factors:
+        times *= n
+    parts: list[Part] = [
+        (
+            c.item,
+            fact(
+                kind="win",
+                seat=seat,
+                tiles=tiles,
+                pattern=c.pattern,
+                name=c.name,
+                name_en=c.name_en,
+                fan=c.fan,
+                factors=factors,
+                tags=BONUS if c.bonus else (),
+            ),
+            c.fan * times,
+        )
+        for c in value.components
+    ]
+    declared = baoting_part(p.baoting, end.seats[seat].declared, value.base)
     if declared is not None:
-        parts.append(declared)
-    factor, why = _factor(ctx, win, p.multipliers)
-    parts = _times(parts, factor, why)
+        item, f, units = declared
+        parts.append((item, with_fact(f, seat=seat, factors=factors), units * times))
+    dealer_parts: list[Part] | None = None  # the same for every bearer where the dealer is in
     for bearer in share_bearers(ctx, win, p.discard_paid_by):
-        dealer_in = end.dealer in (bearer, win.seat)
-        bonus_parts = []
-        if dealer_in:
-            bonus = p.dealer_bonus
-            if p.dealer_bonus_max_pattern:
-                bonus = min(bonus, value.base)
-            if bonus:
-                bonus_parts.append(("hu.base", f"庄家 dealer part {bonus}", bonus))
-            if end.streak and p.streak_bonus:
-                streak = end.streak * p.streak_bonus
-                bonus_parts.append(
-                    ("lianzhuang", f"连庄 streak {end.streak} × {p.streak_bonus}", streak)
-                )
+        bonus_parts: list[Part] = []
+        if end.dealer in (bearer, seat):
+            if dealer_parts is None:
+                dealer_parts = _dealer_parts(ctx, seat, value.base, p)
+            bonus_parts = dealer_parts
         elif p.other_bonus:
-            bonus_parts.append(("hu.base", f"闲家 base {p.other_bonus}", p.other_bonus))
+            f = fact(kind="other", seat=seat, fan=p.other_bonus)
+            bonus_parts = [("hu.base", f, p.other_bonus)]
         share = parts
-        if bearer == end.dealer != win.seat:
-            share = _times(share, p.multipliers.dealer_pays, "庄家翻倍")
-        payer, suffix = bearer, ""
+        if bearer == end.dealer != seat:
+            share = _times(share, p.multipliers.dealer_pays, "dealer_pays")
+        payer = bearer
         if win.how is WinHow.ROB_KONG:
             assert win.source is not None
             robbed = bearer == win.source
@@ -245,25 +394,45 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
                 continue
             if p.rob_kong_paid_by == "robbed_for_all":
                 payer = win.source
-                suffix = "" if robbed else f" (for seat {bearer}, 抢杠 robbed pays)"
+                if not robbed:  # he pays this bearer's share (seed 000 16))
+                    share = [(i, with_fact(f, for_seat=bearer), u) for i, f, u in share]
+                    bonus_parts = [(i, with_fact(f, for_seat=bearer), u) for i, f, u in bonus_parts]
             elif p.rob_kong_paid_by == "robbed_triple_and_others" and robbed:
-                share = _times(share, ctx.players - 1, "抢杠 robbed pays the pattern")
-        for item, detail, units in share + bonus_parts:
-            at = ctx.pay(payer, win.seat, units, item, detail + suffix)
+                share = _times(share, ctx.players - 1, "robbed_pays_all")
+        entries = ctx.win_entries.setdefault(seat, [])
+        for item, f, units in share + bonus_parts:
+            at = ctx.pay(payer, seat, units, item, fact=f)
             if at is not None:
-                ctx.win_entries.setdefault(win.seat, []).append(at)
+                entries.append(at)
 
 
-def _factor(ctx: SettleContext, win: Win, m: Multipliers) -> tuple[int, str]:
-    factor, why = 1, []
-    for applies, value, label in (
-        (win.how is WinHow.SELF_DRAW, m.self_draw, "自摸"),
-        (ctx.end.gangkai, m.gangkai, "杠开"),
-        (win.how is WinHow.DISCARD and ctx.end.repao, m.repao, "热炮"),
-        (win.how is WinHow.ROB_KONG, m.rob_kong, "抢杠"),
-        (win.seat == ctx.end.dealer, m.dealer_wins, "庄家翻倍"),
-    ):
-        if applies and value > 1:
-            factor *= value
-            why.append(f"{label} ×{value}")
-    return factor, ", ".join(why)
+def _dealer_parts(ctx: SettleContext, seat: int, base: int, p: HuParams) -> list[Part]:
+    """What a share adds where the dealer pays or wins: his part and the streak's."""
+    out: list[Part] = []
+    bonus = p.dealer_bonus
+    if p.dealer_bonus_max_pattern:
+        bonus = min(bonus, base)
+    if bonus:
+        out.append(("hu.base", fact(kind="dealer", seat=seat, fan=bonus), bonus))
+    streak = ctx.end.streak
+    if streak and p.streak_bonus:
+        f = fact(kind="streak", seat=seat, count=streak, each=p.streak_bonus)
+        out.append(("lianzhuang", f, streak * p.streak_bonus))
+    return out
+
+
+def _factors(ctx: SettleContext, win: Win, m: Multipliers) -> tuple[tuple[str, int], ...]:
+    """The factors on the hand's value by how it was won (``Fact.factors`` codes)."""
+    end, how = ctx.end, win.how
+    out = []
+    if how is WinHow.SELF_DRAW and m.self_draw > 1:
+        out.append(("self_draw", m.self_draw))
+    if end.gangkai and m.gangkai > 1:
+        out.append(("gangkai", m.gangkai))
+    if how is WinHow.DISCARD and end.repao and m.repao > 1:
+        out.append(("repao", m.repao))
+    if how is WinHow.ROB_KONG and m.rob_kong > 1:
+        out.append(("rob_kong", m.rob_kong))
+    if win.seat == end.dealer and m.dealer_wins > 1:
+        out.append(("dealer_wins", m.dealer_wins))
+    return tuple(out)

@@ -22,29 +22,59 @@ from pydantic import Field
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.checks import Problem
 from zhuoji.contract.context import DouBurn, SettleContext
+from zhuoji.contract.ledger import FOR, PAYER, SEAT, Fact, Remark, fact, with_fact
 from zhuoji.outcome import MeldKind, RoundEnd, Win, WinHow
+from zhuoji.rules.burn import burn_words
+from zhuoji.rules.hu import value_fact
 from zhuoji.rules.needs import WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.patterns import HandValue
-from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
+
+#: the liability rules that take over a win's payment (``Fact.kind``), in a sentence
+_TAKE_OVER = {
+    "peng_sets": (
+        "碰三对包付：别人胡牌时，碰出{count}副的人包付",
+        "liability: when another player wins, the one with {count} claimed sets pays for all",
+    ),
+    "twelve_down": (
+        "十二张落地包自摸：给自摸的人喂了第四副牌的人包付",
+        "twelve tiles down: whoever fed the self-drawer's fourth meld pays for all",
+    ),
+    "kong_feeder": (
+        "杠开包牌：杠上开花时，点杠的人包付",
+        "won on the replacement of a kong made on a discard: that discarder pays for all",
+    ),
+}
 
 
-def transfer_win(ctx: SettleContext, win: Win, liable: int, item: str, why: str) -> None:
+def liability_words(item: str, f: Fact) -> Words | None:
+    """A win's payment taken over (``kind`` the rule, ``seat`` the winner, ``for_seat`` whose
+    share the payer pays, ``count`` the claimed sets); its void reason (tag ``instead``)."""
+    zh, en = _TAKE_OVER.get(f.kind or "", ("包付", "liability"))
+    zh, en = zh.replace("{count}", str(f.count)), en.replace("{count}", str(f.count))
+    if "instead" in f.tags:
+        return Words(f"改由{SEAT}付", f"{SEAT} pays it instead", zh, en)
+    return Words(
+        f"{PAYER}替{FOR}付{SEAT}胡牌的份", f"{PAYER} pays {FOR}'s share of {SEAT}'s win", zh, en
+    )
+
+
+def transfer_win(
+    ctx: SettleContext, win: Win, liable: int, item: str, why: str, count: int | None = None
+) -> None:
     """``liable`` pays ``win``'s winner every other payer's share of the win: their entries
-    stay on record, void ("seat N pays it"), and one entry per former payer moves the same
-    units from ``liable`` to the winner."""
+    stay on record, void (``liable`` pays it), and one entry per former payer moves the same
+    units from ``liable`` to the winner.  ``why`` is the rule's case (``Fact.kind``), ``count``
+    what it counted."""
     record = ctx.ledger.record
     mine = [i for i in ctx.win_entries.get(win.seat, []) if record[i].payer != liable]
     owed: dict[int, int] = {}
-    for e in ctx.ledger.void(mine, f"{why}: seat {liable} pays it instead"):
+    reason = Remark(ctx.rule, item, fact(kind=why, seat=liable, tags=("instead",), count=count))
+    for e in ctx.ledger.void(mine, by=reason):
         owed[e.payer] = owed.get(e.payer, 0) + e.units
     for payer, units in sorted(owed.items()):
-        ctx.pay(
-            liable,
-            win.seat,
-            units,
-            item,
-            f"{why}: seat {liable} pays seat {payer}'s share of seat {win.seat}'s win",
-        )
+        f = fact(kind=why, seat=win.seat, for_seat=payer, count=count)
+        ctx.pay(liable, win.seat, units, item, fact=f)
 
 
 class BaopaiParams(Params):
@@ -72,6 +102,17 @@ def passed_win_problems(end: RoundEnd, rules: BoundRules, p: BaopaiParams) -> li
     ]
 
 
+def baopai_words(item: str, f: Fact) -> Words | None:
+    """The winner's hand value (``name``, ``fan``) times ``multiplier``, paid back."""
+    times = f" ×{f.multiplier}" if f.multiplier and f.multiplier > 1 else ""
+    return Words(
+        f"{SEAT}的牌：{f.name}，共{f.fan}{times}",
+        f"{SEAT}'s hand: {f.name_en}, {f.fan} in all{times}",
+        "包牌：放过胡，没再摸牌就胡了别人打出的牌，反赔每家",
+        "he passed a win, then won on a discard before drawing again: he pays everyone instead",
+    )
+
+
 @register(
     Point.SETTLE,
     "baopai",
@@ -81,6 +122,7 @@ def passed_win_problems(end: RoundEnd, rules: BoundRules, p: BaopaiParams) -> li
     labels={"baopai": ("包牌", "liability after passing a win")},
     needs={"": WINS_ON_DISCARD},
     checks=(passed_win_problems,),
+    words=baopai_words,
 )
 def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
     """A winner who passed a win since his last draw pays each other player his value."""
@@ -89,14 +131,11 @@ def settle_baopai(ctx: SettleContext, p: BaopaiParams) -> None:
             continue
         ctx.void_wins.add(win.seat)
         value = ctx.win_value(win)
+        f = value_fact(value, win.seat, "win")
+        if p.multiplier != 1:
+            f = with_fact(f, multiplier=p.multiplier)
         for other in ctx.others(win.seat):
-            ctx.pay(
-                win.seat,
-                other,
-                value.total * p.multiplier,
-                "baopai",
-                f"包牌: passed a win, then won before drawing ({value.describe()})",
-            )
+            ctx.pay(win.seat, other, value.total * p.multiplier, "baopai", fact=f)
 
 
 class XianggongParams(Params):
@@ -117,6 +156,24 @@ class XianggongParams(Params):
     )
 
 
+def xianggong_words(item: str, f: Fact) -> Words | None:
+    """What a 相公 player pays: ``value``, or a ready hand's value (``seat``'s hand: his own,
+    tag ``own``, or the payee's)."""
+    if item == "burn":
+        return burn_words(item, f)
+    rule_zh = "相公：手牌张数不对，赔每家"
+    rule_en = "wrong tile count: he pays every other player"
+    if f.kind == "ready":
+        whose_zh, whose_en = ("他自己", "his own") if "own" in f.tags else (SEAT, f"{SEAT}'s")
+        return Words(
+            f"按{whose_zh}听牌的番：{f.name}，共{f.fan}",
+            f"{whose_en} ready value: {f.name_en}, {f.fan} in all",
+            rule_zh,
+            rule_en,
+        )
+    return Words(f"{f.fan}", f"{f.fan}", rule_zh, rule_en)
+
+
 @register(
     Point.SETTLE,
     "xianggong",
@@ -124,6 +181,7 @@ class XianggongParams(Params):
     phase=Phase.PENALTY,
     title="相公",
     labels={"xianggong": ("相公", "wrong tile count")},
+    words=xianggong_words,
 )
 def settle_xianggong(ctx: SettleContext, p: XianggongParams) -> None:
     """A 相公 (wrong tile count) player pays each other player ``value``, or a ready value as
@@ -131,18 +189,19 @@ def settle_xianggong(ctx: SettleContext, p: XianggongParams) -> None:
     for s, seat in enumerate(ctx.end.seats):
         if not seat.xianggong:
             continue
-        ctx.burn(s, chickens=True, dou=DouBurn.ALL, why="相公")
+        ctx.burn(s, chickens=True, dou=DouBurn.ALL, why="xianggong")
         own = _xianggong_ready_value(ctx, s) if p.when_ready == "own" else None
+        own_fact = None if own is None else with_fact(value_fact(own, s, "ready"), tags=("own",))
+        plain = fact(kind="value", fan=p.value)
         for other in ctx.others(s):
-            value = own
+            value, f = own, own_fact
             if p.when_ready == "others" and ctx.ready[other]:
                 value = ctx.ready_value(other)
-            if value is not None:
-                whose = "his" if value is own else f"seat {other}'s"
-                detail = f"相公 seat {s}: {whose} ready value {value.describe()}"
-                ctx.pay(s, other, value.total, "xianggong", detail)
+                f = None if value is None else value_fact(value, other, "ready")
+            if value is not None and f is not None:
+                ctx.pay(s, other, value.total, "xianggong", fact=f)
             else:
-                ctx.pay(s, other, p.value, "xianggong", f"相公 seat {s}: wrong tile count")
+                ctx.pay(s, other, p.value, "xianggong", fact=plain)
 
 
 def _xianggong_ready_value(ctx: SettleContext, seat: int) -> HandValue | None:
@@ -182,6 +241,7 @@ LIABILITY_LABELS = {"liability": ("包付", "liability")}
     phase=Phase.LIABILITY,
     title="碰三对包付",
     labels=LIABILITY_LABELS,
+    words=liability_words,
     needs={"": Because(Set("claims.peng"), "nobody can pung (claims.peng is off)")},
 )
 def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
@@ -198,7 +258,7 @@ def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
             if n >= p.min_sets and (best is None or n > best[1]):
                 best = (s, n)
         if best is not None:
-            transfer_win(ctx, win, best[0], "liability", f"碰{best[1]}对 包付")
+            transfer_win(ctx, win, best[0], "liability", "peng_sets", best[1])
 
 
 class TwelveDownParams(Params):
@@ -212,6 +272,7 @@ class TwelveDownParams(Params):
     phase=Phase.LIABILITY,
     title="十二张落地包自摸",
     labels=LIABILITY_LABELS,
+    words=liability_words,
 )
 def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
     """The feeder of a self-drawing winner's fourth meld pays the other shares."""
@@ -221,7 +282,7 @@ def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
             continue
         fourth = melds[3]
         if fourth.kind.claimed and fourth.source is not None and fourth.source != win.seat:
-            transfer_win(ctx, win, fourth.source, "liability", "十二张落地 包自摸")
+            transfer_win(ctx, win, fourth.source, "liability", "twelve_down")
 
 
 class KongFeederParams(Params):
@@ -250,6 +311,7 @@ def kong_behind_gangkai(end: RoundEnd, rules: BoundRules, p: KongFeederParams) -
     phase=Phase.LIABILITY,
     title="杠开包牌",
     labels=LIABILITY_LABELS,
+    words=liability_words,
     needs={"": Because(Set("claims.kongs.exposed"), "no kong on a discard (claims.kongs.exposed)")},
     checks=(kong_behind_gangkai,),
 )
@@ -261,4 +323,4 @@ def settle_kong_feeder(ctx: SettleContext, p: KongFeederParams) -> None:
     for win in end.wins:
         for m in end.seats[win.seat].melds:
             if m.kind is MeldKind.GANG_EXPOSED and m.tile == end.kong_tile and m.source is not None:
-                transfer_win(ctx, win, m.source, "liability", "杠开 包牌 (he fed the kong)")
+                transfer_win(ctx, win, m.source, "liability", "kong_feeder")

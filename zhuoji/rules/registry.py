@@ -14,10 +14,13 @@ Points:
 * ``dealer`` — decides the next dealer and streak after a round.
 
 A hook may register the ledger items it pays (``labels={"ji.wugu": ("乌骨鸡", "8-dots
-chicken")}``) so reports show them like the built-in ones; :func:`catalog` describes every
-hook (built-in or plug-in) for listings and editors.  It may register round-end checks
-(``checks=(fn, ...)``, :mod:`zhuoji.contract.checks`): what its rule forbids in a finished
-round, run by the round-end checker for every hook a variant binds.
+chicken")}``) so reports show them like the built-in ones, and the words of its records
+(``words=fn``: ``fn(item, fact)`` gives :class:`Words`, Chinese and English apart, built from
+the record's structured fields, :class:`zhuoji.contract.ledger.Fact`) so explanations say
+them; :func:`catalog` describes every hook (built-in or plug-in) for listings and editors.
+It may register round-end checks (``checks=(fn, ...)``, :mod:`zhuoji.contract.checks`): what
+its rule forbids in a finished round, run by the round-end checker for every hook a variant
+binds.
 
 This module only holds what is registered; it imports no hook.  The built-in hooks register
 when :mod:`zhuoji.rules.catalog` imports them, and every lookup of the registered hooks
@@ -31,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from importlib.metadata import entry_points
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -92,6 +95,34 @@ F = TypeVar("F", bound=Callable[..., Any])
 Labels = Mapping[str, tuple[str, str]]
 
 
+class Words(NamedTuple):
+    """What a hook says of one of its records, in Chinese and in English apart (no English in
+    the Chinese, no Chinese in the English; tiles by :func:`zhuoji.tiles.name` and
+    :func:`~zhuoji.tiles.name_en`).  Seats are never named: a placeholder (``{payer}``,
+    ``{payee}``, ``{seat}``, ``{for}``, :mod:`zhuoji.contract.ledger`) stands for one.
+
+    ``zh``/``en`` say what this record counted (「八筒 ×2」, "8 dots ×2"); ``rule_zh``/
+    ``rule_en``, when given, the rule behind it in a sentence."""
+
+    zh: str
+    en: str
+    rule_zh: str = ""
+    rule_en: str = ""
+
+    def sentence(self) -> tuple[str, str]:
+        """The rule, then what was counted: (Chinese, English)."""
+        if not self.rule_zh:
+            return self.zh, self.en
+        if not self.zh:
+            return self.rule_zh, self.rule_en
+        return f"{self.rule_zh}：{self.zh}", f"{self.rule_en}: {self.en}"
+
+
+#: a hook's words: ``fn(item, fact)`` → its :class:`Words` (None: show the item's labels); the
+#: fact is a :class:`zhuoji.contract.ledger.Fact` (the contract sits above this module)
+WordsFn = Callable[[str, Any], "Words | None"]
+
+
 @dataclass(frozen=True)
 class Hook:
     point: Point
@@ -106,6 +137,8 @@ class Hook:
     #: round-end checks: ``fn(end, rules, params) -> Iterable[Problem]``
     #: (:data:`zhuoji.contract.checks.RoundCheck`)
     checks: tuple[Callable[..., Iterable[Any]], ...] = ()
+    #: what its ledger entries and remarks say (None: their labels)
+    words: WordsFn | None = None
 
     @property
     def doc(self) -> str:
@@ -128,6 +161,7 @@ class Hook:
             "module": self.fn.__module__,
             "builtin": self.builtin,
             "labels": {item: list(zh_en) for item, zh_en in sorted(self.labels.items())},
+            "words": self.words is not None,
             "needs": {key: need.why() for key, need in sorted(self.needs.items())},
             "params": self.params.model_json_schema(),
         }
@@ -166,12 +200,14 @@ def register(
     labels: Labels | None = None,
     needs: Needs | None = None,
     checks: Iterable[Callable[..., Iterable[Any]]] = (),
+    words: WordsFn | None = None,
 ) -> Callable[[F], F]:
     """Decorator: register ``fn`` as hook ``hook_id`` at ``point``.  A settle hook names its
     :class:`Phase`; ``labels`` names the ledger items it pays (see :func:`register_labels`);
     ``needs`` says when a parameter (or, under ``""``, the whole entry) has any effect
     (:mod:`zhuoji.rules.needs`; ``zhuoji variants validate`` warns otherwise); ``checks``
-    are what the rule forbids in a round end (:mod:`zhuoji.contract.checks`)."""
+    are what the rule forbids in a round end (:mod:`zhuoji.contract.checks`); ``words``
+    says its ledger records in words (:class:`Words`)."""
     if point is Point.SETTLE and not isinstance(phase, Phase):
         raise TypeError(
             f"settle hook {hook_id!r}: phase must be a zhuoji.rules.registry.Phase "
@@ -188,7 +224,16 @@ def register(
         own = dict(labels or {})
         register_labels(own)
         known[hook_id] = Hook(
-            point, hook_id, params, fn, phase, title, own, dict(needs or {}), checks=tuple(checks)
+            point,
+            hook_id,
+            params,
+            fn,
+            phase,
+            title,
+            own,
+            dict(needs or {}),
+            checks=tuple(checks),
+            words=words,
         )
         _generation += 1
         return fn
@@ -216,6 +261,13 @@ def label(item: str) -> tuple[str, str]:
         return _LABELS[item]
     head = item.split(".")[0]
     return _LABELS.get(head, (item, item))
+
+
+def words_of(hook_id: str) -> WordsFn | None:
+    """The words function of settle hook ``hook_id`` as registered so far (None: it has
+    none, or no such hook is registered)."""
+    hook = _REGISTRY[Point.SETTLE].get(hook_id)
+    return hook.words if hook is not None else None
 
 
 def registered_labels() -> dict[str, tuple[str, str]]:

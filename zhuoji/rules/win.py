@@ -15,7 +15,7 @@ every win check (GA ``Table_GY_TWO`` "cannot claim or win holding the void suit"
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from pydantic import Field
@@ -57,14 +57,19 @@ class WinCheck(NamedTuple):
     first_turn: bool = False  # the seat has neither discarded nor melded yet
 
 
+def holds_void(counts: Sequence[int], melds: Sequence[Meld], void: int) -> bool:
+    """定缺: whether a hand (its concealed ``counts`` and its ``melds``) holds a tile of its
+    void suit ``void``, and so cannot win (GA ``Table_GY_TWO`` "cannot win while holding
+    it"; the engine's waits and :func:`void_suit_clear` both ask this)."""
+    if any(counts[9 * void : 9 * void + 9]):
+        return True
+    return any(suit_of(m.tile) == void for m in melds)
+
+
 def void_suit_clear(check: WinCheck) -> bool:
     """定缺: no tile of the void suit in the hand or its melds (GA ``Table_GY_TWO``)."""
     void = check.void_suit
-    if void is None:
-        return True
-    if any(check.counts[9 * void : 9 * void + 9]):
-        return False
-    return not any(suit_of(m.tile) == void for m in check.melds)
+    return void is None or not holds_void(check.counts, check.melds, void)
 
 
 # --- how the win came: 杠开, 天和, 地和, 人和 and the kong behind them --------------------

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from zhuoji import tiles as T
 from zhuoji.contract.context import SettleContext
+from zhuoji.contract.ledger import SEAT, Fact, fact
 from zhuoji.rules.needs import Because, Set
-from zhuoji.rules.registry import Params, Phase, Point, register
+from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
 class RengBaoParams(Params):
@@ -23,6 +25,23 @@ class RengBaoParams(Params):
     )
 
 
+def reng_bao_words(item: str, f: Fact) -> Words | None:
+    """「{seat}第一张打出宝牌（五万），他胡了：15」: the thrower (``seat``), the wild
+    (``tiles``), whether he won (``kind``)."""
+    wild = f.tiles[0] if f.tiles else None
+    zh_tile = f"（{T.name(wild)}）" if wild is not None else ""
+    en_tile = f" ({T.name_en(wild)})" if wild is not None else ""
+    won = f.kind == "won"
+    return Words(
+        f"{SEAT}第一张打出宝牌{zh_tile}，" + ("他胡了" if won else "别人胡了") + f"：{f.fan}",
+        f"{SEAT}'s first discard was the wild{en_tile}; "
+        + ("he won" if won else "another player won")
+        + f": {f.fan}",
+        "扔宝：第一张就打出宝牌的人，胡了收、没胡赔",
+        "the first discard was the wild: its thrower collects if he wins, else pays",
+    )
+
+
 @register(
     Point.SETTLE,
     "reng_bao",
@@ -30,6 +49,7 @@ class RengBaoParams(Params):
     phase=Phase.SIDE,
     title="扔宝",
     labels={"zui.rengbao": ("扔宝", "first discard a wild")},
+    words=reng_bao_words,
     needs={"": Because(Set("wild"), "the variant has no wild tiles (wild is null)")},
 )
 def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
@@ -41,22 +61,13 @@ def settle_reng_bao(ctx: SettleContext, p: RengBaoParams) -> None:
     for d in end.discards:
         firsts.setdefault(d.seat, d.tile)
     throwers = [s for s, t in sorted(firsts.items()) if t == end.wild]
+    tiles = (end.wild,)
     for s in throwers:
         for win in end.wins:
             if win.seat == s:
+                f = fact(seat=s, kind="won", tiles=tiles, fan=p.value)
                 for other in ctx.others(s):
-                    ctx.pay(
-                        other,
-                        s,
-                        p.value,
-                        "zui.rengbao",
-                        f"扔宝 {p.value}: seat {s} threw the wild and won",
-                    )
+                    ctx.pay(other, s, p.value, "zui.rengbao", fact=f)
             else:
-                ctx.pay(
-                    s,
-                    win.seat,
-                    p.value,
-                    "zui.rengbao",
-                    f"扔宝 {p.value}: seat {s} threw the wild",
-                )
+                f = fact(seat=s, kind="lost", tiles=tiles, fan=p.value)
+                ctx.pay(s, win.seat, p.value, "zui.rengbao", fact=f)

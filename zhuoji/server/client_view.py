@@ -17,13 +17,16 @@ its promise of hiding other seats' tiles:
 * ``turn_seconds`` and ``deadline_ms`` (epoch milliseconds) — the table's turn timer
   (:mod:`zhuoji.server.turn_timer`); the WebSocket ``hello`` carries the server's clock
   (``now_ms``) so a client can count down on its own;
-* in ``settlement``: each entry's ``why`` / ``why_en`` and the round's ``chickens`` rules
-  (:mod:`zhuoji.explain`).
+* in ``settlement``: each entry's and remark's ``why`` / ``why_en`` (a voided entry's
+  ``void_why`` / ``void_why_en``), in the words of the hook that wrote it, with seats as
+  placeholders the page fills (``{payer}``, ``{payee}``, ``{seat}``, ``{for}``), and the
+  round's ``chickens`` rules (:mod:`zhuoji.explain`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zhuoji import tiles as T
 from zhuoji.explain import explain_settlement
@@ -32,7 +35,29 @@ from zhuoji.observation import Observation
 
 if TYPE_CHECKING:
     from zhuoji.engine import Round
-    from zhuoji.server.tables import Table
+    from zhuoji.server.store import RoundRow
+    from zhuoji.server.turn_timer import TurnClock
+
+
+class Table(Protocol):
+    """What the extras read of a table (:class:`zhuoji.server.tables.Table` has it; this
+    module sits below the table, which builds its views with it)."""
+
+    @property
+    def clock(self) -> TurnClock:
+        """The table's turn timer."""
+
+    @property
+    def current(self) -> Round | None:
+        """The latest round, live or over."""
+
+    @property
+    def rounds(self) -> Sequence[RoundRow]:
+        """One row per round played."""
+
+    @property
+    def shared_extras(self) -> SharedExtras:
+        """The extras every seat's view of a state shares."""
 
 
 def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
@@ -137,10 +162,8 @@ def seat_extras(
     elif view.get("settlement"):
         explained = shared.get("settlement")
         if explained is None or explained[0] is not view["settlement"]:
-            explained = (
-                view["settlement"],
-                explain_settlement(view["settlement"], r.ruleset, r.end),
-            )
+            assert r.ledger is not None
+            explained = (view["settlement"], explain_settlement(view["settlement"], r.ledger))
             shared["settlement"] = explained
         out["settlement"] = explained[1]
     return out

@@ -334,110 +334,151 @@ async def run_load(
     report = LoadReport(tables, rounds, ws_seats)
     report.transport = transport
     op = {"Authorization": f"Bearer {operator_token}"}
-    ws_base = "ws" + base_url[len("http") :]
     async with httpx.AsyncClient(base_url=base_url, headers=op, timeout=60) as http:
         before = (await http.get("/api/health")).json()
         cpu0 = server_cpu() if server_cpu is not None else 0.0
         own0 = time.process_time()
         t0 = time.perf_counter()  # bot-only tables start playing as soon as they exist
         deadline = time.monotonic() + timeout
-        created = []
-        for i in range(tables):
-            players = 4
-            seats = [
-                {"kind": "human"} if s < ws_seats else {"kind": "bot", "bot": "greedy"}
-                for s in range(players)
-            ]
-            r = await http.post(
-                "/api/tables",
-                json={
-                    "name": f"load {i}",
-                    "variant": variant,
-                    "seats": seats,
-                    "seed": seed * 1000 + i,
-                    "rounds": rounds,
-                    "next_round": "ready",
-                },
-            )
-            r.raise_for_status()
-            created.append(r.json())
-        seen: dict[tuple[str, int], _Seen] = {}
-        clients = []
-        seat_clients: list[aiohttp.ClientSession] = []  # one each: a shared pool scans all
-        ws_session: aiohttp.ClientSession | None = None
-        for t in created:
-            for seat, token in t["tokens"].items():
-                s = seen[(t["id"], int(seat))] = _Seen()
-                if transport == "http":
-                    one = aiohttp.ClientSession(base_url, timeout=aiohttp.ClientTimeout(total=60))
-                    seat_clients.append(one)
-                    clients.append(_http_seat_client(one, t["id"], token, report, s, deadline))
-                else:
-                    if ws_session is None:  # one for every WebSocket seat, any number at once
-                        ws_session = aiohttp.ClientSession(
-                            connector=aiohttp.TCPConnector(limit=0),
-                            timeout=aiohttp.ClientTimeout(total=None, sock_connect=30),
-                        )
-                        seat_clients.append(ws_session)
-                    url = f"{ws_base}/ws/tables/{t['id']}"
-                    clients.append(_seat_client(ws_session, url, token, report, s, deadline))
-        results = await asyncio.gather(*clients, return_exceptions=True)
-        for one in seat_clients:
-            await one.close()
-        for res in results:
-            if isinstance(res, BaseException):
-                report.errors.append(f"client failed: {res!r}")
-        # bot-only tables (ws_seats == 0) play on by themselves: wait for their matches
-        ids = {t["id"] for t in created}
-        while time.monotonic() < deadline:
-            listing = (await http.get("/api/tables")).json()
-            if all(s["rounds_played"] >= rounds for s in listing if s["id"] in ids):
-                break
-            await asyncio.sleep(0.1)
+        created = await _create_tables(http, tables, rounds, ws_seats, variant, seed)
+        seen = await _play(base_url, created, transport, report, deadline)
+        await _matches_over(http, created, rounds, deadline)
         report.seconds = time.perf_counter() - t0
         report.loadgen_cpu = time.process_time() - own0
         if server_cpu is not None:
             report.server_cpu = server_cpu() - cpu0
         report.server = (await http.get("/api/health")).json()
         report.engine_actions = report.server["actions"] - before["actions"]
-        rulesets: dict[str, Ruleset] = {}
-        for t in created:
-            state = (await http.get(f"/api/tables/{t['id']}")).json()
-            report.rounds += state["rounds_played"]
-            if state["rounds_played"] != rounds:
-                report.errors.append(
-                    f"table {t['id']}: {state['rounds_played']} of {rounds} rounds played"
-                )
-            if not verify:
-                continue
-            rows = (await http.get(f"/api/tables/{t['id']}/rounds")).json()
-            for row in rows:
-                log = (await http.get(f"/api/tables/{t['id']}/rounds/{row['number']}/log")).json()[
-                    "events"
-                ]
-                key = json.dumps([row["variant"], row["overrides"]], sort_keys=True)
-                if key not in rulesets:
-                    rulesets[key] = load_variant(row["variant"], row["overrides"] or None)
-                try:
-                    events = eventlog.parse(eventlog.dumps(log), f"{t['id']}#{row['number']}")
-                    replayed = eventlog.replay(events, rulesets[key])
-                except Exception as exc:
-                    report.errors.append(
-                        f"table {t['id']} round {row['number']}: does not replay: {exc}"
-                    )
-                    continue
-                report.logs_replayed += 1
-                report.events += len(log)
-                if replayed.returns() != row["totals"]:
-                    report.errors.append(
-                        f"table {t['id']} round {row['number']}: totals differ from the replay"
-                    )
-                final = replayed.public_seq()  # answers in claim windows are not counted
-                for seat in t["tokens"]:
-                    last = seen[(t["id"], int(seat))].last_seq.get(row["number"])
-                    if last != final:
-                        report.errors.append(
-                            f"table {t['id']} round {row['number']} seat {seat}: "
-                            f"last seq seen {last}, the round ended at seq {final}"
-                        )
+        await _check(http, created, rounds, verify, seen, report)
     return report
+
+
+async def _create_tables(
+    http: httpx.AsyncClient, tables: int, rounds: int, ws_seats: int, variant: str, seed: int
+) -> list[dict[str, Any]]:
+    """``tables`` tables of ``ws_seats`` client seats (the rest greedy server bots) whose
+    rounds start when every client seat is ready; the API's answers (with the tokens)."""
+    created = []
+    for i in range(tables):
+        players = 4
+        seats = [
+            {"kind": "human"} if s < ws_seats else {"kind": "bot", "bot": "greedy"}
+            for s in range(players)
+        ]
+        r = await http.post(
+            "/api/tables",
+            json={
+                "name": f"load {i}",
+                "variant": variant,
+                "seats": seats,
+                "seed": seed * 1000 + i,
+                "rounds": rounds,
+                "next_round": "ready",
+            },
+        )
+        r.raise_for_status()
+        created.append(r.json())
+    return created
+
+
+async def _play(
+    base_url: str,
+    created: list[dict[str, Any]],
+    transport: str,
+    report: LoadReport,
+    deadline: float,
+) -> dict[tuple[str, int], _Seen]:
+    """One client per seat of every table, all at once, until their matches are over;
+    what each saw, by (table, seat)."""
+    ws_base = "ws" + base_url[len("http") :]
+    seen: dict[tuple[str, int], _Seen] = {}
+    clients = []
+    seat_clients: list[aiohttp.ClientSession] = []  # one each: a shared pool scans all
+    ws_session: aiohttp.ClientSession | None = None
+    for t in created:
+        for seat, token in t["tokens"].items():
+            s = seen[(t["id"], int(seat))] = _Seen()
+            if transport == "http":
+                one = aiohttp.ClientSession(base_url, timeout=aiohttp.ClientTimeout(total=60))
+                seat_clients.append(one)
+                clients.append(_http_seat_client(one, t["id"], token, report, s, deadline))
+            else:
+                if ws_session is None:  # one for every WebSocket seat, any number at once
+                    ws_session = aiohttp.ClientSession(
+                        connector=aiohttp.TCPConnector(limit=0),
+                        timeout=aiohttp.ClientTimeout(total=None, sock_connect=30),
+                    )
+                    seat_clients.append(ws_session)
+                url = f"{ws_base}/ws/tables/{t['id']}"
+                clients.append(_seat_client(ws_session, url, token, report, s, deadline))
+    results = await asyncio.gather(*clients, return_exceptions=True)
+    for one in seat_clients:
+        await one.close()
+    for res in results:
+        if isinstance(res, BaseException):
+            report.errors.append(f"client failed: {res!r}")
+    return seen
+
+
+async def _matches_over(
+    http: httpx.AsyncClient, created: list[dict[str, Any]], rounds: int, deadline: float
+) -> None:
+    """Bot-only tables (no client seats) play on by themselves: wait for their matches."""
+    ids = {t["id"] for t in created}
+    while time.monotonic() < deadline:
+        listing = (await http.get("/api/tables")).json()
+        if all(s["rounds_played"] >= rounds for s in listing if s["id"] in ids):
+            break
+        await asyncio.sleep(0.1)
+
+
+async def _check(
+    http: httpx.AsyncClient,
+    created: list[dict[str, Any]],
+    rounds: int,
+    verify: bool,
+    seen: dict[tuple[str, int], _Seen],
+    report: LoadReport,
+) -> None:
+    """Count the rounds played; with ``verify``, replay every round's log to its totals
+    and check every client saw the round's last state."""
+    rulesets: dict[str, Ruleset] = {}
+    for t in created:
+        state = (await http.get(f"/api/tables/{t['id']}")).json()
+        report.rounds += state["rounds_played"]
+        if state["rounds_played"] != rounds:
+            report.errors.append(
+                f"table {t['id']}: {state['rounds_played']} of {rounds} rounds played"
+            )
+        if not verify:
+            continue
+        rows = (await http.get(f"/api/tables/{t['id']}/rounds")).json()
+        for row in rows:
+            log = (await http.get(f"/api/tables/{t['id']}/rounds/{row['number']}/log")).json()[
+                "events"
+            ]
+            key = json.dumps([row["variant"], row["overrides"]], sort_keys=True)
+            if key not in rulesets:
+                rulesets[key] = load_variant(row["variant"], row["overrides"] or None)
+            try:
+                events = eventlog.parse(eventlog.dumps(log), f"{t['id']}#{row['number']}")
+                replayed = eventlog.replay(events, rulesets[key])
+            except Exception as exc:
+                report.errors.append(
+                    f"table {t['id']} round {row['number']}: does not replay: {exc}"
+                )
+                continue
+            report.logs_replayed += 1
+            report.events += len(log)
+            if replayed.returns() != row["totals"]:
+                report.errors.append(
+                    f"table {t['id']} round {row['number']}: totals differ from the replay"
+                )
+            final = replayed.public_seq()  # answers in claim windows are not counted
+            for seat in t["tokens"]:
+                last = seen[(t["id"], int(seat))].last_seq.get(row["number"])
+                if last != final:
+                    report.errors.append(
+                        f"table {t['id']} round {row['number']} seat {seat}: "
+                        f"last seq seen {last}, the round ended at seq {final}"
+                    )

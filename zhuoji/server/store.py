@@ -5,7 +5,7 @@ where, hashed seat tokens), ``zj_rule_changes`` (each rules change with the roun
 applies from), ``zj_rounds`` (one row per round: seed, dealer, status, settlement) and
 ``zj_events`` (every engine event of every round, in order).  Events are the truth: a live
 round is rebuilt after a restart by re-applying its logged actions (see
-:func:`zhuoji.server.tables.rebuild_round`).
+:func:`zhuoji.server.rounds.rebuild_round`).
 
 Writes go through :meth:`Store.write`, which returns only once the transaction has
 committed; the table manager sends nothing to a client before that (commit before send).

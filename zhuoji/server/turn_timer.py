@@ -6,9 +6,11 @@ seat's deadline (the turn is public); in a claim window only a seat that must an
 its own (who else may claim is hidden).  When the deadline passes and the decision is still
 open, the server plays for the seat, as online tables do (托管): it passes a claim, discards
 the tile just drawn (摸打), or — when neither is possible — takes the greedy bot's choice.
-The action goes through :meth:`zhuoji.server.tables.TableManager.act` with the decision's
+The table's play waits for each deadline (:meth:`zhuoji.server.play.Play.after_commit`)
+and sends the action through :meth:`zhuoji.server.play.Play.act` with the decision's
 ``seq``, so it is refused (and nothing happens) if the seat has acted in the meantime, and
-it is logged like any other action: rounds replay exactly.
+it is logged like any other action: rounds replay exactly.  This module is the clock and
+the choice (:class:`TurnClock`, :func:`timeout_action`); it knows nothing of tables.
 
 Deadlines are kept in memory: after a restart every open decision gets a fresh one.
 """
@@ -16,20 +18,14 @@ Deadlines are kept in memory: after a restart every open decision gets a fresh o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.base import make_agent
 from zhuoji.engine import Phase, Round
-from zhuoji.errors import ZhuojiError
 from zhuoji.observation import Observation
-
-if TYPE_CHECKING:
-    from zhuoji.server.tables import Table, TableManager
 
 #: the bounds a table's turn_seconds must keep (API validation uses them)
 MIN_SECONDS = 3
@@ -81,28 +77,3 @@ def timeout_action(r: Round, seat: int, bot_seed: int) -> Action:
         if a.kind is ActionKind.DISCARD and not a.declare and a.tile == drawn:
             return a
     return make_agent("greedy", bot_seed).act(Observation(r, seat))
-
-
-def schedule(manager: TableManager, table: Table) -> None:
-    """Start a waiting task for every deadline that has none (called after each commit)."""
-    clock = table.clock
-    for s, task in list(clock.tasks.items()):
-        if task.done() or s not in clock.deadlines:
-            task.cancel()
-            del clock.tasks[s]
-    for s, (seq, at) in clock.deadlines.items():
-        if s not in clock.tasks:
-            clock.tasks[s] = manager._spawn(table, _expire(manager, table, s, seq, at))
-
-
-async def _expire(manager: TableManager, table: Table, seat: int, seq: int, at: float) -> None:
-    await asyncio.sleep(max(0.0, at - time.time()))
-    r = table.current
-    if r is None or r.is_terminal() or not r.legal_actions(seat):
-        return
-    if table.clock.deadlines.get(seat, (None, 0.0))[0] != seq:
-        return  # the seat answered and has a new decision
-    action = timeout_action(r, seat, (table.seed * 1_000_003 + seq * 31 + seat) % (2**63))
-    table.clock.tasks.pop(seat, None)
-    with contextlib.suppress(ZhuojiError):  # TableError: the seat acted meanwhile
-        await manager.act(table.id, seat, str(action), seq)

@@ -5,11 +5,13 @@ A seat's view is sent after every committed change to every connected seat, so e
 is one of the server's hottest steps; orjson writes the same JSON as
 ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` (UTF-8, no spaces) about
 ten times faster (``bench/server_load.py``; docs/server.md, *Load*).  Integer dict keys
-are written as strings, as :mod:`json` does.
+are written as strings, as :mod:`json` does.  :class:`EncodedViews` keeps the views last
+sent over HTTP encoded, with their ETags (a long poll asks again with the same view).
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import orjson
@@ -50,3 +52,29 @@ def decode(text: str | bytes) -> Any:
         if str(exc).startswith("depth limit"):
             raise RecursionError(str(exc)) from exc
         raise
+
+
+class EncodedViews:
+    """The body and ETag of the views last sent over HTTP.  A long-polling seat asks again
+    at once with the ETag of the view it got; the view is then usually the same object or
+    an equal one, and is not encoded and hashed again."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self._size = size  # seats remembered (all are forgotten when it is reached)
+        self._last: dict[tuple[Any, Any], tuple[dict[str, Any], bytes, str]] = {}
+
+    def of(self, view: dict[str, Any]) -> tuple[bytes, str]:
+        """The view's JSON and its ETag (a hash of that JSON)."""
+        key = (view.get("table"), view.get("seat"))
+        found = self._last.get(key)
+        if found is not None and (found[0] is view or found[0] == view):
+            return found[1], found[2]
+        body = encode(view)
+        tag = hashlib.sha256(body).hexdigest()[:32]
+        if len(self._last) >= self._size:
+            self._last.clear()
+        self._last[key] = (view, body, tag)
+        return body, tag
+
+    def etag(self, view: dict[str, Any]) -> str:
+        return self.of(view)[1]

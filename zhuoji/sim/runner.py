@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zhuoji.agents.base import make_agent, play_round
-from zhuoji.contract.context import SettleContext
+from zhuoji.contract.ledger import Ledger
 from zhuoji.engine import Round
 from zhuoji.match import Match
-from zhuoji.rules.patterns import HandValue
 from zhuoji.ruleset import Ruleset
 from zhuoji.sim import backends
 from zhuoji.sim.behaviour import round_behaviour
@@ -59,19 +58,21 @@ def pattern_names(ruleset: Ruleset) -> dict[str, tuple[str, str]]:
     return {pid: (row.name, row.name_en) for pid, row in ruleset.variant.patterns.rows.items()}
 
 
-def main_pattern(value: HandValue) -> str:
-    """The id of the hand's main pattern: its highest non-bonus component (the first such
-    in table order on a tie); ``none`` for a hand with no component."""
-    best = None
-    for c in value.components:
-        if not c.bonus and (best is None or c.fan > best.fan):
-            best = c
-    return best.pattern if best is not None else "none"
-
-
-def _rob_kong_as_self_draw(ruleset: Ruleset) -> bool:
-    hu = ruleset.stage("hu")
-    return bool(getattr(hu.params, "rob_kong_as_self_draw", False)) if hu is not None else False
+def main_pattern(ledger: Ledger, seat: int) -> str:
+    """The id of the main pattern ``seat`` won with, read from the ledger's entries (void
+    ones too: a win paid by another player still names its hand): among the facts of kind
+    ``win`` about ``seat`` that name a pattern row, the highest non-bonus fan (the first
+    such on a tie, the hand's table order); ``none`` when no entry names one (a hand with
+    no scoring component)."""
+    best, best_fan = "none", -1
+    for e in ledger.record:
+        f = e.fact
+        if f.kind != "win" or f.seat != seat or f.pattern is None or "bonus" in f.tags:
+            continue
+        fan = f.fan if f.fan is not None else 0
+        if fan > best_fan:
+            best, best_fan = f.pattern, fan
+    return best
 
 
 def record_round(
@@ -81,17 +82,7 @@ def record_round(
     end, ledger = r.end, r.ledger
     if end is None or ledger is None:
         raise RuntimeError("record_round needs a finished round")
-    patterns: tuple[str, ...] = ()
-    if end.wins:
-        ctx = SettleContext(ruleset, end)
-        rk = _rob_kong_as_self_draw(ruleset)
-        out = []
-        for w in end.wins:
-            try:
-                out.append(main_pattern(ctx.win_value(w, rob_kong_as_self_draw=rk)))
-            except ValueError:  # the hand does not evaluate (should not happen in play)
-                out.append("unknown")
-        patterns = tuple(out)
+    patterns = tuple(main_pattern(ledger, w.seat) for w in end.wins)
     top = None
     for e in ledger.entries:
         if top is None or e.amount > top.amount:

@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import RoundEnd
 from zhuoji.rules.chickens.params import ChickenParams, TileChoice
 from zhuoji.rules.chickens.values import Chicken
 from zhuoji.rules.memo import per_object
-from zhuoji.tiles import name, parse_one
+from zhuoji.tiles import parse_one
 
 
 class Status(StrEnum):
@@ -31,13 +32,14 @@ class Status(StrEnum):
 
 @dataclass(frozen=True)
 class Special:
-    """A 冲锋 owned by ``seat``, or a 责任 the ``seat`` (discarder) owes ``other`` (claimer)."""
+    """A 冲锋 owned by ``seat``, or a 责任 the ``seat`` (discarder) owes ``other`` (claimer);
+    ``fact`` is what its amount counts (the words of :mod:`~zhuoji.rules.chickens.words`)."""
 
     seat: int
     other: int | None
     amount: int
     item: str
-    detail: str
+    fact: Fact
 
 
 @per_object(maxsize=256)
@@ -150,18 +152,33 @@ def status_value(status: Status, c: Chicken, p: ChickenParams) -> int:
     return c.base
 
 
-def chongfeng_value(c: Chicken, p: ChickenParams, first_round: bool) -> tuple[int, str, str]:
-    """(amount, item, detail) of a 冲锋鸡 on ``c``."""
+def chongfeng_value(
+    c: Chicken, p: ChickenParams, first_round: bool, tags: tuple[str, ...] = ()
+) -> tuple[int, str, Fact]:
+    """(amount, item, fact) of a 冲锋鸡 on ``c``: its tile, base value (``each``) and
+    multiplier, golden or not, the variant's name of it (冲锋鸡 / 英雄鸡 / 首圈鸡); ``tags``
+    say how it was made (``own``: a player's own first discard; ``claimed``/``claimer``)."""
     cf = p.chongfeng
     assert cf is not None
     mult = cf.golden_multiplier if c.golden else cf.multiplier
-    item, label = "ji.chongfeng", cf.label
+    item, label, kind = "ji.chongfeng", cf.label, "chongfeng"
     if first_round and cf.shouquan is not None:
         sq = cf.shouquan
         mult = (sq.golden_multiplier or sq.multiplier) if c.golden else sq.multiplier
-        item, label = "ji.shouquan", sq.label
-    golden = " (金鸡)" if c.golden else ""
-    return mult * c.base, item, f"{label} {name(c.kind)} ×{mult}{golden}"
+        item, label, kind = "ji.shouquan", sq.label, "shouquan"
+        tags = (*tags, "chongfeng")
+    if cf.first == "own":
+        tags = (*tags, "own")
+    f = fact(
+        tiles=(c.kind,),
+        kind=kind,
+        each=c.base,
+        multiplier=mult,
+        golden=c.golden,
+        name=label,
+        tags=tags,
+    )
+    return mult * c.base, item, f
 
 
 def chongfeng(
@@ -181,16 +198,18 @@ def chongfeng(
         if st is not Status.CHONGFENG:
             continue
         d = end.discards[i]
+        tags: tuple[str, ...] = ()
         if d.claimed_by is None:
             owner = d.seat
         elif d.claim is None:
             continue  # won on: no 冲锋 (捉炮鸡 gives the winner its value, see ownership)
         elif cf.claimed == "claimer":
             owner = d.claimed_by if ready[d.claimed_by] else d.seat
+            tags = ("claimed", "claimer") if owner == d.claimed_by else ("claimed",)
         else:
             continue  # punged or konged: 责任鸡, not 冲锋
-        amount, item, detail = chongfeng_value(table[d.tile], p, i < firsts)
-        out.append(Special(owner, None, amount, item, detail))
+        amount, item, f = chongfeng_value(table[d.tile], p, i < firsts, tags)
+        out.append(Special(owner, None, amount, item, f))
     return out
 
 
@@ -214,16 +233,25 @@ def zeren(
         if zr.claims == "first" and first_index[d.tile] != i:
             continue
         c = table[d.tile]
+        tiles = (c.kind,)
         if zr.shouquan is not None and i < firsts:
-            amount, item = zr.shouquan.multiplier * c.base, "ji.shouquan"
-            detail = f"{zr.shouquan.label} 责任 {name(c.kind)}"
+            sq = zr.shouquan
+            amount, item = sq.multiplier * c.base, "ji.shouquan"
+            f = fact(
+                tiles=tiles,
+                kind="shouquan",
+                each=c.base,
+                multiplier=sq.multiplier,
+                name=sq.label,
+                tags=("zeren",),
+            )
         elif zr.premium:
             st = status.get(i, Status.PLAIN)
             amount, item = status_value(st, c, p) - c.base, "ji.zeren"
-            detail = f"责任鸡 {name(c.kind)} claimed ({st.value} premium)"
+            f = fact(tiles=tiles, kind="zeren", each=c.base, fan=amount, tags=("premium", st.value))
         else:
             amount, item = zr.extra * c.base, "ji.zeren"
-            detail = f"责任鸡 +{amount}: {name(c.kind)} claimed"
+            f = fact(tiles=tiles, kind="zeren", each=c.base, multiplier=zr.extra)
         if amount:
-            out.append(Special(d.seat, d.claimed_by, amount, item, detail))
+            out.append(Special(d.seat, d.claimed_by, amount, item, f))
     return out

@@ -16,20 +16,21 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
 from zhuoji.rules.chickens.discards import Status, status_value
 from zhuoji.rules.chickens.params import ChickenParams
-from zhuoji.rules.chickens.values import Chicken
-from zhuoji.tiles import name
+from zhuoji.rules.chickens.values import Chicken, Part
 
 
 @dataclass(frozen=True)
 class Earning:
-    """One ledger line a holder earns from each of his payers."""
+    """One ledger line a holder earns from each of his payers; ``fact`` is what its amount
+    counts (the words of :mod:`~zhuoji.rules.chickens.words`)."""
 
     amount: int
     item: str
-    detail: str
+    fact: Fact
     chongfeng: bool = False  # 冲锋鸡: paid by every other player whatever ``payers`` says
 
 
@@ -38,7 +39,7 @@ class Shown:
     """What an unready player showed (包鸡): per kind, discarded and melded counts, and the
     amounts his discards are worth beyond a plain tile (横鸡)."""
 
-    lines: list[tuple[int, str, int, int]]  # (value, label, discarded, melded)
+    lines: list[tuple[int, int, int, int]]  # (kind, value, discarded, melded)
     extra: list[Earning]  # 横鸡 discards, paid as they are worth
 
 
@@ -91,16 +92,33 @@ def discarded_chickens(end: RoundEnd, status: Mapping[int, Status]) -> list[list
 
 
 def _plain(c: Chicken, n: int, thrown: int = 0) -> list[Earning]:
-    """``n`` tiles of chicken ``c``, ``thrown`` of them discarded (内外鸡/满堂鸡: the detail
+    """``n`` tiles of chicken ``c``, ``thrown`` of them discarded (内外鸡/满堂鸡: the fact
     says so, since a player may not see why a tile he no longer holds is paid)."""
-    why = ""
-    if thrown:
-        why = "; discarded" if thrown == n == 1 else f"; {thrown} of them discarded"
     return [
-        Earning(n * part.per_tile, part.item, f"{part.label} ×{n} ({part.per_tile} each{why})")
+        Earning(n * part.per_tile, part.item, held_fact(c.kind, part, n, thrown))
         for part in c.parts
         if part.per_tile
     ]
+
+
+def held_fact(kind: int, part: Part, n: int, thrown: int) -> Fact:
+    """What ``n`` copies of ``kind`` (``thrown`` of them discarded) earn under ``part``: the
+    tile, copies, per-tile value, what made it a chicken (remembered on the part)."""
+    key = (kind, n, thrown)
+    f = part.held.get(key)
+    if f is None:
+        f = part.held[key] = fact(
+            tiles=(kind,),
+            count=n,
+            each=part.per_tile,
+            discarded=thrown or None,
+            kind=part.origin,
+            revealed=part.revealed,
+            multiplier=part.multiplier,
+            golden=part.origin == "golden",
+            name=part.name,
+        )
+    return f
 
 
 def holdings(
@@ -132,7 +150,8 @@ def holdings(
             st = status.get(won.discard, Status.PLAIN) if won.discard is not None else None
             if p.zhuopao and st is not None and st is not Status.PLAIN:
                 v = status_value(st, table[k], p)
-                extra.append(Earning(v, "ji.zhuopao", f"捉炮鸡 {name(k)} ({st.value}) {v}"))
+                f = fact(tiles=(k,), kind="zhuopao", fan=v, tags=(st.value,))
+                extra.append(Earning(v, "ji.zhuopao", f))
             elif p.zhuopao and st is not None and table[k].discard_parts:
                 apart[k] = apart.get(k, 0) + 1  # 捉炮鸡 of a plain discard: its discard value
             else:
@@ -166,7 +185,14 @@ def holdings(
                 elif st is Status.HENGJI:
                     assert p.hengji is not None
                     v = status_value(st, c, p)
-                    extra.append(Earning(v, "ji.hengji", f"{p.hengji.label} {name(d.tile)} {v}"))
+                    f = fact(
+                        tiles=(d.tile,),
+                        kind="hengji",
+                        each=c.base,
+                        multiplier=p.hengji.multiplier,
+                        name=p.hengji.label,
+                    )
+                    extra.append(Earning(v, "ji.hengji", f))
                 elif c.discard_parts:  # a golden chicken not golden on discards
                     apart[d.tile] = apart.get(d.tile, 0) + 1
                 else:
@@ -199,7 +225,15 @@ def _standing(
         per = c.value * (st.multiplier - 1) + st.bonus
         if per and standing[k]:
             n = standing[k]
-            out.append(Earning(n * per, "ji.zhanji", f"站鸡 {name(k)} ×{n} ({per} each)"))
+            f = fact(
+                tiles=(k,),
+                kind="standing",
+                count=n,
+                each=per,
+                multiplier=st.multiplier,
+                extra=st.bonus or None,
+            )
+            out.append(Earning(n * per, "ji.zhanji", f))
     return out
 
 
@@ -231,7 +265,8 @@ def shown(
             st = status.get(i, Status.PLAIN)
             if st is Status.HENGJI:
                 v = status_value(st, c, p)
-                extra.append(Earning(v, "ji.baoji", f"横鸡 {name(d.tile)} {v}"))
+                f = fact(tiles=(d.tile,), kind="baoji", fan=v, seat=s, tags=("hengji",))
+                extra.append(Earning(v, "ji.baoji", f))
             elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
                 discarded[d.tile] += 1
         for m in seat.melds:
@@ -244,11 +279,11 @@ def shown(
         for k in sorted(set(discarded) | set(melded)):
             c, thrown = table[k], table[k].discarded()
             if thrown is c:
-                lines.append((c.value, c.label, discarded[k], melded[k]))
+                lines.append((k, c.value, discarded[k], melded[k]))
                 continue
             if discarded[k]:
-                lines.append((thrown.value, thrown.label, discarded[k], 0))
+                lines.append((k, thrown.value, discarded[k], 0))
             if melded[k]:
-                lines.append((c.value, c.label, 0, melded[k]))
+                lines.append((k, c.value, 0, melded[k]))
         out.append(Shown(lines, extra))
     return out

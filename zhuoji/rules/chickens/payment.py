@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from zhuoji.contract.context import SettleContext
+from zhuoji.contract.ledger import Fact, fact, with_fact
 from zhuoji.rules.chickens.discards import Special
 from zhuoji.rules.chickens.ownership import Earning, Shown
 from zhuoji.rules.chickens.params import ChickenParams
@@ -50,6 +51,7 @@ def pay_holdings(
     """Each collector earns each of his items from each payer (or, ``pairwise``, each pair
     settles the difference in one entry)."""
     flows: dict[tuple[int, int], int] = defaultdict(int)
+    netted: dict[tuple[int, int], set[int]] = defaultdict(set)  # the chickens in a flow
     unready_only = p.payers == "unready"
     pairwise = p.payment == "pairwise"
     ready = st.ready
@@ -64,13 +66,20 @@ def pay_holdings(
                     continue
                 if pairwise:
                     flows[(payer, s)] += e.amount
+                    netted[(min(payer, s), max(payer, s))].update(e.fact.tiles)
                 else:
-                    pay(payer, s, e.amount, e.item, e.detail)
+                    pay(payer, s, e.amount, e.item, fact=e.fact)
     if p.payment == "pairwise":
         for a in range(ctx.players):
             for b in range(a + 1, ctx.players):
                 owed, due = flows[(a, b)], flows[(b, a)]
-                ctx.pay(a, b, owed - due, "ji.net", f"鸡数两两互减: {owed} − {due}")
+                tiles = tuple(sorted(netted[(a, b)]))
+                if owed >= due:
+                    f = fact(kind="net", netted=(owed, due), tiles=tiles)
+                    ctx.pay(a, b, owed - due, "ji.net", fact=f)
+                else:
+                    f = fact(kind="net", netted=(due, owed), tiles=tiles)
+                    ctx.pay(b, a, due - owed, "ji.net", fact=f)
 
 
 def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[Special]) -> None:
@@ -84,14 +93,12 @@ def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[S
         if zr.discarder == "unready" and st.ready[discarder]:
             continue
         if st.collects[claimer]:
-            ctx.pay(discarder, claimer, z.amount, z.item, z.detail)
+            ctx.pay(discarder, claimer, z.amount, z.item, fact=z.fact)
         elif not st.ready[claimer] and (
             zr.claimer_unready == "reversed_to_any"
             or (zr.claimer_unready == "reversed" and st.collects[discarder])
         ):
-            ctx.pay(
-                claimer, discarder, z.amount, z.item, z.detail + " (reversed: claimer not ready)"
-            )
+            ctx.pay(claimer, discarder, z.amount, z.item, fact=_back(z.fact))
 
 
 def pay_unready(
@@ -117,29 +124,33 @@ def pay_unready(
         if "chongfeng" in up.of:
             for cf in chongfeng:
                 if cf.seat == s:
+                    back = _back(cf.fact)
                     for c in payees(s):
-                        ctx.pay(
-                            s, c, cf.amount, cf.item, cf.detail + " 倒赔 (paid back, not ready)"
-                        )
+                        ctx.pay(s, c, cf.amount, cf.item, fact=back)
         by = owing if up.discards_paid_by == "every_unready" else [s]
-        for value, label, discarded, melded in shown[s].lines:
+        for kind, value, discarded, melded in shown[s].lines:
             for payer in by:
-                n = (discarded if "discards" in up.of else 0) + (
-                    melded if payer == s and "melds" in up.of else 0
-                )
+                thrown = discarded if "discards" in up.of else 0
+                n = thrown + (melded if payer == s and "melds" in up.of else 0)
                 if not n:
                     continue
-                whose = "" if payer == s else f" of seat {s}"
+                f = fact(
+                    tiles=(kind,),
+                    kind="baoji",
+                    count=n,
+                    each=value,
+                    discarded=thrown or None,
+                    seat=s,
+                )
                 for c in payees(s):
-                    ctx.pay(
-                        payer,
-                        c,
-                        n * value,
-                        "ji.baoji",
-                        f"包鸡 {label} ×{n} discarded or melded{whose}, not ready",
-                    )
+                    ctx.pay(payer, c, n * value, "ji.baoji", fact=f)
         if "discards" in up.of:
             for e in shown[s].extra:
                 for payer in by:
                     for c in payees(s):
-                        ctx.pay(payer, c, e.amount, "ji.baoji", f"包鸡 {e.detail}, not ready")
+                        ctx.pay(payer, c, e.amount, "ji.baoji", fact=e.fact)
+
+
+def _back(f: Fact) -> Fact:
+    """``f`` paid the other way (倒赔, a reversed 责任鸡)."""
+    return with_fact(f, tags=(*f.tags, "back"))

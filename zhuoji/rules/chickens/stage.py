@@ -10,8 +10,8 @@ from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holding
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.payment import Standing, pay_holdings, pay_unready, pay_zeren
 from zhuoji.rules.chickens.values import Chicken, round_chickens
+from zhuoji.rules.chickens.words import chicken_words, round_remarks
 from zhuoji.rules.registry import Phase, Point, register, register_labels
-from zhuoji.tiles import name
 
 # the ledger items this stage pays
 register_labels(
@@ -27,7 +27,7 @@ register_labels(
         "ji.xingqi": ("星期鸡", "weekday chicken"),
         "ji.zhanji": ("站鸡", "chickens standing in the hand"),
         "ji.hengji": ("横鸡", "first discard of a chicken kind"),
-        "ji.shouquan": ("首圈鸡", "first go-round 冲锋/责任"),
+        "ji.shouquan": ("首圈鸡", "first go-round chicken"),
         "ji.zhuopao": ("捉炮鸡", "discarded chicken won on"),
         "ji.net": ("鸡", "chickens, pairwise difference"),
         "ji": ("鸡", "chicken"),  # a variant's own chicken items (银鸡 ji.yinji …)
@@ -41,26 +41,39 @@ def round_table(ctx: SettleContext, p: ChickenParams) -> Mapping[int, Chicken]:
     return round_chickens(p, ctx.ruleset.variant.deal.counting(end.reveals), end.weekday)
 
 
-@register(Point.SETTLE, "chickens", ChickenParams, phase=Phase.CHICKENS, title="捉鸡")
+@register(
+    Point.SETTLE,
+    "chickens",
+    ChickenParams,
+    phase=Phase.CHICKENS,
+    title="捉鸡",
+    words=chicken_words,
+)
 def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     """Each collector earns each chicken's value from his payers; 冲锋鸡, 横鸡, 责任鸡, 包鸡,
     站鸡 and 捉炮鸡 as configured.  Burnt players (烧) collect nothing but still owe
     penalties.  No chickens on a draw, nor after a 吹风鸡 reveal."""
+    # the round's chickens (what made each one) are recorded as remarks (words.round_remarks)
     end = ctx.end
+    remarks = ctx.ledger.remarks
     if end.is_draw:
+        remarks.extend(round_remarks(p, None, (), end.weekday, ctx.rule))
         return
+    counting = ctx.ruleset.variant.deal.counting(end.reveals)
+    table = round_chickens(p, counting, end.weekday)
+    blown = None
     if p.chuifeng is not None and end.reveal in named_kinds(p.chuifeng.tiles):
-        assert end.reveal is not None
-        ctx.note(f"吹风鸡: {name(end.reveal)} revealed, no chickens this round")
+        blown = end.reveal  # 吹风鸡: no chickens this round (the remark says so)
+    remarks.extend(round_remarks(p, table, counting, end.weekday, ctx.rule, blown))
+    if blown is not None:
         return
-    table = round_table(ctx, p)
     status = classify(end, table, p)
     st = Standing.of(ctx, p)
     cf = chongfeng(end, table, status, st.ready, p)
     discarded = discarded_chickens(end, status)
     earnings = holdings(end, table, status, discarded, p)
     for c in cf:
-        earnings[c.seat].append(Earning(c.amount, c.item, c.detail, chongfeng=True))
+        earnings[c.seat].append(Earning(c.amount, c.item, c.fact, chongfeng=True))
     pay_holdings(ctx, p, st, earnings)
     pay_zeren(ctx, p, st, zeren(end, table, status, p))
     if p.unready_pays is not None:

@@ -10,10 +10,11 @@ raises it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 
+from zhuoji.contract.ledger import Fact
 from zhuoji.outcome import Reveal, RevealAt
 from zhuoji.rules.chickens.params import ChickenParams, Direction
 from zhuoji.rules.memo import Identity
@@ -22,11 +23,22 @@ from zhuoji.tiles import name, next_in_cycle, parse_one, prev_in_cycle
 
 @dataclass(frozen=True)
 class Part:
-    """One ledger item a chicken tile earns: ``per_tile`` under ``item``."""
+    """One ledger item a chicken tile earns: ``per_tile`` under ``item``.  ``origin`` says
+    what made the tile a chicken (``permanent``, ``reveal`` for a reveal chicken with its own
+    item, ``flip``, ``golden``, ``weekday``), ``revealed`` the revealed tile that did,
+    ``multiplier`` the golden (or 翻倍) factor in ``per_tile``, ``name`` the variant's own name
+    of it (幺鸡, 银鸡; None for none)."""
 
     per_tile: int
     item: str
     label: str
+    origin: str = "permanent"
+    revealed: int | None = None
+    multiplier: int | None = None
+    name: str | None = None
+    #: the facts of holdings of this part, by (kind, copies, discarded copies): settlement
+    #: pays the same few every round (:func:`~zhuoji.rules.chickens.ownership.held_fact`)
+    held: dict[tuple[int, int, int], Fact] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -80,7 +92,9 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
     for pc in p.permanent:
         k = parse_one(pc.tile)
         v = pc.value * pc.fanbei
-        table[k] = Chicken(k, (Part(v, pc.item, pc.label),), v, True, True, fanbei=pc.fanbei)
+        fanbei = pc.fanbei if pc.fanbei != 1 else None
+        part = Part(v, pc.item, pc.label, "permanent", None, fanbei, pc.label)
+        table[k] = Chicken(k, (part,), v, True, True, fanbei=pc.fanbei)
     own = {parse_one(i.tile): i for i in p.flip.own_items}
     for r in reveals:
         in_play = r.at is not RevealAt.WIN
@@ -94,9 +108,10 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
                     table[k] = Chicken(k, known.parts, known.base, True, known.permanent)
                 continue
             if k in own:
-                part = Part(own[k].value, own[k].item, own[k].label)
+                o = own[k]
+                part = Part(o.value, o.item, o.label, "reveal", r.tile, None, o.label)
             else:
-                part = Part(p.flip.value, "ji.fanji", f"翻鸡 {name(k)}")
+                part = Part(p.flip.value, "ji.fanji", f"翻鸡 {name(k)}", "flip", r.tile)
             table[k] = Chicken(k, (part,), part.per_tile, in_play, False)
     revealed = {r.tile for r in reveals}
     for g in p.golden:
@@ -105,8 +120,18 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
             continue
         c = table.get(k) or Chicken(k, (), p.flip.value, False, False)
         head = c.parts[0].label if c.parts else name(k)
-        part = Part(c.base * g.multiplier, "ji.jinji", f"金鸡 {head}")
-        plain = c.parts or (Part(c.base, "ji.fanji", f"翻鸡 {name(k)}"),)
+        own_name = c.parts[0].name if c.parts else None
+        flip = parse_one(g.flip)
+        part = Part(
+            c.base * g.multiplier,
+            "ji.jinji",
+            f"金鸡 {head}",
+            "golden",
+            flip,
+            g.multiplier,
+            own_name,
+        )
+        plain = c.parts or (Part(c.base, "ji.fanji", f"翻鸡 {name(k)}", "flip", flip),)
         table[k] = Chicken(
             k, (part,), c.base, c.fixed, c.permanent, True, c.fanbei, () if g.discards else plain
         )
@@ -115,10 +140,10 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
         for k in weekday_kinds(weekday):
             held = table.get(k)
             if held is None:  # not "fixed": 包鸡 and ``any`` rules do not take it (GA)
-                part = Part(wd.value, "ji.xingqi", f"星期鸡 {name(k)}")
+                part = Part(wd.value, "ji.xingqi", f"星期鸡 {name(k)}", "weekday")
                 table[k] = Chicken(k, (part,), wd.value, False, False)
             elif wd.on_top:
-                part = Part(wd.value, "ji.xingqi", "星期鸡")
+                part = Part(wd.value, "ji.xingqi", "星期鸡", "weekday")
                 table[k] = Chicken(
                     k,
                     (*held.parts, part),

@@ -770,6 +770,12 @@ function renderSettlement(v) {
       el("tr", {}, el("th", {}, t("thisRound")), ...Array.from({ length: n }, (_, i) => el("td", { class: "num" }, signed(totals[i] || 0)))),
       el("tr", { class: "match" }, el("th", {}, t("match")), ...Array.from({ length: n }, (_, i) => el("td", { class: "num" }, signed((v.scores || [])[i] || 0))))));
   card.append(el("h3", {}, t("totals")), table);
+  // what the round was (a burnt player, a draw nobody pays for), in its rule's words; the
+  // chickens' remarks are shown above with the chickens
+  for (const r of s.remarks || []) {
+    if (r.fields && r.fields.mark) continue;
+    card.append(el("div", { class: "note remark", "data-item": r.item }, fillSeats(lang === "en" ? r.why_en || r.label_en : r.why || r.label, r)));
+  }
   for (const note of s.notes || []) card.append(el("div", { class: "note" }, note));
   if (s.next_dealer !== undefined && s.next_dealer !== null && !(v.match && v.match.over)) {
     card.append(el("div", { class: "note" }, t("nextDealer", { who: seatLabel(s.next_dealer), n: s.next_streak || 0 })));
@@ -788,14 +794,26 @@ function renderSettlement(v) {
   }
 }
 
+function fillSeats(text, record) {
+  // a sentence names seats by placeholders: {payer}, {payee}, and the record's fields
+  // {seat} and {for}; each becomes this page's name for that seat (东家, "you" …)
+  const f = record.fields || {};
+  const seats = { payer: record.payer, payee: record.payee, seat: f.seat, for: f.for_seat };
+  return String(text || "").replace(/\{(payer|payee|seat|for)\}/g, (m, key) =>
+    (seats[key] === undefined || seats[key] === null ? m : shortSeat(seats[key])));
+}
+
 function ledgerEl(s) {
   // one row per payee, item and reason: "西家 ← 东家、南家 +1 each = +2 · 翻出五筒，六筒为鸡"
   const groups = new Map();
   (s.entries || []).forEach((e, i) => {
-    const why = lang === "en" ? (e.why_en || `${e.label_en || e.label}: ${e.detail}`) : (e.why || `${e.label}: ${e.detail}`);
-    const k = `${e.payee}|${e.item}|${why}|${e.void || ""}`;
+    const why = fillSeats(lang === "en" ? e.why_en || e.label_en || e.label : e.why || e.label, e);
+    const voidWhy = !e.void ? "" : e.voided_by
+      ? fillSeats(lang === "en" ? e.void_why_en : e.void_why, { fields: e.voided_by.fields })
+      : e.void;
+    const k = `${e.payee}|${e.item}|${why}|${voidWhy}`;
     if (!groups.has(k)) {
-      groups.set(k, { payee: e.payee, item: e.item, label: lang === "en" ? e.label_en || e.label : e.label, why, void: e.void || null, rows: [] });
+      groups.set(k, { payee: e.payee, item: e.item, label: lang === "en" ? e.label_en || e.label : e.label, why, void: voidWhy || null, rows: [] });
     }
     groups.get(k).rows.push({ ...e, index: i });
   });

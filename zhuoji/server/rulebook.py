@@ -1,0 +1,128 @@
+"""The rules a table server plays by: its variant library, loaded rulesets, the rules in
+words, and the operator's stored variants.
+
+:class:`RuleBook` turns the variant loader's refusals into :class:`TableError` 422 with
+the loader's own message, says house rules in words as ``zhuoji variants diff`` does
+(cached), and stores an uploaded variant as its name's next version
+(:mod:`zhuoji.server.variants` checks it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from zhuoji.errors import VariantError
+from zhuoji.ruleset import Ruleset
+from zhuoji.server import store as S
+from zhuoji.server.tables import TableError, now
+from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
+from zhuoji.variants_cmd import diff
+
+
+class VariantRefused(TableError):
+    """An upload the variant loader refused: ``problems`` are its ``LABEL:LINE: …`` lines."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(422, "\n".join(problems))
+        self.problems = problems
+
+
+class RuleBook:
+    """The variants a table can use (shipped and stored) and the rulesets made of them."""
+
+    def __init__(self, store: S.Store) -> None:
+        self.store = store
+        self.library = VariantLibrary()
+        self._words: dict[tuple[str, str], list[str]] = {}
+
+    def load(self) -> None:
+        """Read the stored variants (at start-up)."""
+        for v in self.store.load_variants():
+            self.library.add(
+                StoredVariant(
+                    v["name"], v["version"], v["parent"], v["title"], v["source"], v["sha256"],
+                    v["author"], v["created_at"], json.loads(v["differences"]),
+                )
+            )  # fmt: skip
+
+    # -- rulesets ----------------------------------------------------------------------------
+
+    def ruleset(self, variant: str, overrides: Mapping[str, Any] | None) -> Ruleset:
+        """Load (cached) and validate a pinned reference; a bad variant or override raises
+        TableError 422 with the loader's own message."""
+        try:
+            return self.library.ruleset(variant, overrides)
+        except VariantError as exc:
+            raise TableError(422, str(exc)) from exc
+
+    def pin(self, variant: str) -> str:
+        try:
+            return self.library.pin(variant)
+        except VariantError as exc:
+            raise TableError(422, str(exc)) from exc
+
+    async def checked_ruleset(self, variant: str, overrides: Mapping[str, Any]) -> Ruleset:
+        """:meth:`ruleset`, off the event loop (a long check must not stall other tables)."""
+        return await asyncio.to_thread(self.ruleset, variant, overrides)
+
+    # -- in words ----------------------------------------------------------------------------
+
+    def house_rules(self, variant: str, overrides: Mapping[str, Any]) -> list[str]:
+        """The overrides in words, as ``zhuoji variants diff`` says them (cached)."""
+        if not overrides:
+            return []
+        key = (variant, S.dumps(dict(overrides)))
+        found = self._words.get(key)
+        if found is None:
+            try:
+                rows = diff(self.ruleset(variant, None), self.ruleset(variant, overrides))
+            except TableError:
+                rows = []
+            found = in_words(rows)
+            if len(self._words) > 1024:
+                self._words.clear()
+            self._words[key] = found
+        return found
+
+    def title(self, variant: str) -> str:
+        return self.library.title(variant)
+
+    def describe(self, variant: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules of a table or round for people: variant, title, house rules in words."""
+        return {
+            "variant": variant,
+            "title": self.title(variant),
+            "overrides": dict(overrides),
+            "house_rules": self.house_rules(variant, overrides),
+        }
+
+    # -- stored variants ---------------------------------------------------------------------
+
+    async def store_variant(self, text: str, author: str) -> StoredVariant:
+        """Check an upload (off the event loop) and store it as the name's next version."""
+        try:
+            name, version, parent, ruleset = await asyncio.to_thread(
+                self.library.check_upload, text
+            )
+            rows = await asyncio.to_thread(self.library.differences, parent, ruleset)
+        except VariantError as exc:
+            raise VariantRefused(exc.problems) from exc
+        if len(self.library.stored.get(name, [])) + 1 != version:
+            raise TableError(409, f"variant {name}: another version was stored meanwhile")
+        v = StoredVariant(
+            name, version, parent, ruleset.variant.title, text, digest(text), author, now(), rows
+        )
+        await self.store.write(
+            S.insert_variant(
+                {
+                    "name": v.name, "version": v.version, "parent": v.parent, "title": v.title,
+                    "source": v.source, "sha256": v.sha256, "author": v.author,
+                    "created_at": v.created_at, "differences": S.dumps(v.differences),
+                }
+            )
+        )  # fmt: skip
+        self.library.add(v)
+        return v
