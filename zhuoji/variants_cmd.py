@@ -712,7 +712,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     path = Path(args.file)
     label = display_name(path)
     if not os.path.isfile(path):  # os.path's: False for a name too long to look up
-        raise ZhuojiError(f"{label}: {'no such file' if not os.path.exists(path) else 'not a file'}")
+        raise ZhuojiError(
+            f"{label}: {'no such file' if not os.path.exists(path) else 'not a file'}"
+        )
     if args.write:
         check_output_file(path, "--write")
     original = read_text(path, label)  # bounded and UTF-8, or one error naming the line
