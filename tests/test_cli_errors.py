@@ -7,6 +7,7 @@ JSON Schemas of the commands' outputs.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -465,3 +466,358 @@ def test_paths_in_messages_are_relative_inside_the_current_folder(
     with pytest.raises(VariantError) as info:
         load_variant(str(tmp_path / "sub" / "c.yaml"))
     assert info.value.problems[0].startswith(f"{tmp_path}/sub/p.yaml:5: ")
+
+
+# ---------------------------------------------------------------------------------------
+# issue 25: the twelve causes of the fuzzers' crashes, each by its one-line reproducer
+# ---------------------------------------------------------------------------------------
+
+_BIG = "9" * 5000
+_LONG = "x" * 300
+_DEEP = '{"a":' * 600 + "1" + "}" * 600
+_LOG_HEAD = '{"type":"round","variant":"guiyang","players":4,"dealer":0,"streak":0,"wall":"1m"'
+_EX = EXAMPLE.read_text(encoding="utf-8")
+
+#: (cause, argv, files, the one line on stderr): every one crashed with a traceback before
+CRASHES: list[tuple[str, list[str], dict[str, bytes], str]] = [
+    (
+        "1 long integer, round-end YAML",
+        ["settle", "r.yaml"],
+        {"r.yaml": _EX.replace("dealer: 0", f"dealer: {_BIG}").encode()},
+        "zhuoji settle: error: r.yaml:9: an integer of 5,000 digits (at most 30)",
+    ),
+    (
+        "1 long integer, round-end JSON",
+        ["settle", "r.json"],
+        {"r.json": f'{{"dealer": 0,\n "streak": {_BIG}}}'.encode()},
+        "zhuoji settle: error: r.json:2: an integer of 5,000 digits (at most 30)",
+    ),
+    (
+        "1 long integer, event log",
+        ["replay", "l.jsonl"],
+        {"l.jsonl": (_LOG_HEAD.replace('"dealer":0', f'"dealer":{_BIG}') + "}\n").encode()},
+        "zhuoji replay: error: l.jsonl:1: an integer of 5,000 digits (at most 30)",
+    ),
+    (
+        "1 long integer, variant file",
+        ["variants", "show", "v.yaml"],
+        {"v.yaml": f"name: v\nextends: guiyang\nstake: {_BIG}\n".encode()},
+        "zhuoji variants show: error: v.yaml:3: an integer of 5,000 digits (at most 30)",
+    ),
+    (
+        "1 long integer, --set",
+        ["variants", "show", "guiyang", "--set", f"stake={_BIG}"],
+        {},
+        "zhuoji variants show: error: --set stake: value '99999",
+    ),
+    (
+        "3 !!timestamp",
+        ["settle", "r.yaml"],
+        {"r.yaml": (_EX + "\nvariant: !!timestamp abc\n").encode()},
+        "zhuoji settle: error: r.yaml:33: the tag !!timestamp is not allowed",
+    ),
+    (
+        "4 settle that is not a mapping",
+        ["variants", "show", "guiyang", "--set", "settle=ready"],
+        {},
+        "zhuoji variants show: error: --set settle: settle: 'ready' is not of type 'object'",
+    ),
+    (
+        "4 settle that is not a mapping, from a log's overrides",
+        ["replay", "l.jsonl"],
+        {"l.jsonl": (_LOG_HEAD + ',"overrides":{"settle":"ready"}}\n').encode()},
+        "zhuoji replay: error: l.jsonl:1: variant: --set settle: settle: 'ready' is not of type",
+    ),
+    (
+        "5 a variant name over 255 bytes",
+        ["variants", "show", _LONG],
+        {},
+        f"zhuoji variants show: error: {_LONG[:40]}…: a name of 300 bytes; a file name is at "
+        "most 255",
+    ),
+    (
+        "5 extends over 255 bytes",
+        ["variants", "show", "v.yaml"],
+        {"v.yaml": f"name: v\nextends: {_LONG}\n".encode()},
+        f"zhuoji variants show: error: v.yaml: extends: parent '{_LONG[:40]}…': a name of 300 "
+        "bytes",
+    ),
+    (
+        "5 a round-end file's variant over 255 bytes",
+        ["settle", "r.yaml"],
+        {"r.yaml": _EX.replace("variant: guiyang", f"variant: {_LONG}").encode()},
+        f"zhuoji settle: error: {_LONG[:40]}…: a name of 300 bytes",
+    ),
+    (
+        "5 a log's variant over 255 bytes",
+        ["replay", "l.jsonl"],
+        {"l.jsonl": (_LOG_HEAD.replace('"guiyang"', f'"{_LONG}"') + "}\n").encode()},
+        f"zhuoji replay: error: l.jsonl:1: variant: {_LONG[:40]}…: a name of 300 bytes",
+    ),
+    (
+        "6 nesting 600 deep, event log",
+        ["replay", "l.jsonl"],
+        {"l.jsonl": (_LOG_HEAD + f',"overrides":{_DEEP}}}\n').encode()},
+        "zhuoji replay: error: l.jsonl:1: nested more than 64 deep",
+    ),
+    (
+        "6 nesting 600 deep, variant file",
+        ["variants", "show", "v.yaml"],
+        {"v.yaml": f"name: v\nextends: guiyang\nsettle: {_DEEP}\n".encode()},
+        "zhuoji variants show: error: v.yaml:3: nested more than 64 deep",
+    ),
+    (
+        "7 a key under one nulled in the same --set layer",
+        ["variants", "show", "guiyang", "--set", "settle=null", "--set", "settle.hu=null"],
+        {},
+        "zhuoji variants show: error: --set settle.hu: settle is removed by --set settle=null: "
+        "a key under it cannot be set as well (give one of the two)",
+    ),
+    (
+        "8 a count table with no value",
+        [
+            "demo",
+            "--variant",
+            "luan",
+            "--set",
+            "patterns.rows.hongzhong.values_by_count=[]",
+            "--rounds",
+            "4",
+            "--seed",
+            "1",
+        ],
+        {},
+        "zhuoji demo: error: --set patterns.rows.hongzhong.values_by_count: "
+        "patterns.rows.hongzhong.values_by_count: needs at least one value",
+    ),
+    (
+        "9 a float integer in a log",
+        ["replay", "l.jsonl"],
+        {"l.jsonl": (_LOG_HEAD.replace('"dealer":0', '"dealer":1.0') + "}\n").encode()},
+        "zhuoji replay: error: l.jsonl:1: dealer: 1.0 is not of type 'integer'",
+    ),
+    (
+        "10 /dev/zero as a round-end file",
+        ["settle", "/dev/zero"],
+        {},
+        "zhuoji settle: error: /dev/zero: cannot read: not a regular file (a device)",
+    ),
+    (
+        "10 /dev/zero as an event log",
+        ["replay", "/dev/zero"],
+        {},
+        "zhuoji replay: error: /dev/zero: cannot read: not a regular file (a device)",
+    ),
+    (
+        "10 a file over the size limit",
+        ["variants", "show", "big.yaml"],
+        {"big.yaml": b"name: big\n" + b"#" * (1 << 20) + b"\n"},
+        "zhuoji variants show: error: big.yaml: cannot read: too large (1,048,587 bytes; an "
+        "input file is at most 1,048,576 bytes)",
+    ),
+    (
+        "11 an unwritable database path",
+        ["serve", "--db", "sqlite:////proc/x.db", "--port", "0"],
+        {},
+        "zhuoji serve: error: cannot open sqlite:////proc/x.db: cannot make the lock file "
+        "/proc/x.db.lock: ",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "files", "line"), [c[1:] for c in CRASHES], ids=[c[0] for c in CRASHES]
+)
+def test_the_fuzzers_crashes_are_one_line_exit_2(
+    run: Run, tmp_path: Path, argv: list[str], files: dict[str, bytes], line: str
+) -> None:
+    for name, content in files.items():
+        _bad_file(tmp_path, name, content)
+    before = _files(tmp_path)
+    status, out, err = run(*argv)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(line), err[:400]
+    assert _files(tmp_path) == before
+
+
+def test_a_fifo_is_refused_without_blocking(run: Run, tmp_path: Path) -> None:
+    """Cause 10: a FIFO given as a file blocked forever (nobody writes to it)."""
+    import os
+    import threading
+
+    os.mkfifo(tmp_path / "pipe")
+    for argv in (["settle", "pipe"], ["replay", "pipe"], ["variants", "validate", "pipe"]):
+        result: list[tuple[int, str, str]] = []
+        worker = threading.Thread(
+            target=lambda a=argv, out=result: out.append(run(*a)), daemon=True
+        )
+        worker.start()
+        worker.join(20)
+        assert result, f"{argv} blocked on the FIFO"
+        status, out, err = result[0]
+        assert status == 2
+        assert (
+            "not a regular file (a FIFO)" in err or out == "pipe: 1 problem\n  pipe: not a file\n"
+        )
+
+
+def test_validate_names_a_file_name_too_long_as_missing(run: Run) -> None:
+    status, out, _err = run("variants", "validate", _LONG)
+    assert (status, out) == (2, f"{_LONG}: 1 problem\n  {_LONG}: no such file\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "line"),
+    [
+        ("bad.yaml", b"name: b\n\xff\n", "bad.yaml:2: not UTF-8 text (byte 0xff at offset 8)"),
+        (_LONG, None, f"{_LONG}: no such file"),
+    ],
+)
+def test_migrate_refuses_what_it_cannot_read(
+    run: Run, tmp_path: Path, name: str, content: bytes | None, line: str
+) -> None:
+    """``variants migrate`` (issue 25 item 1) read the file with Path.read_text: a file
+    that is not UTF-8, or a name too long to look up, was a traceback (found by the
+    command-line fuzzer)."""
+    if content is not None:
+        _bad_file(tmp_path, name, content)
+    status, out, err = run("variants", "migrate", name)
+    assert (status, out, err) == (2, "", f"zhuoji variants migrate: error: {line}\n")
+
+
+def test_a_date_like_title_is_text(run: Run, tmp_path: Path) -> None:
+    """Cause 2: an impossible date (``title: 2001-13-45``) made PyYAML raise ValueError; a
+    date-like scalar is text now (values are JSON's kinds)."""
+    _bad_file(tmp_path, "x.yaml", b"name: x\ntitle: 2001-13-45\nsource: s\nextends: guiyang\n")
+    status, out, err = run("variants", "validate", "x.yaml")
+    assert (status, err) == (0, "") and out.startswith("x.yaml: ok")
+    assert load_variant(tmp_path / "x.yaml").variant.title == "2001-13-45"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("!!int abc", "'abc' is not an integer"),
+        ("!!float abc", "'abc' is not a number"),
+        ("!!bool maybe", "'maybe' is not true or false"),
+        ("!!binary AAAA", "the tag !!binary is not allowed"),
+        ("!!set {a: null}", "the tag !!set is not allowed"),
+        (".inf", "'.inf' is not a finite number"),
+    ],
+)
+def test_yaml_values_are_json_kinds(value: str, message: str) -> None:
+    with pytest.raises(VariantError) as info:
+        load_variant("guiyang", [f"stake={value}"])
+    assert message in str(info.value)
+
+
+def test_a_ray_backend_that_cannot_start_is_one_line(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cause 12: ``simulate --backend ray`` when Ray cannot start gave a traceback."""
+    ray = pytest.importorskip("ray")
+
+    def refuse(**_kwargs: Any) -> None:
+        raise ConnectionError("Could not find any running Ray instance.\nmore detail")
+
+    monkeypatch.setattr(ray, "init", refuse)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    status, out, err = run("simulate", "--backend", "ray", "--rounds", "4")
+    assert (status, out) == (2, "")
+    assert err == (
+        "zhuoji simulate: error: --backend ray: cannot start a local Ray instance: Could not "
+        "find any running Ray instance.\n"
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# long error output (issue 25): the first problems and a count, on one line
+# ---------------------------------------------------------------------------------------
+
+
+def _many_problems(folder: Path, count: int) -> str:
+    rows = "".join(f"    r{i}: {{name: R, fan: -1}}\n" for i in range(count))
+    (folder / "many.yaml").write_text(
+        f"name: many\ntitle: M\nsource: s\nextends: guiyang\npatterns:\n  rows:\n{rows}",
+        encoding="utf-8",
+    )
+    return "many.yaml"
+
+
+def test_many_problems_are_one_line_with_a_count(run: Run, tmp_path: Path) -> None:
+    name = _many_problems(tmp_path, 200)
+    for argv in (["variants", "show", name], ["demo", "--variant", name, "--rounds", "1"]):
+        status, out, err = run(*argv)
+        assert (status, out) == (2, "")
+        assert err.count("\n") == 1, err[:300]
+        assert err.rstrip().endswith(
+            "; and 197 more problems (zhuoji variants validate FILE lists them all)"
+        )
+        assert err.count("many.yaml:") == cli.SHOWN_PROBLEMS
+    data = json.loads(run("variants", "show", name, "--json")[2])
+    assert data["where"] == "many.yaml:7" and "and 197 more problems" in data["error"]
+
+
+def test_validate_still_lists_every_problem(run: Run, tmp_path: Path) -> None:
+    name = _many_problems(tmp_path, 200)
+    status, out, _err = run("variants", "validate", name)
+    assert status == 1
+    assert out.startswith("many.yaml: 200 problems\n")
+    assert out.count("many.yaml:") == 201
+
+
+def test_a_long_hand_is_refused_at_once(run: Run) -> None:
+    """Issue 25: a 400,000-character hand took seconds to refuse; notation past a length
+    limit (a whole wall) is refused before it is read."""
+    import time
+
+    start = time.process_time()
+    status, out, err = run("hand", "123m" * 100_000)
+    assert time.process_time() - start < 0.2
+    assert (status, out) == (2, "")
+    assert err == (
+        "zhuoji hand: error: tiles: notation of 400,000 characters is too long (at most 1,000: "
+        "a whole wall); it starts '123m123m123m123m123m'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ('{"a": NaN}', "NaN is not a JSON number", 1),
+        ('{"a":\n Infinity}', "Infinity is not a JSON number", 2),
+        ('{"a": 1e999}', "'1e999' is not a finite number", 1),
+        ("[" * 65 + "]" * 65, "nested more than 64 deep", None),
+        ('{"a": 1,\n"b": ' + "7" * 31 + "}", "an integer of 31 digits (at most 30)", 2),
+    ],
+)
+def test_json_limits(text: str, message: str, line: int | None) -> None:
+    from zhuoji.textfile import UnreadableFile, load_json
+
+    with pytest.raises(UnreadableFile) as info:
+        load_json(text)
+    assert (info.value.message, info.value.line) == (message, line)
+    assert load_json("[" * 64 + "]" * 64) is not None  # the limit itself is taken
+
+
+_LAUGHS = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+    f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcd", "bcde", strict=True)
+)
+
+
+def test_yaml_limits_and_kinds() -> None:
+    from zhuoji.textfile import UnreadableFile, load_yaml
+
+    assert load_yaml("{1: a, ~: b, 2001-01-01: 2001-13-45}") == {
+        "1": "a",
+        "None": "b",
+        "2001-01-01": "2001-13-45",
+    }
+    for text, message in [
+        (_LAUGHS, "more than 100000 values once aliases are expanded"),
+        ("a: &x [*x]", "nested more than 64 deep"),  # an alias cycle
+        ("a:\n  b: [" + "[" * 64 + "]" * 64 + "]", "nested more than 64 deep"),
+        ("a: 1\nb: !!pairs [a: 1]", "the tag !!pairs is not allowed"),
+    ]:
+        with pytest.raises(UnreadableFile, match=re.escape(message)):
+            load_yaml(text)

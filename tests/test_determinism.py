@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,6 +96,60 @@ def test_every_shipped_variant_has_a_fingerprint() -> None:
 @pytest.mark.parametrize("variant", sorted(FINGERPRINTS))
 def test_fixed_seeds_give_the_stored_logs(variant: str) -> None:
     assert fingerprint(variant) == FINGERPRINTS[variant]
+
+
+# ---------------------------------------------------------------------------------------
+# seeded runs are pure: the same money on any day, in any time zone (issue 25)
+# ---------------------------------------------------------------------------------------
+
+#: the calendar as a shim shows it to the process: ``time.time`` starts at ZHUOJI_TEST_NOW
+#: (``date.today()`` reads it), then runs on
+CLOCK_SHIM = """\
+import os, time
+_real = time.time
+_offset = float(os.environ["ZHUOJI_TEST_NOW"]) - _real()
+time.time = lambda: _real() + _offset
+"""
+
+#: Monday 2026-01-05 12:00 UTC: Tuesday 02:00 at UTC+14, Monday 01:00 at UTC-11
+NOON_UTC = 1_767_614_400
+ZONES = ("Etc/GMT-14", "Etc/GMT+11")  # POSIX signs: these are UTC+14 and UTC-11, 25 h apart
+
+
+def _simulate(zone: str, shim: Path) -> tuple[str, dict[str, object]]:
+    env = {
+        **os.environ,
+        "TZ": zone,
+        "ZHUOJI_TEST_NOW": str(NOON_UTC),
+        "PYTHONPATH": os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")]),
+    }
+    probe = "import datetime; print(datetime.date.today().isoweekday())"
+    day = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    argv = ["simulate", "--seed", "1", "--rounds", "24", "--json"]
+    argv += ["--set", "settle.chickens.weekday={value: 1}"]  # 星期鸡 on: the day pays
+    proc = subprocess.run(
+        [sys.executable, "-m", "zhuoji.cli", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(proc.stdout)
+    for timing in ("elapsed_s", "rounds_per_s"):
+        data.pop(timing)
+    return day, data
+
+
+def test_simulate_pays_the_same_in_time_zones_25_hours_apart(tmp_path: Path) -> None:
+    """Two runs of ``zhuoji simulate --seed 1`` at one instant, in time zones 25 hours
+    apart (their calendars show different days), give identical results: the weekday of a
+    seeded run comes from its seed, not from the calendar."""
+    (tmp_path / "sitecustomize.py").write_text(CLOCK_SHIM, encoding="utf-8")
+    (day_a, a), (day_b, b) = (_simulate(zone, tmp_path) for zone in ZONES)
+    assert (day_a, day_b) == ("2", "1")  # the shim and the zones work: two calendar days
+    assert a == b
 
 
 if __name__ == "__main__":  # print the current fingerprints (after a rule change)

@@ -191,6 +191,37 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     assert len(r.log) == log
 
 
+@pytest.mark.parametrize("action", ["{legal}", "{legal}.0", 0.9, True, None, [0], "x"])
+def test_an_action_that_is_not_an_integer_is_refused(action: object) -> None:
+    """Issue 25: ``step('5')`` and ``step(5.9)`` were read as index 5; now anything but an
+    integer (Python's, numpy's or a 0-d integer array) is refused and changes nothing."""
+    e = raw_env("guiyang")
+    e.reset(seed=4)
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    if isinstance(action, str):
+        action = action.format(legal=legal)
+    elif isinstance(action, float):
+        action = legal + action
+    r = e.round
+    assert r is not None
+    log = len(r.log)
+    with pytest.raises(IllegalActionError, match="is not an action index"):
+        e.step(action)
+    assert len(r.log) == log and e.round is r
+
+
+@pytest.mark.parametrize("kind", [int, np.int64, np.int8, lambda i: np.array(i)])
+def test_integer_actions_of_every_kind_are_taken(kind: object) -> None:
+    e = raw_env("guiyang")
+    e.reset(seed=4)
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    r = e.round
+    assert r is not None
+    log = len(r.log)
+    e.step(kind(legal))  # type: ignore[operator]
+    assert len(r.log) > log
+
+
 # ---------------------------------------------------------------------------------------
 # a trained policy at the table (the docs/agents.md recipe, briefly)
 # ---------------------------------------------------------------------------------------

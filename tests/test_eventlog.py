@@ -20,6 +20,7 @@ from zhuoji.agents.base import RandomAgent, play_round
 from zhuoji.agents.greedy import GreedyAgent
 from zhuoji.engine import Round
 from zhuoji.errors import ScenarioError
+from zhuoji.ruleset import Ruleset
 from zhuoji.variant import VARIANTS_DIR
 from zhuoji.variant_io import load_variant
 
@@ -106,6 +107,146 @@ def test_logs_with_overrides_replay_under_them() -> None:
     again = replay_text(eventlog.dumps(r.log))
     assert again.ruleset.overrides == rs.overrides
     assert again.returns() == r.returns()
+
+
+# ---------------------------------------------------------------------------------------
+# every log the engine writes replays from the log alone (issue 25)
+# ---------------------------------------------------------------------------------------
+
+
+def _played(ruleset: Ruleset, seed: int = 5) -> Round:
+    return play_round(Round(ruleset, seed=seed), [GreedyAgent(s) for s in range(ruleset.players)])
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [["settle.shabao=null"], {"settle": {"shabao": None}}, {"settle.shabao": None}],
+    ids=["--set", "nested mapping", "dotted mapping"],
+)
+def test_a_null_override_replays(overrides: object) -> None:
+    """A null override removes its key however it is given; ``load_variant`` used to drop a
+    null inside a nested mapping — the form a log carries — so the replay played with the
+    stage the round had removed."""
+    rs = load_variant("guiyang", overrides)  # type: ignore[arg-type]
+    assert rs.stage("shabao") is None
+    r = _played(rs)
+    assert json.loads(eventlog.dumps(r.log).splitlines()[0])["overrides"] == {
+        "settle": {"shabao": None}
+    }
+    again = replay_text(eventlog.dumps(r.log))
+    assert again.ruleset.stage("shabao") is None
+    assert again.ledger is not None and r.ledger is not None
+    assert again.ledger.as_dict() == r.ledger.as_dict()
+
+
+def test_a_renamed_variant_replays() -> None:
+    """``--set name=x``: the log names variant x, which no file is; it carries the
+    variant's settings (``source``) and replays from them."""
+    rs = load_variant("guiyang", ["name=x", "settle.dou.values.concealed=3"])
+    r = _played(rs)
+    head = json.loads(eventlog.dumps(r.log).splitlines()[0])
+    assert head["variant"] == "x" and head["source"]["name"] == "guiyang"
+    again = replay_text(eventlog.dumps(r.log))
+    assert again.ruleset.name == "x" and again.returns() == r.returns()
+
+
+def test_a_shipped_variant_by_name_logs_no_source() -> None:
+    """The name finds the settings again: the log stays as it was (the determinism
+    fingerprints hash these logs)."""
+    assert "source" not in json.loads(
+        eventlog.dumps(_played(load_variant("luan")).log)[:2000].split("\n")[0]
+    )
+
+
+def test_a_variant_files_log_replays_without_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "parent.yaml").write_text(
+        "name: parent\ntitle: P\nsource: t\nextends: guiyang\nsettle: {shabao: null}\n",
+        encoding="utf-8",
+    )
+    child = tmp_path / "rules" / "city.yaml"
+    child.write_text(
+        "name: city\ntitle: C\nsource: t\nextends: parent\nstake: 2\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path / "rules")
+    r = _played(load_variant("city.yaml", ["settle.dou.values.concealed=3"]))
+    log = tmp_path / "round.jsonl"
+    eventlog.write(r, log)
+    head = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert head["variant"] == "city" and "extends" not in head["source"]
+    assert head["source"]["stake"] == 2 and "shabao" not in head["source"]["settle"]
+    for path in (tmp_path / "rules").iterdir():
+        path.unlink()
+    monkeypatch.chdir(tmp_path)
+    again = eventlog.replay(eventlog.read(log), label="round.jsonl")
+    assert again.ruleset.stake == 2 and again.ruleset.stage("shabao") is None
+    assert again.returns() == r.returns()
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\u0085"])
+def test_a_log_with_a_line_separator_in_a_string_replays(char: str) -> None:
+    """JSON writes U+2028 and its kin unescaped inside strings; the reader split lines at
+    them too (a variant titled with one wrote a log its own replay could not read)."""
+    r = _played(load_variant("guiyang", {"title": f"a{char}b"}))
+    text = eventlog.dumps(r.log)
+    assert char in text and text.count("\n") == len(r.log)
+    assert replay_text(text).ruleset.variant.title == f"a{char}b"
+
+
+def test_the_demo_reproducer_replays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``zhuoji demo --set settle.shabao=null --log-dir L`` then ``zhuoji replay``: it said
+    "does not match the replay"."""
+    from zhuoji import cli
+
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["demo", "--set", "settle.shabao=null", "--rounds", "2", "--log-dir", "L"]) == 0
+    for k in (1, 2):
+        assert cli.main(["replay", f"L/round-{k}.jsonl", "--json"]) == 0
+
+
+def test_an_older_log_of_a_file_replays_with_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Logs written before ``source`` was logged name the variant file's name; they replay
+    as before, given the file (``zhuoji replay --variant FILE``)."""
+    (tmp_path / "city.yaml").write_text(
+        "name: city\ntitle: C\nsource: t\nextends: guiyang\nstake: 2\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    rs = load_variant("city.yaml")
+    lines = eventlog.dumps(_played(rs).log).splitlines()
+    head = json.loads(lines[0])
+    del head["source"]
+    lines[0] = json.dumps(head, ensure_ascii=False, separators=(",", ":"))
+    with pytest.raises(ScenarioError, match=r"^log:1: variant: city: no such variant file"):
+        replay_text("\n".join(lines))
+    again = eventlog.replay(eventlog.parse("\n".join(lines)), load_variant("city.yaml"))
+    assert again.ruleset.stake == 2
+
+
+def test_a_bad_source_is_one_line_at_the_round_line() -> None:
+    lines = eventlog.dumps(_played(load_variant("guiyang", ["name=x"])).log).splitlines()
+    head = json.loads(lines[0])
+    head["source"]["tiles"]["players"] = 9
+    head["source"]["settle"]["hu"]["nope"] = 1
+    lines[0] = json.dumps(head, ensure_ascii=False)
+    message = rejected("\n".join(lines))
+    assert message.startswith("log:1: variant: source: settle.hu.nope: unknown key 'nope' (")
+    assert message.endswith(" (and 1 more)") and "\n" not in message
+
+
+def test_a_float_integer_is_refused_by_the_log_schema() -> None:
+    """Cause 9: JSON Schema counts ``1.0`` as an integer; the engine was then handed a
+    float (TypeError)."""
+    for field in ('"dealer":0', '"streak":0'):
+        bad = LINES[0].replace(field, field + ".0")
+        assert rejected("\n".join([bad, *LINES[1:]])).endswith("is not of type 'integer'")
+    bad = LINES[5].replace('"seat":2', '"seat":2.0')
+    assert rejected("\n".join([*LINES[:5], bad, *LINES[6:]])) == (
+        "log:6: seat: 2.0 is not of type 'integer'"
+    )
 
 
 def test_every_event_type_is_documented_with_examples_that_replay() -> None:

@@ -19,7 +19,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import Action
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
-from zhuoji.match import Match, today_weekday
+from zhuoji.match import Match, seed_weekday, today_weekday
 from zhuoji.outcome import Reveal, RevealAt, RevealStatus
 from zhuoji.reveals import RevealTracker
 from zhuoji.rules.chickens import chicken_marks
@@ -203,11 +203,15 @@ def test_weekday_is_logged_and_replayed() -> None:
     assert replayed.end is not None and replayed.end.weekday == 4
 
 
-def test_match_takes_the_calendar_day_by_default() -> None:
+def test_a_match_takes_its_weekday_from_its_seed_by_default() -> None:
+    """Issue 25: a seeded match pays the same on any day; only served tables take the
+    calendar's (``today_weekday``)."""
     rs = load_variant("guiyang")
     assert today_weekday() == datetime.date.today().isoweekday()
-    rounds = Match(rs, seed=1, rounds=1).rounds()
-    assert next(rounds).weekday in (today_weekday(), (today_weekday() % 7) + 1)  # midnight
+    days = {seed: next(Match(rs, seed=seed, rounds=1).rounds()).weekday for seed in range(40)}
+    assert days == {seed: seed_weekday(seed) for seed in range(40)}
+    assert set(days.values()) == set(range(1, 8))
+    assert [seed_weekday(s) for s in range(7)] == [5, 6, 4, 4, 6, 4, 5]  # the same everywhere
     assert next(Match(rs, seed=1, rounds=1, weekday=7).rounds()).log[0]["weekday"] == 7
 
 

@@ -305,6 +305,27 @@ def where_of(exc: BaseException) -> str | None:
     return m.group(1) if m else None
 
 
+#: problems an error line shows; the rest are counted
+SHOWN_PROBLEMS = 3
+
+
+def one_line(exc: BaseException) -> str:
+    """The error as one line: a variant's (or any message's) first :data:`SHOWN_PROBLEMS`
+    problems, then how many more there are.  (``zhuoji variants validate`` lists every
+    problem of a file, one per line.)"""
+    problems = [str(p) for p in getattr(exc, "problems", None) or []]
+    lines = problems or [line for line in str(exc).splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0] if lines else str(exc)
+    text = "; ".join(lines[:SHOWN_PROBLEMS])
+    rest = len(lines) - SHOWN_PROBLEMS
+    if rest > 0:
+        text += f"; and {rest} more problem{'s' if rest != 1 else ''}"
+        if problems:
+            text += " (zhuoji variants validate FILE lists them all)"
+    return text
+
+
 def _report_error(prog: str, message: str, where: str | None, as_json: bool) -> None:
     if as_json:
         print(json.dumps({"error": message, "where": where}, ensure_ascii=False), file=sys.stderr)
@@ -353,8 +374,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser(only=chosen or "").parse_args(argv)
     except UsageError as exc:
-        message = str(exc)
-        _report_error(prog, message, where_of(exc), as_json)
+        _report_error(prog, one_line(exc), where_of(exc), as_json)
         return 2
     if getattr(args, "handler", None) is None:  # options but no command
         build_parser(only="").print_help()
@@ -364,11 +384,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
     try:
         return handler(args)
-    except UsageError as exc:
-        _report_error(prog, str(exc), where_of(exc), as_json)
-        return 2
-    except ZhuojiError as exc:
-        _report_error(prog, str(exc), where_of(exc), as_json)
+    except (UsageError, ZhuojiError) as exc:
+        _report_error(prog, one_line(exc), where_of(exc), as_json)
         return 2
     except ModuleNotFoundError as exc:
         extra = _EXTRA_OF.get((exc.name or "").split(".")[0])

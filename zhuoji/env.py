@@ -92,6 +92,7 @@ with ``pettingzoo.utils.wrappers.TerminateIllegalWrapper`` to end the episode in
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -149,10 +150,29 @@ def encode(action: Action) -> int:
     return _KIND_BASE[k] + action.tile
 
 
+def action_index(action: Any) -> int:
+    """``action`` as an index, or :class:`IllegalActionError` when it is not an integer."""
+    if not isinstance(action, bool | np.bool_):
+        if isinstance(action, numbers.Integral):
+            return int(action)
+        if (
+            isinstance(action, np.ndarray)
+            and action.shape == ()
+            and np.issubdtype(action.dtype, np.integer)
+        ):
+            return int(action)
+    shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:40] + "…"
+    raise IllegalActionError(
+        f"action {shown} is not an action index (an integer 0-{NUM_ACTIONS - 1})"
+    )
+
+
 def decode(index: int, seat: int, tile: int = -1) -> Action:
     """The engine action for an index; ``tile`` is the winning tile for :data:`HU` (the
-    engine's win action names it)."""
-    i = int(index)
+    engine's win action names it).  ``index`` is an integer (Python's or numpy's, or a
+    0-d integer array, as ``action_space.sample()`` gives): text, floats and booleans are
+    refused, not read as the index they would round to."""
+    i = action_index(index)
     if not 0 <= i < NUM_ACTIONS:
         raise IllegalActionError(f"action index {i} is outside 0-{NUM_ACTIONS - 1}")
     if i < DECLARE:
@@ -356,7 +376,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming: env() wraps
         seat = self._seat[agent]
         legal = r.legal_actions(seat)
         tile = next((a.tile for a in legal if a.kind is ActionKind.HU), -1)
-        move = decode(int(action), seat, tile)
+        move = decode(action, seat, tile)
         r.apply(move)  # raises IllegalActionError, changing nothing, on an illegal action
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()

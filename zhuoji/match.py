@@ -3,12 +3,16 @@
 Each round's seed derives from the match seed and the round number, so a match replays
 from its seed and the agents' actions.  The dealer and streak of round ``i + 1`` come from
 round ``i``'s settlement (the variant's dealer hook); the round wind advances each time the
-deal has gone once round the table.  The weekday (星期鸡) is the match's, by default the
-calendar's on the day the match is made; each round's log records it, so replay is exact.
+deal has gone once round the table.  The weekday (星期鸡) is the match's: given, or by
+default derived from the match seed (:func:`seed_weekday`), so a seeded match — ``zhuoji
+simulate``, ``compare``, ``demo``, ``play`` — pays the same on any day and in any time zone
+(issue 25).  Only served tables take the calendar's day (:func:`today_weekday`, used by
+``zhuoji.server.tables``).  Each round's log records the weekday, so replay is exact.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,6 +25,13 @@ from zhuoji.ruleset import Ruleset
 def today_weekday() -> int:
     """Today's weekday for 星期鸡: Monday 1 … Sunday 7 (FW ``GetChinaWeekDay``: 「周日算7」)."""
     return date.today().isoweekday()
+
+
+def seed_weekday(seed: int) -> int:
+    """The weekday a seeded match plays on: Monday 1 … Sunday 7, from a hash of the seed
+    (BLAKE2b: the same in every process, on every platform and on every day)."""
+    digest = hashlib.blake2b(f"zhuoji.weekday:{seed}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % 7 + 1
 
 
 def round_seed(match_seed: int, index: int) -> int:
@@ -45,7 +56,7 @@ class Match:
         self.ruleset = ruleset
         self.seed = seed
         self.count = rounds if rounds is not None else ruleset.variant.match.rounds
-        self.weekday = today_weekday() if weekday is None else weekday
+        self.weekday = seed_weekday(seed) if weekday is None else weekday
         self.totals = [0] * ruleset.players
         self.dealer: int | None = None
         self.streak = 0

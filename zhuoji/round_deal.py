@@ -70,6 +70,7 @@ def deal(r: RoundState, wall: Sequence[int] | str | None, dealer: int | None) ->
             "weekday": weekday,
             "seed": seed,
             "wall": "".join(T.TILE_TEXT[t] for t in tiles),
+            **({} if ruleset.source is None else {"source": ruleset.source}),
         }
     )
 

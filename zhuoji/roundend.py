@@ -44,7 +44,7 @@ from zhuoji.rules import win
 from zhuoji.ruleset import Ruleset
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.settle import settle
-from zhuoji.textfile import UnreadableFile, read_text
+from zhuoji.textfile import UnreadableFile, load_json, load_yaml, read_text, short
 from zhuoji.variant import Variant
 from zhuoji.variant_io import load_variant
 
@@ -184,48 +184,24 @@ def parse(data: Any, label: str = "round-end") -> RoundEndFile:
         e = exc.errors()[0]
         if e["type"] == "string_pattern_mismatch" and e.get("ctx", {}).get("pattern") == TILE:
             raise ScenarioError(
-                f"{label}: {_path(e['loc'])}: {e['input']!r} is not a tile (write it like 5m, 1s, 9p or 7z)"
+                f"{label}: {_path(e['loc'])}: {short(str(e['input']))} is not a tile (write it like 5m, 1s, 9p or 7z)"
             ) from exc
-        raise ScenarioError(
-            f"{label}: {_path(e['loc'])}: {e['msg']} (got {e.get('input')!r})"
-        ) from exc
+        got = repr(e.get("input"))
+        got = got if len(got) <= 60 else got[:60] + "…"
+        raise ScenarioError(f"{label}: {_path(e['loc'])}: {e['msg']} (got {got})") from exc
 
 
 def read(path: str | Path) -> RoundEndFile:
+    """A round-end file (``.json``: JSON, else YAML), read within the limits of
+    :mod:`zhuoji.textfile`; every problem is one :class:`ScenarioError` naming the file
+    (and line, where known)."""
     p = Path(path)
     try:
         text = read_text(p)
+        data = load_json(text) if p.suffix == ".json" else load_yaml(text)
     except UnreadableFile as exc:
         raise ScenarioError(f"{p}{f':{exc.line}' if exc.line else ''}: {exc.message}") from exc
-    kind = "JSON" if p.suffix == ".json" else "YAML"
-    try:
-        data = json.loads(text) if p.suffix == ".json" else _load_yaml(text, p)
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(f"{p}{line}: not valid YAML: {what}") from exc
-    except RecursionError as exc:
-        raise ScenarioError(f"{p}: not valid {kind}: nested too deeply") from exc
     return parse(data, str(p))
-
-
-def _load_yaml(text: str, p: Path) -> Any:
-    """The YAML document, refused when its aliases expand past :data:`MAX_NODES` values."""
-    from zhuoji.variant_io import MAX_NODES, YamlLoader, expanded_size
-
-    loader = YamlLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if expanded_size(node) > MAX_NODES:
-            raise ScenarioError(f"{p}: more than {MAX_NODES} values once aliases are expanded")
-        return loader.construct_document(node)
-    finally:
-        loader.dispose()
 
 
 def _tiles(text: str, where: str) -> list[int]:

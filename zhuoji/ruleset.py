@@ -38,6 +38,10 @@ class Ruleset:
         self.variant = variant
         self.origin = origin
         self.overrides: dict[str, Any] = dict(overrides or {})  # as given, for logs and replays
+        #: the variant's settings before the overrides, when its name alone does not find
+        #: them again (a file of the user's, a renamed variant): logged so a log replays
+        #: from itself (``zhuoji.variant_io.load_variant``, ``docs/event-log.md``)
+        self.source: dict[str, Any] | None = None
         self.may_win = tuple(self._bind(Point.MAY_WIN, n, r) for n, r in variant.may_win.items())
         self.dealer = self._bind(Point.DEALER, "dealer", variant.dealer)
         stages = [self._bind(Point.SETTLE, n, r) for n, r in variant.settle.items()]

@@ -89,11 +89,22 @@ def kind_of(rank: int, letter: str) -> int:
     return LETTERS.index(letter) * 9 + rank - 1
 
 
+#: the longest tile notation read: a whole wall of 136 tiles written one by one, with a
+#: space between tiles, is 407 characters (a longer text is refused before it is read)
+MAX_NOTATION = 1000
+
+
 def parse(text: str) -> list[int]:
     """Read tile notation into a list of kinds, in the order written.
 
-    Raises :class:`TileParseError` naming the position (0-based) of the offending character.
+    Raises :class:`TileParseError` naming the position (0-based) of the offending character,
+    or, for a text longer than :data:`MAX_NOTATION` characters, its length.
     """
+    if len(text) > MAX_NOTATION:
+        raise TileParseError(
+            f"notation of {len(text):,} characters is too long (at most {MAX_NOTATION:,}: a "
+            f"whole wall); it starts {text[:20]!r}"
+        )
     out: list[int] = []
     pending: list[tuple[int, int]] = []  # (digit, position)
     for pos, ch in enumerate(text):
@@ -136,8 +147,8 @@ def counts(text_or_tiles: str | Iterable[int], max_copies: int = COPIES) -> list
     """A 34-long count array.  A copy beyond ``max_copies`` raises, naming its position."""
     if isinstance(text_or_tiles, str):
         text = text_or_tiles
+        kinds = parse(text)  # first: it refuses a text past the length limit
         positions = _positions(text)
-        kinds = parse(text)
     else:
         kinds = list(text_or_tiles)
         positions = list(range(len(kinds)))

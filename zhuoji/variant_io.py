@@ -41,7 +41,7 @@ from zhuoji.rules.catalog import generation, hooks
 from zhuoji.rules.registry import Point
 from zhuoji.ruleset import Ruleset
 from zhuoji.tiles import TILE_PATTERN
-from zhuoji.variant import VARIANTS_DIR, Variant
+from zhuoji.variant import VARIANTS_DIR, PatternRow, Variant
 
 if TYPE_CHECKING:
     import jsonschema
@@ -138,75 +138,20 @@ def read_yaml(path: Path, label: str | None = None) -> Layer:
     return parse_yaml(read_text(path, label), label)
 
 
-#: libyaml's loader where PyYAML was built with it (18× faster to compose a variant file;
-#: the same nodes, marks and errors), else the pure-Python one
-YamlLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def parse_yaml(text: str, label: str) -> Layer:
-    loader: yaml.SafeLoader | None = None
+    """A file's text as a layer (values with their lines); every YAML problem and every
+    limit of :mod:`zhuoji.textfile` is one :class:`VariantError` naming the line."""
     try:
-        loader = YamlLoader(text)  # the reader rejects NUL and other control characters
-        node = loader.get_single_node()
-        if node is not None and expanded_size(node) > MAX_NODES:
-            raise VariantError(
-                [Problem(f"more than {MAX_NODES} values once aliases are expanded", label, 1)]
-            )
-        lines: dict[PathKey, int] = {}
-        data = _construct(loader, node, (), lines, label) if node is not None else {}
-    except yaml.YAMLError as exc:
-        raise VariantError(
-            [Problem(f"not valid YAML: {_yaml_problem(exc)}", label, _yaml_line(exc, text))]
-        ) from exc
-    except RecursionError as exc:
-        raise VariantError([Problem("not valid YAML: nested too deeply", label, 1)]) from exc
-    finally:
-        if loader is not None:
-            loader.dispose()
+        with textfile.yaml_document(text) as (loader, node):
+            lines: dict[PathKey, int] = {}
+            data = _construct(loader, node, (), lines, label) if node is not None else {}
+    except textfile.UnreadableFile as exc:
+        raise VariantError([Problem(exc.message, label, exc.line)]) from exc
     if not isinstance(data, dict):
         raise VariantError(
             [Problem(f"the file must hold a mapping, not {type(data).__name__}", label, 1)]
         )
     return Layer(label, data, lines)
-
-
-def _yaml_line(exc: yaml.YAMLError, text: str) -> int:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    if mark is not None:
-        return int(mark.line) + 1
-    position = getattr(exc, "position", None)  # a ReaderError (unprintable character)
-    return text[: int(position)].count("\n") + 1 if position is not None else 1
-
-
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    if isinstance(exc, yaml.reader.ReaderError):
-        return (
-            f"unprintable character #x{exc.character:04x} (position {exc.position})"
-            if isinstance(exc.character, int)
-            else str(exc.reason)
-        )
-    return str(getattr(exc, "problem", None) or exc).splitlines()[0]
-
-
-#: the most values a YAML input file may hold with its aliases expanded (a variant file has
-#: about a thousand): refuses "billion laughs" alias bombs and alias cycles before they are
-#: walked
-MAX_NODES = 100_000
-
-
-def expanded_size(node: yaml.Node, limit: int = MAX_NODES) -> int:
-    """Nodes under ``node`` counting every alias use again, stopping just past ``limit``."""
-    count = 0
-    stack = [node]
-    while stack and count <= limit:
-        n = stack.pop()
-        count += 1
-        if isinstance(n, yaml.MappingNode):
-            for k, v in n.value:
-                stack += (k, v)
-        elif isinstance(n, yaml.SequenceNode):
-            stack += n.value
-    return count
 
 
 def _construct(
@@ -281,6 +226,7 @@ def locate(name_or_path: str | Path, relative_to: Path | None = None) -> Path | 
     """A variant file: a path as given (relative to a child file's folder), a sibling file
     ``NAME.yaml``, a shipped variant ``NAME``, or a revision of one, ``NAME@N``."""
     text = str(name_or_path)
+    _check_name(text, relative_to)
     pinned = PINNED.match(text)
     if pinned is not None:
         return pinned_file(pinned.group("name"), int(pinned.group("revision")))
@@ -294,7 +240,39 @@ def locate(name_or_path: str | Path, relative_to: Path | None = None) -> Path | 
         else:
             candidates.append(Path(text))
         candidates.append(VARIANTS_DIR / f"{text}.yaml")
-    return next((p.resolve() for p in candidates if p.is_file()), None)
+    try:
+        return next((p.resolve() for p in candidates if p.is_file()), None)
+    except OSError as exc:  # a folder that cannot be searched, a symbolic-link loop
+        raise _name_problem(
+            text, f"cannot look for it: {exc.strerror or exc}", relative_to
+        ) from exc
+
+
+#: the longest file name (one path part) and path the system takes, in bytes
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
+
+
+def _check_name(text: str, relative_to: Path | None) -> None:
+    """Refuse, by name, a variant name or path the file system would refuse to look up."""
+    longest = max(len(part.encode("utf-8", "surrogateescape")) for part in text.split("/"))
+    if longest > MAX_NAME_BYTES:
+        raise _name_problem(
+            text, f"a name of {longest} bytes; a file name is at most {MAX_NAME_BYTES}", relative_to
+        )
+    if len(text.encode("utf-8", "surrogateescape")) > MAX_PATH_BYTES:
+        raise _name_problem(text, f"a path is at most {MAX_PATH_BYTES} bytes", relative_to)
+    if "\0" in text:
+        raise _name_problem(text, "a name cannot hold the NUL character", relative_to)
+
+
+def _name_problem(text: str, message: str, relative_to: Path | None) -> VariantError:
+    cut = text if len(text) <= 40 else text[:40] + "…"
+    if relative_to is None:
+        return VariantError([Problem(message, cut)])
+    return VariantError(
+        [Problem(f"parent {cut!r}: {message}", display_name(relative_to), None, "extends")]
+    )
 
 
 def read_chain(name_or_path: str | Path) -> list[Layer]:
@@ -528,37 +506,26 @@ def deprecations(layers: list[Layer]) -> list[Problem]:
 
 def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer | None:
     """Overrides as a layer: a mapping (nested, or with dotted keys) or ``key=value`` lines
-    whose values are read as YAML scalars (``3``, ``true``, ``[added]``)."""
+    whose values are read as YAML (``3``, ``true``, ``[added]``, ``null``).  A null, at any
+    depth, is kept: laid over the variant it removes that key (an event log's overrides,
+    ``{"settle": {"shabao": null}}``, replay as ``--set settle.shabao=null`` does).  Later
+    overrides win, mappings merge; setting a key under one an earlier override removed is
+    refused (``--set settle=null --set settle.hu=null``)."""
     if not overrides:
         return None
     data: dict[str, Any] = {}
     lines: dict[PathKey, int] = {}
-    items: list[tuple[str, Any]]
-    if isinstance(overrides, Mapping):
-        items = list(overrides.items())
-    else:
-        items = []
-        for entry in overrides:
-            if not isinstance(entry, str) or "=" not in entry:
-                raise VariantError([Problem("expected KEY=VALUE", f"--set {entry}")])
-            key, raw = entry.split("=", 1)
-            try:
-                value = _override_value(raw) if raw.strip() else ""
-            except (yaml.YAMLError, ValueError) as exc:
-                raise VariantError(
-                    [Problem(f"value {raw!r} is not valid YAML", f"--set {key}")]
-                ) from exc
-            items.append((key.strip(), value))
-    for key, value in items:
+    for key, value in _override_items(overrides):
         if not isinstance(key, str):
             raise VariantError([Problem("a key must be text", f"--set {key!r}")])
         parts: PathKey = tuple(key.split("."))
         if not all(parts):
             raise VariantError([Problem("empty part in the key", f"--set {key}")])
-        nested: Any = value
-        for part in reversed(parts):
-            nested = {part: nested}
-        data = merge(data, nested) if value is not None else _merge_null(data, parts)
+        try:
+            textfile.check_depth(value)
+        except textfile.UnreadableFile as exc:
+            raise VariantError([Problem(exc.message, f"--set {key}")]) from exc
+        _lay(data, parts, value, key)
         for cut in range(1, len(parts) + 1):
             lines[parts[:cut]] = 0
         for sub in _paths(value, parts):
@@ -566,19 +533,58 @@ def override_layer(overrides: Mapping[str, Any] | Iterable[str] | None) -> Layer
     return Layer("override", data, lines, is_override=True)
 
 
-def _override_value(raw: str) -> Any:
-    """A ``--set`` value read as YAML; aliases that expand past :data:`MAX_NODES` values (or
-    refer to themselves) are refused (ValueError)."""
-    loader = YamlLoader(raw)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if expanded_size(node) > MAX_NODES:
-            raise ValueError("too many values once aliases are expanded")
-        return loader.construct_document(node)
-    finally:
-        loader.dispose()
+def _override_items(overrides: Mapping[str, Any] | Iterable[str]) -> list[tuple[Any, Any]]:
+    """(key, value) pairs: a mapping's items, or ``KEY=VALUE`` lines with their values read
+    as YAML (bounded, :mod:`zhuoji.textfile`; an empty value is the empty text)."""
+    if isinstance(overrides, Mapping):
+        return list(overrides.items())
+    items: list[tuple[Any, Any]] = []
+    for entry in overrides:
+        if not isinstance(entry, str) or "=" not in entry:
+            raise VariantError([Problem("expected KEY=VALUE", f"--set {entry}")])
+        key, raw = entry.split("=", 1)
+        try:
+            value = textfile.load_yaml(raw) if raw.strip() else ""
+        except textfile.UnreadableFile as exc:
+            reason = exc.message.replace("not valid YAML", "is not valid YAML", 1)
+            message = f"value {textfile.short(raw)}{'' if reason != exc.message else ':'} {reason}"
+            raise VariantError([Problem(message, f"--set {key}")]) from exc
+        items.append((key.strip(), value))
+    return items
+
+
+def _lay(data: dict[str, Any], parts: PathKey, value: Any, key: str) -> None:
+    """Set ``parts`` to ``value`` in a layer's data (nulls kept, mappings merged)."""
+    node = data
+    for cut, part in enumerate(parts[:-1], 1):
+        child = node.get(str(part))
+        if child is None and str(part) in node:
+            removed = _dotted(parts[:cut])
+            raise VariantError(
+                [
+                    Problem(
+                        f"{removed} is removed by --set {removed}=null: a key under it cannot "
+                        "be set as well (give one of the two)",
+                        f"--set {key}",
+                    )
+                ]
+            )
+        if not isinstance(child, dict):
+            child = node[str(part)] = {}
+        node = child
+    last = str(parts[-1])
+    node[last] = _overlay(node.get(last), value)
+
+
+def _overlay(old: Any, new: Any) -> Any:
+    """``new`` over ``old`` within one layer: mappings merge key by key, anything else is
+    replaced; nulls are kept (they remove keys when the layer is merged)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = dict(old)
+        for k, v in new.items():
+            out[k] = _overlay(out.get(k), v)
+        return out
+    return copy.deepcopy(new)
 
 
 def _paths(value: Any, prefix: PathKey) -> list[PathKey]:
@@ -592,15 +598,6 @@ def _paths(value: Any, prefix: PathKey) -> list[PathKey]:
         for i, v in enumerate(value):
             out.append((*prefix, i))
             out += _paths(v, (*prefix, i))
-    return out
-
-
-def _merge_null(data: dict[str, Any], parts: PathKey) -> dict[str, Any]:
-    out = copy.deepcopy(data)
-    node = out
-    for part in parts[:-1]:
-        node = node.setdefault(str(part), {})
-    node[str(parts[-1])] = None
     return out
 
 
@@ -842,6 +839,8 @@ def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
         for path, tile in named
         if T.parse_one(tile) not in kinds
     ]  # fmt: skip
+    for pid, row in v.patterns.rows.items():
+        out += [(("patterns", "rows", pid, "values_by_count"), m) for m in _count_table(row)]
     if v.dingque is not None and tile_set is T.TileSet.TWO_SUIT:
         out.append((("dingque",), "定缺 needs three suits; the two-suit set has only 条 and 筒"))
     x = v.exchange
@@ -864,6 +863,34 @@ def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
     return out
 
 
+def _count_table(row: PatternRow) -> list[str]:
+    """A row's ``values_by_count`` gives the value for a count of 0, 1, 2, … (the last
+    stands for every higher count, 红中 嘴 seed 003 23): it needs at least the value for
+    0, and each value is a fan, within fan's bounds."""
+    table = row.values_by_count
+    if table is None:
+        return []
+    if not table:
+        return [
+            "needs at least one value (the value for a count of 0; the last value stands for "
+            "every higher count)"
+        ]
+    low, high = _fan_bounds()
+    return [
+        f"value {value} for a count of {i} is out of range {low}-{high} (a fan)"
+        for i, value in enumerate(table)
+        if not low <= value <= high
+    ]
+
+
+def _fan_bounds() -> tuple[int, int]:
+    """The bounds of a pattern row's ``fan`` (the model's, so the two cannot drift apart)."""
+    meta = PatternRow.model_fields["fan"].metadata
+    low = next(int(m.ge) for m in meta if hasattr(m, "ge"))
+    high = next(int(m.le) for m in meta if hasattr(m, "le"))
+    return low, high
+
+
 def _tiles_in(value: Any, path: PathKey, out: list[tuple[PathKey, str]]) -> None:
     """Every string in ``value`` written as one tile (``5z``), with its path."""
     if isinstance(value, dict):
@@ -882,11 +909,45 @@ def load_variant(
     """Load a shipped variant by name, or a variant file by path, with optional overrides:
     a nested mapping, dotted keys (``{"settle.chickens.chongfeng.multiplier": 3}``) or
     ``KEY=VALUE`` strings as ``--set`` takes them (``zhuoji.load_variant``)."""
-    layers = read_chain(name_or_path)
+    files = read_chain(name_or_path)
     extra = override_layer(overrides)
-    if extra is not None:
-        layers.append(extra)
-    return build(layers, extra.data if extra is not None else None)
+    layers = files if extra is None else [*files, extra]
+    ruleset = build(layers, extra.data if extra is not None else None)
+    if not (all(layer.shipped for layer in files) and Path(files[-1].label).stem == ruleset.name):
+        ruleset.source = _merged(files)
+    return ruleset
+
+
+def _merged(files: list[Layer]) -> dict[str, Any]:
+    """A chain's files (migrated by :func:`build`) merged into one self-contained mapping:
+    what an event log carries as the variant's ``source``.  No ``extends``; the last
+    file's ``revision``, as :func:`merge_layers` keeps it; and ``format``, the current one,
+    so a later zhuoji migrates it from there."""
+    data: dict[str, Any] = {}
+    for layer in files:
+        data = merge(data, layer.data)
+    for key in ("extends", "format", "revision"):
+        data.pop(key, None)
+    revision = files[-1].data.get("revision")
+    if revision is not None:
+        data["revision"] = revision
+    return {"format": migrations.CURRENT_FORMAT, **data}
+
+
+def load_source(
+    source: Mapping[str, Any],
+    label: str,
+    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+) -> Ruleset:
+    """A variant from its settings as an event log carries them (``source``: the files
+    merged, :func:`_merged`), with the log's overrides; checked like any file (``label``
+    names it in problems)."""
+    base = Layer(label, copy.deepcopy(dict(source)), {(): 0})  # no lines: named by label
+    extra = override_layer(overrides)
+    layers = [base] if extra is None else [base, extra]
+    ruleset = build(layers, extra.data if extra is not None else None)
+    ruleset.source = dict(source)
+    return ruleset
 
 
 def effective(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -444,11 +445,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     status = 0
     for f in args.files:
         path = Path(f)
-        if not path.exists() and f in builtin_names():  # a shipped variant by its name
+        # os.path's exists and isfile answer False where the name cannot be looked up (a
+        # name over 255 bytes); Path's raise OSError
+        if not os.path.exists(path) and f in builtin_names():  # a shipped variant by its name
             path = VARIANTS_DIR / f"{f}.yaml"
         label = display_name(path)
-        if not path.is_file():
-            why = "no such file" if not path.exists() else "not a file"
+        if not os.path.isfile(path):
+            why = "no such file" if not os.path.exists(path) else "not a file"
             problem = Problem(why, label)
             results.append(
                 {"file": label, "ok": False, "problems": [problem.as_dict()], "warnings": []}
@@ -704,15 +707,17 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from zhuoji.cli import check_output_file
     from zhuoji.errors import ZhuojiError
     from zhuoji.migrations import CURRENT_FORMAT
-    from zhuoji.variant_io import display_name
+    from zhuoji.variant_io import display_name, read_text
 
     path = Path(args.file)
     label = display_name(path)
-    if not path.is_file():
-        raise ZhuojiError(f"{label}: {'no such file' if not path.exists() else 'not a file'}")
+    if not os.path.isfile(path):  # os.path's: False for a name too long to look up
+        raise ZhuojiError(
+            f"{label}: {'no such file' if not os.path.exists(path) else 'not a file'}"
+        )
     if args.write:
         check_output_file(path, "--write")
-    original = path.read_text(encoding="utf-8")
+    original = read_text(path, label)  # bounded and UTF-8, or one error naming the line
     text, source, found = migrated_text(path, pin=args.pin)
     changed = text != original
     if args.write and changed:

@@ -196,7 +196,18 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         db = parsed.database
         if db and db != ":memory:":
-            Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(db).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except FileExistsError as exc:  # a file where the folder should be
+                raise StoreError(
+                    f"cannot open {display_url(url)}: {exc.filename or folder} is not a folder"
+                ) from exc
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot open {display_url(url)}: cannot make the folder {folder}: "
+                    f"{exc.strerror or exc}"
+                ) from exc
         try:
             engine = sa.create_engine(
                 parsed, connect_args={"check_same_thread": False, "timeout": 30}
@@ -258,7 +269,13 @@ class StoreLock:
             if not db or db == ":memory:":
                 return
             path = Path(db).expanduser().resolve().with_name(Path(db).name + ".lock")
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError as exc:  # a folder that takes no files (/proc), a name too long
+                raise StoreError(
+                    f"cannot open {display_url(url)}: cannot make the lock file {path}: "
+                    f"{exc.strerror or exc}"
+                ) from exc
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

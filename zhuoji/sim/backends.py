@@ -145,7 +145,12 @@ def _ray(
             import zhuoji
 
             kwargs["runtime_env"] = {"py_modules": [zhuoji]}
-        ray.init(**kwargs)
+        try:
+            ray.init(**kwargs)
+        except Exception as exc:  # no cluster at the address, no room to start one, …
+            reason = (str(exc).strip().splitlines() or [""])[0] or type(exc).__name__
+            where = f"the cluster at {address}" if address else "a local Ray instance"
+            raise ZhuojiError(f"--backend ray: cannot start {where}: {reason}") from None
         started = True
     try:
         remote = ray.remote(num_cpus=1)(_call)
