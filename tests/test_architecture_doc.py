@@ -4,9 +4,12 @@ the project started from (they are not in the repository; the page says their ru
 
 from __future__ import annotations
 
+import fnmatch
 import inspect
 import re
 from pathlib import Path
+
+import test_layers as layers
 
 from zhuoji.rules import registry
 
@@ -66,3 +69,58 @@ def test_no_code_or_doc_cites_notes_outside_the_repository() -> None:
             if note in text:
                 cited.append(f"{path.relative_to(ROOT)} cites {note}")
     assert not cited, cited
+
+
+# --- the layer table ----------------------------------------------------------------------
+
+
+def layer_rows() -> list[tuple[str, list[str]]]:
+    """(layer, module specs) of the page's layer table, bottom row first."""
+    section = TEXT[TEXT.index("## Layers") : TEXT.index("## One owner")]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[1].startswith("`"):
+            rows.append((cells[0], re.findall(r"`([^`]+)`", cells[1])))
+    return rows
+
+
+def _matches(spec: str, path: str) -> bool:
+    """Does the module file ``path`` (relative to zhuoji/) fit the table's ``spec``?"""
+    if spec.endswith("/"):
+        return path.startswith(spec)
+    if spec == "rules/<mechanic>.py":  # every hook module: what the rule kit rows leave
+        return path.startswith("rules/") and path.count("/") == 1
+    return fnmatch.fnmatch(path, spec) and "/" not in path.replace(spec.rpartition("/")[0], "", 1)
+
+
+def module_layers() -> dict[str, int]:
+    """zhuoji module name → its row's index; an exact spec wins over a pattern."""
+    rows = layer_rows()
+    out: dict[str, int] = {}
+    for name, (path, _) in layers.modules().items():
+        rel = str(path.relative_to(layers.PACKAGE))
+        exact = [i for i, (_, specs) in enumerate(rows) if rel in specs]
+        loose = [i for i, (_, specs) in enumerate(rows) if any(_matches(s, rel) for s in specs)]
+        found = exact or loose
+        if found:
+            out[name] = found[0]
+    return out
+
+
+def test_the_layer_table_places_every_module() -> None:
+    placed = module_layers()
+    unplaced = sorted(set(layers.modules()) - set(placed))
+    assert not unplaced, f"docs/architecture.md's layer table does not place {unplaced}"
+    assert next(name for name, _ in layer_rows()) == "tiles and hands"
+
+
+def test_no_module_imports_a_layer_above_its_own() -> None:
+    placed, rows = module_layers(), layer_rows()
+    climbs = [
+        f"{m} ({rows[placed[m]][0]}) imports {t} ({rows[placed[t]][0]})"
+        for m, targets in layers.graph().items()
+        for t in targets
+        if placed[t] > placed[m]
+    ]
+    assert not climbs, "\n".join(sorted(climbs))
