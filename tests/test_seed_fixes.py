@@ -5,6 +5,10 @@
   (``settle.hu.rob_kong_dealer_part: dealer_wins``, liupanshui revision 3).  The goldens are
   ``tests/golden/liupanshui/16``–``19``; here the same rounds under revision 2 (the old
   reading, which a child pinned ``extends: liupanshui@2`` keeps) and the bot's price.
+* 十二张落地 例二 — seed 002 「玩家A放一张让玩家 B 12张/例牌达成，及后玩家A再放一张让玩家C或D 12张/例牌
+  达成，此时只有玩家A必要承担包玩家B自模的使命」: a feeder is liable only for the first hand he
+  brought to twelve down, by the order of the feeding discards
+  (``settle.twelve_down.feeder_liable: first``, jinyou revision 4; goldens jinyou 13, 14).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import pytest
 from zhuoji import roundend
 from zhuoji import tiles as T
 from zhuoji.agents.expert_value import table_fan
+from zhuoji.errors import ScenarioError
 from zhuoji.hand import Form
 from zhuoji.outcome import RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.rules.hu import HuPricer
@@ -84,3 +89,36 @@ def test_the_bot_prices_a_robbed_kong_as_settlement_charges_it(dealer: int) -> N
     paid = sum(e.amount for e in ledger.entries if e.payer == 2 and e.payee == 1)
     assert paid == 3
     assert rs.pricing.rob_cost(fan, payer_dealer=dealer == 2, streak=0) == pytest.approx(paid)
+
+
+#: seed 002 例二 cases: the golden file, its totals today, the totals of the old reading
+TWELVE_DOWN = [
+    ("13_twelve_down_second_feed", [-2, -2, 6, -2], [-6, 0, 6, 0]),
+    ("14_twelve_down_first_feed", [-6, 0, 6, 0], [-6, 0, 6, 0]),
+]
+
+
+@pytest.mark.parametrize(("name", "now", "old"), TWELVE_DOWN, ids=[c[0] for c in TWELVE_DOWN])
+def test_a_feeder_is_liable_for_the_first_twelve_down_hand_only(
+    name: str, now: list[int], old: list[int]
+) -> None:
+    case = goldenlib.load_case(GOLDEN / "jinyou" / f"{name}.yaml")
+    assert list(case.expected.totals) == now
+    assert _totals(case, "jinyou", []) == now
+    assert _totals(case, "jinyou@3", []) == old
+    assert _totals(case, "jinyou", ["settle.twelve_down.feeder_liable=every"]) == old
+
+
+def test_the_order_of_two_feeds_must_be_known() -> None:
+    """A round end that leaves out one of the two feeds cannot say whose came first: it is
+    refused, naming the meld whose feeding discard is missing, and nothing is settled."""
+    case = goldenlib.load_case(GOLDEN / "jinyou" / "13_twelve_down_second_feed.yaml")
+    data = dict(case.data, discards=[d for d in case.data["discards"] if d["tile"] != "5m"])
+    with pytest.raises(ScenarioError) as err:
+        roundend.settle_file(roundend.parse(data, "13"), None, [], label="13")
+    assert "seats[1].melds[3]: seat 0 fed the fourth meld of seats 1, 2" in str(err.value)
+    assert "settle.twelve_down.feeder_liable: first" in str(err.value)
+    # under the old reading the order does not matter, and the same file settles
+    roundend.settle_file(
+        roundend.parse(data, "13"), None, ["settle.twelve_down.feeder_liable=every"], label="13"
+    )
