@@ -19,6 +19,7 @@ from zhuoji.rules import (  # noqa: F401  (imported for registration)
     dingque,
     dou,
     drawgame,
+    genzhuang,
     hu,
     liability,
     registry,
