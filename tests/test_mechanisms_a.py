@@ -1,5 +1,6 @@
 """Mechanisms of issue 25 (deliverable 3, first half), each a key whose default changes
-nothing: 跟庄 (``settle.genzhuang``, zhuoji/rules/genzhuang.py) …  Their goldens are in
+nothing: 跟庄 (``settle.genzhuang``, zhuoji/rules/genzhuang.py), 吹风鸡 in FW's reading
+(``settle.chuifeng``, zhuoji/rules/chuifeng.py) …  Their goldens are in
 tests/golden/ (guiyang 24 …); here the rules' edges, their prices and their words."""
 
 from __future__ import annotations
@@ -125,3 +126,56 @@ def test_genzhuang_words() -> None:
     assert words[0].zh.startswith("庄家首张打九万，各家都跟")
     assert words[0].rule_zh.startswith("跟庄")
     assert "the dealer pays each other player" in words[0].rule_en
+
+
+# --- 吹风鸡, FW's reading ----------------------------------------------------------------------
+
+CHUIFENG = "guiyang/25_chuifeng_fw_void.yaml"
+ON = ["settle.chuifeng={tiles: [5p]}"]
+
+
+def _ledger(name: str, overrides: list[str], change: dict[str, Any] | None = None) -> Any:
+    case = goldenlib.load_case(GOLDEN / name)
+    data = dict(case.data, **(change or {}))
+    return roundend.settle_file(roundend.parse(data, name), None, overrides, label=name)[2]
+
+
+def test_chuifeng_voids_the_round_and_keeps_the_dealer() -> None:
+    """CITIES.md 吹风鸡 「FW — every chicken, kong, win and liability of the round void, next
+    round, dealer stays」: the same round without the stage pays and passes the deal."""
+    plain = _ledger(CHUIFENG, [])
+    assert plain.totals() == [-9, -10, 16, 3]
+    assert (plain.next_dealer, plain.next_streak) == (2, 0)
+    void = _ledger(CHUIFENG, ON)
+    assert void.totals() == [0, 0, 0, 0] and not void.entries
+    assert len(void.record) == len(plain.record)  # kept on record, void
+    assert (void.next_dealer, void.next_streak) == (0, 0)
+    grows = _ledger(CHUIFENG, ["settle.chuifeng={tiles: [5p], streak: plus_one}"], {"streak": 2})
+    assert (grows.next_dealer, grows.next_streak) == (0, 3)
+    stays = _ledger(CHUIFENG, ON, {"streak": 2})
+    assert (stays.next_dealer, stays.next_streak) == (0, 2)
+
+
+def test_chuifeng_needs_its_tile_revealed_after_a_win() -> None:
+    other = _ledger(CHUIFENG, ON, {"reveal": "2m"})
+    assert other.totals() == _ledger(CHUIFENG, [], {"reveal": "2m"}).totals() != [0, 0, 0, 0]
+    assert other.next_dealer == 2
+    draw = {"result": {"wins": []}, "reveal": None}
+    drawn = _ledger(CHUIFENG, ON, draw)
+    assert drawn.next_dealer == _ledger(CHUIFENG, [], draw).next_dealer
+
+
+def test_chuifeng_words_say_why_every_entry_is_void() -> None:
+    void = _ledger(CHUIFENG, ON)
+    remark = [r for r in void.remarks if r.item == "chuifeng"]
+    assert len(remark) == 1
+    assert "：翻出五筒（吹风鸡）：本局16笔输赢全部作废，庄家不变 / " in remark[0].text
+    assert all(e.voided_by == remark[0] for e in void.record)
+
+
+def test_gas_chuifeng_is_still_the_chickens_key() -> None:
+    """GA's reading (「GA — only chicken scoring skipped」) stays settle.chickens.chuifeng: the
+    win and the kong are paid, the chickens are not, the deal passes."""
+    ga = _ledger(CHUIFENG, ["settle.chickens.chuifeng={tiles: [5p]}"])
+    assert {e.item for e in ga.entries} == {"hu.pattern", "dou.men"}
+    assert ga.next_dealer == 2

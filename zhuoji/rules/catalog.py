@@ -15,6 +15,7 @@ from zhuoji.rules import (  # noqa: F401  (imported for registration)
     baoting,
     burn,
     chickens,
+    chuifeng,
     dealer,
     dingque,
     dou,
