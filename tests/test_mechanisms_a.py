@@ -1,6 +1,7 @@
 """Mechanisms of issue 25 (deliverable 3, first half), each a key whose default changes
 nothing: 跟庄 (``settle.genzhuang``, zhuoji/rules/genzhuang.py), 吹风鸡 in FW's reading
-(``settle.chuifeng``, zhuoji/rules/chuifeng.py) …  Their goldens are in
+(``settle.chuifeng``, zhuoji/rules/chuifeng.py), an unready 责任鸡 claimer paying back face
+and premium (``settle.chickens.zeren.claimer_pays_back``, zhuoji/rules/chickens/) …  Their goldens are in
 tests/golden/ (guiyang 24 …); here the rules' edges, their prices and their words."""
 
 from __future__ import annotations
@@ -9,10 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import goldenlib
+from conformance.walls import stack
+from pricing_support import bound, evaluator
 
 from zhuoji import roundend
 from zhuoji import tiles as T
+from zhuoji.actions import Action, ActionKind, make
 from zhuoji.contract.pricing import Decision, Pricer
+from zhuoji.engine import Round
+from zhuoji.observation import Observation
+from zhuoji.rules.chickens.pricing import ChickenSeat
 from zhuoji.rules.genzhuang import GenzhuangPricer, followed_tile
 from zhuoji.variant_io import load_variant
 
@@ -179,3 +186,69 @@ def test_gas_chuifeng_is_still_the_chickens_key() -> None:
     ga = _ledger(CHUIFENG, ["settle.chickens.chuifeng={tiles: [5p]}"])
     assert {e.item for e in ga.entries} == {"hu.pattern", "dou.men"}
     assert ga.next_dealer == 2
+
+
+# --- 责任鸡: an unready claimer pays back face and premium ---------------------------------------
+
+ZEREN = "dushan/05_gangkai_dandiao_kongs_baoji.yaml"  # seat 1, unready, punged seat 0's 冲锋
+
+
+def test_an_unready_claimer_pays_face_and_premium_on_top_of_baoji() -> None:
+    """DS §11.2 (dushan.yaml) "向原打出者另赔这笔鸡的 面值 + 溢价": dushan from revision 3
+    pays the face 1 and the premium 2; revision 2 paid the premium alone.  His 包鸡 share
+    for the meld (3 to each other player) is paid either way."""
+    now = _ledger(ZEREN, [])
+    zeren = [(e.payer, e.payee, e.amount) for e in now.entries if e.item == "ji.zeren"]
+    assert zeren == [(1, 0, 3)]
+    baoji = [(e.payer, e.payee, e.amount) for e in now.entries if e.item == "ji.baoji"]
+    assert baoji == [(1, 0, 3), (1, 2, 3), (1, 3, 3)]
+    assert now.totals() == [-16, -34, 68, -18]
+    old = _ledger(ZEREN, [], {"variant": "dushan@2"})
+    assert [e.amount for e in old.entries if e.item == "ji.zeren"] == [2]
+    assert old.totals() == [-17, -33, 68, -18]
+    words = next(e.words() for e in now.entries if e.item == "ji.zeren")
+    assert "另加面值 1，碰的人没叫嘴，反赔打出的人" in words.zh
+    assert "plus its face value 1" in words.en
+
+
+def test_face_is_paid_back_for_a_claim_with_no_premium() -> None:
+    """A claimed chicken whose 责任 is 0 (a plain discard under DS's premium, or extra 0)
+    still costs an unready claimer its face value."""
+    base = [
+        "settle.chickens.zeren.extra=0",
+        "settle.chickens.zeren.claimer_unready=reversed_to_any",
+    ]
+    case = "guiyang/05_zeren.yaml"  # seat 2 punged seat 1's first 1s
+    seats = [dict(s) for s in goldenlib.load_case(GOLDEN / case).data["seats"]]
+    seats[2]["hand"] = "456m789p5p237s"  # not ready
+    unready = {"seats": seats, "result": {"wins": [{"seat": 3, "how": "self_draw"}], "tile": "9s"}}
+    plain = _ledger(case, base, unready)
+    assert not [e for e in plain.entries if e.item == "ji.zeren"]
+    face = _ledger(
+        case, [*base, "settle.chickens.zeren.claimer_pays_back=face_and_amount"], unready
+    )
+    assert [(e.payer, e.payee, e.amount) for e in face.entries if e.item == "ji.zeren"] == [
+        (2, 1, 1)
+    ]
+
+
+def _claimed_first_yaoji(overrides: list[str]) -> ChickenSeat:
+    """Seat 1's chicken pricer answering the dealer's first discard, a 幺鸡."""
+    rs = load_variant("guiyang", overrides)
+    hands = ["1s456789m5678p68s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    r = Round(rs, wall=stack(rs, hands), dealer=0)
+    r.apply(Action.parse("0 discard 1s"))
+    assert r.phase.value == "claim"
+    seat = bound(evaluator(Observation(r, 1)).prices, ChickenSeat)
+    for s in r.to_act():
+        r.apply(make(s, ActionKind.PASS))
+    return seat
+
+
+def test_the_claimer_prices_the_face_he_would_pay_back() -> None:
+    rev = ["settle.chickens.zeren.claimer_unready=reversed_to_any"]
+    amount = _claimed_first_yaoji(rev)
+    face = _claimed_first_yaoji([*rev, "settle.chickens.zeren.claimer_pays_back=face_and_amount"])
+    assert amount.claim_gain(0.0, 1.0) == -1.0  # the extra 1 paid back
+    assert face.claim_gain(0.0, 1.0) == -2.0  # and the 幺鸡's face 1
+    assert face.claim_gain(1.0, 0.0) == amount.claim_gain(1.0, 0.0) == 1.0

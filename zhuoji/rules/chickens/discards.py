@@ -34,13 +34,15 @@ class Status(StrEnum):
 @dataclass(frozen=True)
 class Special:
     """A 冲锋 owned by ``seat``, or a 责任 the ``seat`` (discarder) owes ``other`` (claimer);
-    ``fact`` is what its amount counts (the words of :mod:`~zhuoji.rules.chickens.words`)."""
+    ``fact`` is what its amount counts (the words of :mod:`~zhuoji.rules.chickens.words`);
+    ``face`` the claimed chicken's plain value (a 责任's)."""
 
     seat: int
     other: int | None
     amount: int
     item: str
     fact: Fact
+    face: int = 0
 
 
 @per_object(maxsize=256)
@@ -304,6 +306,6 @@ def zeren(
         else:
             amount, item = zr.extra * c.base, "ji.zeren"
             f = fact(tiles=tiles, kind="zeren", each=c.base, multiplier=zr.extra)
-        if amount:
-            out.append(Special(d.seat, d.claimed_by, amount, item, f))
+        if amount or zr.claimer_pays_back == "face_and_amount":
+            out.append(Special(d.seat, d.claimed_by, amount, item, f, c.base))
     return out

@@ -252,6 +252,15 @@ class Zeren(Params):
         "unready claimer's 包鸡 to the original discarder (DS §11.2 「还要向原打出者另赔这笔鸡的"
         "面值 + 溢价」)",
     )
+    claimer_pays_back: Literal["amount", "face_and_amount"] = Field(
+        "amount",
+        title="reversed 责任 paid back",
+        description="what an unready claimer pays the discarder where ``claimer_unready`` "
+        "reverses a 责任鸡: amount — the 责任 itself (the extra, or the premium); "
+        "face_and_amount — the claimed chicken's face value on top, for every claimed "
+        "chicken of the 责任 tiles (a plain one's premium is 0, its face is still paid), "
+        "besides his 包鸡 share (DS §11.2 「还要向原打出者另赔这笔鸡的面值 + 溢价」)",
+    )
     shouquan: Shouquan | None = Field(
         None,
         title="首圈责任鸡",

@@ -201,6 +201,8 @@ def _claimed_words(f: Fact) -> Words:
             f"{tile_zh}：按{s_zh}算的差价 {f.fan}",
             f"{tile_en}: the premium of a {s_en} discard, {f.fan}",
         )
+    if "face" in f.tags:  # DS §11.2: the face value on top (``extra``)
+        zh, en = f"{zh}，另加面值 {f.extra}", f"{en}, plus its face value {f.extra}"
     if "back" in f.tags:
         zh, en = (
             f"{zh}，碰的人没叫嘴，反赔打出的人",
