@@ -1,7 +1,8 @@
 """Mechanisms of issue 25 (deliverable 3, first half), each a key whose default changes
 nothing: 跟庄 (``settle.genzhuang``, zhuoji/rules/genzhuang.py), 吹风鸡 in FW's reading
 (``settle.chuifeng``, zhuoji/rules/chuifeng.py), an unready 责任鸡 claimer paying back face
-and premium (``settle.chickens.zeren.claimer_pays_back``, zhuoji/rules/chickens/) …  Their goldens are in
+and premium (``settle.chickens.zeren.claimer_pays_back``) and one 冲锋鸡 a round shared by its
+tiles (``settle.chickens.chongfeng.first: round_any``), both in zhuoji/rules/chickens/.  Their goldens are in
 tests/golden/ (guiyang 24 …); here the rules' edges, their prices and their words."""
 
 from __future__ import annotations
@@ -252,3 +253,63 @@ def test_the_claimer_prices_the_face_he_would_pay_back() -> None:
     assert amount.claim_gain(0.0, 1.0) == -1.0  # the extra 1 paid back
     assert face.claim_gain(0.0, 1.0) == -2.0  # and the 幺鸡's face 1
     assert face.claim_gain(1.0, 0.0) == amount.claim_gain(1.0, 0.0) == 1.0
+
+
+# --- one 冲锋鸡 a round, shared by its tiles -------------------------------------------------------
+
+SHARED = "guiyang-qq/04_chongfeng_one_a_round.yaml"
+ANY = ["settle.chickens.chongfeng.first=round_any"]
+
+
+def _chongfeng(ledger: Any) -> list[tuple[int, int, int]]:
+    return [(e.payer, e.payee, e.amount) for e in ledger.entries if e.item == "ji.chongfeng"]
+
+
+def test_one_chongfeng_a_round_goes_to_the_first_of_its_tiles() -> None:
+    shared = _ledger(SHARED, ANY)
+    assert _chongfeng(shared) == [(0, 3, 4), (1, 3, 4), (2, 3, 4)]  # the 8p only
+    assert shared.totals() == [8, -8, -16, 16]
+    per_tile = _ledger(SHARED, [])  # guiyang-qq: 冲锋 幺鸡 and 冲锋乌骨 each
+    assert len(_chongfeng(per_tile)) == 6 and per_tile.totals() == [6, -10, -18, 22]
+    # the first of the tiles taken (责任鸡) leaves the round with no 冲锋 at all
+    seats = [dict(s) for s in goldenlib.load_case(GOLDEN / SHARED).data["seats"]]
+    seats[1]["hand"] = "3m5m9m1p4p7p9p2s4s6s"
+    seats[1]["melds"] = [{"kind": "peng", "tile": "8p", "from": 3}]
+    taken = {
+        "seats": seats,
+        "discards": [
+            {"seat": 3, "tile": "8p", "claimed_by": 1, "claim": "peng"},
+            {"seat": 3, "tile": "1s"},
+            {"seat": 2, "tile": "7m", "claimed_by": 0},
+        ],
+    }
+    assert not _chongfeng(_ledger(SHARED, ANY, taken))
+    assert len(_chongfeng(_ledger(SHARED, [], taken))) == 3  # per tile: the 幺鸡 still is one
+
+
+def test_one_chongfeng_a_round_with_hengji_rounds() -> None:
+    """The stage's discard walk (横鸡 variants) reads ``round_any`` the same way."""
+    hj = [*ANY, "settle.chickens.hengji={}"]
+    assert _chongfeng(_ledger(SHARED, hj)) == [(0, 3, 4), (1, 3, 4), (2, 3, 4)]
+
+
+def _seat_after_first_discard(overrides: list[str], tile: str) -> ChickenSeat:
+    """Seat 1's chicken pricer after the dealer's first discard, nobody claiming it."""
+    rs = load_variant("guiyang-qq", overrides)
+    hands = ["1s456789m5678p68s9s", "123m1479p234667s", "456m23p23557889s", "789m2368p115799s"]
+    r = Round(rs, wall=stack(rs, hands), dealer=0)
+    r.apply(Action.parse(f"0 discard {tile}"))
+    while r.phase.value == "claim":
+        for s in r.to_act():
+            r.apply(make(s, ActionKind.PASS))
+    return bound(evaluator(Observation(r, 1)).prices, ChickenSeat)
+
+
+def test_the_bot_knows_the_round_has_had_its_chongfeng() -> None:
+    yao = T.parse_one("1s")
+    per_tile = _seat_after_first_discard([], "8p")
+    shared = _seat_after_first_discard(ANY, "8p")
+    assert per_tile.is_chongfeng(yao) and not shared.is_chongfeng(yao)
+    assert shared.cf_indexes == frozenset({0}) == per_tile.cf_indexes
+    other = _seat_after_first_discard(ANY, "9s")  # no 冲锋 tile yet: the 幺鸡 would be it
+    assert other.is_chongfeng(yao)

@@ -173,11 +173,14 @@ class Chongfeng(Params):
         title="冲锋鸡 golden multiplier",
         description="the tile's value × this when it is golden (seed 000 ① 「翻四番」 4; 001 6)",
     )
-    first: Literal["round", "own"] = Field(
+    first: Literal["round", "own", "round_any"] = Field(
         "round",
         title="whose first discard",
-        description="round: the round's first discarded copy of the tile (seed 000 ① 「玩家打出的"
-        "第一张幺鸡」); own: each player's own first discard, when it is a chicken (DS §7.3)",
+        description="round: the round's first discarded copy of the tile, each tile on its own "
+        "(seed 000 ① 「玩家打出的第一张幺鸡」); own: each player's own first discard, when it is a "
+        "chicken (DS §7.3); round_any: one 冲锋鸡 a round, shared by the tiles — the round's "
+        "first discard of any of them (幺鸡 or 八筒, whichever comes first; issue 25 "
+        '"一局只有这一只"); a later discard of another of the tiles is no 冲锋',
     )
     claimed: Literal["none", "claimer"] = Field(
         "none",

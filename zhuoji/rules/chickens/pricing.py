@@ -192,6 +192,8 @@ class ChickenPricer(Pricer):
         )
         #: the round's first discard of the kind (else: a player's own first)
         self.cf_round_first = cf is None or cf.first == "round"
+        #: one 冲锋 a round, shared by its tiles: the first discard of any of them
+        self.cf_round_any = cf is not None and cf.first == "round_any"
         self.cf_also_discard = cf is not None and cf.also_discard
         #: 首圈冲锋鸡: a 冲锋 discarded in the first go-round at these multipliers
         self.cf_first: tuple[int, int] | None = None
@@ -344,6 +346,7 @@ class ChickenSeat(Pricer):
         started: set[int] = set()
         cf: set[int] = set()
         hj: set[int] = set()
+        cf_taken = False  # a discard of a 冲锋 tile was made (``first: round_any``)
         #: the stage's walk of the discards (横鸡 rounds), where there are 横鸡
         self.walk: Any = None
         if rule.hengji:
@@ -358,15 +361,22 @@ class ChickenSeat(Pricer):
                 started.add(who)
         else:
             for i, (who, tile, _claimed) in enumerate(table):
-                first = tile not in seen if rule.cf_round_first else who not in started
+                if rule.cf_round_any:
+                    first = not cf_taken
+                elif rule.cf_round_first:
+                    first = tile not in seen
+                else:
+                    first = who not in started
                 if rule.cf_mult and tile in self.cf_tiles and prices.base[tile] and first:
                     cf.add(i)
                 seen.add(tile)
                 started.add(who)
+                cf_taken = cf_taken or tile in self.cf_tiles
         self.cf_indexes: frozenset[int] = frozenset(cf)
         self.hj_indexes: frozenset[int] = frozenset(hj)
         self._seen_kinds = frozenset(seen)
         self._started = seat in started
+        self._cf_taken = cf_taken
         # this seat's 冲锋 so far: unclaimed, or claimed by a claimer who may end unready
         self.cf_mine = sum(
             self.chongfeng_value(tile, i < self.firsts) * self._kept(claimed)
@@ -409,13 +419,16 @@ class ChickenSeat(Pricer):
         return got
 
     def is_chongfeng(self, tile: int) -> bool:
-        """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
-        this seat's own first discard, by ``chongfeng.first``)."""
+        """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, the
+        round's first of any 冲锋 tile, or this seat's own first discard, by
+        ``chongfeng.first``)."""
         rule = self.rule
         if not rule.cf_mult or tile not in self.cf_tiles or not self.prices.base[tile]:
             return False
         if self.walk is not None:
             return bool(self._next_status(tile) is rule.CHONGFENG)
+        if rule.cf_round_any:
+            return not self._cf_taken
         return tile not in self._seen_kinds if rule.cf_round_first else not self._started
 
     def is_hengji(self, tile: int) -> bool:

@@ -168,6 +168,11 @@ def _chongfeng_words(f: Fact) -> Words:
             f"自己打出的第一张牌{tile_zh}",
             f"a player's own first discard, {tile_en},",
         )
+    elif "shared" in f.tags:  # one 冲锋 a round, shared by its tiles
+        when_zh, when_en = (
+            f"本局第一张打出的冲锋牌{tile_zh}（一局只有这一只）",
+            f"the round's first discard of any of its tiles, {tile_en} (one a round),",
+        )
     else:
         when_zh, when_en = f"本局第一张打出的{tile_zh}", f"the round's first {tile_en}"
     if "claimer" in f.tags:
