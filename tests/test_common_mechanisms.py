@@ -278,11 +278,13 @@ def test_shabao_from_every_declared_loser() -> None:
 
 
 def test_zeren_reversed_to_any_discarder() -> None:
-    """独山 (DS §11.2): an unready claimer of a 冲锋鸡 pays its premium back to the discarder
-    even when that discarder is not ready himself; GA's reading (reversed) pays only a ready
-    one."""
+    """独山 (DS §11.2): an unready claimer of a 冲锋鸡 pays its face value and premium back to
+    the discarder even when that discarder is not ready himself (the premium alone with
+    ``claimer_pays_back: amount``); GA's reading (reversed) pays only a ready one."""
     case = "dushan/05_gangkai_dandiao_kongs_baoji"  # seat 1 (unready) punged seat 0's 冲锋
-    assert paid(settle(case), "ji.zeren") == [(1, 0, 2)]
+    assert paid(settle(case), "ji.zeren") == [(1, 0, 3)]
+    led = settle(case, "settle.chickens.zeren.claimer_pays_back=amount")
+    assert paid(led, "ji.zeren") == [(1, 0, 2)]
     led = settle(case, "settle.chickens.zeren.claimer_unready=reversed")
     assert not paid(led, "ji.zeren")  # seat 0 is not ready
 

@@ -156,8 +156,8 @@ BAD_FILES = [
         HEAD + "settle:\n  chikens: {scope: hand}\n",
         [
             "{f}:6: settle.chikens: 'chikens' is not a hook id, so the entry needs an id (one of: "
-            "baopai, burn, chajiao, chickens, dajiao, dou, hu, huazhu, kong_feeder, peng_sets, "
-            "reng_bao, shabao, twelve_down, xianggong)"
+            "baopai, burn, chajiao, chickens, chuifeng, dajiao, dou, genzhuang, hu, huazhu, "
+            "kong_feeder, peng_sets, reng_bao, shabao, twelve_down, xianggong)"
         ],
     ),
     (

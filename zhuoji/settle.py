@@ -19,10 +19,12 @@ __all__ = ["Ledger", "LedgerEntry", "SettleContext", "settle"]
 
 
 def settle(ruleset: Ruleset, end: RoundEnd) -> Ledger:
-    """Run the variant's stages over a finished round; also decide the next dealer."""
+    """Run the variant's stages over a finished round; also decide the next dealer (the
+    variant's dealer rule, unless a stage decided him: :attr:`SettleContext.next_dealer`)."""
     ctx = SettleContext(ruleset, end)
     for stage in ruleset.stages:
         ctx.rule = stage.hook.id  # what it pays is recorded as this hook's, worded by it
         stage(ctx)
-    ctx.ledger.next_dealer, ctx.ledger.next_streak = ruleset.dealer(end, ctx.ready)
+    decided = ctx.next_dealer  # a stage that voided the round keeps the dealer (吹风鸡 FW)
+    ctx.ledger.next_dealer, ctx.ledger.next_streak = decided or ruleset.dealer(end, ctx.ready)
     return ctx.ledger

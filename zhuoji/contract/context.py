@@ -55,6 +55,9 @@ class SettleContext:
         #: the id of the hook now paying (set by the settlement pipeline before each stage);
         #: every entry and remark records it, so its words come from that hook
         self.rule = ""
+        #: (next dealer, his streak) when a stage decides them itself instead of the
+        #: variant's dealer rule (吹风鸡, FW: the round is void and the dealer stays)
+        self.next_dealer: tuple[int, int] | None = None
 
     # --- burning (烧) -----------------------------------------------------------------
 

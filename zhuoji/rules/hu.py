@@ -101,6 +101,15 @@ class HuParams(Params):
         title="抢杠 counts as 自摸",
         description="a robbed kong meets rows that require self_draw",
     )
+    rob_kong_dealer_part: Literal["always", "dealer_wins"] = Field(
+        "always",
+        title="抢杠 dealer part",
+        description="always: a robbed kong's shares carry the dealer part (dealer_bonus) where "
+        "the dealer pays or wins, as any self-draw; dealer_wins: only when the dealer is the "
+        "robbing winner — a non-dealer winner is paid the pattern and the streak, no dealer "
+        "part even when the dealer is the one robbed (seed 004 (2) 「闲家被抢杠和,闲自摸,闲家支付"
+        "胡牌者牌型分*3+连庄分」)",
+    )
     dealer_bonus: int = Field(
         0,
         ge=0,
@@ -185,6 +194,7 @@ NEEDS = {
     "multipliers.repao": WINS_ON_DISCARD,
     "rob_kong_paid_by": ROBBING,
     "rob_kong_as_self_draw": ROBBING,
+    "rob_kong_dealer_part": ROBBING,
     "multipliers.rob_kong": ROBBING,
     "baoting": DECLARING,
     "dealer_bonus_max_pattern": Because(
@@ -282,6 +292,7 @@ class HuPricer(Pricer):
         self.discard_paid_by_all = p.discard_paid_by == "all"
         self.rob_paid = p.rob_kong_paid_by
         self.rob_as_self_draw = p.rob_kong_as_self_draw
+        self.rob_dealer_part = p.rob_kong_dealer_part == "always"
         self.dealer_bonus = p.dealer_bonus
         self.dealer_bonus_max_pattern = p.dealer_bonus_max_pattern
         self.streak_bonus = p.streak_bonus
@@ -347,14 +358,20 @@ class HuPricer(Pricer):
     def rob_cost(self, fan: int, *, payer_dealer: bool, streak: int) -> float:
         """The robbed player pays every share (``robbed_for_all``), his share (players − 1)
         times (``robbed_triple_and_others``: the others pay theirs too) or his one share
-        (``robbed_once``) — seed 000 16, seed 003 24, CITIES.md 贵阳 club table."""
+        (``robbed_once``) — seed 000 16, seed 003 24, CITIES.md 贵阳 club table; with
+        ``rob_kong_dealer_part: dealer_wins`` a robbed dealer's share has no dealer part
+        (seed 004 (2))."""
+        robbed_fan = fan * self.rob_kong_mult
         share = self.share(
-            fan * self.rob_kong_mult,
+            robbed_fan,
             self_draw=self.rob_as_self_draw,
             winner_dealer=False,
             payer_dealer=payer_dealer,
             streak=streak,
         )
+        if payer_dealer and not self.rob_dealer_part:  # seed 004 (2): pattern and streak only
+            bonus = self.dealer_bonus
+            share -= min(bonus, robbed_fan) if self.dealer_bonus_max_pattern else bonus
         return share if self.rob_paid == "robbed_once" else share * (self.players - 1)
 
     def rob_kong_self_draw(self) -> bool:
@@ -495,11 +512,17 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
         item, f, units = declared
         parts.append((item, with_fact(f, seat=seat, factors=factors), units * times))
     dealer_parts: list[Part] | None = None  # the same for every bearer where the dealer is in
+    # seed 004 (2) 「闲家被抢杠和,闲自摸,闲家支付胡牌者牌型分*3+连庄分」: no dealer part
+    with_dealer_part = not (
+        win.how is WinHow.ROB_KONG
+        and p.rob_kong_dealer_part == "dealer_wins"
+        and seat != end.dealer
+    )
     for bearer in share_bearers(ctx, win, p.discard_paid_by):
         bonus_parts: list[Part] = []
         if end.dealer in (bearer, seat):
             if dealer_parts is None:
-                dealer_parts = _dealer_parts(ctx, seat, value.base, p)
+                dealer_parts = _dealer_parts(ctx, seat, value.base, p, with_dealer_part)
             bonus_parts = dealer_parts
         elif p.other_bonus:
             f = fact(kind="other", seat=seat, fan=p.other_bonus)
@@ -527,10 +550,13 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
                 entries.append(at)
 
 
-def _dealer_parts(ctx: SettleContext, seat: int, base: int, p: HuParams) -> list[Part]:
-    """What a share adds where the dealer pays or wins: his part and the streak's."""
+def _dealer_parts(
+    ctx: SettleContext, seat: int, base: int, p: HuParams, with_dealer_part: bool = True
+) -> list[Part]:
+    """What a share adds where the dealer pays or wins: his part (unless not
+    ``with_dealer_part``) and the streak's."""
     out: list[Part] = []
-    bonus = p.dealer_bonus
+    bonus = p.dealer_bonus if with_dealer_part else 0
     if p.dealer_bonus_max_pattern:
         bonus = min(bonus, base)
     if bonus:

@@ -8,7 +8,8 @@
 * ``peng_sets`` — seed 003 碰3对/碰4对: when another player wins, a player with three (four)
   pungs or exposed kongs pays what the others lose.
 * ``twelve_down`` — seed 002 十二张落地包自摸: the player who fed the fourth meld of a hand that
-  then self-draws pays the other players' shares.
+  then self-draws pays the other players' shares (例二: optionally only for the first hand he
+  brought to twelve down).
 * ``kong_feeder`` — seed 002 杠开 包牌状态: a win on the replacement of a kong made on a discard
   is paid entirely by that discard's player.
 """
@@ -20,7 +21,7 @@ from typing import Literal
 from pydantic import Field
 
 from zhuoji.contract.bound import BoundRules
-from zhuoji.contract.checks import Problem
+from zhuoji.contract.checks import Problem, rule
 from zhuoji.contract.context import DouBurn, SettleContext
 from zhuoji.contract.ledger import FOR, PAYER, SEAT, Fact, Remark, fact, with_fact
 from zhuoji.contract.pricing import NO_ENDS, Decision, Ends, Pricer
@@ -288,7 +289,99 @@ def settle_peng_sets(ctx: SettleContext, p: PengSetsParams) -> None:
 
 
 class TwelveDownParams(Params):
-    """No parameters: the rule is on or off."""
+    feeder_liable: Literal["every", "first"] = Field(
+        "every",
+        title="十二张落地 feeder liable for",
+        description="every: a feeder pays for each hand whose fourth meld he fed; first: only "
+        "for the first hand he brought to twelve down, by the order of the feeding discards "
+        "(seed 002 例二 「玩家A放一张让玩家 B 12张/例牌达成，及后玩家A再放一张让玩家C或D 12张/例牌"
+        "达成，此时只有玩家A必要承担包玩家B自模的使命．C和D 则不在此条例张制。」)",
+    )
+
+
+_TWELVE_DOWN_SOURCE = "seed 002 包自摸规则 十二张落地 例二"
+
+
+def _fed_fourth(end: RoundEnd, seat: int) -> Meld | None:
+    """The seat's fourth meld when another player fed it (十二张落地), else None."""
+    melds = end.seats[seat].melds
+    if len(melds) < 4:
+        return None
+    fourth = melds[3]
+    if not fourth.kind.claimed or fourth.source is None or fourth.source == seat:
+        return None
+    return fourth
+
+
+def _feed_index(end: RoundEnd, seat: int, meld: Meld) -> int | None:
+    """The index in ``end.discards`` of the discard ``seat`` claimed to make ``meld`` (a pung
+    since extended to an added kong included); None when the round end does not list it."""
+    for j, d in enumerate(end.discards):
+        if d.claimed_by != seat or d.seat != meld.source or d.claim is None:
+            continue
+        if meld.kind is MeldKind.CHI:
+            if d.claim is MeldKind.CHI and d.tile in meld.tiles and meld.claimed in (None, d.tile):
+                return j
+        elif d.tile == meld.tile and d.claim is not MeldKind.CHI:
+            return j
+    return None
+
+
+def _twins(end: RoundEnd, seat: int, feeder: int) -> list[int]:
+    """The other seats whose fourth meld ``feeder`` fed too."""
+    out = []
+    for s in range(end.players):
+        m = _fed_fourth(end, s) if s != seat else None
+        if m is not None and m.source == feeder:
+            out.append(s)
+    return out
+
+
+def twelve_down_order_problems(
+    end: RoundEnd, rules: BoundRules, p: TwelveDownParams
+) -> list[Problem]:
+    """With ``feeder_liable: first``, a self-drawn twelve-down hand whose feeder also fed
+    another hand's fourth meld is paid by him only when his feed to it came first: the round
+    end lists both feeding discards (``discards[].claimed_by``), so their order is known."""
+    if p.feeder_liable != "first":
+        return []
+    out = []
+    for k, win in enumerate(end.wins):
+        fourth = _fed_fourth(end, win.seat)
+        if win.how is not WinHow.SELF_DRAW or fourth is None or fourth.source is None:
+            continue
+        twins = _twins(end, win.seat, fourth.source)
+        for s in [win.seat, *twins] if twins else []:
+            meld = end.seats[s].melds[3]
+            if _feed_index(end, s, meld) is None:
+                out.append(
+                    Problem(
+                        f"seats[{s}].melds[3]",
+                        rule("settle.twelve_down.feeder_liable", "first"),
+                        f"seat {fourth.source} fed the fourth meld of seats "
+                        f"{', '.join(str(t) for t in sorted([win.seat, *twins]))}, so the "
+                        f"order of his feeds decides who pays for seat {win.seat}'s "
+                        f"self-draw (result.wins[{k}]): list the discard seat {s} claimed "
+                        f"for it in discards, with claimed_by and claim",
+                        _TWELVE_DOWN_SOURCE,
+                    )
+                )
+    return out
+
+
+def first_feed(end: RoundEnd, seat: int) -> bool:
+    """Whether the feeder of ``seat``'s fourth meld brought no other hand to twelve down
+    before it (by the order of the feeding discards)."""
+    fourth = _fed_fourth(end, seat)
+    assert fourth is not None and fourth.source is not None
+    own = _feed_index(end, seat, fourth)
+    for s in _twins(end, seat, fourth.source):
+        other = _feed_index(end, s, end.seats[s].melds[3])
+        if own is None or other is None:  # refused by twelve_down_order_problems
+            raise AssertionError("a twelve-down feed missing from the discards")
+        if other < own:
+            return False
+    return True
 
 
 @register(
@@ -299,16 +392,18 @@ class TwelveDownParams(Params):
     title="十二张落地包自摸",
     labels=LIABILITY_LABELS,
     words=liability_words,
+    checks=(twelve_down_order_problems,),
 )
 def settle_twelve_down(ctx: SettleContext, p: TwelveDownParams) -> None:
-    """The feeder of a self-drawing winner's fourth meld pays the other shares."""
+    """The feeder of a self-drawing winner's fourth meld pays the other shares (with
+    ``feeder_liable: first``, only for the first hand he brought to twelve down)."""
     for win in ctx.end.wins:
-        melds = ctx.end.seats[win.seat].melds
-        if win.how is not WinHow.SELF_DRAW or len(melds) < 4:
+        fourth = _fed_fourth(ctx.end, win.seat)
+        if win.how is not WinHow.SELF_DRAW or fourth is None or fourth.source is None:
             continue
-        fourth = melds[3]
-        if fourth.kind.claimed and fourth.source is not None and fourth.source != win.seat:
-            transfer_win(ctx, win, fourth.source, "liability", "twelve_down")
+        if p.feeder_liable == "first" and not first_feed(ctx.end, win.seat):
+            continue
+        transfer_win(ctx, win, fourth.source, "liability", "twelve_down")
 
 
 class KongFeederParams(Params):

@@ -34,13 +34,15 @@ class Status(StrEnum):
 @dataclass(frozen=True)
 class Special:
     """A 冲锋 owned by ``seat``, or a 责任 the ``seat`` (discarder) owes ``other`` (claimer);
-    ``fact`` is what its amount counts (the words of :mod:`~zhuoji.rules.chickens.words`)."""
+    ``fact`` is what its amount counts (the words of :mod:`~zhuoji.rules.chickens.words`);
+    ``face`` the claimed chicken's plain value (a 责任's)."""
 
     seat: int
     other: int | None
     amount: int
     item: str
     fact: Fact
+    face: int = 0
 
 
 @per_object(maxsize=256)
@@ -103,6 +105,12 @@ def classify(end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams) -> d
             k = discards[i].tile
             out[i] = Status.CHONGFENG if k in cf_tiles and k not in seen else Status.PLAIN
             seen.add(k)
+    elif cf.first == "round_any":  # one 冲锋 a round: the first discard of any of its tiles
+        taken = False
+        for i in chickens:
+            first = discards[i].tile in cf_tiles and not taken
+            out[i] = Status.CHONGFENG if first else Status.PLAIN
+            taken = taken or discards[i].tile in cf_tiles
     else:
         own = _own_firsts(end)
         for i in chickens:
@@ -133,6 +141,9 @@ class DiscardWalk:
         cf, hj = p.chongfeng, p.hengji
         self.table = table
         self.cf_round = cf is not None and cf.first == "round"
+        #: one 冲锋 a round, shared by its tiles (``first: round_any``), and whether it is gone
+        self.cf_round_any = cf is not None and cf.first == "round_any"
+        self.cf_taken = False
         self.cf_tiles = tiles_of(cf.tiles, table) if cf is not None else frozenset()
         self.hj_tiles = tiles_of(hj.tiles, table) if hj is not None else frozenset()
         self.seen: set[int] = set()  # kinds discarded so far
@@ -144,6 +155,7 @@ class DiscardWalk:
         """An independent walk at the same place (a bot walks on from a table it has seen)."""
         twin = DiscardWalk.__new__(DiscardWalk)
         twin.table, twin.cf_round = self.table, self.cf_round
+        twin.cf_round_any, twin.cf_taken = self.cf_round_any, self.cf_taken
         twin.cf_tiles, twin.hj_tiles = self.cf_tiles, self.hj_tiles
         twin.seen, twin.started = set(self.seen), set(self.started)
         twin.rounds = {k: None if m is None else set(m) for k, m in self.rounds.items()}
@@ -159,6 +171,7 @@ class DiscardWalk:
         status = self.next_status(seat, tile)
         self.started.add(seat)
         self.seen.add(tile)
+        self.cf_taken = self.cf_taken or tile in self.cf_tiles
         if status is Status.CHONGFENG:
             members = rounds.get(tile)
             if members is not None:
@@ -174,10 +187,15 @@ class DiscardWalk:
         nothing changes."""
         if tile not in self.table:
             return None
-        if tile in self.cf_tiles and (
-            tile not in self.seen if self.cf_round else seat not in self.started
-        ):
-            return Status.CHONGFENG
+        if tile in self.cf_tiles:
+            if self.cf_round_any:
+                first = not self.cf_taken
+            elif self.cf_round:
+                first = tile not in self.seen
+            else:
+                first = seat not in self.started
+            if first:
+                return Status.CHONGFENG
         if tile in self.hj_tiles:
             members = self.rounds.get(tile, set())
             if members is not None and seat not in members:  # its round is open (or none yet)
@@ -221,6 +239,8 @@ def chongfeng_value(
         tags = (*tags, "chongfeng")
     if cf.first == "own":
         tags = (*tags, "own")
+    elif cf.first == "round_any":
+        tags = (*tags, "shared")
     f = fact(
         tiles=(c.kind,),
         kind=kind,
@@ -304,6 +324,6 @@ def zeren(
         else:
             amount, item = zr.extra * c.base, "ji.zeren"
             f = fact(tiles=tiles, kind="zeren", each=c.base, multiplier=zr.extra)
-        if amount:
-            out.append(Special(d.seat, d.claimed_by, amount, item, f))
+        if amount or zr.claimer_pays_back == "face_and_amount":
+            out.append(Special(d.seat, d.claimed_by, amount, item, f, c.base))
     return out

@@ -173,11 +173,14 @@ class Chongfeng(Params):
         title="冲锋鸡 golden multiplier",
         description="the tile's value × this when it is golden (seed 000 ① 「翻四番」 4; 001 6)",
     )
-    first: Literal["round", "own"] = Field(
+    first: Literal["round", "own", "round_any"] = Field(
         "round",
         title="whose first discard",
-        description="round: the round's first discarded copy of the tile (seed 000 ① 「玩家打出的"
-        "第一张幺鸡」); own: each player's own first discard, when it is a chicken (DS §7.3)",
+        description="round: the round's first discarded copy of the tile, each tile on its own "
+        "(seed 000 ① 「玩家打出的第一张幺鸡」); own: each player's own first discard, when it is a "
+        "chicken (DS §7.3); round_any: one 冲锋鸡 a round, shared by the tiles — the round's "
+        "first discard of any of them (幺鸡 or 八筒, whichever comes first; issue 25 "
+        '"一局只有这一只"); a later discard of another of the tiles is no 冲锋',
     )
     claimed: Literal["none", "claimer"] = Field(
         "none",
@@ -251,6 +254,15 @@ class Zeren(Params):
         "reversed_to_any: he pays the discarder, ready or not — the premium joins the "
         "unready claimer's 包鸡 to the original discarder (DS §11.2 「还要向原打出者另赔这笔鸡的"
         "面值 + 溢价」)",
+    )
+    claimer_pays_back: Literal["amount", "face_and_amount"] = Field(
+        "amount",
+        title="reversed 责任 paid back",
+        description="what an unready claimer pays the discarder where ``claimer_unready`` "
+        "reverses a 责任鸡: amount — the 责任 itself (the extra, or the premium); "
+        "face_and_amount — the claimed chicken's face value on top, for every claimed "
+        "chicken of the 责任 tiles (a plain one's premium is 0, its face is still paid), "
+        "besides his 包鸡 share (DS §11.2 「还要向原打出者另赔这笔鸡的面值 + 溢价」)",
     )
     shouquan: Shouquan | None = Field(
         None,

@@ -84,7 +84,8 @@ def pay_holdings(
 
 def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[Special]) -> None:
     """责任鸡: the discarder pays a collecting claimer; ``reversed``: an unready claimer pays a
-    ready discarder (GA); ``reversed_to_any``: any discarder (DS §11.2)."""
+    ready discarder (GA); ``reversed_to_any``: any discarder (DS §11.2) — the 责任, or with
+    ``claimer_pays_back: face_and_amount`` the chicken's face value on top (DS §11.2)."""
     zr = p.zeren
     assert zr is not None or not events
     for z in events:
@@ -98,7 +99,11 @@ def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[S
             zr.claimer_unready == "reversed_to_any"
             or (zr.claimer_unready == "reversed" and st.collects[discarder])
         ):
-            ctx.pay(claimer, discarder, z.amount, z.item, fact=_back(z.fact))
+            if zr.claimer_pays_back == "face_and_amount":  # DS §11.2 「面值 + 溢价」
+                f = with_fact(_back(z.fact), extra=z.face, tags=(*z.fact.tags, "back", "face"))
+                ctx.pay(claimer, discarder, z.amount + z.face, z.item, fact=f)
+            else:
+                ctx.pay(claimer, discarder, z.amount, z.item, fact=_back(z.fact))
 
 
 def pay_unready(

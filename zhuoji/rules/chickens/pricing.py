@@ -192,6 +192,8 @@ class ChickenPricer(Pricer):
         )
         #: the round's first discard of the kind (else: a player's own first)
         self.cf_round_first = cf is None or cf.first == "round"
+        #: one 冲锋 a round, shared by its tiles: the first discard of any of them
+        self.cf_round_any = cf is not None and cf.first == "round_any"
         self.cf_also_discard = cf is not None and cf.also_discard
         #: 首圈冲锋鸡: a 冲锋 discarded in the first go-round at these multipliers
         self.cf_first: tuple[int, int] | None = None
@@ -214,6 +216,8 @@ class ChickenPricer(Pricer):
         #: an unready claimer pays the 责任 back: none, reversed (to a collecting discarder,
         #: GA), reversed_to_any (to the discarder, DS §11.2)
         self.zeren_reversed = zr.claimer_unready if zr is not None else "none"
+        #: DS §11.2: the unready claimer pays the claimed chicken's face value on top
+        self.zeren_back_face = zr is not None and zr.claimer_pays_back == "face_and_amount"
         self.scope = p.scope  # hand / permanent / all: which unclaimed discards still count
         self.collectors_ready = p.collectors == "ready"  # only ready players collect (叫嘴)
         self.payers_unready = p.payers == "unready"  # only unready players pay a collector
@@ -342,6 +346,7 @@ class ChickenSeat(Pricer):
         started: set[int] = set()
         cf: set[int] = set()
         hj: set[int] = set()
+        cf_taken = False  # a discard of a 冲锋 tile was made (``first: round_any``)
         #: the stage's walk of the discards (横鸡 rounds), where there are 横鸡
         self.walk: Any = None
         if rule.hengji:
@@ -356,15 +361,22 @@ class ChickenSeat(Pricer):
                 started.add(who)
         else:
             for i, (who, tile, _claimed) in enumerate(table):
-                first = tile not in seen if rule.cf_round_first else who not in started
+                if rule.cf_round_any:
+                    first = not cf_taken
+                elif rule.cf_round_first:
+                    first = tile not in seen
+                else:
+                    first = who not in started
                 if rule.cf_mult and tile in self.cf_tiles and prices.base[tile] and first:
                     cf.add(i)
                 seen.add(tile)
                 started.add(who)
+                cf_taken = cf_taken or tile in self.cf_tiles
         self.cf_indexes: frozenset[int] = frozenset(cf)
         self.hj_indexes: frozenset[int] = frozenset(hj)
         self._seen_kinds = frozenset(seen)
         self._started = seat in started
+        self._cf_taken = cf_taken
         # this seat's 冲锋 so far: unclaimed, or claimed by a claimer who may end unready
         self.cf_mine = sum(
             self.chongfeng_value(tile, i < self.firsts) * self._kept(claimed)
@@ -407,13 +419,16 @@ class ChickenSeat(Pricer):
         return got
 
     def is_chongfeng(self, tile: int) -> bool:
-        """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, or
-        this seat's own first discard, by ``chongfeng.first``)."""
+        """Whether discarding ``tile`` now makes a 冲锋鸡 (the round's first of its kind, the
+        round's first of any 冲锋 tile, or this seat's own first discard, by
+        ``chongfeng.first``)."""
         rule = self.rule
         if not rule.cf_mult or tile not in self.cf_tiles or not self.prices.base[tile]:
             return False
         if self.walk is not None:
             return bool(self._next_status(tile) is rule.CHONGFENG)
+        if rule.cf_round_any:
+            return not self._cf_taken
         return tile not in self._seen_kinds if rule.cf_round_first else not self._started
 
     def is_hengji(self, tile: int) -> bool:
@@ -467,18 +482,26 @@ class ChickenSeat(Pricer):
         )
         return self._zeren(tile, status, self.next_first)
 
+    def zeren_claim_tile(self) -> int:
+        """The discard now answered when claiming it makes a 责任鸡 (a 责任 tile, the first of
+        its kind where only that counts); -1 when it does not."""
+        if not self.table:
+            return -1
+        _who, tile, _claimed = self.table[-1]
+        if tile not in self.zeren_tiles:
+            return -1
+        if self.rule.zeren_first_only and sum(1 for _w, t, _c in self.table if t == tile) > 1:
+            return -1
+        return tile
+
     def zeren_claimed(self) -> float:
         """责任鸡 from the claimer's side: what the discarder of the discard now answered owes
         its claimer if it is punged (the extra, 首圈, or DS's premium on a claimed 冲锋 or
         横鸡); 0 when the discard is not a 责任 tile or not the first of its kind where only
         that counts."""
         rule = self.rule
-        if not self.table:
-            return 0.0
-        _who, tile, _claimed = self.table[-1]
-        if tile not in self.zeren_tiles:
-            return 0.0
-        if rule.zeren_first_only and sum(1 for _w, t, _c in self.table if t == tile) > 1:
+        tile = self.zeren_claim_tile()
+        if tile < 0:
             return 0.0
         last = len(self.table) - 1
         status = (
@@ -653,16 +676,22 @@ class ChickenSeat(Pricer):
         """责任鸡 earned by claiming the discard (any claim, as settlement counts it): paid by
         the discarder when this seat collects; where ``claimer_unready`` reverses it, paid
         back by this seat when it is not ready (to a collecting discarder, or to any, DS
-        §11.2).  And (``claimed: claimer``) a claimed 冲锋, this seat's if it ends ready."""
+        §11.2; with the chicken's face value on top where ``claimer_pays_back`` says so).
+        And (``claimed: claimer``) a claimed 冲锋, this seat's if it ends ready."""
         rule = self.rule
         gain = 0.0
         amount = self.zeren_claimed()
-        if amount:
+        back = amount  # what an unready claimer pays back where it is reversed
+        if rule.zeren_back_face:  # DS §11.2 「面值 + 溢价」
+            tile = self.zeren_claim_tile()
+            if tile >= 0:
+                back = amount + self.prices.base[tile]
+        if amount or back:
             gain = amount * (p_collect if rule.collectors_ready else p_collect + p_unready)
             if rule.zeren_reversed != "none" and rule.collectors_ready:
                 src = self.claim_source
                 p_src = 1.0 if rule.zeren_reversed == "reversed_to_any" else self.p_ready[src]
-                gain -= amount * p_unready * p_src
+                gain -= back * p_unready * p_src
         last = len(self.table) - 1
         if rule.cf_to_claimer and last in self.cf_indexes:
             tile = self.table[last][1]

@@ -168,6 +168,11 @@ def _chongfeng_words(f: Fact) -> Words:
             f"自己打出的第一张牌{tile_zh}",
             f"a player's own first discard, {tile_en},",
         )
+    elif "shared" in f.tags:  # one 冲锋 a round, shared by its tiles
+        when_zh, when_en = (
+            f"本局第一张打出的冲锋牌{tile_zh}（一局只有这一只）",
+            f"the round's first discard of any of its tiles, {tile_en} (one a round),",
+        )
     else:
         when_zh, when_en = f"本局第一张打出的{tile_zh}", f"the round's first {tile_en}"
     if "claimer" in f.tags:
@@ -201,6 +206,8 @@ def _claimed_words(f: Fact) -> Words:
             f"{tile_zh}：按{s_zh}算的差价 {f.fan}",
             f"{tile_en}: the premium of a {s_en} discard, {f.fan}",
         )
+    if "face" in f.tags:  # DS §11.2: the face value on top (``extra``)
+        zh, en = f"{zh}，另加面值 {f.extra}", f"{en}, plus its face value {f.extra}"
     if "back" in f.tags:
         zh, en = (
             f"{zh}，碰的人没叫嘴，反赔打出的人",
