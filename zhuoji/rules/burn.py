@@ -198,8 +198,7 @@ def kong_named(end: RoundEnd, rules: BoundRules, p: BurnParams) -> list[Problem]
                     "settle.burn.repao.kong_to_winner: true",
                     f"the 热炮 discarder (seat {win.source}) owns {len(kongs)} kongs: name the "
                     "one behind the 热炮, as it is paid to the winner",
-                    "CITIES.md 贵阳 common 「QQ: that kong void and paid to the winner as its "
-                    "dou kind」",
+                    "CITIES.md 热炮 「QQ: that kong void and paid to the winner as its dou kind」",
                 )
             ]
     return []
