@@ -132,7 +132,7 @@ def _kong_to_winner_words(f: Fact) -> Words:
         f"{SEAT}点了热炮，{zh}不算，按豆赔给{PAYEE}",
         f"{SEAT} dealt a discard after a kong that was won on: {en}, is void and paid to {PAYEE}",
         "热炮：那个杠作废，按豆的种类赔给胡牌的人",
-        "热炮: the kong behind it is void and paid to the winner as its kind of dou",
+        "hot discard: the kong behind it is void and paid to the winner as its kind of kong",
     )
 
 
@@ -221,7 +221,10 @@ def _voided(parts: BurnParts | None) -> frozenset[str]:
     needs={"repao": WINS_ON_DISCARD, "rob_kong": ROBBING},
     words=burn_words,
     pricer=BurnPricer,
-    labels={"burn": ("烧", "burnt"), KONG_TO_WINNER: ("热炮赔杠", "kong paid to the 热炮 winner")},
+    labels={
+        "burn": ("烧", "burnt"),
+        KONG_TO_WINNER: ("热炮赔杠", "kong paid to the hot-discard winner"),
+    },
     checks=(kong_named,),
 )
 def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
