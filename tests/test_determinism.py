@@ -52,7 +52,7 @@ FINGERPRINTS = {
     "liupanshui": "0d2d552003617ec4",
     "luan": "285311bcc0bb2421",
     "qianxi": "e76d7543c1996265",
-    "sandingguai": "aeb9b2c3414c4d5c",
+    "sandingguai": "fa186fc6af4647f2",  # revision 3: FW 查缺 after wins (issue 25)
     "tongren": "921d2ee560f5d360",
     "zunyi": "f2734448cb81a943",
 }
