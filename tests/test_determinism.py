@@ -38,7 +38,7 @@ PLAYS = (("random", 24), ("greedy", 4), ("cautious", 2))
 FINGERPRINTS = {
     "anshun": "3427e37d65c88331",
     "bijie": "2653eb019e1f7b35",
-    "dushan": "2ef17eb50bafa3f9",
+    "dushan": "cc76c18e237576f8",  # revision 3: automatic 报叫 (issue 25)
     "duyun": "a0bb499bfabba6b1",
     "erdingguai": "cd3d5ea0936d6c63",
     "guiyang": "3d764aaf05104f08",
