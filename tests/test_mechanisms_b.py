@@ -9,14 +9,16 @@ part, the pricers, the round-end checks and the words.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conformance.walls import stack
 
-from zhuoji import roundend
+from zhuoji import deadkeys, roundend
 from zhuoji.actions import Action
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
-from zhuoji.outcome import Declaration
+from zhuoji.outcome import Declaration, Meld, MeldKind
 from zhuoji.variant_io import load_variant
 
 
@@ -212,3 +214,76 @@ def test_chaque_words_say_when() -> None:
     entry = next(e for e in ledger.entries if e.item == "huazhu")
     zh, en = entry.words().sentence()
     assert "一局结束时" in zh and "ready players only" in en
+
+
+# ---------------------------------------------------------------------------------------
+# 满鸡算清一色 (settle.manji; jinsha) and 爬坡鸡 (settle.papo; a jinsha room option)
+# ---------------------------------------------------------------------------------------
+
+MANJI = {
+    "variant": "jinsha",
+    "dealer": 0,
+    "seats": [
+        {"hand": "1m3m7m9m2p4p8p3p5p2s4s7s9s"},
+        {"hand": "2m4m8m9m1p3p6p7p3s5s8s8s9s"},
+        {"hand": "1m2m4m7m8m1p9p5p6s7s8s3s4s"},
+        {"hand": "666m678m234p567s9p"},
+    ],
+    "result": {"wins": [{"seat": 3, "how": "self_draw"}], "tile": "9p"},
+    "reveal": "5m",
+}
+
+
+def test_manji_needs_a_revealed_chicken_and_is_paid_by_the_wins_payers() -> None:
+    """CITIES.md 金沙 「满鸡 counts as 清一色」: four copies of a chicken the reveal made."""
+    paid = [e for e in _settle(MANJI) if e[3] == "hu.manji"]
+    assert paid == [(0, 3, 10, "hu.manji"), (1, 3, 10, "hu.manji"), (2, 3, 10, "hu.manji")]
+    # the reveal 4m makes 5m (and 4m): four 6m are no 满鸡
+    assert not any(e[3] == "hu.manji" for e in _settle({**MANJI, "reveal": "4m"}))
+    # off in revision 2, and in every variant that does not list it
+    assert not any(e[3] == "hu.manji" for e in _settle({**MANJI, "variant": "jinsha@2"}))
+    # on a discard only the discarder pays
+    disc = {
+        **MANJI,
+        "discards": [{"seat": 1, "tile": "9p", "claimed_by": 3}],
+        "result": {"wins": [{"seat": 3, "how": "discard", "from": 1}], "tile": "9p"},
+    }
+    assert [e for e in _settle(disc, {"may_win": None}) if e[3] == "hu.manji"] == [
+        (1, 3, 10, "hu.manji")
+    ]
+
+
+def test_manji_and_papo_words_and_pricers() -> None:
+    _, _, ledger = roundend.settle_file(roundend.parse(MANJI))
+    manji = next(e for e in ledger.entries if e.item == "hu.manji")
+    zh, en = manji.words().sentence()
+    assert "六万" in zh and "6 characters" in en
+    _, _, ledger = roundend.settle_file(roundend.parse(MANJI), overrides={"settle.papo": {}})
+    papo = next(e for e in ledger.entries if e.item == "ji.papo")
+    assert papo.amount == 4 * 6
+    zh, en = papo.words().sentence()
+    assert "4×6×1" in zh and "4 × 6 × 1" in en
+    # what they are worth to a bot: 爬坡鸡 per held copy (rank × value × 1/27), 满鸡 for a kong
+    rs = load_variant("jinsha", {"settle.papo": {}})
+    papo_pricer = next(p for p in rs.pricing.pricers if type(p).__name__ == "PapoPricer")
+    values = papo_pricer.hold_values()
+    assert values is not None and values[8] == pytest.approx(9 / 27) and values[27] == 0.0
+    manji_pricer = next(p for p in rs.pricing.pricers if type(p).__name__ == "ManjiPricer")
+    kong = (Meld(MeldKind.GANG_CONCEALED, 5),)
+    assert manji_pricer.held([0] * 34, kong, -1)[0] == pytest.approx(10 * 2 * 2 / 27)
+    assert manji_pricer.held([0] * 34, (), -1) == (0.0, 0.0, 0.0, 0.0, 0.0)
+    assert not any(
+        type(p).__name__ in ("PapoPricer", "ManjiPricer")
+        for p in load_variant("guiyang").pricing.pricers
+    )
+
+
+def test_papo_and_manji_without_chickens_are_dead_keys(tmp_path: Path) -> None:
+    path = tmp_path / "nochickens.yaml"
+    path.write_text(
+        "name: nochickens\nextends: guiyang\nsettle:\n  chickens: null\n  papo: {}\n  manji: {}\n",
+        encoding="utf-8",
+    )
+    found = deadkeys.warnings(path)
+    assert any("settle.papo" in line for line in found), found
+    assert any("settle.manji" in line for line in found), found

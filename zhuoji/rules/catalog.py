@@ -21,6 +21,8 @@ from zhuoji.rules import (  # noqa: F401  (imported for registration)
     drawgame,
     hu,
     liability,
+    manji,
+    papo,
     registry,
     win,
     zui,
