@@ -156,7 +156,7 @@ BAD_FILES = [
         HEAD + "settle:\n  chikens: {scope: hand}\n",
         [
             "{f}:6: settle.chikens: 'chikens' is not a hook id, so the entry needs an id (one of: "
-            "baopai, burn, chajiao, chickens, dajiao, dou, hu, huazhu, kong_feeder, peng_sets, "
+            "baopai, burn, chajiao, chickens, dajiao, dou, hu, huazhu, kong_feeder, manji, papo, peng_sets, "
             "reng_bao, shabao, twelve_down, xianggong)"
         ],
     ),

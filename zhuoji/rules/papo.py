@@ -50,7 +50,7 @@ class PapoParams(Params):
         "clacPaPoKitchen; its number not found: one chicken's unit)",
     )
     makes: list[Direction] = Field(
-        default_factory=lambda: ["next"],
+        default_factory=lambda: list[Direction](["next"]),
         min_length=1,
         title="爬坡鸡 kinds",
         description="the kinds the after-win reveal makes in these directions are 爬坡鸡 "
