@@ -287,3 +287,20 @@ def test_papo_and_manji_without_chickens_are_dead_keys(tmp_path: Path) -> None:
     found = deadkeys.warnings(path)
     assert any("settle.papo" in line for line in found), found
     assert any("settle.manji" in line for line in found), found
+
+
+def test_kong_to_winner_is_refused_on_rob_kong_and_dead_without_a_voided_kong(
+    tmp_path: Path,
+) -> None:
+    """A robbed kong was never made (seed 000 16) 「点炮玩家的转弯豆不成立」): only the 热炮
+    burn takes kong_to_winner; and it is a dead key where the 热炮 voids no kong."""
+    with pytest.raises(ZhuojiError, match=r"settle\.burn\.rob_kong\.kong_to_winner: unknown key"):
+        load_variant("guiyang", {"settle.burn.rob_kong": {"dou": "all", "kong_to_winner": True}})
+    path = tmp_path / "dk.yaml"
+    path.write_text(
+        "name: dk\nextends: guiyang-qq\nsettle:\n  burn:\n"
+        "    repao: {chickens: false, dou: none, kong_to_winner: true}\n",
+        encoding="utf-8",
+    )
+    found = deadkeys.warnings(path)
+    assert any("settle.burn.repao.kong_to_winner" in line for line in found), found

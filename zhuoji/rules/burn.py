@@ -31,7 +31,7 @@ from zhuoji.contract.ledger import PAYEE, SEAT, Fact, fact
 from zhuoji.contract.pricing import CHICKENS, DOU, Pricer
 from zhuoji.outcome import Meld, MeldKind, RoundEnd, Win, WinHow
 from zhuoji.rules.dou import DouParams, kong_collects
-from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD
+from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD, Because, IsNot, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
 
 
@@ -47,6 +47,12 @@ class BurnParts(Params):
         description="none: his kongs still score; kong: only the kong behind the 热炮 is "
         "cancelled (QQ reading, CITIES.md 贵阳 common); all: none of his kongs scores (烧光)",
     )
+
+
+class RepaoBurn(BurnParts):
+    """What the player who dealt a 热炮 loses; QQ also pays the kong behind it to the winner
+    (a robbed kong was never made, seed 000 16) 「点炮玩家的转弯豆不成立」: nothing to pay)."""
+
     kong_to_winner: bool = Field(
         False,
         title="burnt kong paid to the winner",
@@ -58,7 +64,7 @@ class BurnParts(Params):
 
 
 class BurnParams(Params):
-    repao: BurnParts | None = Field(
+    repao: RepaoBurn | None = Field(
         None,
         title="burn on 热炮",
         description="what the player who dealt a 热炮 loses (一烧全烧: chickens and all dou); "
@@ -218,7 +224,17 @@ def _voided(parts: BurnParts | None) -> frozenset[str]:
     BurnParams,
     phase=Phase.BURN,
     title="烧",
-    needs={"repao": WINS_ON_DISCARD, "rob_kong": ROBBING},
+    needs={
+        "repao": WINS_ON_DISCARD,
+        "rob_kong": ROBBING,
+        "repao.kong_to_winner": all_of(
+            Because(
+                IsNot("settle:burn.repao.dou", "none"),
+                "the 热炮 voids no kong (settle.burn.repao.dou: none)",
+            ),
+            Because(Set("settle:dou"), "the variant has no dou stage (settle.dou)"),
+        ),
+    },
     words=burn_words,
     pricer=BurnPricer,
     labels={
@@ -228,10 +244,12 @@ def _voided(parts: BurnParts | None) -> frozenset[str]:
     checks=(kong_named,),
 )
 def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
-    """Mark what burnt players lose (no ledger entries of its own)."""
+    """Mark what burnt players lose; with ``repao.kong_to_winner`` the 热炮 discarder pays
+    each winner the kong behind it (item ``burn.kong``)."""
     for win in ctx.end.wins:
         if win.source is None:
             continue
+        parts: BurnParts | None
         if win.how is WinHow.DISCARD and ctx.end.repao:
             parts, why = p.repao, "repao"
         elif win.how is WinHow.ROB_KONG:
@@ -247,7 +265,8 @@ def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
                 kong_tile=kong_tile,
                 why=why,
             )
-            if parts.kong_to_winner and parts.dou != "none" and kong_tile is not None:
+            to_winner = isinstance(parts, RepaoBurn) and parts.kong_to_winner
+            if to_winner and parts.dou != "none" and kong_tile is not None:
                 _pay_kong_to_winner(ctx, win, kong_tile)
 
 
