@@ -150,19 +150,25 @@ class BurnPricer(Pricer):
 
     def __init__(self, p: BurnParams, rules: BoundRules) -> None:
         self.voided = {"repao": _voided(p.repao), "rob_kong": _voided(p.rob_kong)}
-        #: ``kong_to_winner`` on 热炮: what a deal-in pays the winner for the kong behind it,
-        #: besides the win — the kind of that kong is not asked, so the mean of the three
-        #: kinds' collections under the ``dou`` stage's values (0: not on, or no dou stage)
-        self.repao_kong = 0.0
-        dou = dou_params(rules)
-        if p.repao is not None and p.repao.kong_to_winner and p.repao.dou != "none" and dou:
-            others = rules.players - 1
-            kinds = (MeldKind.GANG_CONCEALED, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
-            values = [kong_collects(dou, Meld(k, 0), others) for k in kinds]
-            self.repao_kong = sum(values) / len(values)
 
     def burns(self, how: str) -> frozenset[str]:
         return self.voided.get(how, frozenset())
+
+    @classmethod
+    def of(cls, p: BurnParams, rules: BoundRules) -> BurnPricer:
+        """The pricer of these parameters: with ``repao.kong_to_winner``, one that also
+        prices the kong a 热炮 deal-in pays (:class:`RepaoKongPricer`)."""
+        value = repao_kong_value(p, rules)
+        return RepaoKongPricer(p, rules, value) if value else cls(p, rules)
+
+
+class RepaoKongPricer(BurnPricer):
+    """:class:`BurnPricer` where the 热炮 discarder also pays the winner the kong behind it
+    (``kong_to_winner``): a deal-in's share grows by ``value``."""
+
+    def __init__(self, p: BurnParams, rules: BoundRules, value: float) -> None:
+        super().__init__(p, rules)
+        self.value = value
 
     def share(
         self,
@@ -174,8 +180,20 @@ class BurnPricer(Pricer):
         streak: int,
         repao: bool = False,
     ) -> float:
-        """热炮 with ``kong_to_winner``: the discarder also pays the burnt kong's value."""
-        return self.repao_kong if repao else 0.0
+        return self.value if repao else 0.0
+
+
+def repao_kong_value(p: BurnParams, rules: BoundRules) -> float:
+    """What a 热炮 deal-in pays the winner for the kong behind it (``kong_to_winner``), as a
+    bot prices it before it knows which kong: the mean of the three kinds' collections under
+    the ``dou`` stage's values; 0 when off, when the 热炮 voids no kong, or with no dou stage."""
+    dou = dou_params(rules)
+    if p.repao is None or not p.repao.kong_to_winner or p.repao.dou == "none" or dou is None:
+        return 0.0
+    others = rules.players - 1
+    kinds = (MeldKind.GANG_CONCEALED, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+    values = [kong_collects(dou, Meld(k, 0), others) for k in kinds]
+    return sum(values) / len(values)
 
 
 def dou_params(rules: BoundRules) -> DouParams | None:
@@ -236,7 +254,7 @@ def _voided(parts: BurnParts | None) -> frozenset[str]:
         ),
     },
     words=burn_words,
-    pricer=BurnPricer,
+    pricer=BurnPricer.of,
     labels={
         "burn": ("烧", "burnt"),
         KONG_TO_WINNER: ("热炮赔杠", "kong paid to the hot-discard winner"),
