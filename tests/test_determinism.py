@@ -38,7 +38,7 @@ PLAYS = (("random", 24), ("greedy", 4), ("cautious", 2))
 FINGERPRINTS = {
     "anshun": "3427e37d65c88331",
     "bijie": "2653eb019e1f7b35",
-    "dushan": "2ef17eb50bafa3f9",
+    "dushan": "cc76c18e237576f8",  # revision 3: automatic 报叫 (issue 25)
     "duyun": "a0bb499bfabba6b1",
     "erdingguai": "cd3d5ea0936d6c63",
     "guiyang": "3d764aaf05104f08",
@@ -52,7 +52,7 @@ FINGERPRINTS = {
     "liupanshui": "0d2d552003617ec4",
     "luan": "285311bcc0bb2421",
     "qianxi": "e76d7543c1996265",
-    "sandingguai": "aeb9b2c3414c4d5c",
+    "sandingguai": "fa186fc6af4647f2",  # revision 3: FW 查缺 after wins (issue 25)
     "tongren": "921d2ee560f5d360",
     "zunyi": "f2734448cb81a943",
 }

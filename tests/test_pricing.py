@@ -148,6 +148,8 @@ def test_the_registry_keeps_each_hooks_pricer() -> None:
         "peng_sets",
         "reng_bao",
         "genzhuang",
+        "manji",
+        "papo",
     }
     assert hooks(Point.MAY_WIN, builtin_only=True)["pass"].pricer is not None
     assert settle["chickens"].describe()["priced"] is True

@@ -359,7 +359,8 @@ BEFORE_FIELDS = {
         "qifengquan": 2,
         "tongtian": 1,
     },
-    "dushan": {"hu": 224, "qidui": 12, "longqidui": 2, "daduizi": 1},
+    # revision 2, as taken: revision 3's automatic 报叫 changes the random agents' play
+    "dushan@2": {"hu": 224, "qidui": 12, "longqidui": 2, "daduizi": 1},
 }
 
 

@@ -157,7 +157,7 @@ BAD_FILES = [
         [
             "{f}:6: settle.chikens: 'chikens' is not a hook id, so the entry needs an id (one of: "
             "baopai, burn, chajiao, chickens, chuifeng, dajiao, dou, genzhuang, hu, huazhu, "
-            "kong_feeder, peng_sets, reng_bao, shabao, twelve_down, xianggong)"
+            "kong_feeder, manji, papo, peng_sets, reng_bao, shabao, twelve_down, xianggong)"
         ],
     ),
     (

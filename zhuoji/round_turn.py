@@ -167,12 +167,16 @@ def _discards(r: RoundState, seat: int) -> Sequence[Action]:
         if rule is not None and not rule.may_discard(st.discards == 0):
             out = [a for a in out if a.tile != wild] or out  # only wilds left: one must go
     if st.discards == 0 and _may_declare(r, seat) and r.rules.shanten(hand) <= 0:
+        b = r.ruleset.variant.baoting
+        automatic = b is not None and b.automatic
         for k in [a.tile for a in out]:
             hand[k] = hand[k] - 1
             waits = r.rules.waits(hand)
             if st.void_suit >= 0 and waits:
                 waits = void_waits(st, waits)  # 定缺: a hand that cannot win is not ready
             if waits:
+                if automatic:  # 自动报叫 (DS §6): a ready first discard declares, no choice
+                    out = [a for a in out if a.tile != k or a.declare]
                 out.append(make(seat, ActionKind.DISCARD, k, True))
             hand[k] = hand[k] + 1
         out.sort()

@@ -517,6 +517,14 @@ class BaotingSection(Strict):
     allow_kong: bool = Field(
         False, title="杠 after 报听", description="a declared player may kong (waits unchanged)"
     )
+    automatic: bool = Field(
+        False,
+        title="自动报叫",
+        description="a first discard that leaves the hand ready declares it, with no choice "
+        "(DS §6 「你打出自己的第一张牌之后，如果这时已经听牌，就自动报叫」, CITIES.md 独山 "
+        "「automatic if ready after one's first discard」); false: declaring is the player's "
+        "choice",
+    )
 
     def declaration(self, dealer: bool) -> Declaration | None:
         """The 报听 a seat may make: 硬报 for the dealer on his first 14 tiles, 软报 for a

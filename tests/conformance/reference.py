@@ -636,6 +636,8 @@ class Referee:
                     h[k] -= 1
                     if self.ready_clear(seat, h):
                         out.add(act(seat, "declare", k))
+                        if b is not None and b.automatic:  # DS §6 自动报叫: no plain version
+                            out.discard(act(seat, "discard", k))
                     h[k] += 1
         if drawn >= 0 and self.can_win(seat, h):
             out.add(act(seat, "hu", drawn))  # a self-draw needs no 通行证

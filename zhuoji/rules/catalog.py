@@ -23,6 +23,8 @@ from zhuoji.rules import (  # noqa: F401  (imported for registration)
     genzhuang,
     hu,
     liability,
+    manji,
+    papo,
     registry,
     win,
     zui,

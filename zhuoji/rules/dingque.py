@@ -14,12 +14,18 @@ and who pays whom are read from a public implementation of them, guogeer/gofishi
   pays nor collects it.
 
 Both run only after a draw (荒庄): in 血战 play goes on until the wall is empty, which in a
-round that ends at its first win is exactly a draw (a reading).  A variant with 定缺 lists
+round that ends at its first win is exactly a draw (a reading).  FW's 查缺 (``chaQue``,
+CITIES.md 三丁拐 "a player still holding his void suit at the end pays the others per tile")
+runs at the end of every round, won or drawn, and pays only the players ``getBeiBaoQueId``
+names — those ready and not burnt (``getTingAndNoshaoJiId``): ``huazhu.after_wins`` and
+``huazhu.payees: ready``.  A variant with 定缺 lists
 ``dajiao`` instead of ``chajiao`` (which would charge a 花猪 twice); leaving ``dajiao`` out is
 FW's 查缺不查叫.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import Field
 
@@ -46,6 +52,18 @@ class HuazhuParams(Params):
         description="the value is paid once per void-suit tile still held (FW chaQue 查缺 "
         '"pays the others per tile", CITIES.md 三丁拐)',
     )
+    after_wins: bool = Field(
+        False,
+        title="查缺 after wins",
+        description="a 花猪 pays after a won round too, not only after a draw (FW chaQue runs "
+        "at the end of every round, CITIES.md 三丁拐 查缺 「at the end」); false: after a draw only",
+    )
+    payees: Literal["others", "ready"] = Field(
+        "others",
+        title="查花猪 payees",
+        description="others: every player who is no 花猪 (gofishing-game sichuan.go); ready: "
+        "only those ready (winners included) and not burnt (FW chaQue getBeiBaoQueId)",
+    )
 
 
 def huazhu_words(item: str, f: Fact) -> Words | None:
@@ -58,11 +76,24 @@ def huazhu_words(item: str, f: Fact) -> Words | None:
     en_suit = T.suit_name_en(suit) if suit is not None else ""
     each_zh = f"，每张{f.each}" if f.each is not None else ""
     each_en = f", {f.each} each" if f.each is not None else ""
+    if "after_win" in f.tags:
+        rule_zh, rule_en = (
+            "查缺：一局结束时手里还有定缺那门牌的玩家要赔",
+            "at the end of the round, a hand still holding its void suit pays",
+        )
+    else:
+        rule_zh, rule_en = (
+            "查花猪：荒庄时手里还有定缺那门牌的玩家要赔",
+            "after a draw, a hand still holding its void suit pays",
+        )
+    to_zh, to_en = (
+        ("（只赔听牌的人）", " (to ready players only)") if "ready" in f.tags else ("", "")
+    )
     return Words(
-        f"手里还有{f.count}张{zh_suit}{each_zh}",
-        f"still holds {f.count} {en_suit}{each_en}",
-        "查花猪：荒庄时手里还有定缺那门牌的玩家要赔",
-        "after a draw, a hand still holding its void suit pays",
+        f"手里还有{f.count}张{zh_suit}{each_zh}{to_zh}",
+        f"still holds {f.count} {en_suit}{each_en}{to_en}",
+        rule_zh,
+        rule_en,
     )
 
 
@@ -72,16 +103,22 @@ def huazhu_words(item: str, f: Fact) -> Words | None:
     HuazhuParams,
     phase=Phase.DRAW,
     title="查花猪",
-    labels={"huazhu": ("查花猪", "void suit still held after a draw")},
+    labels={"huazhu": ("查花猪", "void suit still held at the end")},
     words=huazhu_words,
 )
 def settle_huazhu(ctx: SettleContext, p: HuazhuParams) -> None:
-    """After a draw, each 花猪 (a hand still holding its 定缺 suit) pays each other player
-    who is no 花猪."""
+    """After a draw (and, with ``after_wins``, after a win), each 花猪 (a hand still holding
+    its 定缺 suit) pays each other player who is no 花猪 (``payees: ready``: each ready one
+    not burnt)."""
     end = ctx.end
-    if not end.is_draw:
+    if not end.is_draw and not p.after_wins:
         return
     held = [seat.void_tiles() for seat in end.seats]
+    if p.payees == "ready":
+        paid = [ctx.ready[s] and not ctx.chickens_burnt(s) for s in range(ctx.players)]
+    else:
+        paid = [not n for n in held]
+    tags = (*(() if end.is_draw else ("after_win",)), *(("ready",) if p.payees == "ready" else ()))
     for pig, n in enumerate(held):
         if not n:
             continue
@@ -94,9 +131,10 @@ def settle_huazhu(ctx: SettleContext, p: HuazhuParams) -> None:
             kind=T.SUIT_LETTERS[suit],
             fan=amount,
             each=p.value if p.per_tile else None,
+            tags=tags,
         )
         for other in ctx.others(pig):
-            if not held[other]:
+            if paid[other] and not held[other]:
                 ctx.pay(pig, other, amount, "huazhu", fact=f)
     if not any(held) and any(seat.void_suit is not None for seat in end.seats):
         ctx.remark("huazhu", fact(kind="clear"))

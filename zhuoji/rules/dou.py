@@ -167,6 +167,29 @@ def dou_words(item: str, f: Fact) -> Words | None:
     return Words(zh, en, *rule)
 
 
+def kong_collects(p: DouParams, meld: Meld, others: int) -> int:
+    """What kong ``meld`` collects in all when it scores, as :func:`settle_dou` pays it: its
+    kind's value (见豆三's, a late kong's) from the feeder alone (a 点豆 paid by its feeder)
+    or from each of the ``others``.  0 for a meld that is no kong, or a 点豆 the konger pays
+    (``exposed_paid_by: konger``).  The 热炮 rule that pays a burnt kong to the winner
+    (``settle.burn.repao.kong_to_winner``, :mod:`zhuoji.rules.burn`) asks it."""
+    if not meld.is_kong:
+        return 0
+    if meld.late:
+        return p.late_value * others
+    if p.jiandousan:
+        value = p.jiandousan_value
+    else:
+        value = {
+            MeldKind.GANG_CONCEALED: p.values.concealed,
+            MeldKind.GANG_EXPOSED: p.values.exposed,
+            MeldKind.GANG_ADDED: p.values.added,
+        }[meld.kind]
+    if meld.kind is MeldKind.GANG_EXPOSED:
+        return {"feeder": value, "all": value * others, "konger": 0}[p.exposed_paid_by]
+    return value * others
+
+
 class DouPricer(Pricer):
     """Kongs to a seat deciding, as :func:`settle_dou` pays them: what a kong collects by
     kind (见豆三 sets one value; a 点豆 from its feeder or from all), whether it scores only

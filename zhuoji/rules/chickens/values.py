@@ -171,3 +171,10 @@ def round_chickens(
     and the weekday — everything it reads — since rounds of one table see few reveals (the
     mapping is shared: it cannot be changed)."""
     return _remembered_table(Identity(p), tuple(reveals), weekday)
+
+
+def made_kinds(tile: int, makes: Iterable[Direction]) -> list[int]:
+    """The kinds a reveal of ``tile`` makes chickens in these ``flip`` directions: what the
+    stages that ask which chickens a reveal made use (满鸡 ``settle.manji``, 爬坡鸡
+    ``settle.papo``)."""
+    return _made(tile, makes)
