@@ -130,7 +130,12 @@ def serve(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024,  # client messages are tiny
     )
     server = uvicorn.Server(config)
+    app.state.stop_serving = lambda: setattr(server, "should_exit", True)  # the store was lost
     server.run(sockets=[sock])
+    lost = app.state.store.fence.lost
+    if lost is not None:
+        print(f"zhuoji serve: error: the store was lost: {lost}", file=sys.stderr)
+        return 3
     if not server.started:
         print("zhuoji serve: error: the server did not start (see the log above)", file=sys.stderr)
         return 2
