@@ -649,33 +649,47 @@ class Store:
             )
             for r in c.execute(q):
                 row.rounds.append(_round_row(r))
+            q = sa.select(sa.func.max(events_t.c.number)).where(events_t.c.table_id == table_id)
+            logged = c.execute(q).scalar()
         if [s.seat for s in row.seats] != list(range(len(row.seats))) or not row.seats:
             raise ValueError("its seats are not numbered 0, 1, …")
         if [r.number for r in row.rounds] != list(range(1, len(row.rounds) + 1)):
             raise ValueError("its rounds are not numbered 1, 2, …")
+        if logged is not None and logged != len(row.rounds):
+            raise ValueError(f"events are logged for round {logged}; {len(row.rounds)} rounds are")
         return row
 
-    def load_variants(self) -> list[dict[str, Any]]:
-        """Every stored variant version, by name and version, once each variant's latest
-        version is in the current file format with its parent pinned: a version that is
-        not gets a migrated next version, written here in one transaction before it is
-        returned (:meth:`zhuoji.server.variants.VariantLibrary.migrate_stored`; the server
-        reads its variants once, at start).  The old versions stay as they were."""
+    def read_variants(self) -> list[dict[str, Any]]:
+        """Every stored variant version as its row, by name and version."""
         with self.engine.connect() as c:
             q = sa.select(variants_t).order_by(variants_t.c.name, variants_t.c.version)
-            rows = [dict(r._mapping) for r in c.execute(q)]
+            return [dict(r._mapping) for r in c.execute(q)]
+
+    def migrate_variants(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The versions that bring each variant of ``rows`` (sound stored versions) to the
+        current file format with its parent pinned, written here in one transaction
+        (:meth:`zhuoji.server.variants.VariantLibrary.migrate_stored`; the server reads
+        its variants once, at start).  The old versions stay as they were.  A migration
+        that fails is logged and skipped: it never keeps the server from its tables."""
         try:
             made = migrated_variants(rows)
-        except Exception:  # a migration must never keep the server from its tables
+            if made:
+                self.write_now(insert_variant(row) for row in made)
+        except Exception:
             logging.getLogger("zhuoji.server").exception("stored variants were not migrated")
-            return rows
-        if made:
-            self.write_now(insert_variant(row) for row in made)
-            for row in made:
-                logging.getLogger("zhuoji.server").info(
-                    "variant %s@%s: migrated to the current format (parent %s)",
-                    row["name"], row["version"], row["parent"],
-                )  # fmt: skip
+            return []
+        for row in made:
+            logging.getLogger("zhuoji.server").info(
+                "variant %s@%s: migrated to the current format (parent %s)",
+                row["name"], row["version"], row["parent"],
+            )  # fmt: skip
+        return made
+
+    def load_variants(self) -> list[dict[str, Any]]:
+        """Every stored variant version (:meth:`read_variants`) with the migrated versions
+        :meth:`migrate_variants` adds."""
+        rows = self.read_variants()
+        made = self.migrate_variants(rows)
         return sorted([*rows, *made], key=lambda r: (r["name"], r["version"]))
 
     def read_events(self, table_id: str, number: int) -> list[dict[str, Any]]:
@@ -687,10 +701,18 @@ class Store:
         )
         with self.engine.connect() as c:
             rows = list(c.execute(q))
+        events = []
         for i, r in enumerate(rows):
             if r.seq != i:
                 raise StoreError(f"table {table_id} round {number}: event {i} is missing")
-        return [json.loads(r.event) for r in rows]
+            try:
+                event = json.loads(r.event)
+            except (TypeError, ValueError):
+                event = None
+            if not isinstance(event, dict):
+                raise StoreError(f"table {table_id} round {number}: event {i} is damaged")
+            events.append(event)
+        return events
 
     # -- writing ---------------------------------------------------------------------------
 
