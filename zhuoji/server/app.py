@@ -34,6 +34,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
@@ -104,6 +105,8 @@ def create_app(
     app.add_middleware(Guard, authority=authority)
     app.exception_handler(TableError)(_table_error)
     app.exception_handler(S.StoreUnavailable)(_store_unavailable)
+    for error in (sa.exc.OperationalError, sa.exc.InterfaceError):  # a read in an outage
+        app.exception_handler(error)(_store_unavailable)
     app.exception_handler(RecursionError)(_too_deep)
     app.mount("/static", pages.static_files(), name="static")
     return app
@@ -143,7 +146,9 @@ async def _table_error(_request: Request, exc: TableError) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status)
 
 
-async def _store_unavailable(_request: Request, exc: S.StoreUnavailable) -> JSONResponse:
+async def _store_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, S.StoreUnavailable):
+        exc = S.StoreUnavailable(f"the database is unreachable ({exc.__class__.__name__})")
     return JSONResponse({"detail": f"{exc}; nothing was changed"}, status_code=503)
 
 

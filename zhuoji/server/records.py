@@ -12,15 +12,17 @@ left out and listed as broken, and the others are served.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import re
+from collections.abc import Awaitable, Callable
 
 from zhuoji.agents.base import agent_names
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.server import store as S
-from zhuoji.server.rounds import rebuild_round, settlement_of
+from zhuoji.server.rounds import normalized, rebuild_round, settlement_of
 from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.tables import NextRound, SeatKind, Table, TableError, now
 
@@ -35,6 +37,12 @@ class TableRecords:
         self.rules = rules
         self.tables = tables
         self.broken: dict[str, str] = {}  # table id → why it could not be resumed
+        #: table id → why it waits for the store (a write failed and it could not reload)
+        self.unavailable: dict[str, str] = {}
+        #: called under the table's lock when a waiting table is back (play goes on)
+        self.on_resumed: Callable[[Table], Awaitable[None]] | None = None
+        self._healing: dict[str, asyncio.Task[None]] = {}
+        self._before: dict[str, Round | None] = {}  # see new_round
 
     # -- start-up ----------------------------------------------------------------------------
 
@@ -133,11 +141,15 @@ class TableRecords:
         try:
             await self.store.write(*ops)
         except Exception as exc:
-            log.exception("table %s: storing round %d failed; reloading it", table.id, row.number)
+            log.warning(
+                "table %s: storing round %d failed (%s); reloading it",
+                table.id, row.number, _why(exc),
+            )  # fmt: skip
             await self.reload(table)
             raise TableError(
                 503, f"the store failed ({exc.__class__.__name__}); nothing was changed"
             ) from exc
+        self._before.pop(table.id, None)
         table.persisted = len(r.log)
         if closed is not None:
             table.rounds[-1] = closed
@@ -145,28 +157,105 @@ class TableRecords:
         table.sync_window()
         table.broadcast(self.rules)
 
+    # -- outages -----------------------------------------------------------------------------
+
+    def new_round(self, table: Table) -> None:
+        """A round is about to replace the table's current one: keep that one until the
+        new round is committed (a failed first commit puts it back)."""
+        self._before[table.id] = table.current
+
+    def check_available(self, table: Table) -> None:
+        """Refuse a change (503) while the table waits for the store to come back."""
+        why = self.unavailable.get(table.id)
+        if why is not None:
+            raise TableError(
+                503,
+                f"table {table.id} waits for the store ({why}); it resumes by itself when the "
+                "store answers; nothing was changed",
+            )
+
     async def reload(self, table: Table) -> None:
-        """Make the table what the store says it is (after a failed write); a table the
-        store cannot give back is no longer served."""
+        """Make the table what the store says it is (after a failed write).  While the
+        store cannot give it back (an outage), the table stays served as it was last
+        committed, refuses changes (:meth:`check_available`: 503), and is reloaded by
+        itself once the store answers again (then :attr:`on_resumed` lets play go on)."""
         try:
-            fresh = await asyncio.to_thread(self.store.load_table, table.id)
-        except Exception:
-            del self.tables[table.id]
-            return
+            await self._reload(table)
+        except Exception as exc:
+            self._roll_back(table)
+            if table.id not in self.unavailable:
+                log.warning("table %s waits for the store: %s", table.id, _why(exc))
+            self.unavailable[table.id] = _why(exc)
+            if table.id not in self._healing:
+                self._healing[table.id] = asyncio.create_task(self._heal(table))
+        else:
+            self.unavailable.pop(table.id, None)
+
+    async def _reload(self, table: Table) -> None:
+        fresh = await asyncio.to_thread(self.store.load_table, table.id)
+        current = None
+        persisted = 0
+        if fresh.rounds:
+            last = fresh.rounds[-1]
+            events = await asyncio.to_thread(self.store.read_events, table.id, last.number)
+            current = rebuild_round(self.rules.ruleset(last.variant, last.overrides), events)
+            persisted = len(events)
         table.rules = list(fresh.rules)
         table.rounds = list(fresh.rounds)
-        table.shared_part = None
-        table.current = None
-        table.persisted = 0
-        table.close_window()
-        if table.rounds:
+        table.current = current
+        table.persisted = persisted
+        self._before.pop(table.id, None)
+        self._settle(table)
+
+    def _roll_back(self, table: Table) -> None:
+        """The table as it was last committed, from what is in memory: a round whose
+        first commit failed is taken back, and a round's uncommitted events undone."""
+        r = table.current
+        if r is not None and table.persisted == 0 and table.id in self._before:
+            table.rounds.pop()
+            table.current = self._before.pop(table.id)
+            table.persisted = len(table.current.log) if table.current is not None else 0
+        elif r is not None and len(r.log) > table.persisted:
             last = table.rounds[-1]
-            events = await asyncio.to_thread(self.store.read_events, table.id, last.number)
+            events = [normalized(e) for e in r.log[: table.persisted]]
             table.current = rebuild_round(self.rules.ruleset(last.variant, last.overrides), events)
-            table.persisted = len(events)
+        self._settle(table)
+
+    def _settle(self, table: Table) -> None:
+        table.shared_part = None
+        table.close_window()
         table.decisions.clear()
         table.note_decisions()
         table.sync_window()
+
+    async def _heal(self, table: Table) -> None:
+        """Reload the table until the store gives it back, then let it go on."""
+        delay = 0.1
+        try:
+            while self.tables.get(table.id) is table:
+                await asyncio.sleep(delay)
+                delay = min(1.0, delay * 2)
+                async with table.lock:
+                    try:
+                        await self._reload(table)
+                    except Exception:
+                        continue
+                    self.unavailable.pop(table.id, None)
+                    self._healing.pop(table.id, None)  # a new failure from here heals anew
+                    log.info("table %s: the store answers again; resumed", table.id)
+                    table.broadcast(self.rules)
+                    if self.on_resumed is not None:
+                        await self.on_resumed(table)
+                    return
+        finally:
+            if self._healing.get(table.id) is asyncio.current_task():
+                self._healing.pop(table.id, None)
+
+    async def close(self) -> None:
+        for task in list(self._healing.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
 
 def _why(exc: BaseException) -> str:

@@ -239,7 +239,8 @@ def make_engine(url: str) -> Engine:
         return engine
     if parsed.get_backend_name() == "postgresql":
         try:
-            return sa.create_engine(parsed, pool_pre_ping=True)
+            # connect_timeout: an unreachable database fails a write (503) in seconds
+            return sa.create_engine(parsed, pool_pre_ping=True, connect_args={"connect_timeout": 5})
         except ModuleNotFoundError as exc:
             raise StoreError(
                 f"{display_url(url)}: PostgreSQL needs the psycopg driver "
