@@ -253,3 +253,41 @@ def test_serve_check_command(template: tuple[Path, dict[str, Any]], tmp_path: Pa
     )  # fmt: skip
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert "no damaged record" in clean.stdout
+
+
+CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium not found: apt-get install -y chromium (.ci/run does)"
+)
+def test_the_operator_page_lists_the_quarantine(
+    template: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The operator signs in and sees the quarantined table and variant with their reasons
+    under Tables 牌桌, beside the tables that are served."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from zhuoji.server.process import ServerProcess
+
+    base, ids = template
+    path = damaged_copy(base, tmp_path, "UPDATE zj_tables SET seed = 'x' WHERE id = '{live}'", ids)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE zj_variants SET differences = '{' WHERE name = 'club-north'")
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+    with (
+        ServerProcess(f"sqlite:///{path}", OP, cwd=tmp_path) as srv,
+        sync_api.sync_playwright() as pw,
+    ):
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(f"{srv.url}/operator")
+            page.fill("#signin-token", OP)
+            page.click("#signin-form button")
+            row = page.wait_for_selector(f"#quarantined [data-quarantined={ids['live']['id']}]")
+            assert row is not None and "seed" in row.inner_text()
+            variant = page.locator("#quarantined [data-quarantined=club-north]")
+            assert "differences" in variant.inner_text()
+            assert page.locator(f"#tables [data-table={ids['keep']['id']}]").count() == 1
+        finally:
+            browser.close()

@@ -99,10 +99,9 @@ def run_outages(
             assert r.status_code == 201, r.text
             made.append(r.json())
         bots = httpx.post(srv.url + "/api/tables", headers=OPH, json={
-            "seats": [BOT] * 4, "bot_delay_ms": 20, "rounds": 50, "seed": 7}).json()  # fmt: skip
-        assert (
-            httpx.post(f"{srv.url}/api/tables/{bots['id']}/rounds", headers=OPH).status_code == 201
-        )
+            "seats": [BOT] * 4, "bot_delay_ms": 20, "rounds": 50, "seed": 7,
+            "next_round": "ready"}).json()  # fmt: skip
+        # a table of bots only whose rounds start when "every human is ready" plays on by itself
         players = [Player(srv.url, t) for t in made]
         for p in players:
             p.start()
@@ -166,3 +165,69 @@ def test_cluster_stopped_and_started_under_load(pg_cluster: PgCluster, tmp_path:
 @pytest.mark.slow
 def test_outage_campaign(pg_cluster: PgCluster, tmp_path: Path) -> None:  # noqa: F811
     run_outages(pg_cluster, tmp_path, "outage_long", tables=16, outages=5, down=6.0)
+
+
+def test_a_failed_write_is_rolled_back_and_healed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In process, on SQLite, with the store's writes and reads failing on demand: a round
+    whose first commit fails is taken back, an action whose commit fails is undone (the
+    seat's view is what it was), the table refuses changes while it waits, and it takes
+    them again by itself once the store answers."""
+    import sqlalchemy as sa
+    from fastapi.testclient import TestClient
+
+    from zhuoji.server import store as S
+    from zhuoji.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'x.db'}", OP)) as c:
+        t = c.post("/api/tables", json={"seats": [HUMAN, BOT, BOT, BOT], "seed": 3},
+                   headers=OPH).json()  # fmt: skip
+        tid, tok = t["id"], {"Authorization": f"Bearer {t['tokens']['0']}"}
+        store = c.app.state.store  # type: ignore[attr-defined]
+        write, load = store.write, store.load_table
+        down = {"on": False}
+
+        async def failing_write(*ops: S.Op) -> None:
+            if down["on"]:
+                raise S.StoreUnavailable("the database is unreachable (test)")
+            await write(*ops)
+
+        def failing_load(table_id: str) -> S.TableRow:
+            if down["on"]:
+                raise sa.exc.OperationalError("SELECT", {}, Exception("down (test)"))
+            return load(table_id)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(store, "write", failing_write)
+        monkeypatch.setattr(store, "load_table", failing_load)
+
+        def until_ok(call: Any, status: int) -> Any:
+            deadline = time.monotonic() + 10
+            while (r := call()).status_code != status:
+                assert r.status_code == 503, r.text
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            return r
+
+        before = c.get(f"/api/tables/{tid}").json()
+        down["on"] = True
+        assert c.post(f"/api/tables/{tid}/rounds", headers=OPH).status_code == 503
+        assert c.get(f"/api/tables/{tid}").json() == before  # the round is taken back
+        r = c.post(f"/api/tables/{tid}/rounds", headers=OPH)
+        assert r.status_code == 503 and "waits for the store" in r.json()["detail"]
+        down["on"] = False
+        until_ok(lambda: c.post(f"/api/tables/{tid}/rounds", headers=OPH), 201)
+
+        view = c.get(f"/api/tables/{tid}/view", headers=tok).json()
+        assert view["legal"]
+        act = {"action": view["legal"][0]["action"], "seq": view["seq"]}
+        down["on"] = True
+        assert c.post(f"/api/tables/{tid}/actions", json=act, headers=tok).status_code == 503
+        assert c.get(f"/api/tables/{tid}/view", headers=tok).json() == view  # undone
+        assert c.get(f"/api/tables/{tid}").status_code == 200
+        down["on"] = False
+        until_ok(lambda: c.post(f"/api/tables/{tid}/actions", json=act, headers=tok), 200)
+        log = c.get(f"/api/tables/{tid}/rounds/1/log", headers=OPH).json()["events"]
+        assert [e["action"] for e in log if e.get("type") == "action"].count(
+            act["action"] if act["action"].startswith("0 ") else "0 " + act["action"]
+        ) >= 1
