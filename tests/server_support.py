@@ -7,6 +7,9 @@ and ``pg_ctl`` on a temporary directory, listening on a free loopback port, run 
 stopped at the end of the session.  Without the binaries the PostgreSQL cases are skipped,
 saying so — unless ``ZHUOJI_REQUIRE_POSTGRES=1`` (CI), where that is a failure.
 
+``pg_cluster`` (module fixture) is a cluster of the module's own, as a :class:`PgCluster`,
+for the fault tests that stop, restart or cut it (``pg_terminate_backend``).
+
 ``store_url(backend, tmp_path)`` gives a fresh, empty store: a SQLite file, or a schema of
 its own in the shared PostgreSQL database (``?schema=…``), so tests never see each other's
 tables and the cluster starts once.
@@ -52,9 +55,64 @@ def _as_owner(cmd: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *cmd]
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[str]:
-    """The URL of a running throwaway PostgreSQL server (database ``postgres``)."""
+class PgCluster:
+    """A throwaway PostgreSQL cluster in a temporary folder: start, stop (a real outage:
+    every session ends), restart, and end one backend (``pg_terminate_backend``)."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="zhuoji-pg-"))
+        self.data, sock = self.root / "data", self.root / "sock"
+        sock.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres")
+            shutil.chown(sock, "postgres")
+        self.port = _free_port()
+        subprocess.run(
+            _as_owner([str(bindir / "initdb"), "-D", str(self.data), "-U", "zhuoji", "-A",
+                       "trust", "-E", "UTF8", "--no-sync"]),
+            check=True, capture_output=True, cwd=self.root,
+        )  # fmt: skip
+        self.options = (
+            f"-p {self.port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c max_connections=200"
+        )
+        self.url = f"postgresql://zhuoji@127.0.0.1:{self.port}/postgres"
+
+    def _ctl(self, *args: str, check: bool = True) -> None:
+        subprocess.run(
+            _as_owner([str(self.bindir / "pg_ctl"), "-D", str(self.data), *args]),
+            check=check, capture_output=True, cwd=self.root,
+        )  # fmt: skip
+
+    def start(self) -> None:
+        self._ctl("-o", self.options, "-l", str(self.root / "log"), "-w", "-t", "60", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the cluster: every connection ends; nothing answers until :meth:`start`."""
+        self._ctl("-m", mode, "-w", "-t", "60", "stop")
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def sql(self, text: str, params: dict[str, object] | None = None) -> list[tuple[object, ...]]:
+        """Run one statement on a session of its own (autocommit); its rows."""
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as c:
+            cur = c.execute(text, params)  # type: ignore[arg-type]
+            return list(cur.fetchall()) if cur.description else []
+
+    def destroy(self) -> None:
+        self._ctl("-m", "immediate", "stop", check=False)
+        time.sleep(0.1)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def new_cluster() -> PgCluster:
+    """A started cluster (skipped, or failed under ``ZHUOJI_REQUIRE_POSTGRES=1``, when
+    PostgreSQL is not installed)."""
     bindir = _bin_dir()
     if bindir is None:
         message = (
@@ -65,35 +123,29 @@ def postgres() -> Iterator[str]:
             pytest.fail(message)
         pytest.skip(message)
     pytest.importorskip("psycopg")
-    root = Path(tempfile.mkdtemp(prefix="zhuoji-pg-"))
-    data, sock = root / "data", root / "sock"
-    sock.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres")
-        shutil.chown(sock, "postgres")
-    port = _free_port()
-    subprocess.run(
-        _as_owner([str(bindir / "initdb"), "-D", str(data), "-U", "zhuoji", "-A", "trust",
-                   "-E", "UTF8", "--no-sync"]),
-        check=True, capture_output=True, cwd=root,
-    )  # fmt: skip
-    options = (
-        f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    )
-    subprocess.run(
-        _as_owner([str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l",
-                   str(root / "log"), "-w", "-t", "60", "start"]),
-        check=True, capture_output=True, cwd=root,
-    )  # fmt: skip
+    cluster = PgCluster(bindir)
+    cluster.start()
+    return cluster
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """The URL of a running throwaway PostgreSQL server (database ``postgres``)."""
+    cluster = new_cluster()
     try:
-        yield f"postgresql://zhuoji@127.0.0.1:{port}/postgres"
+        yield cluster.url
     finally:
-        subprocess.run(
-            _as_owner([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-            capture_output=True, cwd=root,
-        )  # fmt: skip
-        time.sleep(0.1)
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.destroy()
+
+
+@pytest.fixture(scope="module")
+def pg_cluster() -> Iterator[PgCluster]:
+    """A cluster of the module's own, for tests that stop, restart or cut it."""
+    cluster = new_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.destroy()
 
 
 def store_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:

@@ -28,10 +28,13 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import AsyncIterator
+import os
+import signal
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
@@ -101,6 +104,9 @@ def create_app(
 
     app.add_middleware(Guard, authority=authority)
     app.exception_handler(TableError)(_table_error)
+    app.exception_handler(S.StoreUnavailable)(_store_unavailable)
+    for error in (sa.exc.OperationalError, sa.exc.InterfaceError):  # a read in an outage
+        app.exception_handler(error)(_store_unavailable)
     app.exception_handler(RecursionError)(_too_deep)
     app.mount("/static", pages.static_files(), name="static")
     return app
@@ -112,6 +118,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     the store."""
     store: S.Store = app.state.store
     manager: TableManager = app.state.manager
+    if app.state.serving:
+        store.on_lost(_stop_when_lost(app))
     await store.start()
     counts = manager.load()
     log.info(
@@ -136,6 +144,26 @@ async def _table_error(_request: Request, exc: TableError) -> JSONResponse:
     if isinstance(exc, VariantRefused):
         body["problems"] = exc.problems
     return JSONResponse(body, status_code=exc.status)
+
+
+async def _store_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, S.StoreUnavailable):
+        exc = S.StoreUnavailable(f"the database is unreachable ({exc.__class__.__name__})")
+    return JSONResponse({"detail": f"{exc}; nothing was changed"}, status_code=503)
+
+
+def _stop_when_lost(app: FastAPI) -> Callable[[str], None]:
+    def lost(why: str) -> None:
+        """Another server has the store (this one's lock was lost and taken): this process
+        may never write again, so it stops serving (``zhuoji serve`` exits with status 3)."""
+        log.critical("the store was lost to another server, stopping: %s", why)
+        stop = getattr(app.state, "stop_serving", None)
+        if stop is not None:
+            stop()
+        else:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return lost
 
 
 async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:

@@ -58,6 +58,12 @@ def configure(subparsers: Any) -> None:
         action="store_true",
         help="compress WebSocket messages (permessage-deflate): less traffic, more CPU per message",
     )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="report every damaged record of the store (tables and stored variants a server "
+        "would quarantine) and exit without serving: status 0 nothing damaged, 1 damage found",
+    )
     p.set_defaults(handler=serve)
 
 
@@ -87,6 +93,22 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def check(url: str) -> int:
+    """``zhuoji serve --check``: print every damaged record; 1 if there is any."""
+    from zhuoji.server.check import check_store
+    from zhuoji.server.store import display_url
+
+    found = check_store(url)
+    print(f"zhuoji serve --check: store {display_url(url)}")
+    for line in found:
+        print(line)
+    if not found:
+        print("no damaged record")
+        return 0
+    print(f"{len(found)} damaged record(s): quarantined when served; the rest is served")
+    return 1
+
+
 def serve(args: argparse.Namespace) -> int:
     """Open the store, bind the port, and serve until interrupted."""
     try:
@@ -100,6 +122,8 @@ def serve(args: argparse.Namespace) -> int:
         raise ZhuojiError(
             f"the server needs the 'server' extra (missing module {exc.name!r}): pip install 'zhuoji[server]'"
         ) from exc
+    if args.check:
+        return check(normalize_url(args.db or DEFAULT_URL))
     token = args.operator_token or os.environ.get(ENV_TOKEN)
     generated = not token
     if not token:
@@ -130,7 +154,12 @@ def serve(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024,  # client messages are tiny
     )
     server = uvicorn.Server(config)
+    app.state.stop_serving = lambda: setattr(server, "should_exit", True)  # the store was lost
     server.run(sockets=[sock])
+    lost = app.state.store.fence.lost
+    if lost is not None:
+        print(f"zhuoji serve: error: the store was lost: {lost}", file=sys.stderr)
+        return 3
     if not server.started:
         print("zhuoji serve: error: the server did not start (see the log above)", file=sys.stderr)
         return 2

@@ -167,6 +167,7 @@ class TableManager:
         name = self.rules.pin(variant) if variant else table.rule.variant
         ruleset = await self.rules.checked_ruleset(name, overrides)
         async with table.lock:
+            self.records.check_available(table)
             if table.live:
                 raise TableError(
                     409,

@@ -314,6 +314,24 @@ class HealthOut(BaseModel):
     )
 
 
+class QuarantinedTable(BaseModel):
+    id: str
+    reason: str
+
+
+class QuarantinedVariant(BaseModel):
+    name: str
+    reason: str
+
+
+class QuarantineOut(BaseModel):
+    """What is not served because its stored records are damaged (``*``: a whole list
+    that cannot be read)."""
+
+    tables: list[QuarantinedTable]
+    variants: list[QuarantinedVariant]
+
+
 class WhoAmI(BaseModel):
     role: Role
     table: str | None

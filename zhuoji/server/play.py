@@ -55,6 +55,7 @@ class Play:
         self.records = records
         self.rules = rules
         self.actions = 0  # actions applied (human and bot), for /api/health
+        records.on_resumed = self.resume
 
     # -- what seats and the operator do ------------------------------------------------------
 
@@ -65,6 +66,7 @@ class Play:
     async def ready(self, table: Table, seat: int) -> None:
         """A human seat is ready for the next round (tables whose players start rounds)."""
         async with table.lock:
+            self.records.check_available(table)
             if table.next_round is not NextRound.READY:
                 raise TableError(409, "the operator starts this table's rounds")
             if table.live:
@@ -82,6 +84,7 @@ class Play:
         commit, and send every seat its view."""
         action = parse_action(text, seat, table.players)
         async with table.lock:
+            self.records.check_available(table)
             r = table.current
             if r is None or r.is_terminal():
                 raise TableError(409, "no round is in progress")
@@ -132,11 +135,18 @@ class Play:
         """After start-up: let bots act and bot-only tables go on where they stopped."""
         for table in list(self.tables.values()):
             async with table.lock:
-                if table.live and table.bot_delay_ms == 0 and self._run_bots_inline(table):
-                    await self._commit(table)
-                self.after_commit(table)
+                await self.resume(table)
+
+    async def resume(self, table: Table) -> None:
+        """Let the table go on where it stopped (after start-up, or after an outage of
+        the store; under its lock)."""
+        with contextlib.suppress(TableError):  # the store failed again: it waits again
+            if table.live and table.bot_delay_ms == 0 and self._run_bots_inline(table):
+                await self._commit(table)
+        self.after_commit(table)
 
     async def close(self) -> None:
+        await self.records.close()
         for table in self.tables.values():
             for task in list(table.tasks):
                 task.cancel()
@@ -153,6 +163,7 @@ class Play:
         self.after_commit(table)
 
     async def _start_round(self, table: Table) -> S.RoundRow:
+        self.records.check_available(table)
         if table.live:
             raise TableError(409, f"round {table.round_number} is in progress")
         if table.match_over:
@@ -175,6 +186,7 @@ class Play:
         row = S.RoundRow(
             number, "live", rule.variant, rule.overrides, seed, r.dealer, streak, wind, now()
         )
+        self.records.new_round(table)
         table.rounds.append(row)
         table.current = r
         table.persisted = 0

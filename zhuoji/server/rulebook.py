@@ -11,15 +11,56 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from zhuoji.errors import VariantError
+from zhuoji.errors import VariantError, ZhuojiError
 from zhuoji.ruleset import Ruleset
 from zhuoji.server import store as S
 from zhuoji.server.tables import TableError, now
 from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
 from zhuoji.variants_cmd import diff
+
+log = logging.getLogger("zhuoji.server")
+
+_TEXT_FIELDS = ("name", "parent", "title", "source", "sha256", "author", "created_at")
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc) if isinstance(exc, ZhuojiError) else f"{exc.__class__.__name__}: {exc}"
+    return text.splitlines()[0][:500] if text else exc.__class__.__name__
+
+
+def check_versions(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A stored variant's version rows, oldest first, if they are whole and unaltered:
+    numbered 1, 2, … without a gap, every field of its kind, each source matching its
+    SHA-256, its differences readable (a StoredError-like ZhuojiError names the first
+    that is not)."""
+    if not re.fullmatch(r"[a-z][a-z0-9_-]{0,59}", name):
+        raise S.StoreError(f"a stored variant has a damaged name {name[:60]!r}")
+    numbers = [r.get("version") for r in rows]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        raise S.StoreError(f"variant {name}: a version number is damaged")
+    rows = sorted(rows, key=lambda r: int(r["version"]))
+    if [r["version"] for r in rows] != list(range(1, len(rows) + 1)):
+        have = ", ".join(str(r["version"]) for r in rows)
+        raise S.StoreError(f"variant {name}: versions {have} stored; a version is missing")
+    for r in rows:
+        where = f"{name}@{r['version']}"
+        for key in _TEXT_FIELDS:
+            if not isinstance(r.get(key), str):
+                raise S.StoreError(f"{where}: its {key} is damaged")
+        if digest(r["source"]) != r["sha256"]:
+            raise S.StoreError(f"{where}: its text does not match its SHA-256")
+        try:
+            differences = json.loads(r["differences"])
+        except (TypeError, ValueError):
+            differences = None
+        if not isinstance(differences, list):
+            raise S.StoreError(f"{where}: its differences are damaged")
+    return rows
 
 
 class VariantRefused(TableError):
@@ -37,16 +78,58 @@ class RuleBook:
         self.store = store
         self.library = VariantLibrary()
         self._words: dict[tuple[str, str], list[str]] = {}
+        #: stored variant name → why it is not served (its records are damaged)
+        self.quarantined: dict[str, str] = {}
 
     def load(self) -> None:
-        """Read the stored variants (at start-up)."""
-        for v in self.store.load_variants():
+        """Read the stored variants (at start-up).  A variant whose stored versions are
+        damaged (a row missing, unreadable or altered, a version that does not load) is
+        quarantined, all its versions: listed in :attr:`quarantined` with the reason, and
+        refused where named; the others are served."""
+        try:
+            rows = self.store.read_variants()
+        except Exception as exc:  # the table of variants cannot be read (a damaged page)
+            self.quarantined["*"] = f"the stored variants cannot be read: {_why(exc)}"
+            log.error("no stored variant is served: %s", self.quarantined["*"])
+            return
+        by_name: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_name.setdefault(str(row.get("name")), []).append(row)
+        sound: list[dict[str, Any]] = []
+        for name, versions in by_name.items():
+            try:
+                sound += check_versions(name, versions)
+            except Exception as exc:
+                self._quarantine(name, _why(exc))
+        made = self.store.migrate_variants(sound) if not self.store.check_only else []
+        for v in [*sound, *made]:
             self.library.add(
                 StoredVariant(
                     v["name"], v["version"], v["parent"], v["title"], v["source"], v["sha256"],
                     v["author"], v["created_at"], json.loads(v["differences"]),
                 )
             )  # fmt: skip
+        for name, stored in sorted(self.library.stored.items()):
+            for version in stored:
+                try:
+                    self.library.ruleset(version.ref)
+                except Exception as exc:
+                    self._quarantine(name, f"{version.ref} does not load: {_why(exc)}")
+                    break
+
+    def _quarantine(self, name: str, why: str) -> None:
+        self.quarantined[name] = why[:500]
+        self.library.stored.pop(name, None)
+        log.error("stored variant %s is quarantined: %s", name, why)
+
+    def _refuse_quarantined(self, ref: object) -> None:
+        name = ref.partition("@")[0] if isinstance(ref, str) else None
+        if name is not None and name in self.quarantined:
+            raise TableError(
+                409,
+                f"variant {name} is quarantined (its stored records are damaged): "
+                f"{self.quarantined[name]}",
+            )
 
     # -- rulesets ----------------------------------------------------------------------------
 
@@ -59,6 +142,7 @@ class RuleBook:
             raise TableError(422, str(exc)) from exc
 
     def pin(self, variant: str) -> str:
+        self._refuse_quarantined(variant)
         try:
             return self.library.pin(variant)
         except VariantError as exc:
@@ -110,6 +194,7 @@ class RuleBook:
             rows = await asyncio.to_thread(self.library.differences, parent, ruleset)
         except VariantError as exc:
             raise VariantRefused(exc.problems) from exc
+        self._refuse_quarantined(name)
         if len(self.library.stored.get(name, [])) + 1 != version:
             raise TableError(409, f"variant {name}: another version was stored meanwhile")
         v = StoredVariant(

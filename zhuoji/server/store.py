@@ -23,17 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
-import hashlib
 import json
 import logging
-import os
 import queue
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -41,6 +37,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from zhuoji.errors import ZhuojiError
 from zhuoji.server import wire
+from zhuoji.server.fence import Fence, FenceError, PostgresFence, SqliteFence, sqlite_file
 
 #: a unit of work: runs inside the writer's transaction
 Op = Callable[[Connection], None]
@@ -133,6 +130,18 @@ class StoreError(ZhuojiError):
     """The database cannot be opened, or holds something that does not replay."""
 
 
+class StoreUnavailable(StoreError):
+    """A write that could not reach the database, or that this server may no longer make
+    (its lock was lost): nothing was written; the API answers 503."""
+
+
+#: how often (seconds) the idle writer checks that it still holds the store
+HEARTBEAT_S = 1.0
+
+#: errors of the database connection itself (an outage, a terminated backend), not of a query
+_CONNECTION_ERRORS = (FenceError, sa.exc.OperationalError, sa.exc.InterfaceError)
+
+
 def dumps(value: Any) -> str:
     """Stored JSON: compact UTF-8 text with sorted keys (:func:`zhuoji.server.wire.stored`)."""
     return wire.stored(value)
@@ -194,9 +203,12 @@ def make_engine(url: str) -> Engine:
     except Exception as exc:  # e.g. a port that is not a number
         raise StoreError(f"bad database URL {display_url(url)!r}: {exc}") from exc
     if parsed.get_backend_name() == "sqlite":
-        db = parsed.database
-        if db and db != ":memory:":
-            folder = Path(db).expanduser().parent
+        try:
+            file = sqlite_file(parsed.database, {k: str(v) for k, v in parsed.query.items()})
+        except FenceError as exc:
+            raise StoreError(f"bad database URL {display_url(url)!r}: {exc}") from exc
+        if file is not None:
+            folder = file.parent
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except FileExistsError as exc:  # a file where the folder should be
@@ -227,7 +239,8 @@ def make_engine(url: str) -> Engine:
         return engine
     if parsed.get_backend_name() == "postgresql":
         try:
-            return sa.create_engine(parsed, pool_pre_ping=True)
+            # connect_timeout: an unreachable database fails a write (503) in seconds
+            return sa.create_engine(parsed, pool_pre_ping=True, connect_args={"connect_timeout": 5})
         except ModuleNotFoundError as exc:
             raise StoreError(
                 f"{display_url(url)}: PostgreSQL needs the psycopg driver "
@@ -255,71 +268,18 @@ def _upgrade(engine: Engine, schema: str | None) -> None:
                 c.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
 
 
-class StoreLock:
-    """One server per store.  SQLite: an exclusive ``flock`` on ``PATH.lock`` beside the
-    database; PostgreSQL: a session advisory lock keyed by the schema, held on a connection
-    of its own.  Both go away with the process, however it ends."""
-
-    def __init__(self, engine: Engine, url: str, schema: str | None) -> None:
-        self._fd: int | None = None
-        self._conn: Connection | None = None
-        name = engine.dialect.name
-        if name == "sqlite":
-            db = sa.make_url(url).database
-            if not db or db == ":memory:":
-                return
-            path = Path(db).expanduser().resolve().with_name(Path(db).name + ".lock")
-            try:
-                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-            except OSError as exc:  # a folder that takes no files (/proc), a name too long
-                raise StoreError(
-                    f"cannot open {display_url(url)}: cannot make the lock file {path}: "
-                    f"{exc.strerror or exc}"
-                ) from exc
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = os.read(fd, 40).decode("ascii", "replace").strip() or "?"
-                os.close(fd)
-                raise StoreError(
-                    f"another zhuoji server (pid {holder}) is serving {display_url(url)}; "
-                    f"one store, one server ({path} is locked)"
-                ) from None
-            os.ftruncate(fd, 0)
-            os.write(fd, str(os.getpid()).encode())
-            self._fd = fd
-        elif name == "postgresql":
-            key = int.from_bytes(
-                hashlib.sha256(f"zhuoji-server:{schema or 'public'}".encode()).digest()[:8],
-                "big",
-                signed=True,
-            )
-            try:
-                conn = engine.connect()
-                got = conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key}).scalar()
-                conn.commit()
-            except sa.exc.SQLAlchemyError as exc:
-                raise StoreError(
-                    f"cannot open {display_url(url)}: {exc.__class__.__name__}: "
-                    f"{str(exc).splitlines()[0]}"
-                ) from exc
-            if not got:
-                conn.close()
-                raise StoreError(
-                    f"another zhuoji server is serving {display_url(url)} "
-                    f"(schema {schema or 'public'}); one store, one server"
-                )
-            self._conn = conn
-
-    def release(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)  # closing the file drops the flock
-            self._fd = None
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.close()
-            self._conn = None
+def make_fence(engine: Engine, url: str, schema: str | None) -> Fence:
+    """The store's writer fence (:mod:`zhuoji.server.fence`): SQLite's file lock, or
+    PostgreSQL's advisory lock and lease."""
+    parsed = sa.make_url(url)
+    if engine.dialect.name == "sqlite":
+        query = {k: str(v) for k, v in parsed.query.items()}
+        try:
+            path = sqlite_file(parsed.database, query)
+        except FenceError as exc:
+            raise StoreError(str(exc)) from exc
+        return SqliteFence(engine, path, display_url(url))
+    return PostgresFence(engine, schema, display_url(url))
 
 
 # ---------------------------------------------------------------------------------------
@@ -595,30 +555,46 @@ class _Request:
 class Store:
     """The database, with a group-committing writer thread (start it in the event loop)."""
 
-    def __init__(self, url: str = DEFAULT_URL) -> None:
+    def __init__(self, url: str = DEFAULT_URL, *, check_only: bool = False) -> None:
+        """Open the store and take its lock (one server per store).  ``check_only``
+        (``zhuoji serve --check``): read it, take no lock, create and change nothing."""
         self.url, self.schema = split_schema(normalize_url(url))
         base = make_engine(self.url)
-        self._lock: StoreLock = StoreLock(base, self.url, self.schema)  # refuses a second server
-        try:
-            if self.schema is not None:
-                with base.begin() as c:
-                    c.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
-                self.engine: Engine = base.execution_options(
-                    schema_translate_map={None: self.schema}
-                )
-            else:
-                self.engine = base
-            metadata.create_all(self.engine)
-            _upgrade(self.engine, self.schema)
-        except sa.exc.SQLAlchemyError as exc:
-            self._lock.release()
-            raise StoreError(f"cannot prepare {display_url(self.url)}: {exc}") from exc
+        self.engine: Engine = (
+            base.execution_options(schema_translate_map={None: self.schema})
+            if self.schema is not None
+            else base
+        )
+        self.fence: Fence = make_fence(self.engine, self.url, self.schema)
+        self.check_only = check_only
+        if not check_only:
+            try:
+                self.fence.acquire()  # refuses a second server
+            except FenceError as exc:
+                base.dispose()
+                raise StoreError(str(exc)) from None
+            try:
+                if self.schema is not None:
+                    with base.begin() as c:
+                        c.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+                metadata.create_all(self.engine)
+                _upgrade(self.engine, self.schema)
+                self.fence.prepared()
+            except (sa.exc.SQLAlchemyError, FenceError) as exc:
+                self.fence.release()
+                base.dispose()
+                raise StoreError(f"cannot prepare {display_url(self.url)}: {exc}") from exc
         self._base = base
         self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        self._connection: Connection | None = None  # the writer thread's own
         self.commits = 0  # transactions committed (a group commit counts once)
         self.requests = 0  # write requests served
+
+    def on_lost(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(why)`` (from the writer thread) if another server takes the
+        store: this one may never write again (:mod:`zhuoji.server.fence`)."""
+        if isinstance(self.fence, PostgresFence):
+            self.fence.on_lost = callback
 
     @property
     def backend(self) -> str:
@@ -674,33 +650,47 @@ class Store:
             )
             for r in c.execute(q):
                 row.rounds.append(_round_row(r))
+            q = sa.select(sa.func.max(events_t.c.number)).where(events_t.c.table_id == table_id)
+            logged = c.execute(q).scalar()
         if [s.seat for s in row.seats] != list(range(len(row.seats))) or not row.seats:
             raise ValueError("its seats are not numbered 0, 1, …")
         if [r.number for r in row.rounds] != list(range(1, len(row.rounds) + 1)):
             raise ValueError("its rounds are not numbered 1, 2, …")
+        if logged is not None and logged != len(row.rounds):
+            raise ValueError(f"events are logged for round {logged}; {len(row.rounds)} rounds are")
         return row
 
-    def load_variants(self) -> list[dict[str, Any]]:
-        """Every stored variant version, by name and version, once each variant's latest
-        version is in the current file format with its parent pinned: a version that is
-        not gets a migrated next version, written here in one transaction before it is
-        returned (:meth:`zhuoji.server.variants.VariantLibrary.migrate_stored`; the server
-        reads its variants once, at start).  The old versions stay as they were."""
+    def read_variants(self) -> list[dict[str, Any]]:
+        """Every stored variant version as its row, by name and version."""
         with self.engine.connect() as c:
             q = sa.select(variants_t).order_by(variants_t.c.name, variants_t.c.version)
-            rows = [dict(r._mapping) for r in c.execute(q)]
+            return [dict(r._mapping) for r in c.execute(q)]
+
+    def migrate_variants(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The versions that bring each variant of ``rows`` (sound stored versions) to the
+        current file format with its parent pinned, written here in one transaction
+        (:meth:`zhuoji.server.variants.VariantLibrary.migrate_stored`; the server reads
+        its variants once, at start).  The old versions stay as they were.  A migration
+        that fails is logged and skipped: it never keeps the server from its tables."""
         try:
             made = migrated_variants(rows)
-        except Exception:  # a migration must never keep the server from its tables
+            if made:
+                self.write_now(insert_variant(row) for row in made)
+        except Exception:
             logging.getLogger("zhuoji.server").exception("stored variants were not migrated")
-            return rows
-        if made:
-            self.write_now(insert_variant(row) for row in made)
-            for row in made:
-                logging.getLogger("zhuoji.server").info(
-                    "variant %s@%s: migrated to the current format (parent %s)",
-                    row["name"], row["version"], row["parent"],
-                )  # fmt: skip
+            return []
+        for row in made:
+            logging.getLogger("zhuoji.server").info(
+                "variant %s@%s: migrated to the current format (parent %s)",
+                row["name"], row["version"], row["parent"],
+            )  # fmt: skip
+        return made
+
+    def load_variants(self) -> list[dict[str, Any]]:
+        """Every stored variant version (:meth:`read_variants`) with the migrated versions
+        :meth:`migrate_variants` adds."""
+        rows = self.read_variants()
+        made = self.migrate_variants(rows)
         return sorted([*rows, *made], key=lambda r: (r["name"], r["version"]))
 
     def read_events(self, table_id: str, number: int) -> list[dict[str, Any]]:
@@ -712,18 +702,32 @@ class Store:
         )
         with self.engine.connect() as c:
             rows = list(c.execute(q))
+        events = []
         for i, r in enumerate(rows):
             if r.seq != i:
                 raise StoreError(f"table {table_id} round {number}: event {i} is missing")
-        return [json.loads(r.event) for r in rows]
+            try:
+                event = json.loads(r.event)
+            except (TypeError, ValueError):
+                event = None
+            if not isinstance(event, dict):
+                raise StoreError(f"table {table_id} round {number}: event {i} is damaged")
+            events.append(event)
+        return events
 
     # -- writing ---------------------------------------------------------------------------
 
     def write_now(self, ops: Iterable[Op]) -> None:
-        """Run ops in one transaction from the calling thread (tests, tools)."""
-        with self.engine.begin() as c:
-            for op in ops:
-                op(c)
+        """Run ops in one transaction from the calling thread (start-up, tests, tools),
+        through the writer's fence like every write."""
+        if self.check_only:
+            raise StoreError("the store is open for checking only")
+        try:
+            with self.fence.transaction() as c:
+                for op in ops:
+                    op(c)
+        except _CONNECTION_ERRORS as exc:
+            raise _unavailable(exc) from exc
 
     async def start(self) -> None:
         if self._thread is None:
@@ -742,7 +746,7 @@ class Store:
 
     def close(self) -> None:
         """Close the pool and let another server open the store."""
-        self._lock.release()
+        self.fence.release()
         self._base.dispose()
 
     async def write(self, *ops: Op) -> None:
@@ -752,19 +756,26 @@ class Store:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
         self._queue.put(_Request(ops, fut, loop))
-        await fut
+        try:
+            await fut
+        except _CONNECTION_ERRORS as exc:
+            raise _unavailable(exc) from exc
 
     def _writer(self) -> None:
         """The writer thread: take every waiting request, commit them together, answer."""
         try:
             self._serve_writes()
         finally:
-            self._drop_connection()
+            self.fence.release()
 
     def _serve_writes(self) -> None:
         stopping = False
         while not stopping:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(timeout=HEARTBEAT_S)
+            except queue.Empty:
+                self.fence.heartbeat()  # notice a lost lock while idle, and take it again
+                continue
             batch: list[_Request] = []
             if first is None:
                 stopping = True
@@ -799,35 +810,29 @@ class Store:
         """One transaction for the batch; the events of all its requests go in with one
         multi-row insert (after the other ops: no other op reads or refers to events).
 
-        On the writer's own connection, kept open between batches: taking one from the
-        pool and handing it back (with its reset) for every commit cost about as much
-        CPU as the commit itself, under the GIL the event loop needs.  A failed commit
-        drops the connection; the next one opens a fresh one."""
+        On the writer's own fenced connection (:meth:`Fence.transaction`), kept open
+        between batches: taking one from the pool and handing it back (with its reset)
+        for every commit cost about as much CPU as the commit itself, under the GIL the
+        event loop needs.  A failed commit drops the connection; the next one opens a
+        fresh one (on PostgreSQL: taking the lock again, or finding the store lost)."""
         rows: list[dict[str, Any]] = []
-        c = self._connection
-        if c is None:
-            c = self._connection = self.engine.connect()
-        try:
-            with c.begin():
-                for req in batch:
-                    for op in req.ops:
-                        if isinstance(op, AppendEvents):
-                            rows += op.rows()
-                        else:
-                            op(c)
-                if rows:
-                    c.execute(events_t.insert(), rows)
-        except BaseException:
-            self._drop_connection()
-            raise
+        with self.fence.transaction() as c:
+            for req in batch:
+                for op in req.ops:
+                    if isinstance(op, AppendEvents):
+                        rows += op.rows()
+                    else:
+                        op(c)
+            if rows:
+                c.execute(events_t.insert(), rows)
         self.commits += 1
         self.requests += len(batch)
 
-    def _drop_connection(self) -> None:
-        c, self._connection = self._connection, None
-        if c is not None:
-            with contextlib.suppress(Exception):
-                c.close()
+
+def _unavailable(exc: BaseException) -> StoreUnavailable:
+    if isinstance(exc, FenceError):
+        return StoreUnavailable(f"the store cannot be written: {exc}")
+    return StoreUnavailable(f"the database is unreachable ({exc.__class__.__name__})")
 
 
 def _answer(results: list[tuple[_Request, BaseException | None]]) -> None:

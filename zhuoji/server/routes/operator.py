@@ -1,5 +1,5 @@
-"""The service as its operator watches it: liveness and counters (``/api/health``), and
-what a bearer token is (``/api/whoami``)."""
+"""The service as its operator watches it: liveness and counters (``/api/health``), what
+is quarantined and why (``/api/quarantine``), and what a bearer token is (``/api/whoami``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 import zhuoji
 from zhuoji.server.auth import Role
-from zhuoji.server.deps import Caller, authority_of, bearer, manager_of
-from zhuoji.server.models import AUTH_ERRORS, HealthOut, WhoAmI
+from zhuoji.server.deps import Caller, Operator, authority_of, bearer, manager_of
+from zhuoji.server.models import AUTH_ERRORS, HealthOut, QuarantineOut, WhoAmI
 
 router = APIRouter(tags=["service"], responses=AUTH_ERRORS)
 
@@ -37,6 +37,20 @@ async def health(
         "commits": store.commits if op else 0,
         "writes": store.requests if op else 0,
         "broken_tables": manager.broken,
+    }
+
+
+@router.get("/api/quarantine", response_model=QuarantineOut)
+async def quarantine(request: Request, _op: Operator) -> dict[str, Any]:
+    """The tables and stored variants not served because their stored records are
+    damaged, each with the reason (found at start; ``zhuoji serve --check`` finds the
+    same without starting).  The rest is served as ever."""
+    manager = manager_of(request)
+    return {
+        "tables": [{"id": k, "reason": v} for k, v in sorted(manager.broken.items())],
+        "variants": [
+            {"name": k, "reason": v} for k, v in sorted(manager.rules.quarantined.items())
+        ],
     }
 
 

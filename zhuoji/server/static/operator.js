@@ -103,6 +103,20 @@ async function loadTables() {
       el("td", {}, t.next_round === "operator" ? start : null)));
   }
   if (!tables.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "help" }, "no tables yet — open one under New table 开桌")));
+  loadQuarantine();
+}
+
+// tables and stored variants whose stored records are damaged, with the reason
+async function loadQuarantine() {
+  const q = await api("GET", "/api/quarantine");
+  const rows = [
+    ...q.tables.map((t) => ["table 牌桌", t.id, t.reason]),
+    ...q.variants.map((v) => ["variant 规则", v.name, v.reason]),
+  ];
+  const body = document.querySelector("#quarantined tbody");
+  body.replaceChildren(...rows.map(([kind, what, why]) => el("tr", { "data-quarantined": what },
+    el("td", {}, kind, " ", el("code", {}, what)), el("td", {}, why))));
+  $("quarantine").hidden = !rows.length;
 }
 $("refresh-tables").addEventListener("click", loadTables);
 
