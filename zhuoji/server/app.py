@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import zhuoji
@@ -67,7 +69,10 @@ def tune_gc() -> None:
 
 
 def create_app(
-    db_url: str = S.DEFAULT_URL, operator_token: str | None = None, *, serving: bool = False
+    db_url: str = S.DEFAULT_URL,
+    operator_token: str | None = None,
+    *,
+    serving: bool = False,
 ) -> FastAPI:
     """The application over the store at ``db_url``; ``operator_token`` (at least 16
     characters) authorizes operator calls.  ``serving``: this process exists to serve the
@@ -101,6 +106,7 @@ def create_app(
 
     app.add_middleware(Guard, authority=authority)
     app.exception_handler(TableError)(_table_error)
+    app.exception_handler(RequestValidationError)(_invalid)
     app.exception_handler(RecursionError)(_too_deep)
     app.mount("/static", pages.static_files(), name="static")
     return app
@@ -136,6 +142,34 @@ async def _table_error(_request: Request, exc: TableError) -> JSONResponse:
     if isinstance(exc, VariantRefused):
         body["problems"] = exc.problems
     return JSONResponse(body, status_code=exc.status)
+
+
+def _printable(x: Any) -> Any:
+    """``x`` with every string made encodable (a lone surrogate as its escape) and every
+    float finite or a string: a refusal must never fail to encode what it quotes."""
+    if isinstance(x, str):
+        return x.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(x, float):
+        return x if math.isfinite(x) else str(x)
+    if isinstance(x, int | bool) or x is None:
+        return x
+    if isinstance(x, list | tuple):
+        return [_printable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(_printable(k)): _printable(v) for k, v in x.items()}
+    return _printable(str(x))
+
+
+async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    """422 with where and why each field is invalid.  FastAPI's own handler echoed the
+    input, and a NaN, 1e400 or a lone surrogate in it made the refusal itself fail (a 500);
+    the input is left out (a client has it) and every string quoted is made encodable."""
+    problems = [
+        {"loc": _printable(e.get("loc", ())), "msg": _printable(e.get("msg", "")),
+         "type": _printable(e.get("type", ""))}
+        for e in exc.errors()
+    ]  # fmt: skip
+    return JSONResponse({"detail": problems}, status_code=422)
 
 
 async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:

@@ -120,7 +120,7 @@ class TableRecords:
             return
         table.rules = list(fresh.rules)
         table.rounds = list(fresh.rounds)
-        table.shared_part = None
+        table.shared_parts.clear()
         table.current = None
         table.persisted = 0
         table.close_window()

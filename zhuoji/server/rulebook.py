@@ -37,6 +37,7 @@ class RuleBook:
         self.store = store
         self.library = VariantLibrary()
         self._words: dict[tuple[str, str], list[str]] = {}
+        self._storing: set[str] = set()  # names whose next version is being written
 
     def load(self) -> None:
         """Read the stored variants (at start-up)."""
@@ -110,19 +111,27 @@ class RuleBook:
             rows = await asyncio.to_thread(self.library.differences, parent, ruleset)
         except VariantError as exc:
             raise VariantRefused(exc.problems) from exc
-        if len(self.library.stored.get(name, [])) + 1 != version:
+        # checked and reserved with no await between: of concurrent uploads of one name
+        # one stores the version, the others are told (409; the store's unique key was a 500)
+        if len(self.library.stored.get(name, [])) + 1 != version or name in self._storing:
             raise TableError(409, f"variant {name}: another version was stored meanwhile")
-        v = StoredVariant(
-            name, version, parent, ruleset.variant.title, text, digest(text), author, now(), rows
-        )
-        await self.store.write(
-            S.insert_variant(
-                {
-                    "name": v.name, "version": v.version, "parent": v.parent, "title": v.title,
-                    "source": v.source, "sha256": v.sha256, "author": v.author,
-                    "created_at": v.created_at, "differences": S.dumps(v.differences),
-                }
-            )
-        )  # fmt: skip
-        self.library.add(v)
+        self._storing.add(name)
+        try:
+            v = StoredVariant(
+                name, version, parent, ruleset.variant.title, text, digest(text), author, now(),
+                rows,
+            )  # fmt: skip
+            await self.store.write(
+                S.insert_variant(
+                    {
+                        "name": v.name, "version": v.version, "parent": v.parent,
+                        "title": v.title, "source": v.source, "sha256": v.sha256,
+                        "author": v.author, "created_at": v.created_at,
+                        "differences": S.dumps(v.differences),
+                    }
+                )
+            )  # fmt: skip
+            self.library.add(v)
+        finally:
+            self._storing.discard(name)
         return v

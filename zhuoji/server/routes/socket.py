@@ -38,6 +38,16 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     seat = await _authenticate(ws, table_id, manager, authority_of(ws))
     if seat is None:
         return
+    st = manager.tables[table_id].seats[seat]
+    st.sockets += 1  # counted for the listing's presence
+    try:
+        await _serve(ws, manager, table_id, seat)
+    finally:
+        st.sockets -= 1
+
+
+async def _serve(ws: WebSocket, manager: TableManager, table_id: str, seat: int) -> None:
+    """An authenticated seat's connection, until it closes."""
     conn = WsListener(ws, seat, (ws.scope.get("extensions") or {}).get(SEND_TEXT_UTF8))
     sender = asyncio.create_task(conn.run())
     t = manager.tables[table_id]
@@ -103,12 +113,16 @@ async def _authenticate(
     elif table_id not in manager.tables:
         refusal = (4404, f"no table {table_id[:60]!r}")
     if refusal is not None or p is None or p.seat is None:
-        code, text = refusal or (4401, "a valid seat token is required")
-        with contextlib.suppress(Exception):
-            await ws.send_text(json.dumps({"type": "error", "status": code - 4000, "error": text}))
-            await ws.close(code=code, reason=text)
+        await _refuse(ws, *(refusal or (4401, "a valid seat token is required")))
         return None
     return p.seat
+
+
+async def _refuse(ws: WebSocket, code: int, text: str) -> None:
+    """Tell the client why (an error message with the HTTP status that fits) and close."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "status": code - 4000, "error": text}))
+        await ws.close(code=code, reason=text)
 
 
 async def _handle(
