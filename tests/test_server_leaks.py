@@ -145,6 +145,8 @@ def _play(tmp_path: Path, transport: str, window_ms: int, discards: int) -> dict
                 if v["phase"] in WINDOWED:
                     seats.act(actor, rng.choice(legal))
                     continue
+                if any(x["seq"] != v["seq"] for x in views.values()):
+                    continue  # a window closed while the views were read: read them again
                 discards_now = [a for a in legal if " discard " in a]
                 action = rng.choice(discards_now or legal)
                 sent = time.monotonic()

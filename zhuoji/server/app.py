@@ -29,7 +29,7 @@ from __future__ import annotations
 import gc
 import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -39,7 +39,7 @@ from fastapi.responses import JSONResponse
 
 import zhuoji
 from zhuoji.server import store as S
-from zhuoji.server.auth import Authority
+from zhuoji.server.auth import Authority, RedactTokens
 from zhuoji.server.guard import Guard
 from zhuoji.server.manager import TableManager
 from zhuoji.server.routes import operator, pages, seats, socket, tables, variants
@@ -73,11 +73,14 @@ def create_app(
     operator_token: str | None = None,
     *,
     serving: bool = False,
+    allowed_origins: Iterable[str] = (),
 ) -> FastAPI:
     """The application over the store at ``db_url``; ``operator_token`` (at least 16
     characters) authorizes operator calls.  ``serving``: this process exists to serve the
     app (``zhuoji serve``), so the garbage collector is tuned for it once the tables are
-    loaded (:func:`tune_gc`)."""
+    loaded (:func:`tune_gc`).  ``allowed_origins``: the browser origins besides the
+    server's own whose pages may open a WebSocket (``https://play.example.com``; ``*``
+    any: :func:`zhuoji.server.deps.origin_allowed`)."""
     if not operator_token:
         raise ValueError("an operator token is required")
     store = S.Store(db_url)
@@ -103,6 +106,7 @@ def create_app(
     app.state.manager = TableManager(store, authority)
     app.state.encoded_views = EncodedViews()
     app.state.serving = serving
+    app.state.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
 
     app.add_middleware(Guard, authority=authority)
     app.exception_handler(TableError)(_table_error)
@@ -118,6 +122,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     the store."""
     store: S.Store = app.state.store
     manager: TableManager = app.state.manager
+    for name in ("uvicorn.access", "uvicorn.error"):  # they log URLs: no token in them
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
     await store.start()
     counts = manager.load()
     log.info(

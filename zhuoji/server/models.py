@@ -326,10 +326,18 @@ class WhoAmI(BaseModel):
     seat: int | None
 
 
+class VariantArchivedOut(BaseModel):
+    name: str
+    archived_at: str
+    versions: int = Field(description="stored versions, all kept (tables pinned to one keep it)")
+
+
 class VariantOut(BaseModel):
     name: str
     title: str
-    kind: str = Field(description="shipped, or stored (by an operator)")
+    kind: str = Field(
+        description="shipped, stored (by an operator), or archived (stored, not offered to new tables)"
+    )
     latest: str = Field(description="the reference a new table takes: NAME or NAME@VERSION")
     versions: int = Field(description="stored versions (0 for a shipped variant)")
 

@@ -38,9 +38,12 @@ class RuleBook:
         self.library = VariantLibrary()
         self._words: dict[tuple[str, str], list[str]] = {}
         self._storing: set[str] = set()  # names whose next version is being written
+        #: archived stored variants (name → when): no new table takes them
+        self.archived: dict[str, str] = {}
 
     def load(self) -> None:
         """Read the stored variants (at start-up)."""
+        self.archived = self.store.load_archived()
         for v in self.store.load_variants():
             self.library.add(
                 StoredVariant(
@@ -60,10 +63,32 @@ class RuleBook:
             raise TableError(422, str(exc)) from exc
 
     def pin(self, variant: str) -> str:
+        """A reference a new table (or a rules change) takes, made exact; an archived
+        stored variant is refused (409), in any version."""
         try:
-            return self.library.pin(variant)
+            pinned = self.library.pin(variant)
         except VariantError as exc:
             raise TableError(422, str(exc)) from exc
+        name = pinned.split("@")[0]
+        if name in self.archived:
+            raise TableError(
+                409,
+                f"variant {name} was archived ({self.archived[name]}): tables already on it "
+                "keep it, new ones cannot take it (upload a new version to offer it again)",
+            )
+        return pinned
+
+    async def archive(self, name: str, author: str) -> str:
+        """Archive a stored variant: no new table takes it; every version stays, so the
+        tables pinned to one keep playing it.  Returns when."""
+        if name not in self.library.stored:
+            raise TableError(404, f"no stored variant {name[:60]!r} (shipped ones stay)")
+        if name in self.archived:
+            return self.archived[name]
+        at = now()
+        await self.store.write(S.archive_variant(name, at, author))
+        self.archived[name] = at
+        return at
 
     async def checked_ruleset(self, variant: str, overrides: Mapping[str, Any]) -> Ruleset:
         """:meth:`ruleset`, off the event loop (a long check must not stall other tables)."""
@@ -121,7 +146,9 @@ class RuleBook:
                 name, version, parent, ruleset.variant.title, text, digest(text), author, now(),
                 rows,
             )  # fmt: skip
+            back = [S.unarchive_variant(name)] if name in self.archived else []
             await self.store.write(
+                *back,
                 S.insert_variant(
                     {
                         "name": v.name, "version": v.version, "parent": v.parent,
@@ -132,6 +159,7 @@ class RuleBook:
                 )
             )  # fmt: skip
             self.library.add(v)
+            self.archived.pop(name, None)
         finally:
             self._storing.discard(name)
         return v

@@ -103,6 +103,7 @@ class Seat:
     shown: dict[str, Any] | None = None  # the last view pushed to this seat's listeners
     http_seen: float = -PRESENCE_SECONDS  # time.monotonic() of its last seat-token request
     sockets: int = 0  # WebSockets of this seat open (admitted, not yet closed)
+    polls: int = 0  # long polls of this seat waiting
 
     def presence(self) -> int:
         """How many clients the listing says the seat has: its WebSockets, else 1 if it

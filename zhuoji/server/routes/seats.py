@@ -7,13 +7,16 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 
 from zhuoji.server import wire
 from zhuoji.server.deps import Operator, SeatHolder, manager_of, views_of
 from zhuoji.server.models import AUTH_ERRORS, ERRORS, ActionIn, ActionOut, SeatView, TokenOut
 
 router = APIRouter(responses=AUTH_ERRORS)
+
+#: long polls one seat may have waiting at once (a few devices or tabs; 429 past it)
+MAX_SEAT_POLLS = 4
 
 
 def _seen(request: Request, table_id: str, seat: int) -> None:
@@ -88,7 +91,15 @@ async def seat_view(
     assert p.seat is not None
     _seen(request, table_id, p.seat)
     encoded = views_of(request)
-    view = await manager_of(request).wait_view(table_id, p.seat, encoded.etag, changed_from, wait)
+    manager = manager_of(request)
+    st = manager.get(table_id).seats[p.seat]
+    if wait > 0 and changed_from and st.polls >= MAX_SEAT_POLLS:
+        raise HTTPException(429, f"this seat has {MAX_SEAT_POLLS} long polls waiting already")
+    st.polls += 1  # checked and counted with no await between
+    try:
+        view = await manager.wait_view(table_id, p.seat, encoded.etag, changed_from, wait)
+    finally:
+        st.polls -= 1
     body, tag = encoded.of(view)
     return Response(body, media_type="application/json", headers={"ETag": tag})
 
