@@ -52,7 +52,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def make_table(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"seats": BOTS3, "seed": 7, **body}, headers=OPH)
+    # answers as they come unless a test sets a window (people get a fixed one by default)
+    body = {"seats": BOTS3, "seed": 7, "claim_window_ms": 0, **body}
+    r = client.post("/api/tables", json=body, headers=OPH)
     assert r.status_code == 201, r.text
     return dict(r.json())
 

@@ -34,6 +34,7 @@ import pytest
 
 from zhuoji import tiles as T
 from zhuoji.actions import ActionKind
+from zhuoji.actions import make as make_action
 from zhuoji.agents.base import make_agent
 from zhuoji.engine import Phase, Round
 from zhuoji.observation import Observation
@@ -54,10 +55,10 @@ class _Rules:
         return {"variant": variant}
 
 
-def _table(r: Round, players: int) -> Table:
+def _table(r: Round, players: int, kind: str = "bot") -> Table:
     row = S.TableRow(
         "tcheck", "check", "2026-01-01", 1, 1, "operator", 0, 0,
-        seats=[S.SeatRow(s, "bot", "greedy", f"bot {s}", None) for s in range(players)],
+        seats=[S.SeatRow(s, kind, "greedy", f"bot {s}", None) for s in range(players)],
         rules=[S.RuleRow(1, 1, r.ruleset.name, {}, "2026-01-01")],
         rounds=[S.RoundRow(1, "live", r.ruleset.name, {}, 0, r.dealer, 0, 0, "2026-01-01")],
     )  # fmt: skip
@@ -70,50 +71,101 @@ def _part(view: dict[str, Any]) -> dict[str, Any]:
     return {k: view.get(k) for k in ROUND_KEYS}
 
 
-def check_round(variant: str, seed: int, bots: list[str]) -> dict[str, int]:
+#: turn actions after which the server opens a fixed-length window (zhuoji.server.play)
+_OPENERS = (ActionKind.DISCARD, ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
+
+
+def check_round(
+    variant: str, seed: int, bots: list[str], *, timer: bool = False, fixed: bool = False
+) -> dict[str, int]:
+    """Play one round of bots through the table's view code and check every seat's view
+    after every event (the module docstring).  ``timer``: every seat is a human's with a
+    turn timer, so the views carry deadlines, and a seat a window hides must see, field for
+    field and deadline included, its whole view from before the opening action.
+    ``fixed``: a fixed-length claim window after every discard and kong, answers held until
+    it ends (as :class:`zhuoji.server.play.Play` does), else the window lasts until every
+    seat with an option has answered."""
     rng = random.Random(seed)
     ruleset = load_variant(variant)
     r = new_round(ruleset, seed, None, 0, 0)
     n = r.players
-    table = _table(r, n)
+    table = _table(r, n, "human" if timer else "bot")
+    table.clock.seconds = 30 if timer else None
+    table.note_decisions()
     rules = _Rules()
     public = len(r.log)  # the checker's own count of public events
     before: dict[int, dict[str, Any]] = {}  # views before the action that opened a window
+    whole_before: dict[int, dict[str, Any]] = {}  # the same, whole (timer: with deadlines)
     opener = -1
     answers: dict[int, ActionKind] = {}
-    stats = {"events": 0, "windows": 0, "hidden_views": 0}
+    stats = {"events": 0, "windows": 0, "hidden_views": 0, "hidden_deadlines": 0}
     agents = [make_agent(bots[s % len(bots)], rng.randrange(2**32)) for s in range(n)]
-    while not r.is_terminal():
-        actor = r.to_act()[0] if r.phase is Phase.TURN else rng.choice(r.to_act())
-        action = agents[actor].act(Observation(r, actor))
+
+    def answer(actor: int, action: Any) -> None:
+        nonlocal public
         phase = r.phase
-        if phase is Phase.TURN:
-            before = {s: _part(round_view(r, s)) for s in range(n)}
         logged = len(r.log)
         r.apply(action)
         new_events = len(r.log) - logged
-        if phase is Phase.TURN:
-            public += new_events
-            if r.phase in (Phase.CLAIM, Phase.ROB):
-                opener, answers = actor, {}
-                stats["windows"] += 1
+        answers[actor] = action.kind
+        public += new_events - 1  # the answer itself is not counted …
+        if r.phase not in (Phase.CLAIM, Phase.ROB):  # … unless it took effect
+            if r.end is not None:
+                public += sum(1 for w in r.end.wins if w.seat in answers)
+            elif phase is Phase.CLAIM and r.discards[-1].claimed_by in answers:
+                public += 1
+
+    while not r.is_terminal():
+        w = table.window
+        if w is not None and w.deadline is not None:  # a fixed window: answers are held
+            waiting = [s for s in sorted(r.pending) if s in r.to_act() and s not in w.held]
+            if r.phase in (Phase.CLAIM, Phase.ROB) and waiting:
+                actor = rng.choice(waiting)
+                w.held[actor] = agents[actor].act(Observation(r, actor))
+            else:  # its end: the held answers, passes for the rest (Play._end_fixed)
+                table.close_window()
+                for s in sorted(r.pending) if r.phase in (Phase.CLAIM, Phase.ROB) else ():
+                    if r.phase in (Phase.CLAIM, Phase.ROB) and s in r.to_act():
+                        answer(s, w.held.get(s) or make_action(s, ActionKind.PASS))
         else:
-            answers[actor] = action.kind
-            public += new_events - 1  # the answer itself is not counted …
-            if r.phase not in (Phase.CLAIM, Phase.ROB):  # … unless it took effect
-                if r.end is not None:
-                    public += sum(1 for w in r.end.wins if w.seat in answers)
-                elif phase is Phase.CLAIM and r.discards[-1].claimed_by in answers:
-                    public += 1
+            actor = r.to_act()[0] if r.phase is Phase.TURN else rng.choice(r.to_act())
+            action = agents[actor].act(Observation(r, actor))
+            if r.phase is Phase.TURN:
+                before = {s: _part(round_view(r, s)) for s in range(n)}
+                if timer:
+                    whole_before = {s: table.view(s, rules) for s in range(n)}
+                logged = len(r.log)
+                r.apply(action)
+                public += len(r.log) - logged
+                if fixed and action.kind in _OPENERS:
+                    table.open_window(logged, 1.0)
+                    opener, answers = actor, {}
+                    stats["windows"] += 1
+                elif r.phase in (Phase.CLAIM, Phase.ROB):
+                    opener, answers = actor, {}
+                    stats["windows"] += 1
+            else:
+                answer(actor, action)
+        table.note_decisions()
         table.sync_window()
         stats["events"] += 1
         in_window = r.phase in (Phase.CLAIM, Phase.ROB)
+        w = table.window
         for s in range(n):
             v = table.view(s, rules)
             part = _part(v)
             has_option = in_window and s in r.pending
-            if in_window and not has_option and s != opener:
-                assert part == before[s], (variant, seed, s, part, before[s])
+            if w is not None and s not in w.knows:
+                expected = dict(before[s])
+                if s == opener and fixed:  # it has acted: it waits like everyone else
+                    expected.update(legal=[], to_act=[])
+                assert part == expected, (variant, seed, s, part, expected)
+                if timer:
+                    whole = dict(whole_before[s])
+                    if s == opener and fixed:
+                        whole.update(legal=[], legal_actions=[], to_act=[], discard_waits={})
+                    assert v == whole, (variant, seed, s, _diff(v, whole))
+                    stats["hidden_deadlines"] += v["deadline_ms"] is not None
                 stats["hidden_views"] += 1
                 continue
             if not has_option and not (in_window and s == opener):
@@ -136,6 +188,8 @@ def check_round(variant: str, seed: int, bots: list[str]) -> dict[str, int]:
                             "drawn_name",
                             "legal",
                             "legal_actions",
+                            "waits",
+                            "discard_waits",
                         )
                     }
                 )
@@ -144,6 +198,10 @@ def check_round(variant: str, seed: int, bots: list[str]) -> dict[str, int]:
                     if o != s and sum(r.seats[o].hand) >= 4:
                         assert T.format_counts(r.seats[o].hand) not in text
     return stats
+
+
+def _diff(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    return {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)}
 
 
 def test_windows_hide_nothing_over_many_rounds() -> None:
@@ -158,6 +216,28 @@ def test_windows_hide_nothing_over_many_rounds() -> None:
           f"(CPU {time.process_time() - c0:.1f} s)")  # fmt: skip
     assert totals["windows"] > ROUNDS  # windows happen: the check is not empty
     assert totals["hidden_views"] > ROUNDS
+
+
+#: rounds of each timed check (each view is built whole, with its hints: slower)
+TIMED_ROUNDS = int(os.environ.get("ZHUOJI_HIDDEN_TIMED_ROUNDS", "24"))
+
+
+@pytest.mark.parametrize("fixed", [False, True], ids=["until-answered", "fixed-window"])
+def test_windows_with_the_turn_timer_hide_nothing(fixed: bool) -> None:
+    """With the turn timer every view carries a deadline: a seat a window hides must see
+    the one it saw before the discard (issue 26: ``deadline_ms`` changed in every window,
+    read from the live round), in both window modes."""
+    totals = {"events": 0, "windows": 0, "hidden_views": 0, "hidden_deadlines": 0}
+    variants = ["guiyang", "liupanshui", "jinyou", "guiyang-shoushang"]
+    for i in range(TIMED_ROUNDS):
+        stats = check_round(
+            variants[i % len(variants)], 2000 + i, ["greedy", "random"], timer=True, fixed=fixed
+        )
+        for k in totals:
+            totals[k] += stats[k]
+    print(f"\n{TIMED_ROUNDS} timed rounds ({'fixed' if fixed else 'until answered'}): {totals}")
+    assert totals["windows"] > TIMED_ROUNDS
+    assert totals["hidden_deadlines"] > TIMED_ROUNDS  # frozen views do carry deadlines
 
 
 # ---------------------------------------------------------------------------------------

@@ -117,6 +117,7 @@ def test_operator_uploads_a_city_and_four_players_play_it(db_url: str, tmp_path:
             op.wait_for_selector('[data-key="settle.chickens.zeren.extra"]')
             assert "冲锋鸡" in op.inner_text("#house-form")  # Chinese labels from the schema
             op.fill("#t-name", "安顺 evening")
+            op.fill("#t-window", "0")  # answers as they come: the round plays in seconds
             op.fill('[data-key="settle.chickens.zeren.extra"]', "2")
             op.wait_for_function(
                 "() => document.querySelector('#house-words li:not(.none)') !== null",

@@ -73,7 +73,7 @@ def step(http: httpx.Client, table: dict[str, Any]) -> bool:
 
 
 def create(http: httpx.Client, **body: Any) -> dict[str, Any]:
-    r = http.post("/api/tables", json=body)
+    r = http.post("/api/tables", json={"claim_window_ms": 0, **body})
     assert r.status_code == 201, r.text
     return dict(r.json())
 

@@ -28,19 +28,21 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 import os
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import zhuoji
 from zhuoji.server import store as S
-from zhuoji.server.auth import Authority
+from zhuoji.server.auth import Authority, RedactTokens
 from zhuoji.server.guard import Guard
 from zhuoji.server.manager import TableManager
 from zhuoji.server.routes import operator, pages, seats, socket, tables, variants
@@ -70,12 +72,18 @@ def tune_gc() -> None:
 
 
 def create_app(
-    db_url: str = S.DEFAULT_URL, operator_token: str | None = None, *, serving: bool = False
+    db_url: str = S.DEFAULT_URL,
+    operator_token: str | None = None,
+    *,
+    serving: bool = False,
+    allowed_origins: Iterable[str] = (),
 ) -> FastAPI:
     """The application over the store at ``db_url``; ``operator_token`` (at least 16
     characters) authorizes operator calls.  ``serving``: this process exists to serve the
     app (``zhuoji serve``), so the garbage collector is tuned for it once the tables are
-    loaded (:func:`tune_gc`)."""
+    loaded (:func:`tune_gc`).  ``allowed_origins``: the browser origins besides the
+    server's own whose pages may open a WebSocket (``https://play.example.com``; ``*``
+    any: :func:`zhuoji.server.deps.origin_allowed`)."""
     if not operator_token:
         raise ValueError("an operator token is required")
     store = S.Store(db_url)
@@ -101,12 +109,14 @@ def create_app(
     app.state.manager = TableManager(store, authority)
     app.state.encoded_views = EncodedViews()
     app.state.serving = serving
+    app.state.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
 
     app.add_middleware(Guard, authority=authority)
     app.exception_handler(TableError)(_table_error)
     app.exception_handler(S.StoreUnavailable)(_store_unavailable)
     for error in (sa.exc.OperationalError, sa.exc.InterfaceError):  # a read in an outage
         app.exception_handler(error)(_store_unavailable)
+    app.exception_handler(RequestValidationError)(_invalid)
     app.exception_handler(RecursionError)(_too_deep)
     app.mount("/static", pages.static_files(), name="static")
     return app
@@ -120,6 +130,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     manager: TableManager = app.state.manager
     if app.state.serving:
         store.on_lost(_stop_when_lost(app))
+    for name in ("uvicorn.access", "uvicorn.error"):  # they log URLs: no token in them
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
     await store.start()
     counts = manager.load()
     log.info(
@@ -164,6 +178,34 @@ def _stop_when_lost(app: FastAPI) -> Callable[[str], None]:
             os.kill(os.getpid(), signal.SIGTERM)
 
     return lost
+
+
+def _printable(x: Any) -> Any:
+    """``x`` with every string made encodable (a lone surrogate as its escape) and every
+    float finite or a string: a refusal must never fail to encode what it quotes."""
+    if isinstance(x, str):
+        return x.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(x, float):
+        return x if math.isfinite(x) else str(x)
+    if isinstance(x, int | bool) or x is None:
+        return x
+    if isinstance(x, list | tuple):
+        return [_printable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(_printable(k)): _printable(v) for k, v in x.items()}
+    return _printable(str(x))
+
+
+async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    """422 with where and why each field is invalid.  FastAPI's own handler echoed the
+    input, and a NaN, 1e400 or a lone surrogate in it made the refusal itself fail (a 500);
+    the input is left out (a client has it) and every string quoted is made encodable."""
+    problems = [
+        {"loc": _printable(e.get("loc", ())), "msg": _printable(e.get("msg", "")),
+         "type": _printable(e.get("type", ""))}
+        for e in exc.errors()
+    ]  # fmt: skip
+    return JSONResponse({"detail": problems}, status_code=422)
 
 
 async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:

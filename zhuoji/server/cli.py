@@ -64,6 +64,28 @@ def configure(subparsers: Any) -> None:
         help="report every damaged record of the store (tables and stored variants a server "
         "would quarantine) and exit without serving: status 0 nothing damaged, 1 damage found",
     )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin besides this server's own whose pages may open WebSockets "
+        "(https://play.example.com; repeat for more; * for any)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a client has to send a request's headers (default 10)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seconds a keep-alive connection may stay silent between requests (default 5)",
+    )
     p.set_defaults(handler=serve)
 
 
@@ -116,6 +138,8 @@ def serve(args: argparse.Namespace) -> int:
 
         from zhuoji.server.app import create_app
         from zhuoji.server.auth import OPERATOR_PREFIX, new_token
+        from zhuoji.server.http_protocol import HEADER_TIMEOUT, IDLE_TIMEOUT
+        from zhuoji.server.http_protocol import protocol_class as http_class
         from zhuoji.server.store import DEFAULT_URL, display_url, normalize_url
         from zhuoji.server.ws_protocol import protocol_class
     except ModuleNotFoundError as exc:
@@ -131,7 +155,12 @@ def serve(args: argparse.Namespace) -> int:
     if len(token) < 16:
         raise ZhuojiError("the operator token must be at least 16 characters")
     url = normalize_url(args.db or DEFAULT_URL)
-    app = create_app(url, token, serving=True)
+    for seconds in (args.header_timeout, args.idle_timeout):
+        if seconds is not None and not 0 < seconds <= 3600:
+            raise ZhuojiError(
+                f"a timeout must be more than 0 and at most 3600 seconds, not {seconds}"
+            )
+    app = create_app(url, token, serving=True, allowed_origins=args.allow_origin)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -147,6 +176,8 @@ def serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         access_log=not args.no_access_log,
         lifespan="on",
+        http=http_class(args.header_timeout or HEADER_TIMEOUT),  # a deadline for each head
+        timeout_keep_alive=args.idle_timeout or IDLE_TIMEOUT,
         ws=protocol_class(),  # uvicorn's own, with a direct text-frame writer for the views
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,

@@ -15,8 +15,10 @@ its promise of hiding other seats' tiles:
   each it has not seen; ``discard_waits`` — in its turn, for each discard that leaves the
   hand ready, the waits it would leave (听牌提示);
 * ``turn_seconds`` and ``deadline_ms`` (epoch milliseconds) — the table's turn timer
-  (:mod:`zhuoji.server.turn_timer`); the WebSocket ``hello`` carries the server's clock
-  (``now_ms``) so a client can count down on its own;
+  (:mod:`zhuoji.server.turn_timer`), the deadline of the round as this seat is shown it
+  (a seat a claim window hides sees the discarder's deadline from before the discard);
+  the WebSocket ``hello`` carries the server's clock (``now_ms``) so a client can count
+  down on its own;
 * in ``settlement``: each entry's and remark's ``why`` / ``why_en`` (a voided entry's
   ``void_why`` / ``void_why_en``), in the words of the hook that wrote it, with seats as
   placeholders the page fills (``{payer}``, ``{payee}``, ``{seat}``, ``{for}``), and the
@@ -148,7 +150,7 @@ def seat_extras(
 ) -> dict[str, Any]:
     """The extra keys of ``seat``'s own: its turn deadline, its waits and the waits each
     discard would leave, the settlement explained (``r``: the round as it is shown it)."""
-    deadline = table.clock.shown_to(seat, table.current)
+    deadline = table.clock.shown_to(seat, r, live=r is table.current)
     out: dict[str, Any] = {
         "deadline_ms": int(deadline * 1000) if deadline is not None else None,
     }

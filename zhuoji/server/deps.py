@@ -16,7 +16,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
-from zhuoji.server.auth import Authority, Principal, Role
+from zhuoji.server.auth import Authority, Principal, Role, Throttled
 from zhuoji.server.manager import TableManager
 from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.wire import EncodedViews
@@ -31,8 +31,15 @@ bearer = HTTPBearer(auto_error=False, description="operator token or seat token"
 async def principal(
     request: Request, cred: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 ) -> Principal:
-    """The caller, from the bearer token (401 without a valid one)."""
-    p = authority_of(request).resolve(cred.credentials if cred else None)
+    """The caller, from the bearer token (401 without a valid one; 429 while the client's
+    address has guessed too often)."""
+    client = request.client
+    try:
+        p = authority_of(request).authenticate(
+            cred.credentials if cred else None, client.host if client else None
+        )
+    except Throttled as exc:
+        raise HTTPException(429, str(exc), headers={"Retry-After": exc.retry_after}) from None
     if p is None:
         raise HTTPException(
             401,
@@ -90,3 +97,21 @@ def views_of(conn: HTTPConnection) -> EncodedViews:
     """The bodies and ETags of the views the app serving ``conn`` sent last over HTTP."""
     views: EncodedViews = conn.app.state.encoded_views
     return views
+
+
+def origin_allowed(conn: HTTPConnection) -> bool:
+    """May a browser page of this connection's ``Origin`` open it?  A WebSocket is not
+    bound by the same-origin policy, so any page a player visits could open one to the
+    server with the player's token in hand (the page's own) or play for them; only the
+    server's own pages (same host and port as the request's ``Host``) and the origins the
+    operator allowed (``--allow-origin``; ``*`` for any) may.  A client that sends no
+    ``Origin`` (not a browser) is not a page and may."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    allowed: frozenset[str] = conn.app.state.allowed_origins
+    if "*" in allowed or origin.rstrip("/").lower() in allowed:
+        return True
+    host = conn.headers.get("host", "").lower()
+    _scheme, sep, rest = origin.lower().partition("://")
+    return bool(sep) and bool(host) and rest.rstrip("/") == host

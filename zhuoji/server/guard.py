@@ -7,7 +7,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from zhuoji.server.auth import Authority
+from zhuoji.server.auth import Authority, Throttled
 from zhuoji.server.variants import MAX_SOURCE
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a variant upload: MAX_VARIANT_BODY)
@@ -21,7 +21,8 @@ class _TooLarge(Exception):
 class Guard:
     """ASGI middleware in front of every HTTP request.  A request that changes anything
     (POST, PUT, PATCH, DELETE) must carry a valid bearer token — checked before a byte of
-    its body is read — and its body is capped (413 past :data:`MAX_BODY`, uploads
+    its body is read, and refused 429 while its address has guessed too often
+    (:class:`zhuoji.server.auth.Attempts`) — and its body is capped (413 past :data:`MAX_BODY`, uploads
     :data:`MAX_VARIANT_BODY`), whether it says its length or streams."""
 
     def __init__(self, app: ASGIApp, authority: Authority) -> None:
@@ -35,7 +36,13 @@ class Guard:
         headers = {k.lower(): v for k, v in scope["headers"]}
         auth = headers.get(b"authorization", b"").decode("latin-1")
         token = auth[7:].strip() if auth[:7].lower() == "bearer " else None
-        if self.authority.resolve(token) is None:
+        client = scope.get("client")
+        try:
+            p = self.authority.authenticate(token, client[0] if client else None)
+        except Throttled as exc:
+            await _refuse(send, 429, str(exc), retry_after=exc.retry_after)
+            return
+        if p is None:
             await _refuse(
                 send, 401, "a valid bearer token is required" if token else "no bearer token"
             )
@@ -75,10 +82,12 @@ class Guard:
                 await _refuse(send, 413, f"the request body may hold at most {limit} bytes")
 
 
-async def _refuse(send: Send, status: int, detail: str) -> None:
+async def _refuse(send: Send, status: int, detail: str, retry_after: str | None = None) -> None:
     body = json.dumps({"detail": detail}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if status == 401:
         headers.append((b"www-authenticate", b"Bearer"))
+    if retry_after is not None:
+        headers.append((b"retry-after", retry_after.encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from zhuoji.server import turn_timer
 from zhuoji.server.auth import Role
-from zhuoji.server.tables import NextRound, SeatKind
+from zhuoji.server.tables import DEFAULT_CLAIM_WINDOW_MS, NextRound, SeatKind
 from zhuoji.server.variants import MAX_SOURCE
 
 MAX_OVERRIDE_BYTES = 4096
@@ -119,14 +119,16 @@ class TableIn(BaseModel):
         description="turn timer: seconds a human seat has for each decision, after which the "
         "server passes a claim or discards the drawn tile for it; null: no timer",
     )
-    claim_window_ms: int = Field(
-        0,
+    claim_window_ms: int | None = Field(
+        None,
         ge=0,
         le=60_000,
         description="fixed-length claim window: after every discard and kong, answers are "
         "taken for exactly this long and nothing is shown before it ends, so thinking time "
         "tells nothing of who may claim (0: a window lasts until every seat with an option "
-        "has answered)",
+        "has answered, which timing gives away); default: "
+        f"{DEFAULT_CLAIM_WINDOW_MS} ms where two or more people sit, 0 at a table of bots "
+        "and one person",
     )
 
 
@@ -201,7 +203,11 @@ class SeatOut(BaseModel):
     kind: SeatKind
     bot: str | None
     name: str
-    connected: int = Field(description="open WebSocket connections of this seat")
+    connected: int = Field(
+        description="the seat's open WebSocket connections, else 1 if it made a request over "
+        "HTTP in the last two minutes (never whether a long poll is open now: that would tell "
+        "who is deciding)"
+    )
     ready: bool
 
 
@@ -338,10 +344,18 @@ class WhoAmI(BaseModel):
     seat: int | None
 
 
+class VariantArchivedOut(BaseModel):
+    name: str
+    archived_at: str
+    versions: int = Field(description="stored versions, all kept (tables pinned to one keep it)")
+
+
 class VariantOut(BaseModel):
     name: str
     title: str
-    kind: str = Field(description="shipped, or stored (by an operator)")
+    kind: str = Field(
+        description="shipped, stored (by an operator), or archived (stored, not offered to new tables)"
+    )
     latest: str = Field(description="the reference a new table takes: NAME or NAME@VERSION")
     versions: int = Field(description="stored versions (0 for a shipped variant)")
 

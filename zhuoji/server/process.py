@@ -20,6 +20,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -38,6 +39,8 @@ class ServerProcess:
         log_level: str = "warning",
         startup_timeout: float = 30.0,
         python: str = sys.executable,
+        access_log: bool = False,
+        extra_args: Sequence[str] = (),
     ) -> None:
         self.db_url = db_url
         self.operator_token = operator_token
@@ -47,6 +50,8 @@ class ServerProcess:
         self.log_level = log_level
         self.startup_timeout = startup_timeout
         self.python = python  # another interpreter runs another install (before/after benches)
+        self.access_log = access_log
+        self.extra_args = list(extra_args)  # more `zhuoji serve` options
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.output: list[str] = []
@@ -58,7 +63,8 @@ class ServerProcess:
             "--host", self.host, "--port", str(self.port),
             "--db", self.db_url,
             "--operator-token", self.operator_token,
-            "--log-level", self.log_level, "--no-access-log",
+            "--log-level", self.log_level,
+            *([] if self.access_log else ["--no-access-log"]), *self.extra_args,
         ]  # fmt: skip
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(

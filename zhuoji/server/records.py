@@ -222,7 +222,7 @@ class TableRecords:
         self._settle(table)
 
     def _settle(self, table: Table) -> None:
-        table.shared_part = None
+        table.shared_parts.clear()
         table.close_window()
         table.decisions.clear()
         table.note_decisions()

@@ -80,6 +80,9 @@ class RuleBook:
         self._words: dict[tuple[str, str], list[str]] = {}
         #: stored variant name → why it is not served (its records are damaged)
         self.quarantined: dict[str, str] = {}
+        self._storing: set[str] = set()  # names whose next version is being written
+        #: archived stored variants (name → when): no new table takes them
+        self.archived: dict[str, str] = {}
 
     def load(self) -> None:
         """Read the stored variants (at start-up).  A variant whose stored versions are
@@ -87,6 +90,7 @@ class RuleBook:
         quarantined, all its versions: listed in :attr:`quarantined` with the reason, and
         refused where named; the others are served."""
         try:
+            self.archived = self.store.load_archived()
             rows = self.store.read_variants()
         except Exception as exc:  # the table of variants cannot be read (a damaged page)
             self.quarantined["*"] = f"the stored variants cannot be read: {_why(exc)}"
@@ -142,11 +146,33 @@ class RuleBook:
             raise TableError(422, str(exc)) from exc
 
     def pin(self, variant: str) -> str:
+        """A reference a new table (or a rules change) takes, made exact; an archived
+        stored variant is refused (409), in any version."""
         self._refuse_quarantined(variant)
         try:
-            return self.library.pin(variant)
+            pinned = self.library.pin(variant)
         except VariantError as exc:
             raise TableError(422, str(exc)) from exc
+        name = pinned.split("@")[0]
+        if name in self.archived:
+            raise TableError(
+                409,
+                f"variant {name} was archived ({self.archived[name]}): tables already on it "
+                "keep it, new ones cannot take it (upload a new version to offer it again)",
+            )
+        return pinned
+
+    async def archive(self, name: str, author: str) -> str:
+        """Archive a stored variant: no new table takes it; every version stays, so the
+        tables pinned to one keep playing it.  Returns when."""
+        if name not in self.library.stored:
+            raise TableError(404, f"no stored variant {name[:60]!r} (shipped ones stay)")
+        if name in self.archived:
+            return self.archived[name]
+        at = now()
+        await self.store.write(S.archive_variant(name, at, author))
+        self.archived[name] = at
+        return at
 
     async def checked_ruleset(self, variant: str, overrides: Mapping[str, Any]) -> Ruleset:
         """:meth:`ruleset`, off the event loop (a long check must not stall other tables)."""
@@ -194,20 +220,31 @@ class RuleBook:
             rows = await asyncio.to_thread(self.library.differences, parent, ruleset)
         except VariantError as exc:
             raise VariantRefused(exc.problems) from exc
+        # checked and reserved with no await between: of concurrent uploads of one name
+        # one stores the version, the others are told (409; the store's unique key was a 500)
         self._refuse_quarantined(name)
-        if len(self.library.stored.get(name, [])) + 1 != version:
+        if len(self.library.stored.get(name, [])) + 1 != version or name in self._storing:
             raise TableError(409, f"variant {name}: another version was stored meanwhile")
-        v = StoredVariant(
-            name, version, parent, ruleset.variant.title, text, digest(text), author, now(), rows
-        )
-        await self.store.write(
-            S.insert_variant(
-                {
-                    "name": v.name, "version": v.version, "parent": v.parent, "title": v.title,
-                    "source": v.source, "sha256": v.sha256, "author": v.author,
-                    "created_at": v.created_at, "differences": S.dumps(v.differences),
-                }
-            )
-        )  # fmt: skip
-        self.library.add(v)
+        self._storing.add(name)
+        try:
+            v = StoredVariant(
+                name, version, parent, ruleset.variant.title, text, digest(text), author, now(),
+                rows,
+            )  # fmt: skip
+            back = [S.unarchive_variant(name)] if name in self.archived else []
+            await self.store.write(
+                *back,
+                S.insert_variant(
+                    {
+                        "name": v.name, "version": v.version, "parent": v.parent,
+                        "title": v.title, "source": v.source, "sha256": v.sha256,
+                        "author": v.author, "created_at": v.created_at,
+                        "differences": S.dumps(v.differences),
+                    }
+                )
+            )  # fmt: skip
+            self.library.add(v)
+            self.archived.pop(name, None)
+        finally:
+            self._storing.discard(name)
         return v

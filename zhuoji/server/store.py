@@ -116,6 +116,16 @@ variants_t = sa.Table(
     sa.Column("differences", sa.Text, nullable=False),
 )
 
+#: stored variants the operator archived: new tables cannot take them; their versions stay
+#: (tables pinned to one keep playing it).  Created on the first start that knows it.
+variant_archive_t = sa.Table(
+    "zj_variant_archive",
+    metadata,
+    sa.Column("name", sa.String(60), primary_key=True),
+    sa.Column("archived_at", sa.String(40), nullable=False),
+    sa.Column("author", sa.String(100), nullable=False),
+)
+
 events_t = sa.Table(
     "zj_events",
     metadata,
@@ -432,6 +442,26 @@ def insert_variant(row: dict[str, Any]) -> Op:
     return op
 
 
+def archive_variant(name: str, archived_at: str, author: str) -> Op:
+    """Archive a stored variant (every version stays)."""
+
+    def op(c: Connection) -> None:
+        c.execute(
+            variant_archive_t.insert().values(name=name, archived_at=archived_at, author=author)
+        )
+
+    return op
+
+
+def unarchive_variant(name: str) -> Op:
+    """A stored variant offered again (a new version of it was stored)."""
+
+    def op(c: Connection) -> None:
+        c.execute(variant_archive_t.delete().where(variant_archive_t.c.name == name))
+
+    return op
+
+
 def migrated_variants(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The versions migrating ``rows`` (every stored version) adds, as rows: one per
     variant whose latest version is in an older file format or has an unpinned shipped
@@ -692,6 +722,12 @@ class Store:
         rows = self.read_variants()
         made = self.migrate_variants(rows)
         return sorted([*rows, *made], key=lambda r: (r["name"], r["version"]))
+
+    def load_archived(self) -> dict[str, str]:
+        """Archived stored variants: name → when."""
+        with self.engine.connect() as c:
+            q = sa.select(variant_archive_t.c.name, variant_archive_t.c.archived_at)
+            return {r.name: r.archived_at for r in c.execute(q)}
 
     def read_events(self, table_id: str, number: int) -> list[dict[str, Any]]:
         """One round's events in order."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,7 +55,8 @@ class TableError(ZhuojiError):
 
 
 class Listener(Protocol):
-    """A connected client of one seat (a WebSocket); ``push`` must not block."""
+    """A connected client of one seat (a WebSocket, or a long poll waiting for the next
+    view); ``push`` must not block."""
 
     seat: int
 
@@ -62,6 +64,27 @@ class Listener(Protocol):
 
     def close(self, code: int, reason: str) -> None:
         """Close the connection after what is queued (must not block)."""
+
+
+#: the claim window of a table where two or more people sit, unless the operator sets one
+#: (``claim_window_ms``): every discard and kong is followed by this pause whether or not
+#: anybody may claim, so no person learns from the others' timing that somebody holds a
+#: pair of the tile (docs/server.md, *What a seat sees*); long enough for a person to see
+#: the tile and press 碰 or 胡
+DEFAULT_CLAIM_WINDOW_MS = 3000
+
+
+def default_claim_window(kinds: Iterable[SeatKind]) -> int:
+    """The claim window a table takes when the operator sets none: the fixed-length one
+    where two or more people sit (one could read the other's pauses), else 0 (bots answer
+    at once and learn nothing from timing)."""
+    people = sum(1 for k in kinds if k is SeatKind.HUMAN)
+    return DEFAULT_CLAIM_WINDOW_MS if people >= 2 else 0
+
+
+#: a seat playing over HTTP counts as connected for this long after its last request (a long
+#: poll waits at most 30 s; the rest is the time a person may take over a decision)
+PRESENCE_SECONDS = 120.0
 
 
 def now() -> str:
@@ -78,6 +101,18 @@ class Seat:
     listeners: set[Listener] = field(default_factory=set)
     ready: bool = False
     shown: dict[str, Any] | None = None  # the last view pushed to this seat's listeners
+    http_seen: float = -PRESENCE_SECONDS  # time.monotonic() of its last seat-token request
+    sockets: int = 0  # WebSockets of this seat open (admitted, not yet closed)
+    polls: int = 0  # long polls of this seat waiting
+
+    def presence(self) -> int:
+        """How many clients the listing says the seat has: its WebSockets, else 1 if it
+        made a seat-token request over HTTP in the last :data:`PRESENCE_SECONDS`.  Never
+        whether a long poll is open now: a seat's poll ends when its view changes, so the
+        seat without one would be the seat that is deciding (issue 26)."""
+        if self.sockets:
+            return self.sockets
+        return 1 if time.monotonic() - self.http_seen < PRESENCE_SECONDS else 0
 
 
 @dataclass
@@ -146,6 +181,15 @@ def _quiet(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "legal": [], "legal_actions": [], "to_act": []}
 
 
+def _scores(rounds: Sequence[S.RoundRow], players: int) -> list[int]:
+    """Per-seat sums of the totals of ``rounds``."""
+    out = [0] * players
+    for r in rounds:
+        for s, t in enumerate(r.totals or ()):
+            out[s] = out[s] + t
+    return out
+
+
 class Table:
     """One table in memory.  Read it freely; change it only through the manager."""
 
@@ -172,7 +216,8 @@ class Table:
         self.window: Window | None = None
         self.window_closed = asyncio.Event()
         self.shared_extras = SharedExtras()  # what every seat's view of a state shares
-        self.shared_part: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        #: before_end → (what it was built from, the table facts every view shows alike)
+        self.shared_parts: dict[bool, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         #: seat → (seq at which its current choice was first shown, that choice's actions)
         self.decisions: dict[int, tuple[int, tuple[Action, ...]]] = {}
 
@@ -222,11 +267,7 @@ class Table:
 
     def scores(self) -> list[int]:
         """Match totals over the rounds finished so far."""
-        out = [0] * self.players
-        for r in self.rounds:
-            for s, t in enumerate(r.totals or ()):
-                out[s] += t
-        return out
+        return _scores(self.rounds, self.players)
 
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if s.kind is SeatKind.HUMAN]
@@ -296,38 +337,45 @@ class Table:
 
     # -- what a seat sees ------------------------------------------------------------------
 
-    def _shared_part(self, rules: RulesInfo) -> dict[str, Any]:
+    def _shared_part(self, rules: RulesInfo, before_end: bool = False) -> dict[str, Any]:
         """The table facts every seat's view shows alike (names, scores, match, ready flags,
         rules), built again only when one of them changes: a round starts or ends, a seat
         says it is ready, the rules change (a reload after a failed write forgets it:
-        :meth:`zhuoji.server.records.TableRecords.reload`)."""
+        :meth:`zhuoji.server.records.TableRecords.reload`).
+
+        ``before_end``: as a seat a fixed-length window hides sees them while the round's
+        last discard has ended it: the round still in play, its totals not yet counted (the
+        end would tell it that nobody could claim that discard)."""
         last = self.rounds[-1] if self.rounds else None
+        live = self.live or before_end
         key = (
-            len(self.rounds), last.status if last else None, self.live, len(self.rules),
-            [s.ready for s in self.seats],
+            len(self.rounds), last.status if last else None, live, len(self.rules),
+            [s.ready for s in self.seats], before_end,
         )  # fmt: skip
-        if self.shared_part is not None and self.shared_part[0] == key:
-            return self.shared_part[1]
+        cached = self.shared_parts.get(before_end)
+        if cached is not None and cached[0] == key:
+            return cached[1]
         number = self.round_number
         rule = self.rule_for(number) if number else self.rule
+        counted = self.rounds[:-1] if before_end else self.rounds
         part: dict[str, Any] = {
             "table": self.id,
             "table_name": self.name,
             "round": number,
             "names": [s.name for s in self.seats],
             "kinds": [s.kind.value for s in self.seats],
-            "scores": self.scores(),
+            "scores": _scores(counted, self.players),
             "match": {
-                "rounds_played": sum(1 for x in self.rounds if x.status == "ended"),
+                "rounds_played": sum(1 for x in counted if x.status == "ended"),
                 "rounds_total": self.rounds_total,
-                "over": self.match_over,
+                "over": len(self.rounds) >= self.rounds_total and not live,
                 "next_round": self.next_round.value,
             },
             "ready": [s.ready for s in self.seats],
             "rules": rules.describe(rule.variant, rule.overrides),
             "claim_window_ms": self.claim_window_ms,
         }
-        self.shared_part = (key, part)
+        self.shared_parts[before_end] = (key, part)
         return part
 
     def view(self, seat: int, rules: RulesInfo) -> dict[str, Any]:
@@ -350,11 +398,16 @@ class Table:
         out_views = []
         for seat in seats:
             st = self.seats[seat]
-            out = {
-                **shared_part,
-                "seat": seat,
-                "can_ready": may_ready and st.kind is SeatKind.HUMAN and not st.ready,
-            }
+            if w is not None and seat not in w.knows and r is not None and r.is_terminal():
+                # the window's discard ended the round: it is still in play for this seat
+                out = {**self._shared_part(rules, before_end=True), "seat": seat}
+                out["can_ready"] = False
+            else:
+                out = {
+                    **shared_part,
+                    "seat": seat,
+                    "can_ready": may_ready and st.kind is SeatKind.HUMAN and not st.ready,
+                }
             if r is None or shared is None:
                 out.update(
                     seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",

@@ -4,15 +4,24 @@ its view (with a long poll), its actions and its ready, over plain HTTP (the Web
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 
 from zhuoji.server import wire
 from zhuoji.server.deps import Operator, SeatHolder, manager_of, views_of
 from zhuoji.server.models import AUTH_ERRORS, ERRORS, ActionIn, ActionOut, SeatView, TokenOut
 
 router = APIRouter(responses=AUTH_ERRORS)
+
+#: long polls one seat may have waiting at once (a few devices or tabs; 429 past it)
+MAX_SEAT_POLLS = 4
+
+
+def _seen(request: Request, table_id: str, seat: int) -> None:
+    """The seat is here over HTTP (its presence in the listing: Seat.presence)."""
+    manager_of(request).get(table_id).seats[seat].http_seen = time.monotonic()
 
 
 def _json(content: Any) -> Response:
@@ -80,8 +89,17 @@ async def seat_view(
     `ETag`.  Long poll: with `changed_from=ETAG&wait=S` the answer comes when the view
     differs from that one, or after S seconds (the same view again)."""
     assert p.seat is not None
+    _seen(request, table_id, p.seat)
     encoded = views_of(request)
-    view = await manager_of(request).wait_view(table_id, p.seat, encoded.etag, changed_from, wait)
+    manager = manager_of(request)
+    st = manager.get(table_id).seats[p.seat]
+    if wait > 0 and changed_from and st.polls >= MAX_SEAT_POLLS:
+        raise HTTPException(429, f"this seat has {MAX_SEAT_POLLS} long polls waiting already")
+    st.polls += 1  # checked and counted with no await between
+    try:
+        view = await manager.wait_view(table_id, p.seat, encoded.etag, changed_from, wait)
+    finally:
+        st.polls -= 1
     body, tag = encoded.of(view)
     return Response(body, media_type="application/json", headers={"ETag": tag})
 
@@ -93,6 +111,7 @@ async def act(table_id: str, body: ActionIn, p: SeatHolder, request: Request) ->
     """Act for the calling seat.  The engine checks it: an illegal or out-of-turn action
     is refused (409) and changes nothing; an action for another seat is refused (403)."""
     assert p.seat is not None
+    _seen(request, table_id, p.seat)
     view = await manager_of(request).act(table_id, p.seat, body.action, body.seq)
     return _json({"ok": True, "view": view})
 
@@ -103,6 +122,7 @@ async def act(table_id: str, body: ActionIn, p: SeatHolder, request: Request) ->
 async def ready(table_id: str, p: SeatHolder, request: Request) -> dict[str, Any]:
     """Ready for the next round (tables with `next_round: ready`)."""
     assert p.seat is not None
+    _seen(request, table_id, p.seat)
     manager = manager_of(request)
     await manager.ready(table_id, p.seat)
     return await manager.view(table_id, p.seat)

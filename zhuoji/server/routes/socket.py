@@ -14,8 +14,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from zhuoji import tiles as T
 from zhuoji.server import wire
-from zhuoji.server.auth import Authority, Role
-from zhuoji.server.deps import authority_of, manager_of
+from zhuoji.server.auth import Authority, Role, Throttled
+from zhuoji.server.deps import authority_of, manager_of, origin_allowed
 from zhuoji.server.manager import TableManager
 from zhuoji.server.tables import TableError
 from zhuoji.server.ws_listener import WsListener
@@ -23,6 +23,7 @@ from zhuoji.server.ws_protocol import SEND_TEXT_UTF8
 
 MAX_WS_MESSAGE = 4096  # characters of one client message
 AUTH_TIMEOUT = 10.0  # seconds a WebSocket has to authenticate
+MAX_SEAT_SOCKETS = 4  # WebSockets one seat may hold open at once (a few devices or tabs)
 
 router = APIRouter()
 
@@ -33,11 +34,27 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     ``token`` query parameter); then receive ``hello`` and ``state`` messages and send
     ``action`` (``{"type": "action", "action": "discard 5m", "seq": 12, "id": 1}``),
     ``ready``, ``sync`` or ``ping``."""
+    if not origin_allowed(ws):  # refused before the handshake: an HTTP 403
+        await ws.close(code=4403, reason="this page's origin may not open the table's socket")
+        return
     await ws.accept()
     manager = manager_of(ws)
     seat = await _authenticate(ws, table_id, manager, authority_of(ws))
     if seat is None:
         return
+    st = manager.tables[table_id].seats[seat]
+    if st.sockets >= MAX_SEAT_SOCKETS:  # checked and counted with no await between
+        await _refuse(ws, 4429, f"this seat has {MAX_SEAT_SOCKETS} connections open already")
+        return
+    st.sockets += 1
+    try:
+        await _serve(ws, manager, table_id, seat)
+    finally:
+        st.sockets -= 1
+
+
+async def _serve(ws: WebSocket, manager: TableManager, table_id: str, seat: int) -> None:
+    """An authenticated seat's connection, until it closes."""
     conn = WsListener(ws, seat, (ws.scope.get("extensions") or {}).get(SEND_TEXT_UTF8))
     sender = asyncio.create_task(conn.run())
     t = manager.tables[table_id]
@@ -81,7 +98,7 @@ async def _authenticate(
 ) -> int | None:
     """The seat the connection holds, from its token (the ``token`` query parameter or
     the first message); else the client is told why and the socket closed (None)."""
-    token: Any = ws.query_params.get("token")
+    token: Any = ws.query_params.get("token")  # works, but logged URLs hold it: redacted
     try:
         if token is None:
             first = wire.decode(await asyncio.wait_for(_receive_text(ws), AUTH_TIMEOUT))
@@ -92,9 +109,16 @@ async def _authenticate(
             )
     except (TimeoutError, ValueError, WebSocketDisconnect, RecursionError):
         token = None
-    p = authority.resolve(token) if isinstance(token, str) and len(token) <= 200 else None
     refusal: tuple[int, str] | None = None
-    if p is None:
+    client = ws.client
+    try:
+        ok = isinstance(token, str) and len(token) <= 200
+        p = authority.authenticate(token, client.host if client else None) if ok else None
+    except Throttled as exc:
+        p, refusal = None, (4429, str(exc))
+    if refusal is not None:
+        pass
+    elif p is None:
         refusal = (4401, "a valid seat token is required (a string)")
     elif p.role is not Role.PLAYER:
         refusal = (4403, "the WebSocket is for seats; use a seat token")
@@ -103,12 +127,16 @@ async def _authenticate(
     elif table_id not in manager.tables:
         refusal = (4404, f"no table {table_id[:60]!r}")
     if refusal is not None or p is None or p.seat is None:
-        code, text = refusal or (4401, "a valid seat token is required")
-        with contextlib.suppress(Exception):
-            await ws.send_text(json.dumps({"type": "error", "status": code - 4000, "error": text}))
-            await ws.close(code=code, reason=text)
+        await _refuse(ws, *(refusal or (4401, "a valid seat token is required")))
         return None
     return p.seat
+
+
+async def _refuse(ws: WebSocket, code: int, text: str) -> None:
+    """Tell the client why (an error message with the HTTP status that fits) and close."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "status": code - 4000, "error": text}))
+        await ws.close(code=code, reason=text)
 
 
 async def _handle(

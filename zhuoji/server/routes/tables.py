@@ -23,7 +23,12 @@ from zhuoji.server.models import (
     TableOut,
 )
 from zhuoji.server.rulebook import RuleBook
-from zhuoji.server.tables import Table, TableError
+from zhuoji.server.tables import (
+    DEFAULT_CLAIM_WINDOW_MS,
+    Table,
+    TableError,
+    default_claim_window,
+)
 
 router = APIRouter(responses=AUTH_ERRORS)
 
@@ -51,7 +56,7 @@ def table_out(t: Table, rules: RuleBook) -> dict[str, Any]:
                 "kind": s.kind,
                 "bot": s.bot,
                 "name": s.name,
-                "connected": len(s.listeners),
+                "connected": s.presence(),
                 "ready": s.ready,
             }
             for s in t.seats
@@ -89,6 +94,11 @@ async def create_table(body: TableIn, _op: Operator, request: Request) -> dict[s
     hand it to that player (it is not shown again; `POST …/seats/{seat}/token` issues a
     new one)."""
     manager = manager_of(request)
+    window = body.claim_window_ms
+    if window is None:
+        # seats left out are all human (two or more people): the fixed window
+        kinds = [s.kind for s in body.seats] if body.seats is not None else None
+        window = DEFAULT_CLAIM_WINDOW_MS if kinds is None else default_claim_window(kinds)
     spec = TableSpec(
         name=body.name,
         variant=body.variant,
@@ -101,7 +111,7 @@ async def create_table(body: TableIn, _op: Operator, request: Request) -> dict[s
         next_round=body.next_round,
         bot_delay_ms=body.bot_delay_ms,
         turn_seconds=body.turn_seconds,
-        claim_window_ms=body.claim_window_ms,
+        claim_window_ms=window,
     )
     table, tokens = await manager.create_table(spec)
     async with table.lock:

@@ -17,6 +17,7 @@ from zhuoji.server.models import (
     ERRORS,
     RulesDescribeIn,
     RulesOut,
+    VariantArchivedOut,
     VariantCheckOut,
     VariantIn,
     VariantOut,
@@ -49,11 +50,22 @@ async def variants(request: Request) -> list[dict[str, Any]]:
     ]
     for name, versions in sorted(lib.stored.items()):
         last = versions[-1]
+        kind = "archived" if name in rules.archived else "stored"
         out.append(
-            {"name": name, "title": last.title, "kind": "stored", "latest": last.ref,
+            {"name": name, "title": last.title, "kind": kind, "latest": last.ref,
              "versions": len(versions)}
         )  # fmt: skip
     return out
+
+
+@router.delete("/api/variants/{name}", response_model=VariantArchivedOut, responses=ERRORS)
+async def archive_variant(name: str, p: Operator, request: Request) -> dict[str, Any]:
+    """Archive a stored variant: new tables (and rule changes) can no longer take it, in
+    any version (409); every version stays, so the tables pinned to one keep playing it and
+    its source and versions can still be read.  Uploading a new version offers it again."""
+    rules = rules_of(request)
+    at = await rules.archive(name, p.role.value)
+    return {"name": name, "archived_at": at, "versions": len(rules.library.stored[name])}
 
 
 @router.post("/api/variants", response_model=VariantVersionOut, status_code=201, responses=ERRORS)

@@ -430,8 +430,9 @@ $("create-form").addEventListener("submit", async (e) => {
   });
   const body = {
     name: $("t-name").value.trim() || null, variant: currentRef, overrides: overrides(), seats,
-    next_round: $("t-next").value, claim_window_ms: Number($("t-window").value || 0),
+    next_round: $("t-next").value,
   };
+  if ($("t-window").value !== "") body.claim_window_ms = Number($("t-window").value);
   if ($("t-rounds").value) body.rounds = Number($("t-rounds").value);
   try {
     const t = await api("POST", "/api/tables", body);
