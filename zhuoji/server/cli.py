@@ -58,6 +58,25 @@ def configure(subparsers: Any) -> None:
         action="store_true",
         help="compress WebSocket messages (permessage-deflate): less traffic, more CPU per message",
     )
+    p.add_argument(
+        "--no-open-play",
+        action="store_true",
+        help="forbid opening tables from the lobby without the operator token",
+    )
+    p.add_argument(
+        "--open-tables-per-address",
+        type=int,
+        default=3,
+        metavar="N",
+        help="open tables one client address may hold at once (default 3)",
+    )
+    p.add_argument(
+        "--open-idle-minutes",
+        type=int,
+        default=30,
+        metavar="M",
+        help="minutes without a move before an open table expires (default 30)",
+    )
     p.set_defaults(handler=serve)
 
 
@@ -94,6 +113,7 @@ def serve(args: argparse.Namespace) -> int:
 
         from zhuoji.server.app import create_app
         from zhuoji.server.auth import OPERATOR_PREFIX, new_token
+        from zhuoji.server.routes.open_play import OpenPlay, OpenPlayPolicy
         from zhuoji.server.store import DEFAULT_URL, display_url, normalize_url
         from zhuoji.server.ws_protocol import protocol_class
     except ModuleNotFoundError as exc:
@@ -108,6 +128,13 @@ def serve(args: argparse.Namespace) -> int:
         raise ZhuojiError("the operator token must be at least 16 characters")
     url = normalize_url(args.db or DEFAULT_URL)
     app = create_app(url, token, serving=True)
+    app.state.open_play = OpenPlay(
+        OpenPlayPolicy(
+            not args.no_open_play,
+            max(0, args.open_tables_per_address),
+            max(1, args.open_idle_minutes),
+        )
+    )
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

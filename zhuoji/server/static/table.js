@@ -231,6 +231,33 @@ function showError(text) {
   box.hidden = !text;
 }
 
+let connWords = null;  // [key, args, ok] of the connection line, said again in a new language
+function setConnKey(key, args, ok) {
+  connWords = [key, args, ok];
+  setConn(t(key, args), ok);
+}
+
+function withNames(v) {
+  // the seats' names as this page shows them (a bot's in the page's language: names.js)
+  if (!v.raw_names) v.raw_names = v.names;
+  v.names = v.raw_names.map((n, i) => window.ZhuojiNames.display(n, (v.kinds || [])[i], i, lang));
+  return v;
+}
+
+let titlesEn = {};  // variant → English title (GET /api/open)
+async function loadTitles() {
+  try {
+    const offer = await (await fetch("/api/open")).json();
+    for (const v of offer.variants || []) titlesEn[v.name] = v.title_en;
+  } catch (err) {
+    // the Chinese title stays
+  }
+}
+function rulesTitle(rules) {
+  if (!rules) return "";
+  return lang === "en" ? titlesEn[rules.variant] || rules.variant : rules.title;
+}
+
 function setConn(text, ok) {
   const c = document.getElementById("conn");
   c.textContent = text;
@@ -262,7 +289,7 @@ function ready() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  setConn(t("connecting"), false);
+  setConnKey("connecting", null, false);
   ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
   ws.onopen = () => {
     ws.send(JSON.stringify({ type: "auth", token }));
@@ -273,11 +300,11 @@ function connect() {
       tileNames = m.tiles || {};
       if (typeof m.now_ms === "number") clockOffset = m.now_ms - Date.now();
       retry = 0;
-      setConn(t("connected"), true);
+      setConnKey("connected", null, true);
       document.getElementById("reconnect").hidden = true;
       document.body.dataset.conn = "open";
     } else if (m.type === "state") {
-      view = m.view;
+      view = withNames(m.view);
       sentSeq = -1;
       document.body.classList.remove("busy");
       showError("");
@@ -293,7 +320,7 @@ function connect() {
     document.body.dataset.conn = "closed";
     if (event.code >= 4400 && event.code < 4500) {
       stopped = true;
-      setConn(t("refused"), false);
+      setConnKey("refused", null, false);
       showError(event.reason || "the server refused this token");
       sessionStorage.removeItem(storageKey);
       document.getElementById("token-form").hidden = false;
@@ -305,7 +332,7 @@ function connect() {
     const box = document.getElementById("reconnect");
     box.textContent = t("reconnecting", { s: Math.max(1, Math.round(delay / 1000)) });
     box.hidden = false;
-    setConn(t("reconnecting", { s: Math.round(delay / 100) / 10 }), false);
+    setConnKey("reconnecting", { s: Math.round(delay / 100) / 10 }, false);
     setTimeout(connect, delay);
   };
 }
@@ -322,9 +349,10 @@ function render() {
   document.body.dataset.round = String(v.round || 0);
   document.body.dataset.players = String(players());
   document.body.classList.toggle("my-turn", myTurn());
-  document.title = `${v.table_name} · ${t("title")}`;
-  document.getElementById("title").textContent = v.table_name;
-  document.getElementById("rules-title").textContent = v.rules ? v.rules.title : "";
+  const tableName = window.ZhuojiNames.tableName(v.table_name, lang);
+  document.title = tableName === t("title") ? tableName : `${tableName} · ${t("title")}`;
+  document.getElementById("title").textContent = tableName;
+  document.getElementById("rules-title").textContent = rulesTitle(v.rules);
   document.getElementById("lang-label").textContent = lang === "en" ? "中文" : "EN";
   document.getElementById("hand").setAttribute("aria-label", t("handLabel"));
   document.getElementById("table").setAttribute("aria-label", t("tableLabel"));
@@ -389,7 +417,10 @@ function plateEl(v, s) {
   const name = el("span", { class: "name" }, s === v.seat ? `${v.names[s]} · ${t("you")}` : v.names[s]);
   plate.append(name);
   plate.append(el("span", { class: "score", title: t("match") }, signed((v.scores || [])[s] || 0)));
-  if (v.kinds && v.kinds[s] === "bot") plate.append(el("span", { class: "badge soft" }, t("bot")));
+  if (v.kinds && v.kinds[s] === "bot") {
+    const bot = window.ZhuojiNames.botOf((v.raw_names || [])[s], "bot");
+    plate.append(el("span", { class: "badge soft bot", title: t("bot") }, bot ? window.ZhuojiNames.strength(bot, lang) : t("bot")));
+  }
   if (v.declared && v.declared[s]) plate.append(el("span", { class: "badge ting" }, t("declared")));
   if (v.void_suits && v.void_suits[s]) {
     const suit = lang === "en" ? SUIT_EN[v.void_suits[s]] : SUIT_ZH[v.void_suits[s]];
@@ -858,7 +889,8 @@ document.addEventListener("keydown", (e) => {
 function toggleLang() {
   lang = lang === "en" ? "zh" : "en";
   localStorage.setItem(LANG_KEY, lang);
-  if (view) render();
+  if (connWords) setConn(t(connWords[0], connWords[1]), connWords[2]);
+  if (view) { withNames(view); render(); }
   else for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
 }
 
@@ -897,10 +929,10 @@ function start() {
     showError("");
     connect();
   });
-  loadSprite().then(() => {
+  Promise.all([loadSprite(), loadTitles()]).then(() => {
     if (!token) {
       form.hidden = false;
-      setConn(t("noToken"), false);
+      setConnKey("noToken", null, false);
       return;
     }
     connect();
@@ -908,5 +940,5 @@ function start() {
 }
 
 // for tests and the console: the current view, acting, and drawing a given view
-window.zhuoji = { act, view: () => view, show: (v) => { view = v; sentSeq = -1; render(); } };
+window.zhuoji = { act, view: () => view, show: (v) => { view = withNames(v); sentSeq = -1; render(); } };
 start();
