@@ -39,6 +39,7 @@ const WORDS = {
 let lang = localStorage.getItem(LANG_KEY) === "en" ? "en" : "zh";
 let offer = null;
 let tablesCache = [];
+let made = null;  // the friends' table just opened: its invite links are shown
 const choice = { variant: "guiyang", preset: "one", bot: "cautious", pace: 800, mode: "alone", seats: [] };
 
 function t(key, args) {
@@ -76,7 +77,8 @@ function renderForm() {
   if (!offer) return;
   document.getElementById("open-off").hidden = offer.allowed;
   document.getElementById("open-off").textContent = t("off");
-  document.getElementById("play-form").hidden = !offer.allowed;
+  document.getElementById("play-form").hidden = !offer.allowed || !!made;
+  if (made) showInvites();
   const variants = document.getElementById("variants");
   variants.replaceChildren(...offer.variants.map((v) =>
     chip("variant", v.name, lang === "en" ? v.title_en : v.title, lang === "en" ? v.line_en : v.line_zh)));
@@ -132,12 +134,14 @@ async function start() {
   if (res.status === 429) { showPlayError(t("tooMany", { n: offer.tables_per_address, m: offer.idle_minutes })); return; }
   if (res.status === 403) { showPlayError(t("offError")); return; }
   if (!res.ok) { showPlayError(t("failed", { s: res.status })); return; }
-  const made = await res.json();
-  if (!made.invites.length) { location.href = made.play; return; }
-  showInvites(made);
+  const opened = await res.json();
+  if (!opened.invites.length) { location.href = opened.play; return; }
+  made = opened;
+  renderForm();
+  document.getElementById("play-now").scrollIntoView();
 }
 
-function showInvites(made) {
+function showInvites() {
   const box = document.getElementById("invites");
   const abs = (u) => new URL(u, location.href).href;
   box.replaceChildren(

@@ -43,8 +43,10 @@ const I18N = {
     chickensTitle: "鸡", hands: "摊牌", payments: "明细", totals: "得分",
     thisRound: "本局", match: "总分", nextDealer: "下局庄家：{who}（连庄 {n}）",
     voided: "作废", viewTable: "看牌桌", viewSettlement: "看结算", each: "每家 {n}", winTile: "胡的牌",
-    pays: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
-    keys: "← → 选牌 · Enter 打出 · D 打摸到的牌 · 字母键 = 按钮 · Esc 过 · L 语言",
+    pays: "{payers} 付给 {payee}", pays1: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
+    keys: "[←] [→] 选牌 · [Enter] 打出 · [D] 打摸到的牌 · 字母键 = 按钮 · [Esc] 过 · [L] 语言",
+    refusedAction: "这一步现在不行：{what}", refusedOther: "服务器拒绝了这一步（{status}）", badToken: "这个座位链接已失效，请向开桌的人要新的链接",
+    discardWord: "打 {tile}",
     meldFrom: "{kind}，来自{who}", rules: "规则", houseRules: "本桌规则", seat: "{n} 号位", handLabel: "你的手牌", tableLabel: "牌桌",
   },
   en: {
@@ -53,26 +55,28 @@ const I18N = {
     reconnecting: "Connection lost: reconnecting in {s}s…", reconnected: "reconnected",
     round: "Round {n} of {total}", noRound: "no round yet", roundWind: "{w} round",
     wall: "{n} tiles left", you: "you", pos: ["you", "right", "across", "left"], pos3: ["you", "right", "left"],
-    dealer: "D", bot: "bot", declared: "ready (报听)", ready: "ready", streak: "streak {n}",
+    dealer: "D", bot: "bot", declared: "ready", ready: "ready", streak: "streak {n}",
     concealed: "{n} tiles", wild: "wild", indicator: "indicator", reveal: "revealed",
     pressReady: "Press Ready when you are", readyBtn: "Ready", nextRound: "Next round",
     waitStart: "Waiting for the others to be ready", waitOperator: "Waiting for the round to start",
     yourTurn: "Your turn: click a tile to discard it", yourTurnDrawn: "Your turn: click a tile to discard it (you drew {tile})",
     claimOn: "{who} discarded {tile}", robOn: "{who} adds a kong with {tile}", waitOthers: "Waiting for the others…",
     roundOver: "Round over", matchOver: "Match over",
-    waitsNow: "Waiting on", left: "{n} left", ifDiscard: "discard {tile} → wait on", tingHint: "Tiles marked 听 leave you ready",
-    yourChoice: "Your choice", exchangeOn: "换三张: click a tile to pass on", exchangeSoFar: " (so far {tiles})",
-    dingqueOn: "定缺: choose the suit to void (you cannot win holding it)", voidSuit: "void: {suit}",
-    exchanged: "换三张: passed {given} to the {dir} seat, received {got}", dirs: { next: "next", previous: "previous", opposite: "opposite" },
-    declareOn: "报听: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
+    waitsNow: "Waiting on", left: "{n} left", ifDiscard: "discard {tile} → wait on", tingHint: "Tiles marked ✓ leave you ready",
+    yourChoice: "Your choice", exchangeOn: "Three to pass: click a tile to pass on", exchangeSoFar: " (so far {tiles})",
+    dingqueOn: "Void suit: choose the suit to give up (you cannot win holding it)", voidSuit: "void: {suit}",
+    exchanged: "Passed {given} to the {dir} seat, received {got}", dirs: { next: "next", previous: "previous", opposite: "opposite" },
+    declareOn: "Declaring ready: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
     chicken: "鸡", golden: "金", chickenTitle: "chicken", goldenTitle: "golden chicken",
-    settlement: "Settlement", draw: "Drawn round (荒庄): nobody won", winLine: "{who} wins · {how}", fromWho: "from {who}",
-    how: { self_draw: "self-draw (自摸)", discard: "on a discard (点炮)", rob_kong: "robbing a kong (抢杠)" },
+    settlement: "Settlement", draw: "Drawn round: nobody won", winLine: "{who} wins · {how}", fromWho: "from {who}",
+    how: { self_draw: "self-draw", discard: "on a discard", rob_kong: "robbing a kong" },
     chickensTitle: "Chickens", hands: "Hands", payments: "Payments", totals: "Scores",
     thisRound: "round", match: "match", nextDealer: "Next dealer: {who} (streak {n})",
     voided: "void", viewTable: "View table", viewSettlement: "Settlement", each: "{n} each", winTile: "winning tile",
-    pays: "{payers} pay {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
-    keys: "← → choose · Enter discard · D discard the drawn tile · letters = buttons · Esc pass · L language",
+    pays: "{payers} pay {payee}", pays1: "{payers} pays {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
+    keys: "[←] [→] choose · [Enter] discard · [D] discard the drawn tile · letters = buttons · [Esc] pass · [L] language",
+    refusedAction: "Not possible now: {what}", refusedOther: "The server refused this ({status})", badToken: "This seat link is no longer valid; ask whoever opened the table for a new one",
+    discardWord: "discard {tile}",
     meldFrom: "{kind} from {who}", rules: "Rules", houseRules: "House rules", seat: "seat {n}", handLabel: "your hand", tableLabel: "table",
   },
 };
@@ -225,7 +229,10 @@ function shortSeat(seat) {
 }
 function signed(n) { return (n < 0 ? "-" : "+") + Math.abs(n); }  // as Python's {:+d}
 
+let errorSay = null;  // says the message shown at the top again, in a new language
 function showError(text) {
+  errorSay = typeof text === "function" ? text : null;
+  if (errorSay) text = errorSay();
   const box = document.getElementById("error");
   box.textContent = text || "";
   box.hidden = !text;
@@ -273,8 +280,28 @@ function send(message) {
   return false;
 }
 
+const sentActions = new Map();  // message id → the action it sent (to say a refusal in words)
+
+function refusalText(m) {
+  // a refusal in the page's language: what was refused, said from the action sent
+  const action = sentActions.get(m.id);
+  if (action && (m.status === 409 || m.status === 422)) {
+    const [word, arg] = action.trim().split(/\s+/).slice(-2);
+    const what = word === "discard" ? t("discardWord", { tile: tileName(arg) }) : actionLabel({ action: `0 ${word} ${arg || ""}`.trim() });
+    return t("refusedAction", { what });
+  }
+  return t("refusedOther", { status: m.status || "?" });
+}
+
+function keyLine(text) {
+  // "[D] discard" → a <kbd> for every key in brackets
+  return text.split(/(\[[^\]]+\])/).filter(Boolean).map((part) =>
+    part.startsWith("[") ? el("kbd", {}, part.slice(1, -1)) : document.createTextNode(part));
+}
+
 function act(action) {
   if (!view || sentSeq === view.seq) return;
+  sentActions.set(nextId, action);
   if (!send({ type: "action", action, seq: view.seq, id: nextId++ })) return;
   sentSeq = view.seq;
   declareMode = false;
@@ -310,7 +337,7 @@ function connect() {
       showError("");
       render();
     } else if (m.type === "error") {
-      showError(m.error);
+      showError(() => refusalText(m));
       sentSeq = -1;
       document.body.classList.remove("busy");
       if (view) render();
@@ -321,7 +348,7 @@ function connect() {
     if (event.code >= 4400 && event.code < 4500) {
       stopped = true;
       setConnKey("refused", null, false);
-      showError(event.reason || "the server refused this token");
+      showError(() => t("badToken"));
       sessionStorage.removeItem(storageKey);
       document.getElementById("token-form").hidden = false;
       return;
@@ -364,7 +391,7 @@ function render() {
   renderWaits(v);
   renderHouseRules(v);
   renderSettlement(v);
-  document.getElementById("keys").textContent = t("keys");
+  document.getElementById("keys").replaceChildren(...keyLine(t("keys")));
 }
 
 function myTurn() {
@@ -676,7 +703,7 @@ function renderActions(v) {
   if (declares.length) {
     const k = key("t");
     const b = el("button", { type: "button", class: "act act-declare" + (declareMode ? " on" : ""), "aria-pressed": declareMode ? "true" : "false",
-      "data-key": k, onclick: () => { declareMode = !declareMode; render(); } }, el("kbd", {}, k.toUpperCase()), " ", lang === "en" ? "Declare ready (报听)" : "报听");
+      "data-key": k, onclick: () => { declareMode = !declareMode; render(); } }, el("kbd", {}, k.toUpperCase()), " ", lang === "en" ? "Declare ready" : "报听");
     shortcutMap.set(k, b);
     buttons.unshift(b);
   }
@@ -857,7 +884,7 @@ function ledgerEl(s) {
     body.append(el("tr", { "data-item": g.item, "data-entries": g.rows.map((r) => r.index).join(","), class: g.void ? "void" : null },
       el("td", { class: "who" }, shortSeat(g.payee)),
       el("td", { class: "num plus" }, g.void ? el("s", {}, "+" + total) : "+" + total),
-      el("td", { class: "from" }, t("pays", { payers, payee: shortSeat(g.payee) }), same && g.rows.length > 1 ? ` (${t("each", { n: g.rows[0].amount })})` : ""),
+      el("td", { class: "from" }, t(g.rows.length === 1 && g.rows[0].payer !== view.seat ? "pays1" : "pays", { payers, payee: shortSeat(g.payee) }), same && g.rows.length > 1 ? ` (${t("each", { n: g.rows[0].amount })})` : ""),
       el("td", { class: "item" }, el("b", {}, g.label)),
       el("td", { class: "why" }, g.why, g.void ? el("span", { class: "void-why" }, ` — ${t("voided")}: ${g.void}`) : "")));
   }
@@ -890,6 +917,7 @@ function toggleLang() {
   lang = lang === "en" ? "zh" : "en";
   localStorage.setItem(LANG_KEY, lang);
   if (connWords) setConn(t(connWords[0], connWords[1]), connWords[2]);
+  if (errorSay) showError(errorSay);
   if (view) { withNames(view); render(); }
   else for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
 }
