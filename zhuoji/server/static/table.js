@@ -45,6 +45,7 @@ const I18N = {
     voided: "作废", viewTable: "看牌桌", viewSettlement: "看结算", each: "每家 {n}", winTile: "胡的牌",
     pays: "{payers} 付给 {payee}", pays1: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
     keys: "[←] [→] 选牌 · [Enter] 打出 · [D] 打摸到的牌 · 字母键 = 按钮 · [Esc] 过 · [L] 语言",
+    autoTing: "自动摸打", autoTingOn: "报听后自动打出不胡的牌", autoPlaying: "报听了：摸到的 {tile} 不胡，自动打出",
     refusedAction: "这一步现在不行：{what}", refusedOther: "服务器拒绝了这一步（{status}）", badToken: "这个座位链接已失效，请向开桌的人要新的链接",
     discardWord: "打 {tile}",
     meldFrom: "{kind}，来自{who}", rules: "规则", houseRules: "本桌规则", seat: "{n} 号位", handLabel: "你的手牌", tableLabel: "牌桌",
@@ -75,6 +76,7 @@ const I18N = {
     voided: "void", viewTable: "View table", viewSettlement: "Settlement", each: "{n} each", winTile: "winning tile",
     pays: "{payers} pay {payee}", pays1: "{payers} pays {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
     keys: "[←] [→] choose · [Enter] discard · [D] discard the drawn tile · letters = buttons · [Esc] pass · [L] language",
+    autoTing: "Auto discard", autoTingOn: "after declaring, discard draws that do not win by themselves", autoPlaying: "Declared: {tile} does not win, discarding it",
     refusedAction: "Not possible now: {what}", refusedOther: "The server refused this ({status})", badToken: "This seat link is no longer valid; ask whoever opened the table for a new one",
     discardWord: "discard {tile}",
     meldFrom: "{kind} from {who}", rules: "Rules", houseRules: "House rules", seat: "seat {n}", handLabel: "your hand", tableLabel: "table",
@@ -391,7 +393,35 @@ function render() {
   renderWaits(v);
   renderHouseRules(v);
   renderSettlement(v);
+  scheduleAuto(v);
   document.getElementById("keys").replaceChildren(...keyLine(t("keys")));
+}
+
+// 报听 plays itself: a declared hand may only discard what it draws, so a draw that does not
+// win is discarded by the page (after a moment, so the player sees it), unless turned off
+const AUTO_KEY = "zhuoji-auto-ting";
+const AUTO_DELAY_MS = 700;
+let autoTing = localStorage.getItem(AUTO_KEY) !== "0";
+let autoTimer = null;
+
+function declaredFrozen(v) {
+  return !!(v && v.declared && v.declared[v.seat] && v.phase !== "end");
+}
+
+function autoDiscard(v) {
+  // the one action a declared hand's turn leaves when the draw does not win: its discard
+  if (!autoTing || !declaredFrozen(v) || !myTurn() || v.phase !== "turn" || !v.drawn) return null;
+  const legal = (v.legal || []).map((a) => a.action.split(" "));
+  const only = legal.length === 1 && legal[0][1] === "discard" && legal[0][2] === v.drawn;
+  return only ? (v.legal[0].action) : null;
+}
+
+function scheduleAuto(v) {
+  clearTimeout(autoTimer);
+  const action = autoDiscard(v);
+  if (!action) return;
+  const seq = v.seq;
+  autoTimer = setTimeout(() => { if (view && view.seq === seq && autoDiscard(view) === action) act(action); }, AUTO_DELAY_MS);
 }
 
 function myTurn() {
@@ -667,7 +697,8 @@ function renderActions(v) {
     status.append(t("dingqueOn"));
   } else if (mine && v.phase === "turn") {
     status.classList.add("mine");
-    status.append(declareMode ? t("declareOn") : v.drawn ? t("yourTurnDrawn", { tile: tileName(v.drawn) }) : t("yourTurn"));
+    status.append(declareMode ? t("declareOn") : autoDiscard(v) ? t("autoPlaying", { tile: tileName(v.drawn) })
+      : v.drawn ? t("yourTurnDrawn", { tile: tileName(v.drawn) }) : t("yourTurn"));
   } else if (mine && (v.phase === "claim" || v.phase === "rob") && v.claim_tile) {
     status.classList.add("mine");
     const who = v.claim_from !== undefined && v.claim_from !== null ? seatLabel(v.claim_from) : "";
@@ -707,6 +738,15 @@ function renderActions(v) {
     shortcutMap.set(k, b);
     buttons.unshift(b);
   }
+  if (declaredFrozen(v)) {
+    const k = key("a");
+    const b = el("button", { type: "button", id: "auto-ting", class: "act act-auto" + (autoTing ? " on" : ""),
+      "aria-pressed": autoTing ? "true" : "false", title: t("autoTingOn"), "data-key": k,
+      onclick: () => { autoTing = !autoTing; localStorage.setItem(AUTO_KEY, autoTing ? "1" : "0"); render(); } },
+    el("kbd", {}, k.toUpperCase()), " ", t("autoTing"), autoTing ? " ✓" : "");
+    shortcutMap.set(k, b);
+    buttons.push(b);
+  }
   if (v.can_ready) {
     const k = key("r");
     const b = el("button", { type: "button", id: "ready", class: "act act-ready", "data-key": k, onclick: ready },
@@ -734,8 +774,10 @@ function renderWaits(v) {
     parts.push(el("span", { class: "label hint", id: "exchanged" },
       t("exchanged", { dir: t("dirs")[ex.direction] || ex.direction, given: names(ex.given), got: names(ex.received) })));
   }
-  if (v.phase !== "end" && v.waits && v.waits.length) {
-    parts.push(el("span", { class: "label" }, t("waitsNow")), ...waitChips(v.waits));
+  // a declared hand in its turn still waits on what it waited on (its draw set apart)
+  const waits = v.waits && v.waits.length ? v.waits : declaredFrozen(v) && v.drawn ? hints[v.drawn] : null;
+  if (v.phase !== "end" && waits && waits.length) {
+    parts.push(el("span", { class: "label" }, t("waitsNow")), ...waitChips(waits));
   } else if (hoverTile && hints[hoverTile]) {
     parts.push(el("span", { class: "label" }, t("ifDiscard", { tile: tileName(hoverTile) })), ...waitChips(hints[hoverTile]));
   } else if (Object.keys(hints).length && myTurn() && !parts.length) {
