@@ -51,6 +51,13 @@ LANG_JS = """(lang) => {
   return out;
 }"""
 
+#: the screen as it stands once its motions (slides, call-outs, the reveal) are over
+FINISH_MOTION = """() => new Promise((done) => {
+  for (const a of document.getAnimations())
+    if (a.effect && a.effect.getComputedTiming().endTime !== Infinity) a.finish();
+  requestAnimationFrame(() => done());
+})"""
+
 #: what does not fit: a list of sentences
 FIT_JS = """(phone) => {
   const W = innerWidth, H = innerHeight, out = [];
@@ -136,7 +143,7 @@ class Screens:
             page.set_viewport_size({"width": w, "height": h})
             for lang in ("zh", "en"):
                 self.set_lang(lang)
-                page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
+                page.evaluate(FINISH_MOTION)
                 for text in page.evaluate(LANG_JS, lang):
                     self.problems.append(f"{screen} {w}×{h} {lang}: wrong language: {text}")
                 if fit:

@@ -44,7 +44,8 @@ const I18N = {
     thisRound: "本局", match: "总分", nextDealer: "下局庄家：{who}（连庄 {n}）",
     voided: "作废", viewTable: "看牌桌", viewSettlement: "看结算", each: "每家 {n}", winTile: "胡的牌",
     pays: "{payers} 付给 {payee}", pays1: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
-    keys: "[←] [→] 选牌 · [Enter] 打出 · [D] 打摸到的牌 · 字母键 = 按钮 · [Esc] 过 · [L] 语言",
+    keys: "[←] [→] 选牌 · [Enter] 打出 · [D] 打摸到的牌 · 字母键 = 按钮 · [Esc] 过 · [M] 声音 · [L] 语言",
+    mute: "静音", unmute: "打开声音",
     autoTing: "自动摸打", autoTingOn: "报听后自动打出不胡的牌", autoPlaying: "报听了：摸到的 {tile} 不胡，自动打出",
     refusedAction: "这一步现在不行：{what}", refusedOther: "服务器拒绝了这一步（{status}）", badToken: "这个座位链接已失效，请向开桌的人要新的链接",
     discardWord: "打 {tile}",
@@ -75,7 +76,8 @@ const I18N = {
     thisRound: "round", match: "match", nextDealer: "Next dealer: {who} (streak {n})",
     voided: "void", viewTable: "View table", viewSettlement: "Settlement", each: "{n} each", winTile: "winning tile",
     pays: "{payers} pay {payee}", pays1: "{payers} pays {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
-    keys: "[←] [→] choose · [Enter] discard · [D] discard the drawn tile · letters = buttons · [Esc] pass · [L] language",
+    keys: "[←] [→] choose · [Enter] discard · [D] discard the drawn tile · letters = buttons · [Esc] pass · [M] sound · [L] language",
+    mute: "Mute", unmute: "Sound on",
     autoTing: "Auto discard", autoTingOn: "after declaring, discard draws that do not win by themselves", autoPlaying: "Declared: {tile} does not win, discarding it",
     refusedAction: "Not possible now: {what}", refusedOther: "The server refused this ({status})", badToken: "This seat link is no longer valid; ask whoever opened the table for a new one",
     discardWord: "discard {tile}",
@@ -123,6 +125,8 @@ let clockOffset = 0;  // server clock − local clock (ms), from hello
 let declareMode = false;
 let showSettlement = true;
 let shownSettlementRound = null;
+let freshDiscard = -1;  // index of the discard that just arrived (it slides into its pond)
+let lastTick = null;
 let handFocus = null;  // index of the hand tile that had focus, kept across re-renders
 let hoverTile = null;  // the hand tile under the pointer or focus (its discard hint is shown)
 let wasDropped = false;
@@ -333,11 +337,18 @@ function connect() {
       document.getElementById("reconnect").hidden = true;
       document.body.dataset.conn = "open";
     } else if (m.type === "state") {
+      const prev = view;
+      const wasMine = myTurn();
       view = withNames(m.view);
       sentSeq = -1;
       document.body.classList.remove("busy");
       showError("");
+      const before = prev ? (prev.discards || []).length : 0;
+      freshDiscard = prev && prev.round === view.round && (view.discards || []).length > before ? view.discards.length - 1 : -1;
       render();
+      freshDiscard = -1;
+      window.ZhuojiMotion.update(prev, view, lang, posName, myTurn(), wasMine);
+      if (view.phase === "end" && (!prev || prev.phase !== "end")) window.ZhuojiMotion.revealSettlement();
     } else if (m.type === "error") {
       showError(() => refusalText(m));
       sentSeq = -1;
@@ -383,6 +394,7 @@ function render() {
   document.getElementById("title").textContent = tableName;
   document.getElementById("rules-title").textContent = rulesTitle(v.rules);
   document.getElementById("lang-label").textContent = lang === "en" ? "中文" : "EN";
+  window.ZhuojiMotion.renderMute({ mute: t("mute"), unmute: t("unmute") });
   document.getElementById("hand").setAttribute("aria-label", t("handLabel"));
   document.getElementById("table").setAttribute("aria-label", t("tableLabel"));
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
@@ -531,7 +543,9 @@ function renderSeats(v) {
       const isWin = winDiscard && i === (v.discards.length - 1) && d.tile === winTile;
       const cls = [claimed ? "claimed" : "", i === last && !claimed ? "last" : "", isWin ? "win" : ""].filter(Boolean).join(" ");
       const label = tileName(d.tile) + (claimed ? ` → ${shortSeat(d.claimed_by)}` : "");
-      pond.append(tileEl(d.tile, { cls, label }));
+      const tile = tileEl(d.tile, { cls, label });
+      if (i === freshDiscard) tile.dataset.fresh = "1";  // it slides in from its owner
+      pond.append(tile);
     });
   }
   for (const pos of ["top", "left", "right", "bottom"]) {
@@ -577,6 +591,8 @@ function tickTimer() {
   const left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
   box.textContent = t("timer", { s: left });
   box.className = "timer on" + (left <= 5 ? " urgent" : "");
+  if (left <= 5 && left > 0 && myTurn() && lastTick !== left) window.ZhuojiMotion.play("tick");
+  lastTick = left;
 }
 setInterval(tickTimer, 250);
 
@@ -710,7 +726,7 @@ function renderActions(v) {
   } else {
     status.append(t("waitOthers"));
   }
-  const used = new Set(["l", "d"]);
+  const used = new Set(["l", "d", "m"]);
   let digit = 1;
   const key = (preferred) => {
     if (preferred && !used.has(preferred)) { used.add(preferred); return preferred; }
@@ -944,6 +960,7 @@ document.addEventListener("keydown", (e) => {
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (k === "l") { toggleLang(); e.preventDefault(); return; }
+  if (k === "m") { toggleMute(); e.preventDefault(); return; }
   if (!view) return;
   if (k === "d" && view.drawn && myTurn()) { discardTile(view.drawn, null); e.preventDefault(); return; }
   const b = shortcutMap.get(k) || (k === "x" ? shortcutMap.get("Escape") : null);
@@ -955,11 +972,17 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+function toggleMute() {
+  window.ZhuojiMotion.setMuted(!window.ZhuojiMotion.isMuted());
+  window.ZhuojiMotion.renderMute({ mute: t("mute"), unmute: t("unmute") });
+}
+
 function toggleLang() {
   lang = lang === "en" ? "zh" : "en";
   localStorage.setItem(LANG_KEY, lang);
   if (connWords) setConn(t(connWords[0], connWords[1]), connWords[2]);
   if (errorSay) showError(errorSay);
+  window.ZhuojiMotion.relabel(lang);
   if (view) { withNames(view); render(); }
   else for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
 }
@@ -982,6 +1005,8 @@ async function loadSprite() {
 
 function start() {
   document.getElementById("lang").addEventListener("click", toggleLang);
+  document.getElementById("mute").addEventListener("click", toggleMute);
+  window.ZhuojiMotion.renderMute({ mute: t("mute"), unmute: t("unmute") });
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   const params = new URLSearchParams(location.hash.slice(1));
   token = params.get("token") || sessionStorage.getItem(storageKey);
