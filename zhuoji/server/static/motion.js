@@ -79,7 +79,7 @@
     const b = document.getElementById("mute");
     if (!b) return;
     b.setAttribute("aria-pressed", muted ? "true" : "false");
-    b.querySelector(".icon").textContent = muted ? "🔇" : "🔊";
+    b.querySelector(".icon").textContent = "♪";  // struck through when muted (table.css)
     if (words) b.title = muted ? words.unmute : words.mute;
   }
 
