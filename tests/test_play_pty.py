@@ -17,9 +17,11 @@ pexpect = pytest.importorskip("pexpect")
 
 #: the question; it offers typing a tile exactly when a plain discard is a choice
 PROMPT = r"choose \[1-(\d+)\]( or type a tile like 5m to (?:discard it|pass it on))?: "
-HAND = re.compile(r"your hand 手牌: ([^\n]*?)(?:  \+ drew 摸 (\d[mspz]))?\s*\n")
+HAND = re.compile(r"your hand 手牌: ([^\n]*?)(?:  \+ drew 摸 (?:\[\d+\])?(\d[mspz]))?\s*\n")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-MENU = re.compile(r"^\s+(\d+)\. (.*?)\s*$", re.M)
+#: a choice numbered on a hand tile (``[3]5m``), and one on the prompt's line (``12) 胡 五万``)
+ON_TILE = re.compile(r"\[(\d+)\](\d[mspz])")
+OPTION = re.compile(r"(\d+)\) (.+?)(?=  \d+\) |\s*·\s*$)")
 
 
 def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
@@ -39,6 +41,16 @@ def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
 
 def plain(text: str) -> str:
     return ANSI.sub("", text).replace("\r", "")
+
+
+def choices(screen: str) -> list[tuple[str, str]]:
+    """The numbered choices of the question just asked: on the hand's tiles (the last hand
+    line), then on the prompt's own line."""
+    found = HAND.search(screen[screen.rfind("your hand 手牌") :]) if "your hand" in screen else None
+    line = found.group(0) if found else ""
+    tiles = [(n, "tile " + code) for n, code in ON_TILE.findall(line)]
+    prompt_line = screen.rstrip("\n").split("\n")[-1]
+    return tiles + OPTION.findall(prompt_line)
 
 
 def hand_tiles(screen: str) -> list[str]:
@@ -86,8 +98,9 @@ def test_play_a_round_typing_tiles_to_the_settlement() -> None:
         screens.append(screen)
         assert "your hand 手牌" in screen and "wall 牌墙" in screen and "discards 弃牌" in screen
         assert re.search(r"seat 0 \((东庄|南|西|北), you\)", screen)  # wind, seat, you
-        menu = MENU.findall(screen)
-        assert len(menu) == int(child.match.group(1))
+        menu = choices(screen)
+        assert sorted(int(n) for n, _ in menu) == list(range(1, int(child.match.group(1)) + 1))
+        assert not re.search(r"^\s+\d+\. ", screen, re.M)  # no menu of lines: one line asks
         win = next((n for n, label in menu if label.startswith("胡")), None)
         if win is not None:
             child.sendline(win)
@@ -108,6 +121,10 @@ def test_play_a_round_typing_tiles_to_the_settlement() -> None:
     assert waits and re.search(r"\d[mspz] \S+ \(\d left\)", waits[0])
     assert "settlement 结算:" in settlement and "round over 本局结束" in settlement
     assert "chickens 鸡:" in settlement and "幺鸡是常鸡" in settlement
+    shown = settlement[settlement.index("hands 摊牌:") :]
+    hands = re.findall(r"^  (seat \d \([^)]*\)): ((?:\d[mspz])[^\n]*)$", shown, re.M)
+    assert len(hands) == 4  # every hand, face up
+    assert any("鸡" in tiles for _, tiles in hands)  # with its chickens marked
     child.expect("next dealer")
     totals = [int(x) for x in re.findall(r"\) ([+-]\d+)", plain(child.before))]
     assert len(totals) == 4 and sum(totals) == 0
@@ -133,7 +150,7 @@ def test_exchange_and_void_suit_at_the_start() -> None:
     child.expect("换三张 done, passed to the")
     child.expect(PROMPT)
     assert child.match.group(2) is None  # 定缺 is a menu choice, no tile to type
-    menu = MENU.findall(plain(child.before))
+    menu = choices(plain(child.before))
     assert [label for _, label in menu][:2] == ["定缺 万", "定缺 条"]
     child.sendline("1")
     child.expect("定缺 void suits: ")

@@ -254,7 +254,7 @@ def test_a_human_plays_a_round_with_the_mouse_claims_and_reaches_the_settlement(
         # a refused action shows the server's own message and changes nothing
         page.evaluate("() => window.zhuoji.act('discard 7z')")
         page.wait_for_selector("#error:not([hidden])")
-        assert "7z" in page.inner_text("#error")
+        assert "白板" in page.inner_text("#error")  # the refused discard, in words
         assert me.view()["seq"] == view["seq"]
         assert page.locator("#timer").inner_text().strip().isdigit()  # the turn timer runs
         claims = 0

@@ -37,7 +37,7 @@ def test_every_route_is_handled_by_its_resource_router(tmp_path: Path) -> None:
     outside = {m: p for m, p in handlers.items() if not m.startswith(ROUTES)}
     assert not outside, f"routes handled outside zhuoji/server/routes/: {outside}"
     resources = {m.removeprefix(ROUTES) for m in handlers}
-    assert resources == {"operator", "variants", "tables", "seats", "socket", "pages"}
+    assert resources == {"operator", "variants", "tables", "seats", "socket", "open_play", "pages"}
     assert sum(len(p) for p in handlers.values()) >= 20
 
 
@@ -46,6 +46,7 @@ def test_a_resource_router_serves_its_own_paths(tmp_path: Path) -> None:
     assert all(p.startswith("/api/tables/") for p in handlers[ROUTES + "seats"])
     assert all(p.startswith("/api/tables") for p in handlers[ROUTES + "tables"])
     assert all(p.startswith("/ws/") for p in handlers[ROUTES + "socket"])
+    assert all(p.startswith("/api/open") for p in handlers[ROUTES + "open_play"])
     assert not any(p.startswith("/api/") for p in handlers[ROUTES + "pages"])
 
 

@@ -12,8 +12,9 @@ whom each claim came from), discards (``*`` marks one another seat claimed) and 
 the player's hand in notation and in Chinese, the drawn tile apart and chickens marked
 (``鸡``, ``金鸡``); the waits (听) with the copies of each still unseen when the hand is
 ready, or, in its turn, which discards would leave it ready (:mod:`zhuoji.hints`); the
-discard being answered in a claim window; then a numbered menu of the legal actions
-(:meth:`zhuoji.actions.Action.label`).  The answer is a menu number, or a tile in notation
+discard being answered in a claim window; then one line asks: each discard (or 换三张 pick)
+is numbered on the hand's tile (``[3]5m``), the other legal actions on the prompt's line
+(``14) 胡 七筒 (7p)``, :meth:`zhuoji.actions.Action.label`).  The answer is a number, or a tile in notation
 (``5m``) for the plain discard of that tile — the prompt says so; ``h`` shows the help,
 ``q`` leaves.  Anything else is refused and the question asked again: nothing changes until
 a legal action is chosen.  When only one action is legal (a declared, frozen hand
@@ -23,7 +24,8 @@ Bots' actions are printed as they happen (their passes are not: a pass would tel
 claims they could have made; nor are their 换三张 picks and 定缺 choices, which stay hidden
 until every seat has chosen: then the exchange's direction and the tiles received, and
 every seat's void suit, are printed; the table shows each seat's void suit, 缺万).  At the
-end of each round the result, the revealed 翻鸡 tile with the chickens it made, in words
+end of each round the result, every hand face up with its chickens marked (鸡, 金鸡) and
+the winning tile apart, the revealed 翻鸡 tile with the chickens it made, in words
 (:mod:`zhuoji.explain`), and the itemized settlement (:func:`zhuoji.report.render_ledger`)
 are printed; a match adds the running totals.
 
@@ -50,7 +52,7 @@ from zhuoji.explain import chicken_rules
 from zhuoji.hints import Mark, discard_waits, marks_now, waits_left
 from zhuoji.match import Match
 from zhuoji.observation import Observation
-from zhuoji.outcome import Meld, MeldKind
+from zhuoji.outcome import Meld, MeldKind, RoundEnd
 from zhuoji.report import SEAT_NAMES, describe_end, render_ledger
 from zhuoji.rules.chickens import chicken_marks
 from zhuoji.ruleset import Ruleset
@@ -252,10 +254,12 @@ class TerminalGame:
         end = r.end
         self.say("")
         self.console.rule("round over 本局结束", style="bold")
-        self.say("\n".join(describe_end(end)))
+        # describe_end's result lines; the hands (its indented lines) are shown below, marked
+        self.say("\n".join(x for x in describe_end(end) if not x.startswith("  ")))
         rules = chicken_rules(r.ledger)
+        marks = chicken_marks(r.ruleset, end.reveals, end.weekday)
+        self.show_hands(end, marks)
         if rules:
-            marks = chicken_marks(r.ruleset, end.reveals, end.weekday)
             line = self._text("chickens 鸡: ")
             for i, rule in enumerate(rules):
                 if i:
@@ -271,33 +275,58 @@ class TerminalGame:
             style="bold green" if mine > 0 else "bold red" if mine < 0 else "bold",
         )
 
+    def show_hands(self, end: RoundEnd, marks: dict[int, Mark]) -> None:
+        """Every hand face up, chickens marked (鸡, 金鸡) as the settlement counts them, the
+        winning tile apart (``+ 胡 5m``)."""
+        winners = {w.seat for w in end.wins}
+        self.say("hands 摊牌:", style="bold")
+        for s, seat in enumerate(end.seats):
+            line = self._text(f"  {self.name(s, end.dealer)}: ", "bold" if s == self.seat else "")
+            line.append_text(self.tiles_text(sorted(seat.concealed), marks))
+            for m in seat.melds:
+                line.append(" [")
+                line.append_text(self.tiles_text(m.tiles, marks))
+                line.append(" " + _MELD_CN[m.kind] + "]")
+            if s in winners and end.win_tile is not None:
+                line.append("  + 胡 ", style="bold red")
+                line.append_text(self.tile_text(end.win_tile, marks))
+            if seat.declared:
+                line.append(" 报听", style="magenta")
+            self.say(line)
+
     # --- the human seat ------------------------------------------------------------------
 
     def choose(self, obs: Observation) -> Action:
-        legal = obs.legal
+        drawn = obs.drawn if obs.phase == "turn" else -1
+        alone = drawn >= 0 and obs.hand[drawn] == 1  # the drawn tile is its kind's only copy
+        legal = numbered(obs.legal, drawn if alone else -1)
         if len(legal) == 1 and not self.ask_always:
-            self.show(obs)
+            self.show(obs, legal)
             self.say(f"only one choice: {legal[0].label()}")
             return legal[0]
-        self.show(obs)
-        self.menu(legal)
+        self.show(obs, legal)
         while True:
-            can_type = any(_typed(a) for a in legal)
-            what = "pass it on" if obs.phase == "exchange" else "discard it"
-            prompt = PROMPT_TILE if can_type else PROMPT
-            answer = self.ask(prompt.format(n=len(legal), what=what)).strip()
+            answer = self.ask(self.prompt(obs, legal)).strip()
             action, problem = parse_answer(answer, legal)
             if action is not None:
                 self.say(f"→ {action.label()}", style="bold")
                 return action
             if problem == "help":
                 self.say(HELP)
-                self.show(obs)
-                self.menu(legal)
+                self.show(obs, legal)
             elif problem == "quit":
                 raise Quit
             else:
                 self.say(problem, style="yellow")
+
+    def prompt(self, obs: Observation, legal: Sequence[Action]) -> str:
+        """The one-line question: the choices not shown on the hand's tiles (``12) 胡 五万``),
+        then what to answer."""
+        can_type = any(_typed(a) for a in legal)
+        what = "pass it on" if obs.phase == "exchange" else "discard it"
+        others = [f"{i}) {a.label()}" for i, a in enumerate(legal, 1) if not _typed(a)]
+        question = (PROMPT_TILE if can_type else PROMPT).format(n=len(legal), what=what)
+        return "  ".join(others) + (" · " if others else "") + question
 
     def ask(self, prompt: str) -> str:
         try:
@@ -307,15 +336,6 @@ class TerminalGame:
         if not sys.stdin.isatty():
             self.say(text)  # echo piped answers so the transcript reads as a dialogue
         return text
-
-    def menu(self, legal: Sequence[Action]) -> None:
-        for i, a in enumerate(legal, 1):
-            style = {
-                ActionKind.HU: "bold red",
-                ActionKind.PASS: "dim",
-                ActionKind.DISCARD: "yellow" if a.declare else "",
-            }.get(a.kind, "bold green")
-            self.say(f"  {i:>2}. {a.label()}", style=style or None)
 
     def name(self, seat: int, dealer: int) -> str:
         """``seat 1 (南, you)``, ``seat 0 (东庄)``: the seat number, its wind (庄 for the
@@ -347,15 +367,24 @@ class TerminalGame:
             out.append("鸡", style="bold yellow")
         return out
 
-    def tiles_text(self, kinds: Sequence[int], marks: dict[int, Mark] | None = None) -> Text:
+    def tiles_text(
+        self,
+        kinds: Sequence[int],
+        marks: dict[int, Mark] | None = None,
+        numbers: dict[int, int] | None = None,
+    ) -> Text:
+        """Tiles in notation; with ``numbers`` (kind → choice), the first copy of each kind
+        that has a number carries it (``[3]5m``)."""
         out = self._text()
         for i, k in enumerate(kinds):
             if i:
                 out.append(" ")
+            if numbers and k in numbers and (i == 0 or kinds[i - 1] != k):
+                out.append(f"[{numbers[k]}]", style="bold cyan")
             out.append_text(self.tile_text(k, marks))
         return out
 
-    def show(self, obs: Observation) -> None:
+    def show(self, obs: Observation, legal: Sequence[Action] = ()) -> None:
         """The table as this seat sees it."""
         from rich import box
         from rich.table import Table
@@ -399,7 +428,7 @@ class TerminalGame:
                 melds.append_text(self.meld_text(m, s, obs))
             table.add_row(who, str(obs.concealed_count(s)), melds or "-", discards[s] or "-")
         self.console.print(table)
-        self.show_hand(obs)
+        self.show_hand(obs, legal)
         if obs.phase == "exchange":
             given = obs.exchange_given
             line = self._text("换三张: pick the tiles to pass on, one at a time", "bold")
@@ -421,16 +450,21 @@ class TerminalGame:
             line.append(f" {T.name(claim)}: your answer?", style="bold")
             self.say(line)
 
-    def show_hand(self, obs: Observation) -> None:
+    def show_hand(self, obs: Observation, legal: Sequence[Action] = ()) -> None:
+        """The hand, each tile a typed choice discards (or passes on) numbered before its
+        first copy (``[3]5m 5m``): the number or the tile answers."""
         hand = list(obs.hand)
         drawn = obs.drawn if obs.phase == "turn" else -1
         if drawn >= 0:
             hand[drawn] -= 1
         kinds = T.to_tiles(hand)
+        number = {a.tile: i for i, a in enumerate(legal, 1) if _typed(a)}
         line = self._text("your hand 手牌: ", "bold")
-        line.append_text(self.tiles_text(kinds))
+        line.append_text(self.tiles_text(kinds, numbers=number))
         if drawn >= 0:
             line.append("  + drew 摸 ")
+            if drawn in number and drawn not in kinds:
+                line.append(f"[{number[drawn]}]", style="bold cyan")
             line.append_text(self.tile_text(drawn))
         self.say(line)
         self.say(
@@ -489,6 +523,14 @@ _MELD_CN = {
     MeldKind.GANG_CONCEALED: "暗杠",
     MeldKind.GANG_ADDED: "补杠",
 }
+
+
+def numbered(legal: Sequence[Action], apart: int = -1) -> list[Action]:
+    """The choices in the order they are numbered: the typed ones (discards, 换三张 picks)
+    by tile, as the hand is drawn (``apart``, a drawn tile shown apart, last), then the
+    others as the engine lists them."""
+    typed = sorted((a for a in legal if _typed(a)), key=lambda a: (a.tile == apart, a.tile))
+    return typed + [a for a in legal if not _typed(a)]
 
 
 def _typed(a: Action) -> bool:

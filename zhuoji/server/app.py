@@ -11,6 +11,8 @@ resource (:mod:`zhuoji.server.routes`):
 * ``/ws/tables/{id}`` — a seat's live connection: it receives ``state`` messages (its view)
   after every committed change and sends ``action`` / ``ready`` / ``sync`` messages
   (:mod:`.routes.socket`);
+* ``/api/open…`` — tables a player opens from the lobby without the operator, and the
+  operator's open-play policy (:mod:`.routes.open_play`);
 * ``/``, ``/operator`` and ``/table/{id}`` — the browser client (static files, no build
   step; :mod:`.routes.pages`).
 
@@ -45,7 +47,7 @@ from zhuoji.server import store as S
 from zhuoji.server.auth import Authority, RedactTokens
 from zhuoji.server.guard import Guard
 from zhuoji.server.manager import TableManager
-from zhuoji.server.routes import operator, pages, seats, socket, tables, variants
+from zhuoji.server.routes import open_play, operator, pages, seats, socket, tables, variants
 from zhuoji.server.rulebook import VariantRefused
 from zhuoji.server.tables import TableError
 from zhuoji.server.wire import EncodedViews
@@ -53,7 +55,7 @@ from zhuoji.server.wire import EncodedViews
 log = logging.getLogger("zhuoji.server")
 
 #: the routers, one per resource, in the order their routes are matched (and documented)
-ROUTERS = (operator, variants, tables, seats, socket, pages)
+ROUTERS = (operator, variants, tables, seats, socket, open_play, pages)
 
 #: the collector's first-generation threshold in a serving process (Python's default: 700)
 GC_GEN0 = 20_000

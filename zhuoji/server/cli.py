@@ -86,6 +86,25 @@ def configure(subparsers: Any) -> None:
         metavar="S",
         help="seconds a keep-alive connection may stay silent between requests (default 5)",
     )
+    p.add_argument(
+        "--no-open-play",
+        action="store_true",
+        help="forbid opening tables from the lobby without the operator token",
+    )
+    p.add_argument(
+        "--open-tables-per-address",
+        type=int,
+        default=3,
+        metavar="N",
+        help="open tables one client address may hold at once (default 3)",
+    )
+    p.add_argument(
+        "--open-idle-minutes",
+        type=int,
+        default=30,
+        metavar="M",
+        help="minutes without a move before an open table expires (default 30)",
+    )
     p.set_defaults(handler=serve)
 
 
@@ -140,6 +159,7 @@ def serve(args: argparse.Namespace) -> int:
         from zhuoji.server.auth import OPERATOR_PREFIX, new_token
         from zhuoji.server.http_protocol import HEADER_TIMEOUT, IDLE_TIMEOUT
         from zhuoji.server.http_protocol import protocol_class as http_class
+        from zhuoji.server.routes.open_play import OpenPlay, OpenPlayPolicy
         from zhuoji.server.store import DEFAULT_URL, display_url, normalize_url
         from zhuoji.server.ws_protocol import protocol_class
     except ModuleNotFoundError as exc:
@@ -161,6 +181,13 @@ def serve(args: argparse.Namespace) -> int:
                 f"a timeout must be more than 0 and at most 3600 seconds, not {seconds}"
             )
     app = create_app(url, token, serving=True, allowed_origins=args.allow_origin)
+    app.state.open_play = OpenPlay(
+        OpenPlayPolicy(
+            not args.no_open_play,
+            max(0, args.open_tables_per_address),
+            max(1, args.open_idle_minutes),
+        )
+    )
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -12,6 +12,9 @@ from zhuoji.server.variants import MAX_SOURCE
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a variant upload: MAX_VARIANT_BODY)
 MAX_VARIANT_BODY = 4 * MAX_SOURCE + 1024  # UTF-8 Chinese YAML in a JSON string
+#: paths a request may change things at without a token (capped all the same): a table
+#: opened from the lobby (zhuoji.server.routes.open_play, which applies the operator's policy)
+OPEN_PATHS = ("/api/open/tables",)
 
 
 class _TooLarge(Exception):
@@ -20,7 +23,8 @@ class _TooLarge(Exception):
 
 class Guard:
     """ASGI middleware in front of every HTTP request.  A request that changes anything
-    (POST, PUT, PATCH, DELETE) must carry a valid bearer token — checked before a byte of
+    (POST, PUT, PATCH, DELETE) must carry a valid bearer token (except at
+    :data:`OPEN_PATHS`) — checked before a byte of
     its body is read, and refused 429 while its address has guessed too often
     (:class:`zhuoji.server.auth.Attempts`) — and its body is capped (413 past :data:`MAX_BODY`, uploads
     :data:`MAX_VARIANT_BODY`), whether it says its length or streams."""
@@ -42,7 +46,7 @@ class Guard:
         except Throttled as exc:
             await _refuse(send, 429, str(exc), retry_after=exc.retry_after)
             return
-        if p is None:
+        if p is None and scope["path"] not in OPEN_PATHS:
             await _refuse(
                 send, 401, "a valid bearer token is required" if token else "no bearer token"
             )

@@ -144,6 +144,7 @@ async function loadVariants() {
       el("b", {}, v.title), el("code", { class: "help" }, v.latest),
       el("span", { class: "tag" + (v.kind === "stored" ? " stored" : "") }, v.kind === "stored" ? `v${v.versions}` : "shipped 内置")));
   }
+  if (!$("tab-create").hidden && !currentRef) prepareCreate();  // the tab was opened before the list came
 }
 
 const TEMPLATE = `# a new city: set its name and the variant it extends; change only what differs
@@ -299,7 +300,13 @@ const SECTIONS = {
   forms: "Winning forms 胡牌牌型", may_win: "May win 胡牌条件", dealer: "Dealer 坐庄", settle: "Settlement 结算",
   match: "Match 比赛",
 };
-const SKIP = new Set(["name", "title", "title_en", "source", "description", "extends", "patterns", "id"]);
+// not rules: what names, files or versions a variant (offered nowhere as a house rule)
+const SKIP = new Set(["name", "title", "title_en", "source", "description", "extends", "patterns", "id",
+  "family", "format", "revision"]);
+// the settings a table changes most, shown first and open: the stake, the chickens' and dou
+// payouts, 报听 and 杀报, 冲锋鸡 and 责任鸡; everything else is folded behind the search box
+const COMMON = [/^stake(\.|$)/, /^settle\.chickens\.(permanent|flip|golden|chongfeng|zeren)\b/, /^settle\.dou\.values\b/,
+  /^settle\.shabao\.value$/, /^settle\.(hu|chajiao)\.baoting\b/, /^baoting\.(hard|soft)$/];
 const HOOK_POINTS = new Set(["settle", "may_win"]);
 
 // leaves of the effective rules that a form can edit: numbers, switches, choices, text
@@ -314,7 +321,8 @@ function leaves(node, value, path, out, label) {
       if (path.length === 0 && k === "dealer") child = SCHEMA.$defs[`dealer.${v.id}`] || child;
       const sub = resolve(child || {});
       const title = (child && child.title) || sub.title || k;
-      leaves(child, v, [...path, k], out, path.length === 0 ? "" : label ? `${label} › ${title}` : title);
+      const top = path.length === 0 ? (v && typeof v === "object" ? "" : title) : null;  // 底注 is a leaf at the top
+      leaves(child, v, [...path, k], out, top !== null ? top : label ? `${label} › ${title}` : title);
     }
     return;
   }
@@ -338,9 +346,11 @@ async function prepareCreate() {
 $("t-variant").addEventListener("change", () => buildForm($("t-variant").value));
 
 async function buildForm(ref) {
+  if (!ref) return;  // the variants are not loaded yet: prepareCreate comes again
   currentRef = ref;
   const eff = await (await fetch(`/api/variants/${ref}/effective`)).json();
   const rules = eff.rules;
+  if (!rules || ref !== currentRef) return;  // refused, or another variant chosen meanwhile
   const players = rules.tiles.players;
   const seats = $("t-seats");
   seats.replaceChildren();
@@ -359,11 +369,18 @@ async function buildForm(ref) {
     if (!groups.has(top)) groups.set(top, []);
     groups.get(top).push(it);
   }
+  const rank = (it) => COMMON.findIndex((re) => re.test(it.path.join(".")));
+  const common = items.filter((it) => rank(it) >= 0).sort((a, b) => rank(a) - rank(b));  // in COMMON's order
+  const sections = [["common", common]];
+  for (const [top, its] of groups) sections.push([top, its.filter((it) => !common.includes(it))]);
   const form = $("house-form");
-  form.replaceChildren();
-  for (const [top, its] of groups) {
-    const title = SECTIONS[top] || (SCHEMA.properties[top] || {}).title || top;
-    const box = el("details", { open: top === "settle" ? true : null, "data-section": top },
+  const search = el("input", { id: "house-search", type: "search", placeholder: "search 搜索 (冲锋, zeren, 底注 …)",
+    oninput: () => filterFields(search.value) });
+  form.replaceChildren(el("div", { class: "house-search" }, search));
+  for (const [top, its] of sections) {
+    if (!its.length) continue;
+    const title = top === "common" ? "Common 常用：底注、鸡、豆、报听、冲锋鸡、责任鸡" : SECTIONS[top] || (SCHEMA.properties[top] || {}).title || top;
+    const box = el("details", { open: top === "common" ? true : null, "data-section": top },
       el("summary", {}, title, el("span", { class: "help" }, " — " + ((SCHEMA.properties[top] || {}).description || ""))));
     const grid = el("div", { class: "house-grid" });
     for (const it of its) {
@@ -378,8 +395,9 @@ async function buildForm(ref) {
       input.dataset.kind = it.kind;
       input.addEventListener("input", houseChanged);
       input.addEventListener("change", houseChanged);
-      grid.append(el("label", { class: "field", title: it.description },
+      grid.append(el("label", { class: "field", title: it.description, "data-field": key },
         el("span", { class: "label" }, it.label), input,
+        el("small", { class: "field-error", hidden: true }),
         el("small", { class: "path" }, key), it.description ? el("small", { class: "desc" }, it.description) : null));
     }
     box.append(grid);
@@ -388,10 +406,42 @@ async function buildForm(ref) {
   houseChanged();
 }
 
+// the search box: only the fields whose label, key or help mention the words, sections opened
+function filterFields(text) {
+  const words = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  for (const box of document.querySelectorAll("#house-form details")) {
+    let any = false;
+    for (const f of box.querySelectorAll(".field")) {
+      const hay = f.textContent.toLowerCase();
+      const hit = words.every((w) => hay.includes(w));
+      f.hidden = !hit;
+      any = any || hit;
+    }
+    box.hidden = !any;
+    box.open = words.length ? any : box.dataset.section === "common";
+  }
+}
+
+// a number outside its range, said next to its field (nothing is sent while one is)
+function rangeError(input) {
+  if (input.dataset.kind !== "number" || input.value === "") return "";
+  const v = Number(input.value);
+  if (input.min !== "" && v < Number(input.min)) return `at least ${input.min} 最小 ${input.min}`;
+  if (input.max !== "" && v > Number(input.max)) return `at most ${input.max} 最大 ${input.max}`;
+  if (input.step === "1" && !Number.isInteger(v)) return "a whole number 须为整数";
+  return "";
+}
+
 function overrides() {
   const out = {};
   for (const input of document.querySelectorAll("#house-form [data-key]")) {
     const key = input.dataset.key;
+    const problem = rangeError(input);
+    const said = input.closest(".field").querySelector(".field-error");
+    said.textContent = problem;
+    said.hidden = !problem;
+    input.closest(".field").classList.toggle("bad", !!problem);
+    if (problem) continue;
     let v;
     if (input.dataset.kind === "bool") v = input.checked;
     else if (input.dataset.kind === "number") { if (input.value === "") continue; v = Number(input.value); }

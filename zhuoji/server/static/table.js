@@ -43,8 +43,12 @@ const I18N = {
     chickensTitle: "鸡", hands: "摊牌", payments: "明细", totals: "得分",
     thisRound: "本局", match: "总分", nextDealer: "下局庄家：{who}（连庄 {n}）",
     voided: "作废", viewTable: "看牌桌", viewSettlement: "看结算", each: "每家 {n}", winTile: "胡的牌",
-    pays: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
-    keys: "← → 选牌 · Enter 打出 · D 打摸到的牌 · 字母键 = 按钮 · Esc 过 · L 语言",
+    pays: "{payers} 付给 {payee}", pays1: "{payers} 付给 {payee}", noPayments: "没有支付", timer: "{s}", timerLabel: "剩余时间",
+    keys: "[←] [→] 选牌 · [Enter] 打出 · [D] 打摸到的牌 · 字母键 = 按钮 · [Esc] 过 · [M] 声音 · [L] 语言",
+    mute: "静音", unmute: "打开声音",
+    autoTing: "自动摸打", autoTingOn: "报听后自动打出不胡的牌", autoPlaying: "报听了：摸到的 {tile} 不胡，自动打出",
+    refusedAction: "这一步现在不行：{what}", refusedOther: "服务器拒绝了这一步（{status}）", badToken: "这个座位链接已失效，请向开桌的人要新的链接",
+    discardWord: "打 {tile}",
     meldFrom: "{kind}，来自{who}", rules: "规则", houseRules: "本桌规则", seat: "{n} 号位", handLabel: "你的手牌", tableLabel: "牌桌",
   },
   en: {
@@ -53,26 +57,30 @@ const I18N = {
     reconnecting: "Connection lost: reconnecting in {s}s…", reconnected: "reconnected",
     round: "Round {n} of {total}", noRound: "no round yet", roundWind: "{w} round",
     wall: "{n} tiles left", you: "you", pos: ["you", "right", "across", "left"], pos3: ["you", "right", "left"],
-    dealer: "D", bot: "bot", declared: "ready (报听)", ready: "ready", streak: "streak {n}",
+    dealer: "D", bot: "bot", declared: "ready", ready: "ready", streak: "streak {n}",
     concealed: "{n} tiles", wild: "wild", indicator: "indicator", reveal: "revealed",
     pressReady: "Press Ready when you are", readyBtn: "Ready", nextRound: "Next round",
     waitStart: "Waiting for the others to be ready", waitOperator: "Waiting for the round to start",
     yourTurn: "Your turn: click a tile to discard it", yourTurnDrawn: "Your turn: click a tile to discard it (you drew {tile})",
     claimOn: "{who} discarded {tile}", robOn: "{who} adds a kong with {tile}", waitOthers: "Waiting for the others…",
     roundOver: "Round over", matchOver: "Match over",
-    waitsNow: "Waiting on", left: "{n} left", ifDiscard: "discard {tile} → wait on", tingHint: "Tiles marked 听 leave you ready",
-    yourChoice: "Your choice", exchangeOn: "换三张: click a tile to pass on", exchangeSoFar: " (so far {tiles})",
-    dingqueOn: "定缺: choose the suit to void (you cannot win holding it)", voidSuit: "void: {suit}",
-    exchanged: "换三张: passed {given} to the {dir} seat, received {got}", dirs: { next: "next", previous: "previous", opposite: "opposite" },
-    declareOn: "报听: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
+    waitsNow: "Waiting on", left: "{n} left", ifDiscard: "discard {tile} → wait on", tingHint: "Tiles marked ✓ leave you ready",
+    yourChoice: "Your choice", exchangeOn: "Three to pass: click a tile to pass on", exchangeSoFar: " (so far {tiles})",
+    dingqueOn: "Void suit: choose the suit to give up (you cannot win holding it)", voidSuit: "void: {suit}",
+    exchanged: "Passed {given} to the {dir} seat, received {got}", dirs: { next: "next", previous: "previous", opposite: "opposite" },
+    declareOn: "Declaring ready: click the tile to discard", cannotDiscard: "You cannot discard this tile now",
     chicken: "鸡", golden: "金", chickenTitle: "chicken", goldenTitle: "golden chicken",
-    settlement: "Settlement", draw: "Drawn round (荒庄): nobody won", winLine: "{who} wins · {how}", fromWho: "from {who}",
-    how: { self_draw: "self-draw (自摸)", discard: "on a discard (点炮)", rob_kong: "robbing a kong (抢杠)" },
+    settlement: "Settlement", draw: "Drawn round: nobody won", winLine: "{who} wins · {how}", fromWho: "from {who}",
+    how: { self_draw: "self-draw", discard: "on a discard", rob_kong: "robbing a kong" },
     chickensTitle: "Chickens", hands: "Hands", payments: "Payments", totals: "Scores",
     thisRound: "round", match: "match", nextDealer: "Next dealer: {who} (streak {n})",
     voided: "void", viewTable: "View table", viewSettlement: "Settlement", each: "{n} each", winTile: "winning tile",
-    pays: "{payers} pay {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
-    keys: "← → choose · Enter discard · D discard the drawn tile · letters = buttons · Esc pass · L language",
+    pays: "{payers} pay {payee}", pays1: "{payers} pays {payee}", noPayments: "no payments", timer: "{s}", timerLabel: "time left",
+    keys: "[←] [→] choose · [Enter] discard · [D] discard the drawn tile · letters = buttons · [Esc] pass · [M] sound · [L] language",
+    mute: "Mute", unmute: "Sound on",
+    autoTing: "Auto discard", autoTingOn: "after declaring, discard draws that do not win by themselves", autoPlaying: "Declared: {tile} does not win, discarding it",
+    refusedAction: "Not possible now: {what}", refusedOther: "The server refused this ({status})", badToken: "This seat link is no longer valid; ask whoever opened the table for a new one",
+    discardWord: "discard {tile}",
     meldFrom: "{kind} from {who}", rules: "Rules", houseRules: "House rules", seat: "seat {n}", handLabel: "your hand", tableLabel: "table",
   },
 };
@@ -117,6 +125,8 @@ let clockOffset = 0;  // server clock − local clock (ms), from hello
 let declareMode = false;
 let showSettlement = true;
 let shownSettlementRound = null;
+let freshDiscard = -1;  // index of the discard that just arrived (it slides into its pond)
+let lastTick = null;
 let handFocus = null;  // index of the hand tile that had focus, kept across re-renders
 let hoverTile = null;  // the hand tile under the pointer or focus (its discard hint is shown)
 let wasDropped = false;
@@ -225,10 +235,40 @@ function shortSeat(seat) {
 }
 function signed(n) { return (n < 0 ? "-" : "+") + Math.abs(n); }  // as Python's {:+d}
 
+let errorSay = null;  // says the message shown at the top again, in a new language
 function showError(text) {
+  errorSay = typeof text === "function" ? text : null;
+  if (errorSay) text = errorSay();
   const box = document.getElementById("error");
   box.textContent = text || "";
   box.hidden = !text;
+}
+
+let connWords = null;  // [key, args, ok] of the connection line, said again in a new language
+function setConnKey(key, args, ok) {
+  connWords = [key, args, ok];
+  setConn(t(key, args), ok);
+}
+
+function withNames(v) {
+  // the seats' names as this page shows them (a bot's in the page's language: names.js)
+  if (!v.raw_names) v.raw_names = v.names;
+  v.names = v.raw_names.map((n, i) => window.ZhuojiNames.display(n, (v.kinds || [])[i], i, lang));
+  return v;
+}
+
+let titlesEn = {};  // variant → English title (GET /api/open)
+async function loadTitles() {
+  try {
+    const offer = await (await fetch("/api/open")).json();
+    for (const v of offer.variants || []) titlesEn[v.name] = v.title_en;
+  } catch (err) {
+    // the Chinese title stays
+  }
+}
+function rulesTitle(rules) {
+  if (!rules) return "";
+  return lang === "en" ? titlesEn[rules.variant] || rules.variant : rules.title;
 }
 
 function setConn(text, ok) {
@@ -246,8 +286,28 @@ function send(message) {
   return false;
 }
 
+const sentActions = new Map();  // message id → the action it sent (to say a refusal in words)
+
+function refusalText(m) {
+  // a refusal in the page's language: what was refused, said from the action sent
+  const action = sentActions.get(m.id);
+  if (action && (m.status === 409 || m.status === 422)) {
+    const [word, arg] = action.trim().split(/\s+/).slice(-2);
+    const what = word === "discard" ? t("discardWord", { tile: tileName(arg) }) : actionLabel({ action: `0 ${word} ${arg || ""}`.trim() });
+    return t("refusedAction", { what });
+  }
+  return t("refusedOther", { status: m.status || "?" });
+}
+
+function keyLine(text) {
+  // "[D] discard" → a <kbd> for every key in brackets
+  return text.split(/(\[[^\]]+\])/).filter(Boolean).map((part) =>
+    part.startsWith("[") ? el("kbd", {}, part.slice(1, -1)) : document.createTextNode(part));
+}
+
 function act(action) {
   if (!view || sentSeq === view.seq) return;
+  sentActions.set(nextId, action);
   if (!send({ type: "action", action, seq: view.seq, id: nextId++ })) return;
   sentSeq = view.seq;
   declareMode = false;
@@ -262,7 +322,7 @@ function ready() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  setConn(t("connecting"), false);
+  setConnKey("connecting", null, false);
   ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
   ws.onopen = () => {
     ws.send(JSON.stringify({ type: "auth", token }));
@@ -273,17 +333,24 @@ function connect() {
       tileNames = m.tiles || {};
       if (typeof m.now_ms === "number") clockOffset = m.now_ms - Date.now();
       retry = 0;
-      setConn(t("connected"), true);
+      setConnKey("connected", null, true);
       document.getElementById("reconnect").hidden = true;
       document.body.dataset.conn = "open";
     } else if (m.type === "state") {
-      view = m.view;
+      const prev = view;
+      const wasMine = myTurn();
+      view = withNames(m.view);
       sentSeq = -1;
       document.body.classList.remove("busy");
       showError("");
+      const before = prev ? (prev.discards || []).length : 0;
+      freshDiscard = prev && prev.round === view.round && (view.discards || []).length > before ? view.discards.length - 1 : -1;
       render();
+      freshDiscard = -1;
+      window.ZhuojiMotion.update(prev, view, lang, posName, myTurn(), wasMine);
+      if (view.phase === "end" && (!prev || prev.phase !== "end")) window.ZhuojiMotion.revealSettlement();
     } else if (m.type === "error") {
-      showError(m.error);
+      showError(() => refusalText(m));
       sentSeq = -1;
       document.body.classList.remove("busy");
       if (view) render();
@@ -293,8 +360,8 @@ function connect() {
     document.body.dataset.conn = "closed";
     if (event.code >= 4400 && event.code < 4500) {
       stopped = true;
-      setConn(t("refused"), false);
-      showError(event.reason || "the server refused this token");
+      setConnKey("refused", null, false);
+      showError(() => t("badToken"));
       sessionStorage.removeItem(storageKey);
       document.getElementById("token-form").hidden = false;
       return;
@@ -305,7 +372,7 @@ function connect() {
     const box = document.getElementById("reconnect");
     box.textContent = t("reconnecting", { s: Math.max(1, Math.round(delay / 1000)) });
     box.hidden = false;
-    setConn(t("reconnecting", { s: Math.round(delay / 100) / 10 }), false);
+    setConnKey("reconnecting", { s: Math.round(delay / 100) / 10 }, false);
     setTimeout(connect, delay);
   };
 }
@@ -322,10 +389,12 @@ function render() {
   document.body.dataset.round = String(v.round || 0);
   document.body.dataset.players = String(players());
   document.body.classList.toggle("my-turn", myTurn());
-  document.title = `${v.table_name} · ${t("title")}`;
-  document.getElementById("title").textContent = v.table_name;
-  document.getElementById("rules-title").textContent = v.rules ? v.rules.title : "";
+  const tableName = window.ZhuojiNames.tableName(v.table_name, lang);
+  document.title = tableName === t("title") ? tableName : `${tableName} · ${t("title")}`;
+  document.getElementById("title").textContent = tableName;
+  document.getElementById("rules-title").textContent = rulesTitle(v.rules);
   document.getElementById("lang-label").textContent = lang === "en" ? "中文" : "EN";
+  window.ZhuojiMotion.renderMute({ mute: t("mute"), unmute: t("unmute") });
   document.getElementById("hand").setAttribute("aria-label", t("handLabel"));
   document.getElementById("table").setAttribute("aria-label", t("tableLabel"));
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
@@ -336,7 +405,35 @@ function render() {
   renderWaits(v);
   renderHouseRules(v);
   renderSettlement(v);
-  document.getElementById("keys").textContent = t("keys");
+  scheduleAuto(v);
+  document.getElementById("keys").replaceChildren(...keyLine(t("keys")));
+}
+
+// 报听 plays itself: a declared hand may only discard what it draws, so a draw that does not
+// win is discarded by the page (after a moment, so the player sees it), unless turned off
+const AUTO_KEY = "zhuoji-auto-ting";
+const AUTO_DELAY_MS = 700;
+let autoTing = localStorage.getItem(AUTO_KEY) !== "0";
+let autoTimer = null;
+
+function declaredFrozen(v) {
+  return !!(v && v.declared && v.declared[v.seat] && v.phase !== "end");
+}
+
+function autoDiscard(v) {
+  // the one action a declared hand's turn leaves when the draw does not win: its discard
+  if (!autoTing || !declaredFrozen(v) || !myTurn() || v.phase !== "turn" || !v.drawn) return null;
+  const legal = (v.legal || []).map((a) => a.action.split(" "));
+  const only = legal.length === 1 && legal[0][1] === "discard" && legal[0][2] === v.drawn;
+  return only ? (v.legal[0].action) : null;
+}
+
+function scheduleAuto(v) {
+  clearTimeout(autoTimer);
+  const action = autoDiscard(v);
+  if (!action) return;
+  const seq = v.seq;
+  autoTimer = setTimeout(() => { if (view && view.seq === seq && autoDiscard(view) === action) act(action); }, AUTO_DELAY_MS);
 }
 
 function myTurn() {
@@ -389,7 +486,10 @@ function plateEl(v, s) {
   const name = el("span", { class: "name" }, s === v.seat ? `${v.names[s]} · ${t("you")}` : v.names[s]);
   plate.append(name);
   plate.append(el("span", { class: "score", title: t("match") }, signed((v.scores || [])[s] || 0)));
-  if (v.kinds && v.kinds[s] === "bot") plate.append(el("span", { class: "badge soft" }, t("bot")));
+  if (v.kinds && v.kinds[s] === "bot") {
+    const bot = window.ZhuojiNames.botOf((v.raw_names || [])[s], "bot");
+    plate.append(el("span", { class: "badge soft bot", title: t("bot") }, bot ? window.ZhuojiNames.strength(bot, lang) : t("bot")));
+  }
   if (v.declared && v.declared[s]) plate.append(el("span", { class: "badge ting" }, t("declared")));
   if (v.void_suits && v.void_suits[s]) {
     const suit = lang === "en" ? SUIT_EN[v.void_suits[s]] : SUIT_ZH[v.void_suits[s]];
@@ -443,7 +543,9 @@ function renderSeats(v) {
       const isWin = winDiscard && i === (v.discards.length - 1) && d.tile === winTile;
       const cls = [claimed ? "claimed" : "", i === last && !claimed ? "last" : "", isWin ? "win" : ""].filter(Boolean).join(" ");
       const label = tileName(d.tile) + (claimed ? ` → ${shortSeat(d.claimed_by)}` : "");
-      pond.append(tileEl(d.tile, { cls, label }));
+      const tile = tileEl(d.tile, { cls, label });
+      if (i === freshDiscard) tile.dataset.fresh = "1";  // it slides in from its owner
+      pond.append(tile);
     });
   }
   for (const pos of ["top", "left", "right", "bottom"]) {
@@ -489,6 +591,8 @@ function tickTimer() {
   const left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
   box.textContent = t("timer", { s: left });
   box.className = "timer on" + (left <= 5 ? " urgent" : "");
+  if (left <= 5 && left > 0 && myTurn() && lastTick !== left) window.ZhuojiMotion.play("tick");
+  lastTick = left;
 }
 setInterval(tickTimer, 250);
 
@@ -609,7 +713,8 @@ function renderActions(v) {
     status.append(t("dingqueOn"));
   } else if (mine && v.phase === "turn") {
     status.classList.add("mine");
-    status.append(declareMode ? t("declareOn") : v.drawn ? t("yourTurnDrawn", { tile: tileName(v.drawn) }) : t("yourTurn"));
+    status.append(declareMode ? t("declareOn") : autoDiscard(v) ? t("autoPlaying", { tile: tileName(v.drawn) })
+      : v.drawn ? t("yourTurnDrawn", { tile: tileName(v.drawn) }) : t("yourTurn"));
   } else if (mine && (v.phase === "claim" || v.phase === "rob") && v.claim_tile) {
     status.classList.add("mine");
     const who = v.claim_from !== undefined && v.claim_from !== null ? seatLabel(v.claim_from) : "";
@@ -621,7 +726,7 @@ function renderActions(v) {
   } else {
     status.append(t("waitOthers"));
   }
-  const used = new Set(["l", "d"]);
+  const used = new Set(["l", "d", "m"]);
   let digit = 1;
   const key = (preferred) => {
     if (preferred && !used.has(preferred)) { used.add(preferred); return preferred; }
@@ -645,9 +750,18 @@ function renderActions(v) {
   if (declares.length) {
     const k = key("t");
     const b = el("button", { type: "button", class: "act act-declare" + (declareMode ? " on" : ""), "aria-pressed": declareMode ? "true" : "false",
-      "data-key": k, onclick: () => { declareMode = !declareMode; render(); } }, el("kbd", {}, k.toUpperCase()), " ", lang === "en" ? "Declare ready (报听)" : "报听");
+      "data-key": k, onclick: () => { declareMode = !declareMode; render(); } }, el("kbd", {}, k.toUpperCase()), " ", lang === "en" ? "Declare ready" : "报听");
     shortcutMap.set(k, b);
     buttons.unshift(b);
+  }
+  if (declaredFrozen(v)) {
+    const k = key("a");
+    const b = el("button", { type: "button", id: "auto-ting", class: "act act-auto" + (autoTing ? " on" : ""),
+      "aria-pressed": autoTing ? "true" : "false", title: t("autoTingOn"), "data-key": k,
+      onclick: () => { autoTing = !autoTing; localStorage.setItem(AUTO_KEY, autoTing ? "1" : "0"); render(); } },
+    el("kbd", {}, k.toUpperCase()), " ", t("autoTing"), autoTing ? " ✓" : "");
+    shortcutMap.set(k, b);
+    buttons.push(b);
   }
   if (v.can_ready) {
     const k = key("r");
@@ -676,8 +790,10 @@ function renderWaits(v) {
     parts.push(el("span", { class: "label hint", id: "exchanged" },
       t("exchanged", { dir: t("dirs")[ex.direction] || ex.direction, given: names(ex.given), got: names(ex.received) })));
   }
-  if (v.phase !== "end" && v.waits && v.waits.length) {
-    parts.push(el("span", { class: "label" }, t("waitsNow")), ...waitChips(v.waits));
+  // a declared hand in its turn still waits on what it waited on (its draw set apart)
+  const waits = v.waits && v.waits.length ? v.waits : declaredFrozen(v) && v.drawn ? hints[v.drawn] : null;
+  if (v.phase !== "end" && waits && waits.length) {
+    parts.push(el("span", { class: "label" }, t("waitsNow")), ...waitChips(waits));
   } else if (hoverTile && hints[hoverTile]) {
     parts.push(el("span", { class: "label" }, t("ifDiscard", { tile: tileName(hoverTile) })), ...waitChips(hints[hoverTile]));
   } else if (Object.keys(hints).length && myTurn() && !parts.length) {
@@ -826,7 +942,7 @@ function ledgerEl(s) {
     body.append(el("tr", { "data-item": g.item, "data-entries": g.rows.map((r) => r.index).join(","), class: g.void ? "void" : null },
       el("td", { class: "who" }, shortSeat(g.payee)),
       el("td", { class: "num plus" }, g.void ? el("s", {}, "+" + total) : "+" + total),
-      el("td", { class: "from" }, t("pays", { payers, payee: shortSeat(g.payee) }), same && g.rows.length > 1 ? ` (${t("each", { n: g.rows[0].amount })})` : ""),
+      el("td", { class: "from" }, t(g.rows.length === 1 && g.rows[0].payer !== view.seat ? "pays1" : "pays", { payers, payee: shortSeat(g.payee) }), same && g.rows.length > 1 ? ` (${t("each", { n: g.rows[0].amount })})` : ""),
       el("td", { class: "item" }, el("b", {}, g.label)),
       el("td", { class: "why" }, g.why, g.void ? el("span", { class: "void-why" }, ` — ${t("voided")}: ${g.void}`) : "")));
   }
@@ -844,6 +960,7 @@ document.addEventListener("keydown", (e) => {
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (k === "l") { toggleLang(); e.preventDefault(); return; }
+  if (k === "m") { toggleMute(); e.preventDefault(); return; }
   if (!view) return;
   if (k === "d" && view.drawn && myTurn()) { discardTile(view.drawn, null); e.preventDefault(); return; }
   const b = shortcutMap.get(k) || (k === "x" ? shortcutMap.get("Escape") : null);
@@ -855,10 +972,18 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+function toggleMute() {
+  window.ZhuojiMotion.setMuted(!window.ZhuojiMotion.isMuted());
+  window.ZhuojiMotion.renderMute({ mute: t("mute"), unmute: t("unmute") });
+}
+
 function toggleLang() {
   lang = lang === "en" ? "zh" : "en";
   localStorage.setItem(LANG_KEY, lang);
-  if (view) render();
+  if (connWords) setConn(t(connWords[0], connWords[1]), connWords[2]);
+  if (errorSay) showError(errorSay);
+  window.ZhuojiMotion.relabel(lang);
+  if (view) { withNames(view); render(); }
   else for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
 }
 
@@ -880,6 +1005,8 @@ async function loadSprite() {
 
 function start() {
   document.getElementById("lang").addEventListener("click", toggleLang);
+  document.getElementById("mute").addEventListener("click", toggleMute);
+  window.ZhuojiMotion.renderMute({ mute: t("mute"), unmute: t("unmute") });
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   const params = new URLSearchParams(location.hash.slice(1));
   token = params.get("token") || sessionStorage.getItem(storageKey);
@@ -897,10 +1024,10 @@ function start() {
     showError("");
     connect();
   });
-  loadSprite().then(() => {
+  Promise.all([loadSprite(), loadTitles()]).then(() => {
     if (!token) {
       form.hidden = false;
-      setConn(t("noToken"), false);
+      setConnKey("noToken", null, false);
       return;
     }
     connect();
@@ -908,5 +1035,5 @@ function start() {
 }
 
 // for tests and the console: the current view, acting, and drawing a given view
-window.zhuoji = { act, view: () => view, show: (v) => { view = v; sentSeq = -1; render(); } };
+window.zhuoji = { act, view: () => view, show: (v) => { view = withNames(v); sentSeq = -1; render(); } };
 start();

@@ -1,0 +1,173 @@
+"""The lobby in headless Chromium (zhuoji/server/static/index.*): one click from the lobby
+to a table against bots, a private table for friends with an invite link per seat, bots
+with names in the page's language, and the operator's open-play policy as a player meets
+it.  Same set-up as tests/test_server_browser.py (Debian's chromium, no download)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+httpx = pytest.importorskip("httpx")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from test_server_browser import ARGS, CHROMIUM, OP, Player, pytestmark  # noqa: E402,F401
+
+from zhuoji.server.process import ServerProcess  # noqa: E402
+
+OPH = {"Authorization": f"Bearer {OP}"}
+CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
+LATIN = re.compile(r"[A-Za-z]")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    assert CHROMIUM is not None
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def lobby(browser: Any, url: str, lang: str = "zh", viewport: dict[str, int] | None = None) -> Any:
+    ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, locale="zh-CN")
+    ctx.add_init_script(f"localStorage.setItem('zhuoji-lang', '{lang}')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    auth: list[str] = []
+    page.on("request", lambda r: auth.append(r.headers.get("authorization") or ""))
+    page.errors = errors
+    page.auth_headers = auth
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+    return page
+
+
+def visible_text(page: Any, skip: str = "#lang") -> str:
+    """The rendered text of the page, less the language switch (it names the other one)."""
+    return str(
+        page.evaluate(
+            """(skip) => { const c = document.body.cloneNode(true);
+            c.querySelectorAll(skip + ', script, [hidden]').forEach((n) => n.remove());
+            document.body.append(c); c.style.position = 'absolute';
+            const t = c.innerText; c.remove(); return t; }""",
+            skip,
+        )
+    )
+
+
+def test_one_click_from_the_lobby_to_a_table_against_paced_bots(
+    chromium: Any, tmp_path: Path
+) -> None:
+    with ServerProcess(f"sqlite:///{tmp_path / 'l.db'}", OP, cwd=tmp_path) as srv:
+        page = lobby(chromium, srv.url)
+        with httpx.Client(base_url=srv.url) as http:
+            shipped = [v for v in http.get("/api/variants").json() if v["kind"] == "shipped"]
+        chips = page.locator("#variants .choice")
+        assert chips.count() == len(shipped)
+        for i in range(chips.count()):  # a title and a one-line description each
+            assert chips.nth(i).locator(".choice-title").inner_text().strip()
+            assert chips.nth(i).locator(".choice-line").inner_text().strip()
+        # zh: no English (QQ is the name of the app whose rules a variant follows)
+        assert not LATIN.search(visible_text(page).replace("QQ", ""))
+        # the start button is in view without scrolling, the defaults chosen
+        box = page.locator("#start").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 800
+        page.click('#bots .choice[data-value="expert"]')
+        clicked = time.monotonic()
+        page.click("#start")
+        page.wait_for_selector("#ready", timeout=15_000)
+        opened = time.monotonic() - clicked
+        assert "/table/t" in page.url and "#token" not in page.url
+        assert page.locator(".plate").count() == 4
+        others = " ".join(
+            page.locator(f"#seat-{p} .plate").inner_text() for p in ("right", "top", "left")
+        )
+        assert others.count("高手") == 3  # bots named in Chinese, their strength on a badge
+        names = page.locator(
+            "#seat-right .plate .name, #seat-top .plate .name, #seat-left .plate .name"
+        )
+        for name in names.all_inner_texts():  # no "bot", no seat numbers
+            assert name and not re.search(r"[A-Za-z0-9]", name), name
+        page.click("#ready")
+        me = Player(page)
+        view = me.wait_turn()
+        ready_to_turn = time.monotonic() - clicked
+        # bots are paced: after the human's discard each bot move is a state of its own,
+        # at least half a second apart
+        seqs: list[tuple[float, str]] = []
+        page.expose_function("noteSeq", lambda s: seqs.append((time.monotonic(), s)))
+        page.evaluate(
+            """() => new MutationObserver(() => window.noteSeq(document.body.dataset.seq))
+            .observe(document.body, { attributes: true, attributeFilter: ['data-seq'] })"""
+        )
+        me.act(view)
+        me.wait_turn()
+        firsts = [t for i, (t, s) in enumerate(seqs) if s not in {x for _, x in seqs[:i]}]
+        assert len(firsts) >= 3, seqs
+        gaps = [b - a for a, b in itertools.pairwise(firsts)]
+        assert gaps and min(gaps) >= 0.45, gaps
+        assert OP not in " ".join(page.auth_headers)  # the operator token is never used
+        assert page.errors == []
+        print(f"click → table {opened:.2f} s; click → first turn {ready_to_turn:.2f} s")
+
+
+def test_a_private_table_for_friends_with_an_invite_link_per_seat(
+    chromium: Any, tmp_path: Path
+) -> None:
+    with ServerProcess(f"sqlite:///{tmp_path / 'f.db'}", OP, cwd=tmp_path) as srv:
+        page = lobby(chromium, srv.url, "en")
+        page.click('#modes .choice[data-value="friends"]')
+        page.fill("#my-name", "Ming")
+        page.click('.seat-choice[data-index="1"] [data-kind="bot"]')  # across: a bot
+        text = visible_text(page)
+        assert not CJK.search(text), CJK.findall(text)  # en: no Chinese
+        page.click("#start")
+        page.wait_for_selector("#invites:not([hidden])")
+        links = page.locator("#invites .invite .link")
+        assert links.count() == 2
+        friend_link = links.nth(0).input_value()
+        assert "/table/t" in friend_link and "#token=seat_" in friend_link
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+        friend = ctx.new_page()
+        friend.goto(friend_link)
+        friend.wait_for_selector("#ready", timeout=15_000)
+        fview = friend.evaluate("() => window.zhuoji.view()")
+        assert fview["seat"] == 1 and fview["kinds"] == ["human", "human", "bot", "human"]
+        page.click("#enter")
+        page.wait_for_selector("#ready", timeout=15_000)
+        view = page.evaluate("() => window.zhuoji.view()")
+        assert view["seat"] == 0 and view["names"][0] == "Ming"
+        assert view["names"][2] == "Joe"
+        assert page.inner_text("#seat-top .plate .badge.bot") == "steady"
+        assert page.errors == []
+
+
+def test_the_operator_policy_as_the_lobby_shows_it(chromium: Any, tmp_path: Path) -> None:
+    with (
+        ServerProcess(f"sqlite:///{tmp_path / 'p.db'}", OP, cwd=tmp_path) as srv,
+        httpx.Client(base_url=srv.url, headers=OPH) as http,
+    ):
+        http.put("/api/open/policy", json={"allowed": True, "tables_per_address": 0})
+        page = lobby(chromium, srv.url)
+        page.click("#start")
+        page.wait_for_selector("#play-error:not([hidden])")
+        said = page.inner_text("#play-error")
+        assert "牌桌" in said and not LATIN.search(said)  # in words, in the page's language
+        assert "/table/" not in page.url
+        http.put("/api/open/policy", json={"allowed": False})
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.locator("#open-off").is_visible()
+        assert page.locator("#start").is_hidden()
+        assert http.get("/api/tables").json() == []
