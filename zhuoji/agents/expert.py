@@ -297,7 +297,7 @@ class ExpertAgent:
                 o.tile,
                 o.shanten,
                 o.ukeire,
-                o.improving if o.shanten == 0 else (),
+                self._waits(view, c) if o.shanten == 0 else (),
                 cycles_off,
                 quick=o.shanten > best + 1,
             )
@@ -309,6 +309,15 @@ class ExpertAgent:
         if search and self.search_budget > 0 and best == 1 and not declared and len(static) > 1:
             self._search(view, ev, states, valued, static, opts)
         return static
+
+    @staticmethod
+    def _waits(view: TableView, c: Sequence[int]) -> tuple[int, ...]:
+        """Every wait of a ready hand, dead ones included: the value model counts each
+        wait's live copies (:meth:`Evaluator._ready_rates`), so a hand whose waits are all
+        dead is worth no win, where passing only the live waits (``DiscardOption.improving``)
+        left such a hand with none and valued it at typical ready-hand rates; and the
+        pattern facts of a wait (``one_wait``) read the hand's waits, live or not."""
+        return tuple(view.rules.waits(c))
 
     def _search(
         self,
@@ -375,7 +384,8 @@ class ExpertAgent:
         for o in ready[:2]:
             after = list(c)
             after[o.tile] -= 1
-            s = HandState(after, state.melds, False, -1, 0, o.ukeire, o.improving, 1)
+            waits = self._waits(view, after)
+            s = HandState(after, state.melds, False, -1, 0, o.ukeire, waits, 1)
             best = max(best, ev.value(s).value)
         if best <= -1e18:
             best = ev.value(state).value
@@ -552,8 +562,9 @@ class ExpertAgent:
         pass_ = next(a for a in legal if a.kind is ActionKind.PASS)
         tile = view.claim_tile
         an = view.analyzer
-        s, uke, imp = an.ukeire(hand, view.live)
-        state = HandState(list(hand), melds, declared, -1, s, uke, imp if s == 0 else ())
+        s, uke, _ = an.ukeire(hand, view.live)
+        waits = self._waits(view, hand) if s == 0 else ()
+        state = HandState(list(hand), melds, declared, -1, s, uke, waits)
         now = ev.value(state)
         values = {pass_: now.value}
         zeren = self._zeren_claim(view, ev, now)
