@@ -137,3 +137,72 @@ def test_a_scan_of_expert_play_keeps_no_dead_wait(variant: str) -> None:
         for r in Match(rs, seed=seed, rounds=8).rounds():
             play_round(r, [Scan(s) for s in range(rs.players)])
     assert found == []
+
+
+# ---------------------------------------------------------------------------------------
+# 2. reading each opponent: an obvious 清一色
+# ---------------------------------------------------------------------------------------
+
+#: guiyang, match seed 7012, round 1, four experts seeded by seat: seat 0 shows three 万
+#: pungs (3m 1m 7m) and has thrown one 万 in seven discards; seat 2, ready after 4m, 8m or
+#: 3p, threw 8m into its 清一色 and paid 10, where 3p kept it ready and was safe
+_QINGYISE = _moves(
+    "1 discard 3m|0 peng 3m|0 discard 5p|1 discard 2s|2 discard 1m|0 peng 1m|0 discard 8p|"
+    "1 discard 1s|2 discard 1p|3 discard 2m|0 discard 9p|1 discard 3p|2 discard 2p|"
+    "3 discard 9p|0 discard 2p|1 discard 2m|2 discard 6p|3 discard 1m|0 discard 1s|"
+    "2 peng 1s|2 discard 3s|3 peng 3s|3 discard 9m|1 peng 9m|1 discard 7m|0 peng 7m|"
+    "0 discard 7p|1 discard 2m|2 discard 7s|3 pass|3 discard 9m|0 discard 5m|3 pass|"
+    "1 discard 6p"
+)
+
+
+def _qingyise_round(overrides: Sequence[str] = ()) -> Round:
+    rs = load_variant("guiyang", list(overrides))
+    r = next(iter(Match(rs, seed=7012, rounds=1).rounds()))
+    for a in _QINGYISE:
+        r.apply(Action.parse(a))
+    return r
+
+
+def test_a_shown_qingyise_is_not_fed() -> None:
+    obs = _qingyise_round().observe(2)
+    choice = ExpertAgent(2).act(obs)
+    assert str(choice) == "2 discard 3p"
+
+
+def _reading_of(overrides: Sequence[str], seat: int) -> tuple[ExpertAgent, TableView, Evaluator]:
+    obs = _qingyise_round(overrides).observe(2)
+    view = TableView(obs)
+    agent = ExpertAgent(2)
+    return agent, view, Evaluator(view)
+
+
+def test_the_qingyise_is_read_from_its_melds_and_priced_by_the_table() -> None:
+    """Seat 0's threat reads 清一色 shown (three 万 melds), waits only in 万, and dealing in
+    costs the variant's 清大对 (15, seed 000 3.7) as the discarder pays it; the price moves
+    with the pattern row."""
+    agent, view, ev = _reading_of([], 2)
+    th = next(t for t in agent._threats.threats(view) if t.seat == 0)
+    assert th.reading == "suit_shown"
+    agent._threats._weigh(view, th)
+    assert all(w == 0 for k, w in enumerate(th.weights) if k >= 9)
+    assert agent.threat_fan(view, ev, th) == 15
+    loss = agent.loss_to(view, ev, th)
+    agent2, view2, ev2 = _reading_of(["patterns.rows.qingdadui.fan=30"], 2)
+    th2 = next(t for t in agent2._threats.threats(view2) if t.seat == 0)
+    assert agent2.threat_fan(view2, ev2, th2) == 30
+    assert agent2.loss_to(view2, ev2, th2) > loss
+
+
+def test_tiles_an_opponent_let_go_since_its_last_discard_are_safe_against_it() -> None:
+    """After seat 3's last discard (9m) seat 0 threw 5m and seat 1 6p, and seat 3 won on
+    neither with the hand it still holds: both are no waits of seat 3's; against seat 1,
+    whose discard was the last, they are not."""
+    agent, view, _ = _reading_of([], 2)
+    threats = {t.seat: t for t in agent._threats.threats(view)}
+    five_m, six_p = Action.parse("0 discard 5m").tile, Action.parse("1 discard 6p").tile
+    assert {five_m, six_p} <= threats[3].safe
+    assert five_m not in threats[1].safe
+    agent._threats._weigh(view, threats[3])
+    agent._threats._weigh(view, threats[1])
+    assert threats[3].weights[five_m] == 0 < threats[1].weights[five_m]
