@@ -1,7 +1,7 @@
 """The round engine's layout, read from its source: the round split by phase, each phase a
 module below the engine, the state below the phases, and the observation reading the state,
-never the engine (STYLE.md: "splitting by phase, each with its legal actions and its apply,
-reads like the rules"; "let the observation be built from data the engine passes down")."""
+never the engine (docs/architecture.md, "Layers" and "Small pieces": a class holding several
+phases is split by phase; the observation reads the state it is handed)."""
 
 from __future__ import annotations
 

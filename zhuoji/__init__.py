@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    # ``zhuoji.load_variant`` (DESIGN.md) without importing the variant machinery eagerly
+    # ``zhuoji.load_variant`` (docs/architecture.md) without importing the variant machinery eagerly
     if name == "load_variant":
         from zhuoji.variant_io import load_variant
 

@@ -60,7 +60,7 @@ SHISANYAO: Final = 8
 STRICT_LAN: Final = 16
 #: a four-of-a-kind counts as two pairs in seven pairs (off: the riichi convention)
 QUADS_AS_TWO_PAIRS: Final = 32
-#: the plain forms of DESIGN.md: standard and seven pairs, a four-of-a-kind as two pairs
+#: the plain forms (docs/architecture.md, "Stable interfaces"): standard and seven pairs, a four-of-a-kind as two pairs
 PLAIN: Final = STANDARD | SEVEN_PAIRS | QUADS_AS_TWO_PAIRS
 
 
@@ -778,7 +778,7 @@ def _lan_kept(b0: i64, b1: i64, b2: i64, honors: i64, strict: bool) -> i64:
 
 
 def is_win(c: Sequence[int]) -> bool:
-    """The plain forms of DESIGN.md: standard or seven pairs (four of a kind as two pairs)."""
+    """The plain forms (docs/architecture.md, "Stable interfaces"): standard or seven pairs (four of a kind as two pairs)."""
     return _is_win(_as_list(c), PLAIN)
 
 

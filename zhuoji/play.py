@@ -64,7 +64,7 @@ HELP = """\
 answer with the number of an action, or type a tile in notation (5m, 1s, 9p, 1z…) to discard it;
   h  this help and the table again
   q  leave the game
-tiles: m 万 characters, s 条 bamboo (1s 幺鸡), p 筒 dots, z honors (1z–7z 东南西北中发白)
+tiles: m 万 characters, s 条 bamboo, p 筒 dots, z honors (1z–7z 东南西北中发白)
 marks: 鸡 a chicken, 金鸡 a golden chicken; * a discard another seat claimed;
        听 the tiles that complete your hand, with how many copies you have not seen"""
 

@@ -1,6 +1,6 @@
 """Tile kinds, text notation and wall composition.
 
-Kinds (DESIGN.md, "Tiles and notation"): 0–8 = 1–9万 (``m``), 9–17 = 1–9条 (``s``),
+Kinds (docs/architecture.md, "Tiles"): 0–8 = 1–9万 (``m``), 9–17 = 1–9条 (``s``),
 18–26 = 1–9筒 (``p``), 27–33 = 东南西北中发白 (``1z``–``7z``).
 
 Notation is the usual run-length form: digits followed by their suit letter,
@@ -263,6 +263,19 @@ def kinds_in(tile_set: TileSet) -> list[int]:
     if tile_set is TileSet.SUITS_RED:
         return [*range(27), HONG_ZHONG]
     return list(range(9, 27))
+
+
+def describe_set(tile_set: TileSet) -> str:
+    """The tile set in words, for error messages: ``"万条筒 and 红中, 112 tiles"``."""
+    return _SET_WORDS[tile_set]
+
+
+_SET_WORDS = {
+    TileSet.SUITS: "万条筒, 108 tiles",
+    TileSet.FULL: "万条筒, winds and dragons, 136 tiles",
+    TileSet.TWO_SUIT: "条筒, 72 tiles",
+    TileSet.SUITS_RED: "万条筒 and 红中, 112 tiles",
+}
 
 
 def wall(tile_set: TileSet) -> list[int]:

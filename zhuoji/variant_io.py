@@ -811,12 +811,6 @@ def build(layers: list[Layer], overrides: Mapping[str, Any] | None = None) -> Ru
 # ---------------------------------------------------------------------------------------
 
 _TILE_RE = re.compile(TILE_PATTERN)
-_SET_WORDS = {
-    T.TileSet.SUITS: "万条筒, 108 tiles",
-    T.TileSet.FULL: "万条筒, winds and dragons, 136 tiles",
-    T.TileSet.TWO_SUIT: "条筒, 72 tiles",
-    T.TileSet.SUITS_RED: "万条筒 and 红中, 112 tiles",
-}
 
 
 def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
@@ -835,7 +829,7 @@ def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
     _tiles_in(ruleset.dealer.params.model_dump(mode="json"), ("dealer",), named)
     out = [
         (path, f"{tile} ({T.name(T.parse_one(tile))}) is not in the {tile_set.value} tile set "
-         f"({_SET_WORDS[tile_set]})")
+         f"({T.describe_set(tile_set)})")
         for path, tile in named
         if T.parse_one(tile) not in kinds
     ]  # fmt: skip

@@ -50,7 +50,7 @@ KINDS_BY_SET = {
 
 
 def text(kind: int) -> str:
-    """``0 → 1m``, ``9 → 1s``, ``27 → 1z`` (DESIGN.md notation)."""
+    """``0 → 1m``, ``9 → 1s``, ``27 → 1z`` (the notation of docs/architecture.md)."""
     return f"{kind % 9 + 1}{'mspz'[kind // 9]}"
 
 

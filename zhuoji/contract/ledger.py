@@ -1,4 +1,4 @@
-"""The ledger: every payment of a round, itemized (DESIGN.md "Ledger").
+"""The ledger: every payment of a round, itemized (docs/architecture.md, "The ledger").
 
 Every payment is a :class:`LedgerEntry`: who pays whom (``payer``, ``payee``), how much
 (``units`` of the rule's own unit — 番, 分, 鸡 or 嘴 — times the table's stake make
@@ -305,8 +305,8 @@ def _entry(
 @dataclass
 class Ledger:
     """The itemized settlement of one round.  The stake lives here and only here: stages pay
-    in units (:meth:`pay`), the ledger multiplies (STYLE.md "A cross-cutting quantity lives
-    in one place")."""
+    in units (:meth:`pay`), the ledger multiplies (docs/architecture.md, "The ledger": a
+    quantity every stage needs lives in one place, so no hook can forget it)."""
 
     players: int
     stake: int = 1

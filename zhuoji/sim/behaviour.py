@@ -102,7 +102,7 @@ def stat_specs(players: int) -> list[tuple[str, str, str, str, str, float]]:
     return [
         (
             "behaviour.first_chicken_position",
-            "first 幺鸡 (冲锋 tile) discard: position in table order (mean)",
+            "first chicken tile (冲锋 tile) discard: position in table order (mean)",
             "",
             "beh.first_chicken.position",
             "beh.first_chicken.rounds",
@@ -110,7 +110,7 @@ def stat_specs(players: int) -> list[tuple[str, str, str, str, str, float]]:
         ),
         (
             "behaviour.first_chicken_early",
-            f"first 幺鸡 discarded within the first {EARLY} discards (share of rounds)",
+            f"first chicken tile discarded within the first {EARLY} discards (share of rounds)",
             "%",
             "beh.first_chicken.early",
             "n",
@@ -118,7 +118,7 @@ def stat_specs(players: int) -> list[tuple[str, str, str, str, str, float]]:
         ),
         (
             "behaviour.first_chicken_kept",
-            "no 幺鸡 discarded all round (share of rounds)",
+            "no chicken tile discarded all round (share of rounds)",
             "%",
             "beh.first_chicken.none",
             "n",
