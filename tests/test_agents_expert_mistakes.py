@@ -15,6 +15,7 @@ from zhuoji.agents.expert_value import WIN_DISCARD, WIN_SELF, Evaluator, HandSta
 from zhuoji.engine import Round
 from zhuoji.match import Match
 from zhuoji.observation import Observation
+from zhuoji.outcome import Meld, MeldKind
 from zhuoji.variant_io import load_variant
 
 
@@ -206,3 +207,45 @@ def test_tiles_an_opponent_let_go_since_its_last_discard_are_safe_against_it() -
     agent._threats._weigh(view, threats[3])
     agent._threats._weigh(view, threats[1])
     assert threats[3].weights[five_m] == 0 < threats[1].weights[five_m]
+
+
+# ---------------------------------------------------------------------------------------
+# 3. kongs priced with their risks
+# ---------------------------------------------------------------------------------------
+
+#: liupanshui, seed 21, four experts seeded 7 + seat: seat 3 declared 报听 on its first
+#: discard; seat 0's 3s may be konged by seat 1 (点杠), whose next discard is then a 热炮
+#: (seed 004 (1), 烧光 (4)) into a declared hand
+_KONG_INTO_DECLARED = _moves(
+    "3 declare 4s|0 discard 2p|1 discard 8s|2 discard 1p|3 discard 5p|0 discard 5p|"
+    "1 discard 5p|2 discard 4s|3 discard 3m|0 discard 3s"
+)
+
+
+def _kong_choice(overrides: Sequence[str]) -> tuple[Action, float]:
+    rs = load_variant("liupanshui", list(overrides))
+    r = Round(rs, seed=21)
+    for a in _KONG_INTO_DECLARED:
+        r.apply(Action.parse(a))
+    obs = r.observe(1)
+    agent = ExpertAgent(8)
+    choice = agent.act(obs)
+    view = TableView(obs)
+    ev = Evaluator(view)
+    kong = next(a for a in obs.legal if a.kind is ActionKind.GANG_EXPOSED)
+    hand = list(view.hand)
+    hand[kong.tile] -= 3
+    melds = (*view.own_melds(), Meld(MeldKind.GANG_EXPOSED, kong.tile, obs.claim_source))
+    return choice, agent.repao_exposure(view, ev, hand, melds, melds[-1])
+
+
+def test_a_kong_carries_the_repao_it_exposes_its_owner_to() -> None:
+    """The 热炮 a kong creates is priced through the pricers (its row, the 热炮 multiplier,
+    the 烧 of chickens and dou): at the table's ×1 the kong is taken; at ×5 the exposure
+    grows and the seat passes rather than feed a declared hand a 热炮."""
+    plain, exposure = _kong_choice([])
+    hot, exposure5 = _kong_choice(["settle.hu.multipliers.repao=5"])
+    assert exposure > 0
+    assert exposure5 > exposure
+    assert plain.kind is ActionKind.GANG_EXPOSED
+    assert hot.kind is ActionKind.PASS

@@ -486,6 +486,17 @@ class ExpertAgent:
         if got is not None:
             return got  # type: ignore[no-any-return]
         p_total = paid = 0.0
+        for th, p in self.chances(view, ev, tile):
+            p_total += p
+            paid += p * self.loss_to(view, ev, th)
+        out = (min(p_total, 1.0), paid)
+        cache[tile] = out
+        return out
+
+    def chances(self, view: TableView, ev: Evaluator, tile: int) -> list[tuple[Threat, float]]:
+        """Each opponent's chance to win on this seat's discard of ``tile`` (calibrated:
+        :meth:`scale_of`), those below :attr:`danger_floor` left out."""
+        out: list[tuple[Threat, float]] = []
         for th in self._threats.threats(view):
             scale = self.scale_of(ev, th)
             if th.p * scale < self.danger_floor:
@@ -496,12 +507,8 @@ class ExpertAgent:
                 continue
             p = th.p * min(1.0, self._threats.waits_per_hand * th.weights[tile] / th.total)
             p *= scale
-            if p <= 0:
-                continue
-            p_total += p
-            paid += p * self.loss_to(view, ev, th)
-        out = (min(p_total, 1.0), paid)
-        cache[tile] = out
+            if p > 0:
+                out.append((th, p))
         return out
 
     def scale_of(self, ev: Evaluator, th: Threat) -> float:
@@ -511,19 +518,32 @@ class ExpertAgent:
             return self.danger_scale_open
         return self.reading_scale.get(th.reading, self.danger_scale)
 
-    def loss_to(self, view: TableView, ev: Evaluator, th: Threat) -> float:
+    def loss_to(
+        self,
+        view: TableView,
+        ev: Evaluator,
+        th: Threat,
+        repao: bool | None = None,
+        holding: tuple[Sequence[int], tuple[Meld, ...]] | None = None,
+    ) -> float:
         """What this seat pays when ``th``'s seat wins on its discard: the likely pattern
-        value as the discarder pays it, 杀报, and the chickens and dou burnt by 热炮."""
+        value as the discarder pays it, 杀报, and when the discard is a 热炮 (``repao``; by
+        default whether its discard now would be one, :meth:`deals_repao`) the 热炮 row,
+        its multiplier and the chickens and dou burnt (烧) of what it holds (``holding``:
+        concealed counts and melds; by default its own now)."""
+        default = repao is None and holding is None
         key = f"expert.loss.{th.seat}"
-        got = view.cache.get(key)
-        if isinstance(got, float):
-            return got
+        if default:
+            got = view.cache.get(key)
+            if isinstance(got, float):
+                return got
         pricing = ev.pricing
         o = th.seat
         fan = self.threat_fan(view, ev, th)
         if view.declared[o]:
             fan = pricing.declared_fan(fan, hard=o == view.dealer)
-        repao = self.deals_repao(view)
+        if repao is None:
+            repao = self.deals_repao(view)
         loss = pricing.share(
             fan,
             self_draw=False,
@@ -538,9 +558,11 @@ class ExpertAgent:
             extra = table_fan(ev.ruleset, (*plain, ("repao", True))) - table_fan(ev.ruleset, plain)
             loss += max(0, extra)
             # 烧: what the burnt holdings (chickens, dou) were worth
-            for part in ev.prices.burnt("repao", view.hand, view.own_melds()):
+            hand, melds = holding if holding is not None else (view.hand, view.own_melds())
+            for part in ev.prices.burnt("repao", hand, melds):
                 loss += part
-        view.cache[key] = loss
+        if default:
+            view.cache[key] = loss
         return loss
 
     def threat_fan(self, view: TableView, ev: Evaluator, th: Threat) -> int:
@@ -596,7 +618,8 @@ class ExpertAgent:
     def kong_value(self, view: TableView, ev: Evaluator, a: Action) -> float:
         """A kong's value: the hand after it (one more draw: the replacement), what the
         rules make the kong worth (its dou: the pricers read it from the melds), its 通行证,
-        and for an added kong the chance it is robbed."""
+        for an added kong the chance it is robbed (抢杠, 烧), and the 热炮 it exposes this
+        seat to (:meth:`repao_exposure`)."""
         hand = list(view.hand)
         melds = list(view.own_melds())
         if a.kind is ActionKind.GANG_CONCEALED:
@@ -615,7 +638,48 @@ class ExpertAgent:
         v = val.value
         if a.kind is ActionKind.GANG_ADDED and "added" in view.ruleset.variant.claims.rob_kong:
             v -= self._rob_risk(view, ev, a.tile, val)
+        kong = next(m for m in melds if m.is_kong and m.tile == a.tile)
+        v -= self.repao_exposure(view, ev, hand, tuple(melds), kong)
         return v
+
+    def repao_exposure(
+        self,
+        view: TableView,
+        ev: Evaluator,
+        hand: Sequence[int],
+        melds: tuple[Meld, ...],
+        kong: Meld,
+    ) -> float:
+        """热炮: what a kong adds to the price of this seat's later deal-ins, by the
+        variant's ``repao`` section — the first discard after it (``after_kong``), or every
+        discard once it owns a dou (``after_dou``, seed 000 15: none added where a counting
+        kong is already owned).  Each such discard deals in with the chances of the tiles
+        held (their mean: the replacement draw decides what is thrown), and a 热炮 costs
+        its row, the pricers' 热炮 multiplier and the 烧 of what the seat then holds, the
+        new kong's dou included, over an ordinary deal-in (:meth:`loss_to`)."""
+        section = view.ruleset.variant.repao
+        if not ev.win_on_discard or not section.applies(melds, after_kong=True, kong=kong):
+            return 0.0
+        if section.scope == "after_kong":
+            discards = 1.0
+        else:
+            if section.applies(view.own_melds(), after_kong=False, kong=None):
+                return 0.0  # already exposed: this kong adds its dou to the burn only
+            # the discards it still makes: one a cycle while nobody has ended the round
+            keep = 1.0 - ev.hazard
+            discards = sum(keep**k for k in range(ev.cycles))
+        held = [(t, n) for t, n in enumerate(hand) if n]
+        total = sum(n for _, n in held)
+        if not total:
+            return 0.0
+        holding = (hand, melds)
+        extra = 0.0
+        for t, n in held:
+            for th, p in self.chances(view, ev, t):
+                hot = self.loss_to(view, ev, th, repao=True, holding=holding)
+                cold = self.loss_to(view, ev, th, repao=False, holding=holding)
+                extra += n * p * (hot - cold)
+        return discards * extra / total
 
     def _rob_risk(self, view: TableView, ev: Evaluator, tile: int, val: Valued) -> float:
         """抢杠: a ready opponent waiting on the added tile wins, paid by this seat for all
@@ -698,17 +762,19 @@ class ExpertAgent:
         return max(scored.values())
 
     def _exposed_kong(self, view: TableView, ev: Evaluator, a: Action) -> float:
-        """点豆: the kong on the discard, its dou (from the feeder), the replacement draw."""
+        """点豆: the kong on the discard, its dou (from the feeder), the replacement draw,
+        and the 热炮 it exposes this seat to (:meth:`repao_exposure`)."""
         hand = list(view.hand)
         hand[a.tile] -= 3
         src = view.obs.claim_source
-        melds = (*view.own_melds(), Meld(MeldKind.GANG_EXPOSED, a.tile, src))
+        kong = Meld(MeldKind.GANG_EXPOSED, a.tile, src)
+        melds = (*view.own_melds(), kong)
         rules = view.rules
         shanten = rules.shanten(hand)
         waits = tuple(rules.waits(hand)) if shanten == 0 else ()
         uke = _ukeire(view, hand) if shanten > 0 else -1
         state = HandState(hand, melds, view.declared[view.seat], -1, shanten, uke, waits, -1)
-        return ev.value(state).value
+        return ev.value(state).value - self.repao_exposure(view, ev, hand, melds, kong)
 
 
 def _ukeire(view: TableView, hand: Sequence[int]) -> int:
