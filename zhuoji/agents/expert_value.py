@@ -1046,9 +1046,9 @@ class Evaluator:
         declared = state.declared
         best: Valued | None = None
         best_v = 0.0
-        ready = bool(state.waits)
+        has_waits = bool(state.waits)
         for shape, distance, ukeire, facts in self.targets(state):
-            if ready and distance == 1 and shape != "standard":
+            if has_waits and distance == 1 and shape != "standard":
                 # a ready hand's waits are valued exactly, each by the best shape it
                 # completes (:meth:`_ready_rates`): a one-away target is one of them, and its
                 # typical rates would price waits that are dead
@@ -1056,7 +1056,7 @@ class Evaluator:
             rates = rates_of.get(shape)
             if rates is None:
                 rates = rates_of[shape] = typical_rates(shape, self.unseen_bucket)
-            if shape == "standard" and distance == 1 and ready:
+            if shape == "standard" and distance == 1 and has_waits:
                 ws, wd, w_sd, w_dc = self._ready_rates(state, ctx, has_kong)
             else:
                 f = fans.get(facts)
