@@ -269,6 +269,7 @@ def test_behaviour_counts_of_a_hand_made_round() -> None:
         "first_chicken.position": 3,  # the third discard of the round
         "first_chicken.early": 1,
         "dealins": 1,  # one discarder, two winners
+        "dealins.declared": 1,  # winner 1 had declared 报听
         "declared": 1,
         "kongs": 3,
         "kongs.concealed": 1,

@@ -48,11 +48,26 @@ from zhuoji.tiles import NUM_KINDS
 class Threat:
     """One opponent as seen by the cautious bot."""
 
-    __slots__ = ("focus", "loss", "p", "safe", "seat", "shape", "total", "weak", "weights")
+    __slots__ = (
+        "focus",
+        "loss",
+        "p",
+        "reading",
+        "safe",
+        "seat",
+        "shape",
+        "total",
+        "weak",
+        "weights",
+    )
 
     def __init__(self, seat: int, p: float, loss: float, safe: set[int], weak: set[int]) -> None:
         self.focus = -1  # the suit of a one-suit (清一色) hand under way, or -1
         self.shape = ""  # "pairs": only 大对子 / 七对 shapes (no 通行证)
+        #: what its melds and discards say it is making (the expert's reading, which
+        #: prices and calibrates each kind apart): "declared", "suit" (清一色), "pungs"
+        #: (大对子), "pairs" (七对 or 大对子 without a 通行证) or "plain"
+        self.reading = ""
         self.seat = seat
         self.p = p  # chance the opponent is ready and may win on this seat's discard
         self.loss = loss  # cost of dealing in to it
@@ -88,6 +103,9 @@ class CautiousAgent(GreedyAgent):
     declared_loss = 10.5
     pattern_loss = 8.0
     plain_loss = 1.1
+    #: weight of a tile outside the suit an opponent keeps (清一色 under way), relative
+    #: to one in it
+    off_suit = 0.1
     #: chance that a ready hand without a 通行证 (and no sign of 大对子 or 清一色) holds a
     #: pattern above 平胡
     pattern_pass = 0.1
@@ -195,10 +213,15 @@ class CautiousAgent(GreedyAgent):
             total += th.p * p_wait * th.loss
         return total
 
+    def off_suit_weight(self, th: Threat) -> float:
+        """The weight of a tile outside the suit ``th``'s seat keeps (:attr:`off_suit`)."""
+        return self.off_suit
+
     def _weigh(self, view: TableView, th: Threat) -> None:
         """Weights of every kind as a wait of ``th``'s seat (see the module docstring)."""
         unseen = view.live
         safe = th.safe
+        off_suit = self.off_suit_weight(th)
         weights = [0.0] * NUM_KINDS
         for t in range(NUM_KINDS):
             if t in safe:
@@ -226,7 +249,7 @@ class CautiousAgent(GreedyAgent):
             if t in th.weak:
                 w *= 0.35
             if th.focus >= 0 and (t >= 27 or t // 9 != th.focus):
-                w *= 0.1  # a one-suit hand waits in its suit
+                w *= off_suit  # a one-suit hand waits in its suit
             weights[t] = w
         th.weights = weights
         th.total = sum(weights)

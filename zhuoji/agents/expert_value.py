@@ -1046,11 +1046,17 @@ class Evaluator:
         declared = state.declared
         best: Valued | None = None
         best_v = 0.0
+        has_waits = bool(state.waits)
         for shape, distance, ukeire, facts in self.targets(state):
+            if has_waits and distance == 1 and shape != "standard":
+                # a ready hand's waits are valued exactly, each by the best shape it
+                # completes (:meth:`_ready_rates`): a one-away target is one of them, and its
+                # typical rates would price waits that are dead
+                continue
             rates = rates_of.get(shape)
             if rates is None:
                 rates = rates_of[shape] = typical_rates(shape, self.unseen_bucket)
-            if shape == "standard" and distance == 1 and state.waits:
+            if shape == "standard" and distance == 1 and has_waits:
                 ws, wd, w_sd, w_dc = self._ready_rates(state, ctx, has_kong)
             else:
                 f = fans.get(facts)

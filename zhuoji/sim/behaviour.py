@@ -13,7 +13,9 @@ intervals:
   its position in table order (1 = the round's first discard), and how often within the
   first two go-rounds (``EARLY`` discards);
 * **deal-ins, 报听, kongs** — per seat-round: wins on a discard by their discarder (a
-  multiple win counts once), declarations, kongs of each kind.
+  multiple win counts once), and of them those by risk context (:func:`dealin_contexts`:
+  right after the discarder's kong, by a kong owner, to a declared hand), declarations,
+  kongs of each kind.
 
 The pattern mix is in the ``patterns`` group already.  :func:`awareness_note` tells a
 report when the agents do not price settlement payouts, so such a change cannot move their play.
@@ -61,6 +63,9 @@ def round_behaviour(end: RoundEnd, ruleset: Ruleset) -> tuple[tuple[str, int], .
     sources = {w.source for w in end.wins if w.how is WinHow.DISCARD and w.source is not None}
     if sources:
         out["dealins"] = len(sources)
+        for key, n in dealin_contexts(end, sources).items():
+            if n:
+                out[key] = n
     declared = sum(1 for s in end.seats if s.declared is not None)
     if declared:
         out["declared"] = declared
@@ -71,6 +76,24 @@ def round_behaviour(end: RoundEnd, ruleset: Ruleset) -> tuple[tuple[str, int], .
                 key = _KONG_KEYS[m.kind]
                 out[key] = out.get(key, 0) + 1
     return tuple(sorted(out.items()))
+
+
+def dealin_contexts(end: RoundEnd, sources: set[int]) -> dict[str, int]:
+    """The deal-ins of a round by risk context: the won-on discard was its discarder's first
+    after a kong of his (``after_kong``, the 热炮 basis everywhere), its discarder owned a
+    kong (``kong_owner``: every deal-in of a dou owner is a 热炮 where the variant's
+    ``repao`` scope is ``after_dou``), a winner on it had declared 报听 (``declared``).  The
+    won-on discard is the round's last; kongs at the round's end were all made before it."""
+    last = end.discards[-1] if end.discards else None
+    declared_winner = any(
+        end.seats[w.seat].declared is not None for w in end.wins if w.how is WinHow.DISCARD
+    )
+    owners = sum(1 for s in sources if any(m.kind.is_kong for m in end.seats[s].melds))
+    return {
+        "dealins.after_kong": int(last is not None and last.seat in sources and last.after_kong),
+        "dealins.kong_owner": owners,
+        "dealins.declared": len(sources) if declared_winner else 0,
+    }
 
 
 def seat_behaviour(end: RoundEnd) -> list[dict[str, int]]:
@@ -125,6 +148,30 @@ def stat_specs(players: int) -> list[tuple[str, str, str, str, str, float]]:
             1.0,
         ),
         ("behaviour.dealin_rate", "deal-ins per seat-round", "%", "beh.dealins", "n", per_seat),
+        (
+            "behaviour.dealin_after_kong",
+            "  deal-ins with the first discard after one's own kong (热炮) per seat-round",
+            "%",
+            "beh.dealins.after_kong",
+            "n",
+            per_seat,
+        ),
+        (
+            "behaviour.dealin_kong_owner",
+            "  deal-ins by a seat owning a kong per seat-round",
+            "%",
+            "beh.dealins.kong_owner",
+            "n",
+            per_seat,
+        ),
+        (
+            "behaviour.dealin_declared",
+            "  deal-ins to a declared (报听) hand per seat-round",
+            "%",
+            "beh.dealins.declared",
+            "n",
+            per_seat,
+        ),
         (
             "behaviour.declare_rate",
             "报听 declarations per seat-round",
