@@ -1,4 +1,4 @@
-"""Start-up of the ``zhuoji`` command against a bare interpreter (issue 15, goal 4).
+"""Start-up of the ``zhuoji`` command against a bare interpreter (issue 15, goal 4; issue 29).
 
 Runs, alternating, ``python -c pass``, ``zhuoji --help``, ``zhuoji demo --help`` and
 ``zhuoji demo --rounds 1``, each as a fresh process, and prints medians of: the process's
@@ -9,13 +9,20 @@ ratios to the bare interpreter and the targets beside them::
 
     python bench/startup.py [--runs 30]
 
-Targets: ``zhuoji --help`` within 4× ``python -c pass``; ``zhuoji demo`` starts (prints its
-first line) in under 0.3 s.
+Targets (issue 29): ``zhuoji --help`` within 2× the CPU of ``python -c pass``; ``zhuoji demo``
+starts (prints its first line) within 250 ms of CPU.
+
+The children run as an installed package runs: with its bytecode cached.  An environment
+that sets ``PYTHONDONTWRITEBYTECODE`` (this machine's does) would otherwise compile every
+module of the package from source in every run — 55 modules, about 60 ms of ``zhuoji demo``'s
+start-up that no installed copy pays — so the children run without it, and the warm-up run
+writes the caches.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import subprocess
@@ -47,6 +54,12 @@ finally:
 sys.exit(status)
 """
 ZHUOJI = [PY, "-c", _CHILD]
+#: the children's environment: this one, with bytecode caching allowed (see above)
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+#: ``zhuoji --help``'s CPU over a bare interpreter's, at most
+HELP_TARGET = 2.0
+#: CPU seconds to ``zhuoji demo``'s first line, at most
+DEMO_TARGET = 0.250
 CASES: dict[str, list[str]] = {
     "python -c pass": [PY, "-c", "pass"],
     "zhuoji --help": [*ZHUOJI, "--help"],
@@ -64,7 +77,7 @@ def run_once(cmd: list[str]) -> tuple[float, float, float]:
     """(CPU to the first line of output, wall to the end, CPU to the end) of one run."""
     cpu0 = _children_cpu()
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=ENV)
     end = time.perf_counter() - t0
     cpu = _children_cpu() - cpu0
     if proc.returncode != 0:
@@ -103,9 +116,13 @@ def main() -> int:
     demo_first = med["zhuoji demo --rounds 1"][0]
     print()
     print(
-        f"zhuoji --help: {help_cpu:.2f}× CPU, {help_wall:.2f}× wall a bare interpreter (target ≤ 4×)"
+        f"zhuoji --help: {help_cpu:.2f}× CPU, {help_wall:.2f}× wall a bare interpreter "
+        f"(target ≤ {HELP_TARGET:g}× CPU: {'met' if help_cpu <= HELP_TARGET else 'NOT met'})"
     )
-    print(f"zhuoji demo: first line after {demo_first * 1000:.0f} ms CPU (target < 300 ms)")
+    print(
+        f"zhuoji demo: first line after {demo_first * 1000:.0f} ms CPU "
+        f"(target ≤ {DEMO_TARGET * 1000:.0f} ms: {'met' if demo_first <= DEMO_TARGET else 'NOT met'})"
+    )
     return 0
 
 

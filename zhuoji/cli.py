@@ -11,11 +11,9 @@ and nothing written.  ``variants validate`` exits 1 when it finds problems in a 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -185,6 +183,8 @@ def _probe_folder(folder: Path, shown: str) -> None:
         probe = probe.parent
     if not probe.is_dir():
         raise _zhuoji_error(f"{shown}: {probe} is not a folder")
+    import tempfile  # only when an output folder is checked (not at start-up)
+
     try:
         with tempfile.TemporaryFile(dir=probe):
             pass
@@ -228,6 +228,8 @@ def _zhuoji_error(message: str) -> Exception:
 
 
 def emit_json(data: Any) -> None:
+    import json  # only for --json output (not at start-up)
+
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
@@ -328,6 +330,8 @@ def one_line(exc: BaseException) -> str:
 
 def _report_error(prog: str, message: str, where: str | None, as_json: bool) -> None:
     if as_json:
+        import json
+
         print(json.dumps({"error": message, "where": where}, ensure_ascii=False), file=sys.stderr)
     else:
         print(f"{prog}: error: {message}", file=sys.stderr)

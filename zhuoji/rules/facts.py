@@ -196,7 +196,7 @@ class WinContext:
 class _Blocks(NamedTuple):
     """One pass over a realization's blocks (:func:`_blocks`)."""
 
-    real_tiles: list[int]  # tiles that are themselves (wild tiles left out)
+    suits: set[int]  # suits of the tiles that are themselves (a group's tiles share one)
     wilds: int
     pung_kinds: list[int]  # kinds of pungs of real tiles
     chow_firsts: list[int]
@@ -204,38 +204,48 @@ class _Blocks(NamedTuple):
 
 
 def _blocks(dec: Decomposition) -> _Blocks:
-    real_tiles: list[int] = []
+    """Suits, wilds, pungs, chows and the pair of a realization, in one pass that reads each
+    group's fields once (no tile tuples: the tiles of a group share its suit)."""
+    suits: set[int] = set()
     wilds = 0
     pung_kinds: list[int] = []
     chow_firsts: list[int] = []
     pair: Group | None = None
+    pung, chow, pair_kind = GroupKind.PUNG, GroupKind.CHOW, GroupKind.PAIR
     for g in dec.groups:
         kind = g.kind
-        tiles = g.tiles
-        if g.wild:
-            for i, t in enumerate(tiles):
-                if g.wild >> i & 1:
-                    wilds += 1
-                else:
-                    real_tiles.append(t)
+        first = g.first
+        wild = g.wild
+        if wild:
+            wilds += wild.bit_count()
+            if wild != _full_mask(kind):
+                suits.add(suit_of(first))
         else:
-            real_tiles.extend(tiles)
-        if kind is GroupKind.PUNG:
-            if not g.wild:
-                pung_kinds.append(g.first)
-        elif kind is GroupKind.CHOW:
-            chow_firsts.append(g.first)
-        elif kind is GroupKind.PAIR and pair is None:
+            suits.add(suit_of(first))
+        if kind is pung:
+            if not wild:
+                pung_kinds.append(first)
+        elif kind is chow:
+            chow_firsts.append(first)
+        elif kind is pair_kind and pair is None:
             pair = g
     if dec.form is not Form.STANDARD:
         pair = None  # :attr:`Decomposition.pair`
-    return _Blocks(real_tiles, wilds, pung_kinds, chow_firsts, pair)
+    return _Blocks(suits, wilds, pung_kinds, chow_firsts, pair)
+
+
+def _full_mask(kind: GroupKind) -> int:
+    """The bits of every tile of a group of ``kind`` (``Group.wild`` equal to it: no real
+    tile in the group)."""
+    if kind is GroupKind.SINGLE:
+        return 1
+    return 0b11 if kind is GroupKind.PAIR else 0b111
 
 
 class _Laid(NamedTuple):
     """What the melds laid down show (:func:`_laid`)."""
 
-    tiles: list[int]
+    suits: set[int]
     chows: list[int]  # first tiles of chows
     pung_kinds: list[int]  # kinds of pungs and kongs
     claimed: int
@@ -245,38 +255,48 @@ class _Laid(NamedTuple):
 
 
 def _laid(melds: tuple[Meld, ...]) -> _Laid:
-    tiles: list[int] = []
+    suits: set[int] = set()
     chows: list[int] = []
     pung_kinds: list[int] = []
     claimed = peng_sets = concealed_kongs = exposed_kongs = 0
+    chi, peng, concealed = MeldKind.CHI, MeldKind.PENG, MeldKind.GANG_CONCEALED
     for m in melds:
-        tiles.extend(m.tiles)
         mk = m.kind
-        if mk is MeldKind.CHI:
-            chows.append(m.tile)
+        tile = m.tile
+        suits.add(suit_of(tile))  # a meld's tiles share one suit
+        if mk is chi:
+            chows.append(tile)
         else:
-            pung_kinds.append(m.tile)
-        if mk.claimed:
-            claimed += 1
-        if mk is MeldKind.GANG_CONCEALED:
+            pung_kinds.append(tile)
+        if mk is concealed:  # the one meld not made with another's tile (MeldKind.claimed)
             concealed_kongs += 1
-        elif mk is not MeldKind.CHI:
+            continue
+        claimed += 1
+        if mk is not chi:
             peng_sets += 1
-            if mk is not MeldKind.PENG:
+            if mk is not peng:
                 exposed_kongs += 1
-    return _Laid(tiles, chows, pung_kinds, claimed, peng_sets, concealed_kongs, exposed_kongs)
+    return _Laid(suits, chows, pung_kinds, claimed, peng_sets, concealed_kongs, exposed_kongs)
 
 
 def _chow_facts(concealed_firsts: list[int], meld_firsts: list[int]) -> tuple[int, bool]:
     """(twin chows: pairs of identical chows, full straight 123-456-789 of one suit)."""
     if not concealed_firsts and not meld_firsts:
         return 0, False
-    firsts = sorted(concealed_firsts) + sorted(meld_firsts)
+    firsts = concealed_firsts + meld_firsts
     seen: dict[int, int] = {}
     for f in firsts:
         seen[f] = seen.get(f, 0) + 1
-    kinds = set(firsts)
-    return sum(n // 2 for n in seen.values()), any({b, b + 3, b + 6} <= kinds for b in (0, 9, 18))
+    twins = 0
+    for n in seen.values():
+        twins += n // 2
+    straight = False
+    if len(seen) >= 3:
+        for b in (0, 9, 18):  # each suit's 1
+            if b in seen and b + 3 in seen and b + 6 in seen:
+                straight = True
+                break
+    return twins, straight
 
 
 def hand_facts(
@@ -296,7 +316,10 @@ def hand_facts(
     A stand-in (红中配) standing for the wild's face is that face in the realization, but the
     player still holds the stand-in tile: it counts as itself for ``tile_copies`` and rules
     out 断幺 (seed 003 "断幺2嘴（无字牌，无1、9）（不能有红中，可以有宝牌）", "有1个红中就加2嘴").
-    ``tile_copies`` itself is per row (:func:`with_tile`); ``held`` stays in the facts for it."""
+    ``tile_copies`` itself is per row (:func:`with_tile`); ``held`` stays in the facts for it.
+
+    Settlement computes this for every realization of every win (issue 29): the passes
+    read each group's and meld's fields once and call no property."""
     form = dec.form
     standard = form is Form.STANDARD
     pairs_form = form is Form.SEVEN_PAIRS
@@ -304,13 +327,21 @@ def hand_facts(
     laid = _laid(melds)
     pair = b.pair
     pung_kinds = b.pung_kinds + laid.pung_kinds
-    suits = {suit_of(t) for t in b.real_tiles}
-    suits.update(suit_of(t) for t in laid.tiles)
+    suits = b.suits | laid.suits
     honors = _HONORS in suits
     suits.discard(_HONORS)
     twin, straight = _chow_facts(b.chow_firsts, laid.chows)
     win_group_wilds = _win_group_wild_shapes(dec, win_tile) if b.wilds else _NO_SHAPES
     n_waits = len(waits)
+    no_terminals = True
+    for k in TERMINALS_AND_HONORS:
+        if held[k]:
+            no_terminals = False
+            break
+    dragons = 0
+    for k in pung_kinds:
+        if is_dragon(k):
+            dragons += 1
     return {
         "form": form,
         "all_pungs": standard and not b.chow_firsts and not laid.chows,
@@ -320,14 +351,14 @@ def hand_facts(
         "concealed": not laid.claimed,
         "single_wait": standard and n_waits == 1 and pair is not None and win_tile == pair.first,
         "one_wait": n_waits == 1,
-        "wide_wait": _wide(waits),
+        "wide_wait": n_waits == 3 and _wide(waits),
         "melds": len(melds),
         "quad_on_win": pairs_form and win_tile is not None and _quad_kinds(dec).count(win_tile) > 0,
         "pair_runs": _pair_runs(dec) if pairs_form else 0,
         "no_wild": b.wilds == 0,
         "wilds": b.wilds,
         "missing_suit": len(suits) < 3,
-        "no_terminals": not any(held[k] for k in TERMINALS_AND_HONORS),
+        "no_terminals": no_terminals,
         "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
         "kan": len(b.pung_kinds),
         "twin_chows": twin,
@@ -340,7 +371,7 @@ def hand_facts(
         "peng_sets": laid.peng_sets,
         "concealed_kongs": laid.concealed_kongs,
         "exposed_kongs": laid.exposed_kongs,
-        "dragon_pungs": sum(1 for k in pung_kinds if is_dragon(k)),
+        "dragon_pungs": dragons,
         "seat_wind_pung": wind(ctx.seat_wind) in pung_kinds,
         "round_wind_pung": wind(ctx.round_wind) in pung_kinds,
         "self_draw": ctx.self_draw,
