@@ -778,7 +778,8 @@ def _lan_kept(b0: i64, b1: i64, b2: i64, honors: i64, strict: bool) -> i64:
 
 
 def is_win(c: Sequence[int]) -> bool:
-    """The plain forms (docs/architecture.md, "Stable interfaces"): standard or seven pairs (four of a kind as two pairs)."""
+    """The plain forms (docs/architecture.md, "Stable interfaces"): standard or seven pairs
+    (four of a kind as two pairs)."""
     return _is_win(_as_list(c), PLAIN)
 
 

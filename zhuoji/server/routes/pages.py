@@ -30,7 +30,7 @@ router = APIRouter(include_in_schema=False)
 def swagger_dir() -> Path | None:
     """Where the installed Swagger UI's files are, or None without the package."""
     try:
-        import swagger_ui_bundle  # type: ignore[import-untyped]
+        import swagger_ui_bundle  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
     found = Path(swagger_ui_bundle.swagger_ui_path)
