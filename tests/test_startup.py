@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench_support import bench_module
+from bench_support import bench_module
 
 #: imported by a command's handler when it needs them, never at start-up
 LAZY = ("json", "tempfile")
