@@ -83,7 +83,7 @@ def test_the_bot_prices_a_robbed_kong_as_settlement_charges_it(dealer: int) -> N
     """The ``hu`` pricer's ``rob_cost`` drops the robbed dealer's 庄 part too (seed 004 (2))."""
     rs = load_variant("liupanshui")
     hu = [p for p in rs.pricing.pricers if isinstance(p, HuPricer)]
-    assert len(hu) == 1 and not hu[0].rob_dealer_part
+    assert len(hu) == 1 and hu[0].params.rob_kong_dealer_part == "dealer_wins"
     fan = table_fan(rs, (("form", Form.STANDARD), ("rob_kong", True), ("self_draw", True)))
     ledger = settle(rs, _rob_end(dealer))
     paid = sum(e.amount for e in ledger.entries if e.payer == 2 and e.payee == 1)

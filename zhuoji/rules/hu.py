@@ -292,9 +292,7 @@ class HuPricer(Pricer):
         self.discard_paid_by_all = p.discard_paid_by == "all"
         self.rob_paid = p.rob_kong_paid_by
         self.rob_as_self_draw = p.rob_kong_as_self_draw
-        self.rob_dealer_part = p.rob_kong_dealer_part == "always"
-        self.dealer_bonus = p.dealer_bonus
-        self.dealer_bonus_max_pattern = p.dealer_bonus_max_pattern
+        self.params = p
         self.streak_bonus = p.streak_bonus
         self.other_bonus = p.other_bonus
         self.self_draw_mult = m.self_draw
@@ -340,10 +338,7 @@ class HuPricer(Pricer):
             mult *= self.dealer_pays_mult
         base = fan * mult
         if winner_dealer or payer_dealer:
-            bonus = self.dealer_bonus
-            if self.dealer_bonus_max_pattern:
-                bonus = min(bonus, fan)
-            return float(base + bonus + streak * self.streak_bonus)
+            return float(base + dealer_part(self.params, fan) + streak * self.streak_bonus)
         return float(base + self.other_bonus)
 
     def declared_fan(self, fan: int, *, hard: bool) -> int:
@@ -369,9 +364,8 @@ class HuPricer(Pricer):
             payer_dealer=payer_dealer,
             streak=streak,
         )
-        if payer_dealer and not self.rob_dealer_part:  # seed 004 (2): pattern and streak only
-            bonus = self.dealer_bonus
-            share -= min(bonus, robbed_fan) if self.dealer_bonus_max_pattern else bonus
+        if payer_dealer and not robbed_with_dealer_part(self.params, winner_dealer=False):
+            share -= dealer_part(self.params, robbed_fan)  # seed 004 (2): pattern and streak
         return share if self.rob_paid == "robbed_once" else share * (self.players - 1)
 
     def rob_kong_self_draw(self) -> bool:
@@ -512,11 +506,8 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
         item, f, units = declared
         parts.append((item, with_fact(f, seat=seat, factors=factors), units * times))
     dealer_parts: list[Part] | None = None  # the same for every bearer where the dealer is in
-    # seed 004 (2) 「闲家被抢杠和,闲自摸,闲家支付胡牌者牌型分*3+连庄分」: no dealer part
-    with_dealer_part = not (
-        win.how is WinHow.ROB_KONG
-        and p.rob_kong_dealer_part == "dealer_wins"
-        and seat != end.dealer
+    with_dealer_part = win.how is not WinHow.ROB_KONG or robbed_with_dealer_part(
+        p, winner_dealer=seat == end.dealer
     )
     for bearer in share_bearers(ctx, win, p.discard_paid_by):
         bonus_parts: list[Part] = []
@@ -550,15 +541,27 @@ def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
                 entries.append(at)
 
 
+def dealer_part(p: HuParams, fan: int) -> int:
+    """The dealer's part of a share where he wins or pays (``dealer_bonus``, at most the
+    hand's value ``fan`` with ``dealer_bonus_max_pattern``): the one formula the payment and
+    the pricer both use."""
+    return min(p.dealer_bonus, fan) if p.dealer_bonus_max_pattern else p.dealer_bonus
+
+
+def robbed_with_dealer_part(p: HuParams, *, winner_dealer: bool) -> bool:
+    """Whether a robbed kong's shares carry the dealer part: always, or (seed 004 (2)
+    「闲家被抢杠和,闲自摸,闲家支付胡牌者牌型分*3+连庄分」, ``rob_kong_dealer_part: dealer_wins``) only
+    when the dealer is the robbing winner."""
+    return p.rob_kong_dealer_part == "always" or winner_dealer
+
+
 def _dealer_parts(
     ctx: SettleContext, seat: int, base: int, p: HuParams, with_dealer_part: bool = True
 ) -> list[Part]:
     """What a share adds where the dealer pays or wins: his part (unless not
     ``with_dealer_part``) and the streak's."""
     out: list[Part] = []
-    bonus = p.dealer_bonus if with_dealer_part else 0
-    if p.dealer_bonus_max_pattern:
-        bonus = min(bonus, base)
+    bonus = dealer_part(p, base) if with_dealer_part else 0
     if bonus:
         out.append(("hu.base", fact(kind="dealer", seat=seat, fan=bonus), bonus))
     streak = ctx.end.streak
