@@ -167,6 +167,20 @@ def dou_words(item: str, f: Fact) -> Words | None:
     return Words(zh, en, *rule)
 
 
+def kong_value(p: DouParams, meld: Meld) -> int:
+    """What kong ``meld`` is worth from each payer: a late kong's value (憨包豆), 见豆三's, or
+    its kind's (闷豆 / 点豆 / 转弯豆) — read by the payment and by :func:`kong_collects`."""
+    if meld.late:
+        return p.late_value
+    if p.jiandousan:
+        return p.jiandousan_value
+    return {
+        MeldKind.GANG_CONCEALED: p.values.concealed,
+        MeldKind.GANG_EXPOSED: p.values.exposed,
+        MeldKind.GANG_ADDED: p.values.added,
+    }[meld.kind]
+
+
 def kong_collects(p: DouParams, meld: Meld, others: int) -> int:
     """What kong ``meld`` collects in all when it scores, as :func:`settle_dou` pays it: its
     kind's value (见豆三's, a late kong's) from the feeder alone (a 点豆 paid by its feeder)
@@ -175,16 +189,9 @@ def kong_collects(p: DouParams, meld: Meld, others: int) -> int:
     (``settle.burn.repao.kong_to_winner``, :mod:`zhuoji.rules.burn`) asks it."""
     if not meld.is_kong:
         return 0
+    value = kong_value(p, meld)
     if meld.late:
-        return p.late_value * others
-    if p.jiandousan:
-        value = p.jiandousan_value
-    else:
-        value = {
-            MeldKind.GANG_CONCEALED: p.values.concealed,
-            MeldKind.GANG_EXPOSED: p.values.exposed,
-            MeldKind.GANG_ADDED: p.values.added,
-        }[meld.kind]
+        return value * others
     if meld.kind is MeldKind.GANG_EXPOSED:
         return {"feeder": value, "all": value * others, "konger": 0}[p.exposed_paid_by]
     return value * others
@@ -342,17 +349,8 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
                 p.unready_pays and (pays_back is None or meld.tile in pays_back)
             ):
                 continue
-            item = _ITEMS[meld.kind]
-            if meld.late:
-                value, item = p.late_value, "dou.hanbao"
-            elif p.jiandousan:
-                value = p.jiandousan_value
-            else:
-                value = {
-                    MeldKind.GANG_CONCEALED: p.values.concealed,
-                    MeldKind.GANG_EXPOSED: p.values.exposed,
-                    MeldKind.GANG_ADDED: p.values.added,
-                }[meld.kind]
+            item = "dou.hanbao" if meld.late else _ITEMS[meld.kind]
+            value = kong_value(p, meld)
             if not value:
                 continue
             if meld.kind is MeldKind.GANG_EXPOSED and not meld.late and p.exposed_paid_by != "all":
