@@ -324,6 +324,15 @@ class _Charts:
         self.chinese = chinese
         self.na, self.nb = f"A: {_short(sa)}", f"B: {_short(sb)}"
 
+    def _save(self, fig: Any, name: str, title: str) -> tuple[str, str]:
+        """Lay ``fig`` out, write it to the folder as ``name`` and close it: (file, title)."""
+        import matplotlib.pyplot as plt
+
+        fig.tight_layout()
+        fig.savefig(self.out / name, dpi=110)
+        plt.close(fig)
+        return (name, title)
+
     def item_name(self, i: str) -> str:
         zh, en = item_label(i)
         return f"{zh} {i}" if self.chinese else f"{i} ({en})"
@@ -333,7 +342,6 @@ class _Charts:
         import matplotlib.pyplot as plt
         import numpy as np
 
-        out = self.out
         a = self.a
         b = self.b
         sa = self.sa
@@ -385,17 +393,13 @@ class _Charts:
             fontsize=8,
         )
         ax2.legend(loc="lower left")
-        fig.tight_layout()
-        fig.savefig(out / "swing.png", dpi=110)
-        plt.close(fig)
-        return ("swing.png", "Swing per round: distribution and tail")
+        return self._save(fig, "swing.png", "Swing per round: distribution and tail")
 
     def _items_chart(self) -> tuple[str, str]:
         """Ledger items: points per round, and the change B − A with its interval."""
         import matplotlib.pyplot as plt
         import numpy as np
 
-        out = self.out
         sa = self.sa
         sb = self.sb
         cmp = self.cmp
@@ -468,17 +472,13 @@ class _Charts:
         ax2.axvline(0, color="black", lw=0.8)
         ax2.set_xlabel(f"points per round: B − A ({cmp.level:.0%} interval)")
         ax2.set_title("Change in each item's points per round\n(red: the interval excludes 0)")
-        fig.tight_layout()
-        fig.savefig(out / "items.png", dpi=110)
-        plt.close(fig)
-        return ("items.png", "Ledger items: points per round, and the change B − A")
+        return self._save(fig, "items.png", "Ledger items: points per round, and the change B − A")
 
     def _patterns_chart(self) -> tuple[str, str]:
         """Each win's main pattern, by share of wins."""
         import matplotlib.pyplot as plt
         import numpy as np
 
-        out = self.out
         a = self.a
         b = self.b
         sa = self.sa
@@ -516,17 +516,13 @@ class _Charts:
         ax.set_title(f"Main pattern of each win (A: {sa['wins']} wins, B: {sb['wins']} wins)")
         ax.set_xlim(right=max([*va, *vb, 1]) * 4)
         ax.legend(loc="lower right")
-        fig.tight_layout()
-        fig.savefig(out / "patterns.png", dpi=110)
-        plt.close(fig)
-        return ("patterns.png", "Pattern frequencies")
+        return self._save(fig, "patterns.png", "Pattern frequencies")
 
     def _outcomes_chart(self) -> tuple[str, str]:
         """Forest plots of B − A: outcome rates (percentage points) and points."""
         import matplotlib.pyplot as plt
         import numpy as np
 
-        out = self.out
         cmp = self.cmp
         chinese = self.chinese
         rate_keys = [f"rate.{k}" for k in KINDS]
@@ -559,10 +555,8 @@ class _Charts:
             ax.set_xlabel(f"B − A ({unit}) with {cmp.level:.0%} interval")
         axes[0].set_title("Outcome rates (share of rounds)")
         axes[1].set_title("Points per round, swing")
-        fig.tight_layout()
-        fig.savefig(out / "outcomes.png", dpi=110)
-        plt.close(fig)
-        return (
+        return self._save(
+            fig,
             "outcomes.png",
             "Outcome rates, per-seat points, points moved and swing: B − A (red: the interval excludes 0)",
         )
@@ -600,10 +594,8 @@ class _Charts:
             "(any seat; dashed: 5% and 95%, dotted: median)"
         )
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(self.out / "bankroll.png", dpi=110)
-        plt.close(fig)
-        return (
+        return self._save(
+            fig,
             "bankroll.png",
             "Bankroll: a player's result over a session (normal approximation with the "
             "long-run variance of whole matches)",
