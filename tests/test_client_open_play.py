@@ -123,6 +123,21 @@ def test_bad_open_tables_are_refused_and_nothing_is_made(
     assert client.get("/api/tables").json() == []
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"seats": ["me", "friend", "bot", "bot"], "friend_names": ["\\ud800"]}',
+        '{"seats": ["me", "friend", "bot", "bot"], "friend_names": ["%s"]}' % ("x" * 41),
+        '{"name": "a\\u0000b"}',
+    ],
+)
+def test_names_that_cannot_be_stored_or_shown_are_refused(client: TestClient, raw: str) -> None:
+    """A lone surrogate in a friend's name reached the store and failed there (a 500)."""
+    r = client.post("/api/open/tables", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert client.get("/api/tables").json() == []
+
+
 def test_the_operator_decides_open_play_and_its_limits(client: TestClient) -> None:
     assert client.get("/api/open/policy").status_code == 401
     r = client.put("/api/open/policy", json={"allowed": True, "tables_per_address": 1}, headers=OPH)

@@ -50,6 +50,23 @@ def _bounded_overrides(value: dict[str, Any]) -> dict[str, Any]:
 Overrides = Annotated[dict[str, Any], AfterValidator(_bounded_overrides)]
 
 
+def _storable(text: str) -> str:
+    """Text a person gave (a table's or a player's name) must be storable and showable: a
+    lone surrogate cannot be written to the store (it made a 500), a control character
+    would break a line of the table."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("holds a lone surrogate, which is no character") from None
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise ValueError("holds a control character")
+    return text
+
+
+#: a name a person gives: storable text (:func:`_storable`)
+DisplayText = Annotated[str, AfterValidator(_storable)]
+
+
 class ErrorOut(BaseModel):
     detail: str = Field(description="what was refused and why")
 
@@ -61,7 +78,7 @@ class SeatIn(BaseModel):
         SeatKind.HUMAN, description="human: joined with a seat token; bot: played by the server"
     )
     bot: str = Field("greedy", max_length=40, description="for bot seats: the bot (greedy, random)")
-    name: str | None = Field(None, max_length=100, description="display name")
+    name: DisplayText | None = Field(None, max_length=100, description="display name")
 
 
 class TableIn(BaseModel):
@@ -82,7 +99,7 @@ class TableIn(BaseModel):
         }
     )
 
-    name: str | None = Field(None, max_length=200)
+    name: DisplayText | None = Field(None, max_length=200)
     variant: str = Field(
         "guiyang",
         max_length=80,

@@ -25,7 +25,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 from zhuoji import tiles as T
 from zhuoji.server.deps import Operator, manager_of
 from zhuoji.server.manager import SeatSpec, TableManager, TableSpec
-from zhuoji.server.models import AUTH_ERRORS, ERRORS
+from zhuoji.server.models import AUTH_ERRORS, ERRORS, DisplayText
 from zhuoji.server.tables import NextRound, SeatKind, Table
 
 router = APIRouter(tags=["open play"], responses=AUTH_ERRORS)
@@ -200,8 +200,8 @@ class OpenTableIn(BaseModel):
         max_length=4,
         description="the table's seats in play order, the first `me`; default: me and bots",
     )
-    name: str | None = Field(None, max_length=40, description="the creator's name")
-    friend_names: list[str] = Field(
+    name: DisplayText | None = Field(None, max_length=40, description="the creator's name")
+    friend_names: list[Annotated[DisplayText, Field(max_length=40)]] = Field(
         default_factory=list, max_length=3, description="names of the friend seats, in order"
     )
     bot_delay_ms: int = Field(
