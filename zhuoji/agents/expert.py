@@ -86,6 +86,9 @@ class ExpertAgent(DangerModel):
     #: shanten, live improving tiles, shape) to be played instead: below it the value
     #: model's estimates are noise, and efficiency is what wins hands
     deviation_margin = 0.25
+    #: never play a discard that leaves the hand ready on dead waits only while another
+    #: leaves it ready on a live one (:func:`_dead_ready`, issue 28 §1)
+    keep_live_waits = True
 
     def __init__(self, seed: int | None = None) -> None:
         self._threats = _Threats(seed)
@@ -189,7 +192,7 @@ class ExpertAgent(DangerModel):
             plain = {t: a for t, a in plain.items() if suit_of(t) == void} or plain
         opts = view.analyzer.options(hand, plain, view.live)
         scored = self.score_discards(view, ev, hand, melds, declared, opts)
-        dead = _dead_ready(opts)
+        dead = _dead_ready(opts) if self.keep_live_waits else frozenset()
         for t in dead:
             scored.pop(t, None)
         best_tile, best_value = max(scored.items(), key=lambda kv: kv[1])
@@ -509,7 +512,7 @@ class ExpertAgent(DangerModel):
         scored = self.score_discards(
             view, ev, hand, melds, view.declared[view.seat], opts, search=False
         )
-        for t in _dead_ready(opts):
+        for t in _dead_ready(opts) if self.keep_live_waits else ():
             scored.pop(t, None)
         return max(scored.values())
 
