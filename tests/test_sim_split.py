@@ -110,6 +110,14 @@ def test_rules_that_change_play_leave_no_fixed_play_arm() -> None:
     assert all(sr.fixed is None and sr.adapting is None for sr in split.rows)
 
 
+def test_another_table_replays_nothing() -> None:
+    """A's rounds do not replay on a table of other seats or tiles (二丁拐: two players)."""
+    run = simulate_split(
+        SimSpec("guiyang", rounds=8, seed=1), SimSpec("erdingguai", rounds=8, seed=1)
+    )
+    assert run.unreplayed == 8 and run.fixed is None
+
+
 def _cli(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     from zhuoji.cli import main
 

@@ -85,20 +85,20 @@ def replay(r: Round, tape: list[Action], ruleset: Ruleset, dealer: int | None) -
     first round does), streak, wind and weekday — so the same wall and dice where the rules
     deal alike.  None when they do not deal alike, an action is refused, or the round is
     not over when the tape ends (the rules changed what may be done)."""
-    b = Round(
-        ruleset,
-        seed=r.seed,
-        dealer=dealer,
-        streak=r.streak,
-        round_wind=r.round_wind,
-        weekday=r.weekday,
-    )
-    if b.wall.tiles != r.wall.tiles:
-        return None
     try:
+        b = Round(
+            ruleset,
+            seed=r.seed,
+            dealer=dealer,
+            streak=r.streak,
+            round_wind=r.round_wind,
+            weekday=r.weekday,
+        )
+        if b.wall.tiles != r.wall.tiles:
+            return None
         for a in tape:
             b.apply(a)
-    except ZhuojiError:
+    except ZhuojiError:  # another table (seats, tiles), or an action B refuses
         return None
     return b if b.is_terminal() else None
 
