@@ -13,7 +13,7 @@ from zhuoji.agents.base import play_round
 from zhuoji.agents.expert import ExpertAgent
 from zhuoji.agents.expert_value import WIN_DISCARD, WIN_SELF, Evaluator, HandState, Valued
 from zhuoji.engine import Round
-from zhuoji.match import Match
+from zhuoji.match import Match, round_seed
 from zhuoji.observation import Observation
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.variant_io import load_variant
@@ -113,11 +113,70 @@ def test_a_claim_values_passing_on_dead_waits_as_no_win(monkeypatch: pytest.Monk
     assert val.probs[WIN_SELF] == 0 and val.probs[WIN_DISCARD] == 0
 
 
-@pytest.mark.parametrize("variant", ["guiyang", "liupanshui"])
-def test_a_scan_of_expert_play_keeps_no_dead_wait(variant: str) -> None:
-    """16 rounds of four experts keep no ready hand on dead waits where a live one was
-    available (before the fix liupanshui's had such choices; a 200-round guiyang scan
-    found 56, now 4, three of them defence against a dangerous live-wait discard)."""
+#: guiyang, match seed 24, round 1 (dealer seat 1), four experts seeded 7 + seat: seat 2
+#: holds 6788m6s234789p with a 5s pung.  Throwing 8m keeps it ready on 6s alone, whose
+#: four copies are all out (its own and seat 3's pung); throwing 6s keeps 5m/8m live, into
+#: seat 3's two 条 pungs (清一色 shown).  The value model prices the dead 单吊 above both
+#: (ready for 叫嘴 and 查叫, no deal-in); it kept it three turns running
+_DEAD_SINGLE = _moves(
+    "1 discard 1m|2 discard 2m|3 discard 3p|0 discard 9p|1 discard 1s|0 peng 1s|0 discard 3m|"
+    "1 discard 1s|2 discard 6s|3 peng 6s|3 discard 5s|2 peng 5s|2 discard 1p|0 peng 1p|"
+    "0 discard 9m|1 discard 9m|2 discard 2p|3 discard 1m|0 bugang 1p|0 discard 4p|"
+    "1 discard 2p|2 discard 9m|3 discard 2m|0 discard 8s|3 peng 8s|3 discard 8m|2 pass|"
+    "0 discard 6p|1 discard 8s|2 discard 3p|3 discard 1m|0 discard 7m|1 discard 3m"
+)
+
+
+def test_a_dead_single_wait_is_not_kept_against_a_shown_qingyise() -> None:
+    """Where a live wait is one discard away, a hand ready on dead waits only is not kept:
+    the bot breaks the hand (9p) rather than keep a 单吊 that can never win or feed the
+    清一色 its 6s."""
+    r = Round(load_variant("guiyang"), seed=round_seed(24, 1), dealer=1)
+    for a in _DEAD_SINGLE:
+        r.apply(Action.parse(a))
+    obs = r.observe(2)
+    choice = ExpertAgent(9).act(obs)
+    assert _dead_wait_choices(obs, choice) is None, f"kept a dead wait: {choice}"
+    assert str(choice) == "2 discard 9p"
+
+
+#: guiyang, match seed 11, round 7 (dealer seat 3, 南 round), four experts seeded 7 + seat:
+#: seat 0, with four pungs (6m 5m 3s 4s) and 35m, draws the wall's last tile.  3m keeps it
+#: ready on 5m, whose four copies are its own; 5m keeps it ready on 3m, three unseen
+_LAST_DISCARD = _moves(
+    "3 discard 1s|0 discard 1s|1 discard 1m|2 discard 1p|3 discard 9p|0 discard 1p|"
+    "1 discard 9m|2 discard 9p|3 discard 8s|0 discard 7p|1 discard 2s|3 gang 2s|"
+    "3 discard 7m|0 discard 5p|1 discard 9p|2 discard 6p|3 discard 6p|0 discard 5p|"
+    "1 discard 3s|0 pass|2 discard 5p|3 discard 6m|0 peng 6m|0 discard 9s|1 angang 4p|"
+    "1 discard 9m|2 discard 5m|0 peng 5m|0 discard 7s|1 pass|1 discard 8p|2 discard 2p|"
+    "3 discard 8s|0 discard 7p|1 discard 9s|2 discard 1s|3 discard 8s|0 discard 7p|"
+    "1 discard 3p|2 discard 9s|3 discard 6p|0 discard 1p|1 discard 8p|2 discard 3s|"
+    "0 peng 3s|0 discard 5s|2 peng 5s|2 discard 7m|3 discard 9p|0 discard 8m|2 peng 8m|"
+    "2 discard 7s|1 pass|3 discard 7m|0 discard 7m|1 discard 9m|2 discard 2m|"
+    "3 discard 2p|0 discard 1s|1 discard 2p|2 discard 4s|0 peng 4s|0 discard 2m|2 pass|"
+    "1 discard 6m|2 bugang 8m|2 discard 7p|3 discard 6p|0 discard 9m|1 discard 3p|"
+    "2 discard 5p|3 discard 3p"
+)
+
+
+def test_the_last_discard_keeps_the_live_wait() -> None:
+    """With the wall empty neither wait can be won any more and both hands are worth the
+    same; the model preferred 3m, the tile likelier to be won on (a win by another pays its
+    chickens, 叫嘴, where a draw pays it almost nothing).  A live wait is kept all the same."""
+    rs = load_variant("guiyang")
+    r = Round(rs, seed=round_seed(11, 7), dealer=3, round_wind=1)
+    for a in _LAST_DISCARD:
+        r.apply(Action.parse(a))
+    obs = r.observe(0)
+    assert obs.wall_left == 0
+    choice = ExpertAgent(7).act(obs)
+    assert _dead_wait_choices(obs, choice) is None, f"kept a dead wait: {choice}"
+    assert str(choice) == "0 discard 5m"
+
+
+def _scan(variant: str, seeds: range) -> list[tuple[str, tuple[int, int]]]:
+    """Four experts (seeded 7 + seat) play 8-round matches of ``seeds``; every discard that
+    keeps a ready hand on dead waits only where another kept a live wait."""
     found: list[tuple[str, tuple[int, int]]] = []
 
     class Scan:
@@ -134,10 +193,26 @@ def test_a_scan_of_expert_play_keeps_no_dead_wait(variant: str) -> None:
             return a
 
     rs = load_variant(variant)
-    for seed in (1, 2):
+    for seed in seeds:
         for r in Match(rs, seed=seed, rounds=8).rounds():
             play_round(r, [Scan(s) for s in range(rs.players)])
-    assert found == []
+    return found
+
+
+def test_a_200_round_scan_of_expert_play_keeps_no_dead_wait() -> None:
+    """200 rounds of four experts in guiyang keep no ready hand on dead waits where a live
+    one was available (issue 28 §1: 53 such choices before the value model counted dead
+    waits, then 4 — three turns of the dead 单吊 above, and the last discard of match 11's
+    eighth round, where 3m kept a dead 5m and 5m a live 3m with the wall empty and the model
+    chose the tile likelier to be won on, its chickens paying more if another wins than at a
+    draw; both are now played with the live wait or a broken hand)."""
+    assert _scan("guiyang", range(1, 26)) == []
+
+
+def test_a_scan_of_liupanshui_expert_play_keeps_no_dead_wait() -> None:
+    """16 rounds of four experts in liupanshui (before the value model counted dead waits,
+    its scan had such choices)."""
+    assert _scan("liupanshui", range(1, 3)) == []
 
 
 # ---------------------------------------------------------------------------------------

@@ -86,6 +86,9 @@ class ExpertAgent(DangerModel):
     #: shanten, live improving tiles, shape) to be played instead: below it the value
     #: model's estimates are noise, and efficiency is what wins hands
     deviation_margin = 0.25
+    #: never play a discard that leaves the hand ready on dead waits only while another
+    #: leaves it ready on a live one (:func:`_dead_ready`, issue 28 §1)
+    keep_live_waits = True
 
     def __init__(self, seed: int | None = None) -> None:
         self._threats = _Threats(seed)
@@ -189,9 +192,12 @@ class ExpertAgent(DangerModel):
             plain = {t: a for t, a in plain.items() if suit_of(t) == void} or plain
         opts = view.analyzer.options(hand, plain, view.live)
         scored = self.score_discards(view, ev, hand, melds, declared, opts)
+        dead = _dead_ready(opts) if self.keep_live_waits else frozenset()
+        for t in dead:
+            scored.pop(t, None)
         best_tile, best_value = max(scored.items(), key=lambda kv: kv[1])
         efficient = self._shape.choose_discard(view, opts)
-        if best_value - scored[efficient] < self.deviation_margin:
+        if efficient in scored and best_value - scored[efficient] < self.deviation_margin:
             best_tile, best_value = efficient, scored[efficient]
         choice: Action = plain[best_tile]
         for a in legal:
@@ -204,7 +210,7 @@ class ExpertAgent(DangerModel):
             by_tile = {o.tile: o for o in opts}
             for a in declares:
                 o = by_tile.get(a.tile)
-                if o is None:
+                if o is None or a.tile in dead:
                     continue
                 c = list(hand)
                 c[a.tile] -= 1
@@ -506,6 +512,8 @@ class ExpertAgent(DangerModel):
         scored = self.score_discards(
             view, ev, hand, melds, view.declared[view.seat], opts, search=False
         )
+        for t in _dead_ready(opts) if self.keep_live_waits else ():
+            scored.pop(t, None)
         return max(scored.values())
 
     def _exposed_kong(self, view: TableView, ev: Evaluator, a: Action) -> float:
@@ -522,6 +530,27 @@ class ExpertAgent(DangerModel):
         uke = _ukeire(view, hand) if shanten > 0 else -1
         state = HandState(hand, melds, view.declared[view.seat], -1, shanten, uke, waits, -1)
         return ev.value(state).value - self.repao_exposure(view, ev, hand, melds, kong)
+
+
+def _dead_ready(opts: Sequence[DiscardOption]) -> frozenset[int]:
+    """The discards that leave the hand ready on dead waits only (no live copy of any wait
+    left) where another discard leaves it ready on a live one: those are not played
+    (issue 28 §1, "a 200-round scan finds 0 such choices").
+
+    The value model already prices a dead wait at no win (:meth:`ExpertAgent._waits`); what
+    it still credits such a hand with is being ready — 叫嘴 for the chickens when another
+    seat wins, 查叫 at a draw.  Against a dangerous live-wait discard (a shown 清一色 in the
+    suit of the tile that must go) that credit made it keep a dead 单吊 turn after turn
+    (guiyang, match seed 24, round 1: 0.7–0.9 points above breaking the hand, in the model's
+    own prices).  The bot now breaks the hand or keeps the live wait instead: a ready hand
+    that can never win is not a choice a player being priced with makes while a live wait
+    is one discard away.  Played out over redealt hidden tiles the rule cost 0.68 points
+    in that position and gained 0.67 in the other the scan found (the last discard of a
+    round): about as much either way, 0.004 points per seat-round at most in 200 rounds.
+    ``docs/agents.md`` lists the cases (:attr:`ExpertAgent.keep_live_waits` turns it off)."""
+    if not any(o.shanten == 0 and o.ukeire > 0 for o in opts):
+        return frozenset()
+    return frozenset(o.tile for o in opts if o.shanten == 0 and o.ukeire == 0)
 
 
 def _ukeire(view: TableView, hand: Sequence[int]) -> int:

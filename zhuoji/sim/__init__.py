@@ -14,6 +14,8 @@ Modules:
 - :mod:`zhuoji.sim.stats` — per-block integer sums, summaries, paired bootstrap comparisons;
 - :mod:`zhuoji.sim.storage` — SQLite store of runs and per-round summaries;
 - :mod:`zhuoji.sim.report` — text tables, the HTML comparison report with PNG charts;
+- :mod:`zhuoji.sim.split` — ``compare``'s split of a money change into the rule at fixed
+  play (A's rounds replayed and settled under B) and the players adapting;
 - :mod:`zhuoji.sim.cli` — ``zhuoji simulate``, ``zhuoji compare``, ``zhuoji stats``.
 
 The user documentation is ``docs/simulation.md`` (definitions of every statistic and of the

@@ -28,6 +28,8 @@ from zhuoji.errors import ZhuojiError
 if TYPE_CHECKING:
     from zhuoji.sim.records import SimSpec
     from zhuoji.sim.runner import SimResult
+    from zhuoji.sim.split import EffectSplit, SplitRun
+    from zhuoji.sim.stats import Comparison
 
 
 def _level(text: str) -> float:
@@ -145,6 +147,14 @@ def configure(subparsers: Any) -> None:
         action="store_true",
         help="list every statistic, not only the changes whose interval excludes 0",
     )
+    p.add_argument(
+        "--no-split",
+        dest="split",
+        action="store_false",
+        help="do not split the money changes into the rule at fixed play and the players "
+        "adapting (skips replaying A's rounds under B and, for bots other than greedy, "
+        "the two greedy arms)",
+    )
     p.set_defaults(handler=cmd_compare)
 
     p = subparsers.add_parser(
@@ -209,9 +219,18 @@ def _run(
     out: str | None,
     name: str | None,
     desc: str | None = None,
-) -> SimResult:
-    """Simulate ``spec`` with the command's options, storing it when ``out`` is SQLite."""
+    settle_as: SimSpec | None = None,
+) -> tuple[SimResult, SplitRun | None]:
+    """Simulate ``spec`` with the command's options, storing it when ``out`` is SQLite;
+    with ``settle_as``, its rounds are also settled by that spec's rules (the split)."""
     from zhuoji.sim.runner import pattern_names, simulate
+    from zhuoji.sim.split import simulate_split
+
+    def play(on_records: Any = None) -> tuple[SimResult, SplitRun | None]:
+        if settle_as is None:
+            return simulate(spec, on_records=on_records, **kwargs), None
+        split = simulate_split(spec, settle_as, on_records=on_records, **kwargs)
+        return split.result, split
 
     ruleset = spec.ruleset()
     spec = spec.resolve(ruleset)
@@ -226,7 +245,7 @@ def _run(
         "ruleset": ruleset,
     }
     if out is None or out.endswith(".json"):
-        return simulate(spec, **kwargs)
+        return play()
     from zhuoji.sim.storage import ResultStore
 
     with ResultStore(out) as store:
@@ -238,10 +257,10 @@ def _run(
             backend=args.backend,
             name=name,
         )
-        result = simulate(spec, on_records=lambda recs: store.add_rounds(run_id, recs), **kwargs)
+        result, split = play(lambda recs: store.add_rounds(run_id, recs))
         store.finish_run(run_id, result.elapsed_s)
     result.run_id = run_id
-    return result
+    return result, split
 
 
 def _dump(data: Any) -> str:
@@ -272,7 +291,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     spec = _spec(args, args.variant, args.set)
     spec.resolve(spec.ruleset())  # a bad variant, override or agent stops here
     _check_outputs(args)
-    result = _run(args, spec, out=args.out, name=args.name)
+    result, _ = _run(args, spec, out=args.out, name=args.name)
     summary = result.summary()
     summary["bankroll"] = bankroll.session(result.acc, args.session)
     if args.out and args.out.endswith(".json"):
@@ -288,7 +307,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Simulate (or read) A and B and report every statistic side by side with B − A."""
-    from zhuoji.sim.report import render_comparison, write_report
+    from zhuoji.sim.report import render_comparison, render_split, write_report
     from zhuoji.sim.runner import derive_seed
     from zhuoji.sim.stats import compare
 
@@ -300,32 +319,43 @@ def cmd_compare(args: argparse.Namespace) -> int:
         _check_outputs(args)
         with ResultStore(args.from_db, readonly=True) as store:
             ra, rb = load_result(store, args.a), load_result(store, args.b)
+        split_run = None  # stored runs keep no actions to replay
     else:
         sa = _spec(args, args.a, [*args.set, *args.set_a])
         sb = _spec(args, args.b, [*args.set, *args.set_b])
         for spec in (sa, sb):  # both sides' rules, bots and paths are checked first
             spec.resolve(spec.ruleset())
         _check_outputs(args)
-        ra = _run(args, sa, out=args.out, name=None, desc=f"A {sa.label()}")
-        rb = _run(args, sb, out=args.out, name=None, desc=f"B {sb.label()}")
+        settle_as = sb if args.split else None
+        ra, split_run = _run(
+            args, sa, out=args.out, name=None, desc=f"A {sa.label()}", settle_as=settle_as
+        )
+        rb, _ = _run(args, sb, out=args.out, name=None, desc=f"B {sb.label()}")
     same_deals = (
         ra.spec.seed == rb.spec.seed
         and ra.spec.rounds == rb.spec.rounds
         and ra.spec.match_rounds == rb.spec.match_rounds
     )
+    seed = derive_seed("zhuoji.sim.bootstrap", ra.spec.seed, rb.spec.seed)
+    names = {**ra.pattern_names, **rb.pattern_names}
     cmp = compare(
         ra.acc,
         rb.acc,
         reps=args.bootstrap,
         level=args.level,
-        seed=derive_seed("zhuoji.sim.bootstrap", ra.spec.seed, rb.spec.seed),
+        seed=seed,
         paired=same_deals,
-        pattern_names={**ra.pattern_names, **rb.pattern_names},
+        pattern_names=names,
     )
+    split = None
+    if split_run is not None:
+        split = _split(args, cmp, ra, rb, split_run, seed, names)
     from zhuoji.sim import bankroll
 
     report_path = (
-        write_report(args.report, ra, rb, cmp, session=args.session) if args.report else None
+        write_report(args.report, ra, rb, cmp, session=args.session, split=split)
+        if args.report
+        else None
     )
     a_sum, b_sum = ra.summary(), rb.summary()
     a_sum["bankroll"] = bankroll.session(ra.acc, args.session)
@@ -341,12 +371,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
                     "level": cmp.level,
                     "bootstrap": cmp.reps,
                     "rows": [r.as_dict() for r in cmp.rows],
+                    "split": split.as_dict() if split is not None else None,
                     "report": str(report_path) if report_path else None,
                 }
             )
         )
     else:
         print(render_comparison(a_sum, b_sum, cmp, every=args.all))
+        if split is not None:
+            print("\n".join(["", *render_split(split, every=args.all)]))
         if not cmp.paired:
             print(
                 "note: the runs do not share seeds and match layout; the sides were resampled independently"
@@ -356,6 +389,42 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if ra.run_id is not None and not args.from_db:
             print(f"stored as runs {ra.run_id} (A) and {rb.run_id} (B) in {args.out}")
     return 0
+
+
+def _split(
+    args: argparse.Namespace,
+    cmp: Comparison,
+    ra: SimResult,
+    rb: SimResult,
+    run: SplitRun,
+    seed: int,
+    names: dict[str, tuple[str, str]],
+) -> EffectSplit:
+    """The split of the money rows (:mod:`zhuoji.sim.split`); where the chosen bots are not
+    all greedy, both arms are played again by greedy bots for the reference column."""
+    from dataclasses import replace
+
+    from zhuoji.sim.split import effect_split
+
+    greedy = None
+    if any(a != "greedy" for a in (*ra.spec.agents, *rb.spec.agents)):
+        arms = []
+        for side, spec in (("A", ra.spec), ("B", rb.spec)):
+            g = replace(spec, agents=("greedy",))
+            arms.append(_run(args, g, out=None, name=None, desc=f"{side} greedy")[0].acc)
+        greedy = (arms[0], arms[1])
+    return effect_split(
+        cmp,
+        ra.acc,
+        run.fixed,
+        rb.acc,
+        greedy,
+        unreplayed=run.unreplayed,
+        reps=args.bootstrap,
+        level=args.level,
+        seed=seed,
+        pattern_names=names,
+    )
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 import math
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from zhuoji.columns import table
 from zhuoji.rules.catalog import item_label
@@ -30,6 +30,9 @@ from zhuoji.sim.behaviour import awareness_note, behaviour_lines
 from zhuoji.sim.records import KINDS
 from zhuoji.sim.runner import SimResult
 from zhuoji.sim.stats import KIND_LABELS, PERCENTILES, Comparison, Row, swing_histogram
+
+if TYPE_CHECKING:
+    from zhuoji.sim.split import EffectSplit, SplitRow
 
 # ------------------------------------------------------------------------------------
 # text
@@ -238,6 +241,87 @@ def render_comparison(
             lines.append(f"{side}: {describe_bankroll(s['bankroll'])}")
     return "\n".join(lines)
     return "\n".join(lines)
+
+
+SPLIT_HEAD = (
+    "split of the money changes: B − A = rule at fixed play + players adapting "
+    '(docs/simulation.md, "The split of an effect")'
+)
+
+
+def render_split(split: EffectSplit, *, every: bool = False) -> list[str]:
+    """The lines of ``compare``'s split (:mod:`zhuoji.sim.split`): for each money row whose
+    total or any part has an interval excluding 0 (every money row with ``every``), B − A,
+    its part at fixed play and the adapting part with their intervals, and B − A with
+    greedy bots where the chosen bots are not greedy."""
+    lines = [SPLIT_HEAD, *("  " + x for x in _split_notes(split))]
+    rows = [sr for sr in split.rows if every or sr.significant]
+    if not rows:
+        lines.append(
+            f"  no money statistic nor part of one changes beyond its {split.level:.0%} interval"
+        )
+        return lines
+    cells: list[list[str]] = [_split_head(split)]
+    for sr in rows:
+        cells.append(["  " + sr.stat.label, *_split_cells(split, sr)])
+    lines += table(cells, right=[False] + [True] * (len(cells[0]) - 1), indent="  ")
+    return lines
+
+
+def _has_greedy(split: EffectSplit) -> bool:
+    return any(sr.greedy is not None for sr in split.rows)
+
+
+def _split_notes(split: EffectSplit) -> list[str]:
+    """What the split's columns are, and why fixed play is missing when it is."""
+    if split.replayed:
+        lines = [
+            "fixed play: A's rounds (same deals and actions) settled by B's rules, less A; "
+            "adapting: B less those"
+        ]
+    else:
+        lines = [
+            f"fixed play, adapting: n/a — {split.unreplayed} of {split.rounds} rounds of A's "
+            "play are not legal under B (B changes play itself, not only payouts)"
+        ]
+    if _has_greedy(split):
+        lines.append("greedy: B − A with greedy bots in both arms (they ignore payouts)")
+    return lines
+
+
+def _split_head(split: EffectSplit) -> list[str]:
+    ci = f"{split.level:.0%} CI"
+    head = ["statistic", "B − A", "fixed play", ci, "adapting", ci]
+    return [*head, "greedy B − A", ci] if _has_greedy(split) else head
+
+
+def _split_cells(split: EffectSplit, sr: SplitRow) -> list[str]:
+    """B − A, then each part and its interval (``n/a`` for a part not made)."""
+    out = [_fmt(sr.total, sr.total.diff, True)]
+    parts = [sr.fixed, sr.adapting] + ([sr.greedy] if _has_greedy(split) else [])
+    for part in parts:
+        out += ["n/a", ""] if part is None else [_fmt(part, part.diff, True), _ci(part)]
+    return out
+
+
+def _split_html(split: EffectSplit) -> list[str]:
+    """The split's section of the HTML report: every money row (see :func:`render_split`)."""
+    e = html.escape
+    parts = [
+        "<h2>Split: the rule at fixed play and the players adapting</h2>",
+        "<p class='note'>B − A = rule at fixed play + players adapting "
+        "(<code>docs/simulation.md</code>, “The split of an effect”).<br>"
+        + "<br>".join(e(x) for x in _split_notes(split))
+        + "</p><table><tr>"
+        + "".join(f"<th>{e(h)}</th>" for h in _split_head(split))
+        + "</tr>",
+    ]
+    for sr in split.rows:
+        cells = [sr.stat.label, *_split_cells(split, sr)]
+        cls = " class='sig'" if sr.significant else ""
+        parts.append(f"<tr{cls}>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+    parts.append("</table>")
+    return parts
 
 
 def describe_bankroll(view: dict[str, Any]) -> str:
@@ -640,9 +724,16 @@ code { background: #f4f4f4; padding: 0 3px; }
 
 
 def write_report(
-    out_dir: str | Path, a: SimResult, b: SimResult, cmp: Comparison, *, session: int = 100
+    out_dir: str | Path,
+    a: SimResult,
+    b: SimResult,
+    cmp: Comparison,
+    *,
+    session: int = 100,
+    split: EffectSplit | None = None,
 ) -> Path:
-    """Write ``index.html`` and the PNGs into ``out_dir``; returns the HTML path."""
+    """Write ``index.html`` and the PNGs into ``out_dir``; returns the HTML path.  With
+    ``split``, a table of the money rows' split follows the main differences."""
     from zhuoji.sim.bankroll import session as bankroll_session
 
     out = Path(out_dir)
@@ -711,6 +802,8 @@ def write_report(
             parts.append("</ul>")
     else:
         parts.append("<p>No statistic differs beyond its interval.</p>")
+    if split is not None:
+        parts += _split_html(split)
     for name, title in figs:
         parts.append(f"<h2>{e(title)}</h2><img src='{e(name)}' alt='{e(title)}'>")
     parts.append("<h2>Every statistic</h2><table>")
