@@ -203,6 +203,10 @@ class RulesOut(BaseModel):
     title: str
     overrides: dict[str, Any]
     house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
+    house_rules_words: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="the same, one language at a time: `[{zh, en}]` (zhuoji.server.rule_words)",
+    )
 
 
 class ActionIn(BaseModel):
@@ -235,6 +239,10 @@ class RuleChangeOut(BaseModel):
     title: str
     overrides: dict[str, Any]
     house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
+    house_rules_words: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="the same, one language at a time: `[{zh, en}]` (zhuoji.server.rule_words)",
+    )
     changed_at: str
 
 
@@ -265,6 +273,10 @@ class TableOut(BaseModel):
     title: str
     overrides: dict[str, Any]
     house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
+    house_rules_words: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="the same, one language at a time: `[{zh, en}]` (zhuoji.server.rule_words)",
+    )
     rounds_total: int
     rounds_played: int
     current_round: int | None
