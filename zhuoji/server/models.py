@@ -183,6 +183,9 @@ class VariantVersionOut(BaseModel):
     differences: list[str] = Field(
         description="what it changes from its parent, in words (as `zhuoji variants diff`)"
     )
+    differences_words: list[dict[str, str]] = Field(
+        default_factory=list, description="the same, one language at a time: `[{zh, en}]`"
+    )
 
 
 class VariantCheckOut(BaseModel):
@@ -191,6 +194,7 @@ class VariantCheckOut(BaseModel):
     name: str | None = None
     version: int | None = None
     differences: list[str] = Field(default_factory=list)
+    differences_words: list[dict[str, str]] = Field(default_factory=list)
 
 
 class RulesDescribeIn(BaseModel):

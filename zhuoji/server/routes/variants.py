@@ -24,6 +24,7 @@ from zhuoji.server.models import (
     VariantVersionOut,
 )
 from zhuoji.server.rule_form import field_problem, form_fields, loader_problem, rule_form
+from zhuoji.server.rule_words import house_rule_words
 from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.tables import TableError
 from zhuoji.server.variants import StoredVariant, in_words
@@ -52,6 +53,7 @@ def version_out(v: StoredVariant) -> dict[str, Any]:
         "name": v.name, "version": v.version, "ref": v.ref, "parent": v.parent,
         "title": v.title, "sha256": v.sha256, "author": v.author,
         "created_at": v.created_at, "differences": in_words(v.differences),
+        "differences_words": house_rule_words(v.differences),
     }  # fmt: skip
 
 
@@ -108,7 +110,7 @@ async def check_variant(body: VariantIn, _op: Operator, request: Request) -> dic
         return {"ok": False, "problems": exc.problems}
     return {
         "ok": True, "problems": [], "name": name, "version": version,
-        "differences": in_words(rows),
+        "differences": in_words(rows), "differences_words": house_rule_words(rows),
     }  # fmt: skip
 
 
