@@ -109,7 +109,9 @@ def test_the_new_table_form_puts_the_common_payouts_first(chromium: Any, tmp_pat
         # a preset sets its fields; the differences are said in words, live
         op.click('#presets [data-preset="weile"]')
         assert op.input_value('[data-key="settle.chickens.chongfeng.multiplier"]') == "3"
-        op.wait_for_function("() => document.querySelectorAll('#house-words li:not(.none)').length === 4")
+        op.wait_for_function(
+            "() => document.querySelectorAll('#house-words li:not(.none)').length === 4"
+        )
         assert "冲锋鸡倍数：2 → 3" in words(op) and "见豆三：否 → 是" in words(op)
         op.click('#presets [data-preset="weile"]')  # again: off, the variant's values back
         assert op.input_value('[data-key="settle.chickens.chongfeng.multiplier"]') == "2"
@@ -131,7 +133,9 @@ def test_the_new_table_form_puts_the_common_payouts_first(chromium: Any, tmp_pat
         op.keyboard.press("l")
         op.wait_for_function("() => document.documentElement.lang === 'en'")
         assert op.inner_text('[data-field="stake"] .label') == "stake"
-        op.wait_for_function("() => document.querySelector('#house-words').innerText.includes('stake: 1 → 2')")
+        op.wait_for_function(
+            "() => document.querySelector('#house-words').innerText.includes('stake: 1 → 2')"
+        )
         op.fill('[data-key="stake"]', "0")
         said.wait_for(state="visible")
         assert said.inner_text() == "at least 1"

@@ -171,6 +171,12 @@ function renderStatic() {
   renderTables();
 }
 
+// a table's house rules in words, in the page's language (the server says them in each)
+function houseRules(tb) {
+  const said = tb.house_rules_words || [];
+  return said.length ? said.map((w) => w[lang] || w.zh) : tb.house_rules || [];
+}
+
 function renderTables() {
   const body = document.querySelector("#tables tbody");
   body.replaceChildren();
@@ -184,7 +190,7 @@ function renderTables() {
     body.append(el("tr", {},
       el("td", {}, window.ZhuojiNames.tableName(tb.name, lang)),
       el("td", {}, lang === "en" ? (variantOf(tb.variant) || {}).title_en || tb.title : tb.title,
-        ...(tb.house_rules.length ? [el("div", { class: "hint" }, tb.house_rules.join(" · "))] : [])),
+        ...(houseRules(tb).length ? [el("div", { class: "hint" }, houseRules(tb).join(" · "))] : [])),
       el("td", {}, `${tb.rounds_played}/${tb.rounds_total}${phase}`),
       el("td", {}, names)));
   }

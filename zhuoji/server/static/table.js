@@ -804,10 +804,11 @@ function renderWaits(v) {
 }
 
 function renderHouseRules(v) {
-  // the table's house rules in words (the server's `rules.house_rules`, as
-  // `zhuoji variants diff` says them), beside the rules' title
+  // the table's house rules in words, one language at a time (the server's
+  // `rules.house_rules_words`, [{zh, en}]; else `house_rules` as `zhuoji variants diff` says them)
   const box = document.getElementById("house-rules");
-  const rules = (v.rules && v.rules.house_rules) || v.house_rules || [];
+  const said = v.rules && v.rules.house_rules_words;
+  const rules = said && said.length ? said : (v.rules && v.rules.house_rules) || v.house_rules || [];
   const lines = (Array.isArray(rules) ? rules : Object.entries(rules).map(([k, x]) => `${k}: ${x}`))
     .map((x) => (typeof x === "string" ? x : x[lang] || x.zh || x.text || JSON.stringify(x)));
   box.hidden = !lines.length;
