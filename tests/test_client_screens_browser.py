@@ -12,8 +12,9 @@ portrait) and 844×390 (phone, landscape), in Chinese and in English:
   tiles are at least 28 px wide.
 
 The screens: the lobby (play now, with friends, the invite links, the tables played with
-their house rules), a table with house rules waiting for ready, the player's turn, a claim window (碰), a refused action's message, the settlement
-and the table behind it.  The game is the docs' (table seed 39: a 碰 at the 2nd decision).
+their house rules), a table with house rules waiting for ready, the player's turn, a claim
+window (碰), a refused action's message, the settlement and the table behind it.  The game
+is the docs' (table seed 39: a 碰 at the 2nd decision).
 """
 
 from __future__ import annotations

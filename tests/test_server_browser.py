@@ -559,7 +559,9 @@ def test_declaring_and_other_actions_are_buttons_with_keys(browser: Any, tmp_pat
         }  # fmt: skip
         turn["rules"] = base["rules"] | {
             "house_rules": ["冲锋鸡 multiplier: 2 → 3"],
-            "house_rules_words": [{"zh": "冲锋鸡倍数：2 → 3", "en": "first chicken multiplier: 2 → 3"}],
+            "house_rules_words": [
+                {"zh": "冲锋鸡倍数：2 → 3", "en": "first chicken multiplier: 2 → 3"}
+            ],
         }
         page.evaluate("(v) => window.zhuoji.show(v)", turn)
         assert page.inner_text("#house-rules") == "本桌规则 冲锋鸡倍数：2 → 3"  # in words, in zh
