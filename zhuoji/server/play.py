@@ -129,6 +129,16 @@ class Play:
             self._run_bots_inline(table)
             await self._commit(table)
 
+    async def seat_became_bot(self, table: Table) -> None:
+        """A human seat was given to a bot (stored, under the table's lock): it acts where
+        it must now, and a table whose other players are all ready starts its round."""
+        r = table.current
+        if r is not None and not r.is_terminal() and self._run_bots_inline(table):
+            await self._commit(table)
+            return
+        self.after_commit(table)
+        table.broadcast(self.rules)
+
     # -- start-up and shut-down --------------------------------------------------------------
 
     async def resume_all(self) -> None:
