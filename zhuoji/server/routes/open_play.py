@@ -284,7 +284,7 @@ async def open_table(body: OpenTableIn, request: Request) -> dict[str, Any]:
         "table": table.id,
         "play": link + tokens[0],
         "invites": [
-            {"friend": i + 1, "name": table.seats[s].name, "url": link + tokens[s]}
+            {"friend": i + 1, "seat": s, "name": table.seats[s].name, "url": link + tokens[s]}
             for i, s in enumerate(s for s in sorted(tokens) if s != 0)
         ],
     }
