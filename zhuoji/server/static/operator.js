@@ -40,6 +40,7 @@ const WORDS = {
     copy: "复制", open: "打开", search: "搜索（冲锋鸡、底注、抢杠 …）", presets: "常用设定：", presetOff: "取消",
     notSent: "有错误的项不会发送", problemLoose: "这些规则放在一起不成立",
     atLeast: "至少为 {n}", atMost: "最多为 {n}", whole: "须为整数",
+    createFailed: "开桌失败（{status}）：", saveFailed: "没有保存（{status}）：",
   },
   en: {
     brand: "Chicken mahjong", operator: "Operator", tabTables: "Tables", tabVariants: "Variants", tabCreate: "New table",
@@ -67,6 +68,7 @@ const WORDS = {
     created: "created {id}", copy: "copy", open: "open", search: "search (first chicken, stake, rob …)", presets: "Presets:",
     presetOff: "clear", notSent: "fields with an error are not sent", problemLoose: "these rules do not hold together",
     atLeast: "at least {n}", atMost: "at most {n}", whole: "a whole number",
+    createFailed: "The table was not created ({status}):", saveFailed: "Not saved ({status}):",
   },
 };
 
@@ -399,7 +401,7 @@ async function check(store) {
     }
   } catch (e) {
     if (e.data && e.data.problems) showProblems(e.data.problems);
-    else $("save-status").textContent = e.message;
+    else $("save-status").replaceChildren(t("saveFailed", { status: e.status || "—" }), " ", el("code", {}, e.message));
   }
 }
 let DIFF = null;
@@ -658,8 +660,8 @@ $("create-form").addEventListener("submit", async (e) => {
     }
     $("invites").hidden = false;
     $("invites").dataset.table = made.id;
-  } catch (err) {
-    $("create-status").textContent = err.message;
+  } catch (err) {  // the server's own message, as code, after words of the page's language
+    $("create-status").replaceChildren(t("createFailed", { status: err.status || "—" }), " ", el("code", {}, err.message));
   }
 });
 
