@@ -140,7 +140,8 @@ def _field(path: tuple[str, ...], value: Any, node: dict[str, Any], label: str) 
     if "enum" in node:
         field["kind"] = "enum"
         field["choices"] = [
-            {"value": c, "zh": choice_words(c)[0], "en": choice_words(c)[1]} for c in node["enum"]
+            dict(zip(("value", "zh", "en"), (c, *choice_words(c, field["key"])), strict=True))
+            for c in node["enum"]
         ]
     elif isinstance(value, bool) or node.get("type") == "boolean":
         field["kind"] = "bool"

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from zhuoji import tiles as T
+
 #: a rule field's words: dotted path → (Chinese, English)
 FIELD_WORDS: dict[str, tuple[str, str]] = {
     "stake": ("底注", "stake"),
@@ -163,8 +165,8 @@ FIELD_WORDS: dict[str, tuple[str, str]] = {
     "settle.reng_bao.value": ("扔宝分", "throwing the wild: value"),
     # the wild tile and the void suit
     "wild.indicator": ("宝牌翻牌", "wild indicator from"),
-    "wild.stand_in": ("红中配", "stand-in tile"),
-    "wild.stand_in_when": ("红中配何时可用", "stand-in applies"),
+    "wild.stand_in": ("替身牌", "stand-in tile"),
+    "wild.stand_in_when": ("替身牌何时可用", "stand-in applies"),
     "wild.claimable": ("宝牌可碰杠", "wild may be claimed"),
     "wild.discard": ("扔宝", "discarding the wild"),
     "wild.live_wall_ends_at_indicator": ("牌墙止于宝牌", "wall ends at the indicator"),
@@ -174,7 +176,6 @@ FIELD_WORDS: dict[str, tuple[str, str]] = {
 
 #: a choice's words: value → (Chinese, English); values are code names shared by fields
 CHOICE_WORDS: dict[str, tuple[str, str]] = {
-    "5z": ("红中", "red dragon"),
     "add": ("加上", "added"),
     "after_dou": ("杠后", "after a kong"),
     "after_kong": ("杠后", "after a kong"),
@@ -227,12 +228,9 @@ CHOICE_WORDS: dict[str, tuple[str, str]] = {
     "self_draw": ("自摸", "self-draw"),
     "strict": ("严格", "strict"),
     "suit_wild": ("宝牌是数牌时", "when the wild is a suit tile"),
-    "suits": ("万条筒", "three suits"),
-    "suits+red": ("万条筒加红中", "three suits and red dragons"),
     "tail": ("牌墙尾", "the wall's tail"),
     "tail_dice": ("从尾部掷骰数", "from the tail by dice"),
     "three_apart": ("隔三", "three apart"),
-    "two-suit": ("两门", "two suits"),
     "unready": ("未叫者", "unready players"),
     "value": ("叫牌分", "the ready value"),
 }  # fmt: skip
@@ -277,9 +275,43 @@ def field_words(path: str, label: str = "") -> tuple[str, str]:
     return zh, en
 
 
-def choice_words(value: Any) -> tuple[str, str]:
-    """A value in words: a known choice, a switch (是 / yes), a number or a name as it is
-    (a name in one script stands in both)."""
+def _tile_set_words(value: str) -> tuple[str, str] | None:
+    """A tile set in words, said from the tiles it holds (``万条筒`` / ``characters, bamboo,
+    dots``, and its honours by name)."""
+    try:
+        kinds = T.kinds_in(T.TileSet(value))
+    except ValueError:
+        return None
+    suits = sorted({T.suit_of(k) for k in kinds if not T.is_honor(k)})
+    honours = [k for k in kinds if T.is_honor(k)]
+    zh = "".join(T.suit_name(x) for x in suits)
+    en = ", ".join(T.suit_name_en(x) for x in suits)
+    if len(honours) == 7:
+        zh, en = f"{zh}加字牌", f"{en} and honours"
+    elif honours:
+        zh += "加" + "、".join(T.name(k) for k in honours)
+        en += " and " + ", ".join(
+            f"{T.name_en(k)} dragons" if T.is_dragon(k) else T.name_en(k) for k in honours
+        )
+    return zh, en
+
+
+def _tile_words(value: str) -> tuple[str, str] | None:
+    """A tile in notation (a stand-in tile) by its names."""
+    if not re.fullmatch(T.TILE_PATTERN, value):
+        return None
+    kind = T.parse_one(value)
+    return T.name(kind), T.name_en(kind) + (" dragon" if T.is_dragon(kind) else "")
+
+
+def choice_words(value: Any, key: str = "") -> tuple[str, str]:
+    """A value of the field ``key`` in words: a tile set or a tile by what it holds, a known
+    choice, a switch (是 / yes), a number or a name as it is (a name in one script stands
+    in both)."""
+    if isinstance(value, str):
+        found = (_tile_set_words(value) if key == "tiles.set" else None) or _tile_words(value)
+        if found is not None:
+            return found
     if isinstance(value, bool):
         return ("是", "yes") if value else ("否", "no")
     if value is None:
@@ -307,8 +339,8 @@ def house_rule_words(
     out = []
     for r in rows:
         zh, en = field_words(str(r["path"]), str(r.get("label") or ""))
-        az, ae = choice_words(r.get("a"))
-        bz, be = choice_words(r.get("b"))
+        az, ae = choice_words(r.get("a"), str(r["path"]))
+        bz, be = choice_words(r.get("b"), str(r["path"]))
         out.append({"zh": f"{zh}：{az} → {bz}", "en": f"{en}: {ae} → {be}"})
     return out
 
