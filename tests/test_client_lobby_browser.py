@@ -23,6 +23,9 @@ from test_server_browser import ARGS, CHROMIUM, OP, Player, pytestmark  # noqa: 
 from zhuoji.server.process import ServerProcess  # noqa: E402
 
 OPH = {"Authorization": f"Bearer {OP}"}
+#: click → next state, as measured here (printed with -s; the closing note of issue 27 lists
+#: them); the pacing is checked, the rest only measured
+TIMINGS: dict[str, Any] = {}
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
 LATIN = re.compile(r"[A-Za-z]")
 
@@ -104,22 +107,33 @@ def test_one_click_from_the_lobby_to_a_table_against_paced_bots(
         view = me.wait_turn()
         ready_to_turn = time.monotonic() - clicked
         # bots are paced: after the human's discard each bot move is a state of its own,
-        # at least half a second apart
+        # about 0.8 s apart (the pace chosen), counted from the move before, a person's too
         seqs: list[tuple[float, str]] = []
         page.expose_function("noteSeq", lambda s: seqs.append((time.monotonic(), s)))
         page.evaluate(
-            """() => new MutationObserver(() => window.noteSeq(document.body.dataset.seq))
-            .observe(document.body, { attributes: true, attributeFilter: ['data-seq'] })"""
+            """() => { window.clicks = []; window.changes = [];
+            document.getElementById('hand').addEventListener('click',
+              () => window.clicks.push(performance.now()), true);
+            new MutationObserver(() => { window.changes.push(performance.now());
+              window.noteSeq(document.body.dataset.seq); })
+            .observe(document.body, { attributes: true, attributeFilter: ['data-seq'] }); }"""
         )
         me.act(view)
         me.wait_turn()
         firsts = [t for i, (t, s) in enumerate(seqs) if s not in {x for _, x in seqs[:i]}]
         assert len(firsts) >= 3, seqs
         gaps = [b - a for a, b in itertools.pairwise(firsts)]
-        assert gaps and min(gaps) >= 0.45, gaps
+        assert gaps and min(gaps) >= 0.7, gaps  # 0.8 s chosen, counted from the last move
+        # the discard click → the page drawing the new state (measured in the page)
+        click, changes = page.evaluate("() => [window.clicks[0], window.changes]")
+        discard_ms = min(c for c in changes if c >= click) - click
         assert OP not in " ".join(page.auth_headers)  # the operator token is never used
         assert page.errors == []
-        print(f"click → table {opened:.2f} s; click → first turn {ready_to_turn:.2f} s")
+        TIMINGS.update(
+            lobby_click_to_table_s=round(opened, 2), lobby_click_to_first_turn_s=round(ready_to_turn, 2),
+            discard_click_to_view_ms=round(discard_ms), bot_moves_apart_s=[round(g, 2) for g in gaps],
+        )  # fmt: skip
+        print("timings:", TIMINGS)
 
 
 def test_a_private_table_for_friends_with_an_invite_link_per_seat(
@@ -144,12 +158,58 @@ def test_a_private_table_for_friends_with_an_invite_link_per_seat(
         friend.wait_for_selector("#ready", timeout=15_000)
         fview = friend.evaluate("() => window.zhuoji.view()")
         assert fview["seat"] == 1 and fview["kinds"] == ["human", "human", "bot", "human"]
+        # the second friend does not come: the seat goes to a bot; the first one's is taken
+        page.click('.invite[data-friend="1"] .to-bot')
+        page.wait_for_selector('.invite[data-friend="1"] .field-error')
+        assert (
+            page.inner_text('.invite[data-friend="1"] .field-error')
+            == "Someone is at this seat already"
+        )
+        page.click('.invite[data-friend="2"] .to-bot')
+        page.wait_for_selector('.invite.bot[data-friend="2"]')
+        assert page.inner_text('.invite[data-friend="2"] .seated') == "Ann (a bot) took the seat"
+        assert not CJK.search(visible_text(page)), CJK.findall(visible_text(page))
+        friend.wait_for_function("() => window.zhuoji.view().kinds[3] === 'bot'")  # told at once
         page.click("#enter")
         page.wait_for_selector("#ready", timeout=15_000)
         view = page.evaluate("() => window.zhuoji.view()")
         assert view["seat"] == 0 and view["names"][0] == "Ming"
-        assert view["names"][2] == "Joe"
+        assert view["names"][2] == "Joe" and view["names"][3] == "Ann"
+        assert view["kinds"] == ["human", "human", "bot", "bot"]
         assert page.inner_text("#seat-top .plate .badge.bot") == "steady"
+        page.click("#fill-bots")  # the friend is there (not ready yet): the seat stays his
+        page.wait_for_selector("#error:not([hidden])")
+        assert page.inner_text("#error") == "Every seat is taken"
+        assert page.evaluate("() => window.zhuoji.view().kinds[1]") == "human"
+        friend.click("#ready")
+        page.click("#ready")
+        page.wait_for_function("() => document.body.dataset.round === '1'", timeout=15_000)
+        assert page.errors == []
+
+
+def test_the_opener_gives_the_empty_seats_to_bots_from_the_table(
+    chromium: Any, tmp_path: Path
+) -> None:
+    with ServerProcess(f"sqlite:///{tmp_path / 'b.db'}", OP, cwd=tmp_path) as srv:
+        page = lobby(chromium, srv.url)
+        page.click('#modes .choice[data-value="friends"]')
+        page.click("#start")
+        page.wait_for_selector("#invites:not([hidden])")
+        assert page.locator("#invites .invite .link").count() == 3
+        page.click("#enter")
+        page.wait_for_selector("#fill-bots", timeout=15_000)  # nobody came
+        assert "空位让电脑坐" in page.inner_text("#fill-bots")
+        page.keyboard.press("b")
+        page.wait_for_function(
+            "() => window.zhuoji.view().kinds.every((k, i) => !i || k === 'bot')"
+        )
+        assert page.locator("#fill-bots").count() == 0
+        names = page.locator(
+            "#seat-right .plate .name, #seat-top .plate .name, #seat-left .plate .name"
+        )
+        assert sorted(names.all_inner_texts()) == sorted(["小芳", "老周", "大伟"])
+        page.click("#ready")
+        page.wait_for_function("() => document.body.dataset.round === '1'", timeout=15_000)
         assert page.errors == []
 
 

@@ -182,3 +182,74 @@ def test_an_idle_open_table_expires_and_frees_its_place(client: TestClient) -> N
     now[0] += 2 * 60  # 6 idle minutes: expired, its seat token revoked, its place free
     assert client.post("/api/open/tables", json={}).status_code == 201
     assert client.get("/api/whoami", headers=h).status_code == 401
+
+
+def test_the_opener_gives_empty_friend_seats_to_bots_after_creation(client: TestClient) -> None:
+    body = {"variant": "guiyang", "seats": ["me", "friend", "friend", "bot"], "preset": "one"}
+    made = client.post("/api/open/tables", json=body).json()
+    tid = made["table"]
+    me = {"Authorization": f"Bearer {token_of(made['play'])}"}
+    friend = {"Authorization": f"Bearer {token_of(made['invites'][0]['url'])}"}
+    other = {"Authorization": f"Bearer {token_of(made['invites'][1]['url'])}"}
+    url = f"/api/open/tables/{tid}/seats/2/bot"
+    # only the opener, only a friend's seat, only a table opened from the lobby
+    assert client.post(url, json={}).status_code == 401
+    assert client.post(url, json={}, headers=friend).status_code == 403
+    assert (
+        client.post(f"/api/open/tables/{tid}/seats/0/bot", json={}, headers=me).status_code == 409
+    )
+    assert (
+        client.post(f"/api/open/tables/{tid}/seats/3/bot", json={}, headers=me).status_code == 409
+    )
+    assert client.post(url, json={"bot": "random"}, headers=me).status_code == 422
+    # the friend at seat 1 came (a request over HTTP): the seat is taken
+    assert client.get(f"/api/tables/{tid}/view", headers=friend).status_code == 200
+    taken = client.post(f"/api/open/tables/{tid}/seats/1/bot", json={}, headers=me)
+    assert taken.status_code == 409 and "someone is at it" in taken.json()["detail"]
+    # seat 2 nobody took: a bot of the chosen strength plays it, its link stops working
+    r = client.post(url, json={"bot": "expert"}, headers=me)
+    assert r.status_code == 200, r.text
+    table = client.get(f"/api/tables/{tid}").json()
+    assert [s["kind"] for s in table["seats"]] == ["human", "human", "bot", "bot"]
+    assert table["seats"][2]["bot"] == "expert" and table["seats"][2]["name"] == "expert bot 2"
+    assert client.get("/api/whoami", headers=other).status_code == 401
+    view = client.get(f"/api/tables/{tid}/view", headers=me).json()
+    assert view["kinds"] == ["human", "human", "bot", "bot"]
+    assert client.post(url, json={}, headers=me).status_code == 409  # a bot seat already
+    # the two people ready: the round starts with the bot at seat 2 playing
+    for h in (me, friend):
+        assert client.post(f"/api/tables/{tid}/ready", headers=h).status_code == 200
+    assert client.get(f"/api/tables/{tid}/view", headers=me).json()["round"] == 1
+    # a table the operator made is not the opener's to change
+    op_table = client.post(
+        "/api/tables", json={"seats": [{"kind": "human"}] * 4}, headers=OPH
+    ).json()
+    h0 = {"Authorization": f"Bearer {op_table['tokens']['0']}"}
+    r = client.post(f"/api/open/tables/{op_table['id']}/seats/1/bot", json={}, headers=h0)
+    assert r.status_code == 403
+
+
+def test_a_seat_given_to_a_bot_mid_round_plays_on_and_survives_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'bots.db'}"
+    with TestClient(create_app(db, OP)) as c:
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
+        body = {"seats": seats, "seed": 5, "claim_window_ms": 0}
+        t = c.post("/api/tables", json=body, headers=OPH).json()
+        tid = t["id"]
+        h0 = {"Authorization": f"Bearer {t['tokens']['0']}"}
+        c.post(f"/api/tables/{tid}/rounds", headers=OPH)
+        # seat 1 never came; whoever is to act, the round waits on the people only
+        r = c.post(f"/api/tables/{tid}/seats/1/bot?bot=greedy", headers=OPH)
+        assert r.status_code == 204, r.text
+        for _ in range(200):  # seat 0 plays its turns; the bots answer at once
+            view = c.get(f"/api/tables/{tid}/view", headers=h0).json()
+            if view["phase"] == "end":
+                break
+            assert view["legal"], view["to_act"]  # nobody but seat 0 is waited for
+            action = view["legal"][0]["action"]
+            done = c.post(f"/api/tables/{tid}/actions", json={"action": action}, headers=h0)
+            assert done.status_code == 200, done.text
+        assert view["phase"] == "end"
+    with TestClient(create_app(db, OP)) as c:
+        seats = c.get(f"/api/tables/{tid}", headers=OPH).json()["seats"]
+        assert [s["kind"] for s in seats] == ["human", "bot", "bot", "bot"]

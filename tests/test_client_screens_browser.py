@@ -11,9 +11,10 @@ portrait) and 844×390 (phone, landscape), in Chinese and in English:
   no name or label is cut off, no tile face is under 15 px, and on a phone the hand's
   tiles are at least 28 px wide.
 
-The screens: the lobby (play now, with friends, the invite links), a table waiting for
-ready, the player's turn, a claim window (碰), a refused action's message, the settlement
-and the table behind it.  The game is the docs' (table seed 39: a 碰 at the 2nd decision).
+The screens: the lobby (play now, with friends, the invite links, the tables played with
+their house rules), a table with house rules waiting for ready, the player's turn, a claim
+window (碰), a refused action's message, the settlement and the table behind it.  The game
+is the docs' (table seed 39: a 碰 at the 2nd decision).
 """
 
 from __future__ import annotations
@@ -172,8 +173,12 @@ def test_every_screen_fits_and_speaks_one_language(chromium: Any, tmp_path: Path
             body = {
                 "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": b} for b in ("greedy", "cautious", "expert")],
                 "seed": SEED, "rounds": 4, "next_round": "ready", "turn_seconds": 600,
+                "overrides": {"settle.chickens.zeren.extra": 2, "settle.chickens.payment": "pairwise"},
             }  # fmt: skip
             made = http.post("/api/tables", json=body).json()
+        lobby.reload()  # the table is listed, its house rules in words
+        lobby.wait_for_selector("#tables tbody .hint", timeout=15_000)
+        screens.check("lobby, the tables played", fit=False)
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -182,6 +187,7 @@ def test_every_screen_fits_and_speaks_one_language(chromium: Any, tmp_path: Path
         table = Screens(page)
         table.problems = screens.problems
         table.check("table, waiting")
+        assert page.inner_text("#house-rules").startswith("本桌规则")  # said, and scanned
         page.click("#ready")
         me = Player(page)
         view = me.wait_turn()

@@ -49,7 +49,7 @@ SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 #: the game of the screenshots and the mouse test: the human claims 碰 at its 2nd and 7th
 #: decisions, is ready from the 9th and wins; the revealed 七万 makes 八万 a chicken
 SEED = 39
-VIEWPORT = {"width": 1280, "height": 860}
+VIEWPORT = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 UPDATE = os.environ.get("ZHUOJI_UPDATE_SCREENSHOTS") == "1"
 
@@ -557,9 +557,18 @@ def test_declaring_and_other_actions_are_buttons_with_keys(browser: Any, tmp_pat
             ] + [{"action": "0 angang 5p", "label": "暗杠 五筒 (5p)"}],
             "discard_waits": {"1p": [{"tile": "5p", "left": 1}]},
         }  # fmt: skip
-        turn["rules"] = base["rules"] | {"house_rules": ["冲锋鸡 multiplier 2 → 3"]}
+        turn["rules"] = base["rules"] | {
+            "house_rules": ["冲锋鸡 multiplier: 2 → 3"],
+            "house_rules_words": [
+                {"zh": "冲锋鸡倍数：2 → 3", "en": "first chicken multiplier: 2 → 3"}
+            ],
+        }
         page.evaluate("(v) => window.zhuoji.show(v)", turn)
-        assert page.inner_text("#house-rules") == "本桌规则 冲锋鸡 multiplier 2 → 3"  # in words
+        assert page.inner_text("#house-rules") == "本桌规则 冲锋鸡倍数：2 → 3"  # in words, in zh
+        only_cli = turn["rules"] | {"house_rules_words": []}  # an older server's words
+        page.evaluate("(v) => window.zhuoji.show(v)", turn | {"rules": only_cli})
+        assert page.inner_text("#house-rules") == "本桌规则 冲锋鸡 multiplier: 2 → 3"
+        page.evaluate("(v) => window.zhuoji.show(v)", turn)
         keys = page.locator("#actions button").evaluate_all(
             "bs => bs.map(b => [b.dataset.key, b.dataset.action || b.className])"
         )

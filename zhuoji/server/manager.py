@@ -194,6 +194,27 @@ class TableManager:
         """Revoke a human seat's token: nobody holds the seat until a new one is issued."""
         await self.tokens.revoke(self.get(table_id), seat)
 
+    async def seat_to_bot(self, table_id: str, seat: int, bot: str) -> None:
+        """Give an empty human seat to a bot of the ladder (a friend who did not come): its
+        token stops working, the bot plays it from now on, in the round in play too.
+        Refused (409) while someone is at the seat, or for a bot seat."""
+        table = self.get(table_id)
+        if bot not in agent_names():
+            raise TableError(422, f"unknown bot {bot!r}; known: {', '.join(agent_names())}")
+        async with table.lock:
+            self.records.check_available(table)
+            st = table.seat_of(seat)
+            if st.kind is not SeatKind.HUMAN:
+                raise TableError(409, f"seat {seat} is a bot seat already")
+            if st.presence() or st.listeners:
+                raise TableError(409, f"seat {seat} is taken: someone is at it")
+            name = f"{bot} bot {seat}"  # as a bot seat is named at creation
+            await self.store.write(S.set_seat_bot(table.id, seat, bot, name))
+            self.tokens.drop(st, "the seat was given to a bot")
+            st.kind, st.bot, st.name, st.token_hash, st.ready = SeatKind.BOT, bot, name, None, False
+            table.shared_parts.clear()
+            await self.play.seat_became_bot(table)
+
     # -- play --------------------------------------------------------------------------------
 
     async def start_round(self, table_id: str) -> S.RoundRow:

@@ -183,6 +183,9 @@ class VariantVersionOut(BaseModel):
     differences: list[str] = Field(
         description="what it changes from its parent, in words (as `zhuoji variants diff`)"
     )
+    differences_words: list[dict[str, str]] = Field(
+        default_factory=list, description="the same, one language at a time: `[{zh, en}]`"
+    )
 
 
 class VariantCheckOut(BaseModel):
@@ -191,6 +194,7 @@ class VariantCheckOut(BaseModel):
     name: str | None = None
     version: int | None = None
     differences: list[str] = Field(default_factory=list)
+    differences_words: list[dict[str, str]] = Field(default_factory=list)
 
 
 class RulesDescribeIn(BaseModel):
@@ -203,6 +207,10 @@ class RulesOut(BaseModel):
     title: str
     overrides: dict[str, Any]
     house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
+    house_rules_words: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="the same, one language at a time: `[{zh, en}]` (zhuoji.server.rule_words)",
+    )
 
 
 class ActionIn(BaseModel):
@@ -235,6 +243,10 @@ class RuleChangeOut(BaseModel):
     title: str
     overrides: dict[str, Any]
     house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
+    house_rules_words: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="the same, one language at a time: `[{zh, en}]` (zhuoji.server.rule_words)",
+    )
     changed_at: str
 
 
@@ -265,6 +277,10 @@ class TableOut(BaseModel):
     title: str
     overrides: dict[str, Any]
     house_rules: list[str] = Field(description="the overrides in words (`variants diff`)")
+    house_rules_words: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="the same, one language at a time: `[{zh, en}]` (zhuoji.server.rule_words)",
+    )
     rounds_total: int
     rounds_played: int
     current_round: int | None

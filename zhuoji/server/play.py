@@ -55,6 +55,9 @@ class Play:
         self.records = records
         self.rules = rules
         self.actions = 0  # actions applied (human and bot), for /api/health
+        #: table id → the event loop's time of its last committed change (bots are paced
+        #: from it: :meth:`_bot_loop`)
+        self._moved: dict[str, float] = {}
         records.on_resumed = self.resume
 
     # -- what seats and the operator do ------------------------------------------------------
@@ -128,6 +131,16 @@ class Play:
                 self._open_fixed(table, index)
             self._run_bots_inline(table)
             await self._commit(table)
+
+    async def seat_became_bot(self, table: Table) -> None:
+        """A human seat was given to a bot (stored, under the table's lock): it acts where
+        it must now, and a table whose other players are all ready starts its round."""
+        r = table.current
+        if r is not None and not r.is_terminal() and self._run_bots_inline(table):
+            await self._commit(table)
+            return
+        self.after_commit(table)
+        table.broadcast(self.rules)
 
     # -- start-up and shut-down --------------------------------------------------------------
 
@@ -269,6 +282,7 @@ class Play:
         """Schedule what goes on by itself: the turn timer's deadlines, slow bots, a fixed
         window's end, and bot-only tables' next round."""
         self._schedule_deadlines(table)
+        self._moved[table.id] = asyncio.get_running_loop().time()
         r = table.current
         w = table.window
         if w is not None and w.deadline is not None:
@@ -332,8 +346,14 @@ class Play:
                 return
 
     async def _bot_loop(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(table.bot_delay_ms / 1000)
+            # a person moved while this slept: the bot's pause counts from that move
+            while (
+                wait := self._moved.get(table.id, 0.0) + table.bot_delay_ms / 1000 - loop.time()
+            ) > 0:
+                await asyncio.sleep(wait)
             async with table.lock:
                 if table.window is not None and table.window.deadline is not None:
                     return

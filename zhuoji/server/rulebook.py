@@ -19,6 +19,7 @@ from typing import Any
 from zhuoji.errors import VariantError, ZhuojiError
 from zhuoji.ruleset import Ruleset
 from zhuoji.server import store as S
+from zhuoji.server.rule_words import house_rule_words
 from zhuoji.server.tables import TableError, now
 from zhuoji.server.variants import StoredVariant, VariantLibrary, digest, in_words
 from zhuoji.variants_cmd import diff
@@ -77,7 +78,7 @@ class RuleBook:
     def __init__(self, store: S.Store) -> None:
         self.store = store
         self.library = VariantLibrary()
-        self._words: dict[tuple[str, str], list[str]] = {}
+        self._words: dict[tuple[str, str], tuple[list[str], list[dict[str, str]]]] = {}
         #: stored variant name → why it is not served (its records are damaged)
         self.quarantined: dict[str, str] = {}
         self._storing: set[str] = set()  # names whose next version is being written
@@ -180,10 +181,13 @@ class RuleBook:
 
     # -- in words ----------------------------------------------------------------------------
 
-    def house_rules(self, variant: str, overrides: Mapping[str, Any]) -> list[str]:
-        """The overrides in words, as ``zhuoji variants diff`` says them (cached)."""
+    def _said(
+        self, variant: str, overrides: Mapping[str, Any]
+    ) -> tuple[list[str], list[dict[str, str]]]:
+        """The overrides in words, as ``zhuoji variants diff`` says them, and the same one
+        language at a time (:func:`zhuoji.server.rule_words.house_rule_words`); cached."""
         if not overrides:
-            return []
+            return [], []
         key = (variant, S.dumps(dict(overrides)))
         found = self._words.get(key)
         if found is None:
@@ -191,22 +195,30 @@ class RuleBook:
                 rows = diff(self.ruleset(variant, None), self.ruleset(variant, overrides))
             except TableError:
                 rows = []
-            found = in_words(rows)
+            found = (in_words(rows), house_rule_words(rows))
             if len(self._words) > 1024:
                 self._words.clear()
             self._words[key] = found
         return found
 
+    def house_rules(self, variant: str, overrides: Mapping[str, Any]) -> list[str]:
+        """The overrides in words, as ``zhuoji variants diff`` says them (cached)."""
+        return self._said(variant, overrides)[0]
+
     def title(self, variant: str) -> str:
         return self.library.title(variant)
 
     def describe(self, variant: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        """The rules of a table or round for people: variant, title, house rules in words."""
+        """The rules of a table or round for people: variant, title, house rules in words
+        (``house_rules`` as the command line says them; ``house_rules_words`` one language
+        at a time, ``[{"zh", "en"}]``)."""
+        said, words = self._said(variant, overrides)
         return {
             "variant": variant,
             "title": self.title(variant),
             "overrides": dict(overrides),
-            "house_rules": self.house_rules(variant, overrides),
+            "house_rules": said,
+            "house_rules_words": words,
         }
 
     # -- stored variants ---------------------------------------------------------------------

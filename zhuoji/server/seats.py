@@ -36,7 +36,7 @@ class SeatTokens:
                 raise TableError(409, f"seat {seat} is a bot seat; it has no token")
             token, digest_ = new_seat_token()
             await self.store.write(S.set_seat_token(table.id, seat, digest_))
-            self._drop(st, "the seat token was replaced")
+            self.drop(st, "the seat token was replaced")
             st.token_hash = digest_
             self.auth.add_seat(digest_, table.id, seat)
             return token
@@ -49,10 +49,11 @@ class SeatTokens:
             if st.kind is not SeatKind.HUMAN:
                 raise TableError(409, f"seat {seat} is a bot seat; it has no token")
             await self.store.write(S.clear_seat_token(table.id, seat))
-            self._drop(st, "the seat token was revoked")
+            self.drop(st, "the seat token was revoked")
             st.token_hash = None
 
-    def _drop(self, st: Seat, reason: str) -> None:
+    def drop(self, st: Seat, reason: str) -> None:
+        """Forget a seat's token and close the connections made with it."""
         if st.token_hash:
             self.auth.remove_seat(st.token_hash)
         for listener in list(st.listeners):  # connections made with the old token end

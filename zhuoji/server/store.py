@@ -502,6 +502,19 @@ def clear_seat_token(table_id: str, seat: int) -> Op:
     return op
 
 
+def set_seat_bot(table_id: str, seat: int, bot: str, name: str) -> Op:
+    """A human seat given to a bot (its token gone): ``bot`` plays it from now on."""
+
+    def op(c: Connection) -> None:
+        c.execute(
+            seats_t.update()
+            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+            .values(kind="bot", bot=bot, name=name, token_hash=None)
+        )
+
+    return op
+
+
 def insert_round(table_id: str, row: RoundRow) -> Op:
     def op(c: Connection) -> None:
         c.execute(

@@ -8,6 +8,8 @@ bots in one click, or a private table for friends with an invite link per seat.
 * ``POST /api/open/tables`` — a new open table (no credential): the creator's seat link
   and, for friends, one invite link per seat; refused 403 when the operator turned open
   play off, 429 past the tables allowed per client address;
+* ``POST /api/open/tables/{id}/seats/{seat}/bot`` — the creator (its seat token) gives a
+  friend's seat nobody took to a bot, after creation, even in a round;
 * ``GET`` / ``PUT /api/open/policy`` — the operator's choice (operator token): open play
   on or off, tables per client address, idle minutes before an open table expires.
 
@@ -31,7 +33,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from zhuoji import tiles as T
-from zhuoji.server.deps import Operator, manager_of
+from zhuoji.server.deps import Operator, SeatHolder, manager_of
 from zhuoji.server.manager import SeatSpec, TableManager, TableSpec
 from zhuoji.server.models import AUTH_ERRORS, ERRORS, DisplayText
 from zhuoji.server.tables import NextRound, SeatKind, Table
@@ -282,10 +284,37 @@ async def open_table(body: OpenTableIn, request: Request) -> dict[str, Any]:
         "table": table.id,
         "play": link + tokens[0],
         "invites": [
-            {"friend": i + 1, "name": table.seats[s].name, "url": link + tokens[s]}
+            {"friend": i + 1, "seat": s, "name": table.seats[s].name, "url": link + tokens[s]}
             for i, s in enumerate(s for s in sorted(tokens) if s != 0)
         ],
     }
+
+
+class SeatBotIn(BaseModel):
+    """A bot for an empty seat."""
+
+    bot: Literal["greedy", "cautious", "expert"] = Field(
+        "cautious", description="the bot's strength"
+    )
+
+
+@router.post("/api/open/tables/{table_id}/seats/{seat}/bot", responses=ERRORS)
+async def open_seat_bot(
+    table_id: str, seat: int, body: SeatBotIn, p: SeatHolder, request: Request
+) -> dict[str, Any]:
+    """The creator of a private table (its first seat's token) gives a friend's seat that
+    nobody took to a bot: the friend's link stops working and the bot plays the seat from
+    now on.  403 for another seat's token or a table not opened from the lobby; 409 while
+    someone is at the seat."""
+    op = open_play_of(request)
+    if table_id not in op.tables:
+        raise HTTPException(403, "only a table opened from the lobby gives its seats to bots")
+    if p.seat != 0:
+        raise HTTPException(403, "only the player who opened the table gives seats to bots")
+    if seat == 0:
+        raise HTTPException(409, "the opener's own seat stays the opener's")
+    await manager_of(request).seat_to_bot(table_id, seat, body.bot)
+    return {"table": table_id, "seat": seat, "bot": body.bot}
 
 
 @router.get("/api/open/policy", response_model=PolicyIO, responses=ERRORS)

@@ -19,6 +19,8 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from zhuoji.server.names import words_script
+
 STATIC_DIR = Path(__file__).parent.parent / "static"
 
 #: the Swagger UI files /docs needs, by the name they are served under
@@ -55,6 +57,13 @@ async def operator_page() -> FileResponse:
 @router.get("/table/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
     return FileResponse(STATIC_DIR / "table.html")
+
+
+@router.get("/words.js")
+async def words_js() -> Response:
+    """The names the pages show (seats, bots, tables) in each language, from
+    :mod:`zhuoji.server.names`, as a script loaded before ``static/names.js``."""
+    return Response(words_script(), media_type="text/javascript; charset=utf-8")
 
 
 @router.get("/docs")

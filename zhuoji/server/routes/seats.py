@@ -58,6 +58,25 @@ async def revoke_token(table_id: str, seat: int, _op: Operator, request: Request
     return Response(status_code=204)
 
 
+@router.post(
+    "/api/tables/{table_id}/seats/{seat}/bot",
+    status_code=204,
+    tags=["tables"],
+    responses=ERRORS,
+)
+async def seat_to_bot(
+    table_id: str,
+    seat: int,
+    _op: Operator,
+    request: Request,
+    bot: Annotated[str, Query(max_length=40, description="a bot of the ladder")] = "cautious",
+) -> Response:
+    """Give a human seat nobody is at to a bot: its token stops working and the bot plays
+    it from now on (409 while someone is at it)."""
+    await manager_of(request).seat_to_bot(table_id, seat, bot)
+    return Response(status_code=204)
+
+
 @router.get(
     "/api/tables/{table_id}/seats/{seat}/view",
     response_model=SeatView,

@@ -23,6 +23,9 @@ from zhuoji.server.models import (
     VariantOut,
     VariantVersionOut,
 )
+from zhuoji.server.rule_form import field_problem, form_fields, loader_problem, rule_form
+from zhuoji.server.rule_words import house_rule_words
+from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.tables import TableError
 from zhuoji.server.variants import StoredVariant, in_words
 from zhuoji.variant import VARIANTS_DIR
@@ -30,12 +33,27 @@ from zhuoji.variants_cmd import effective
 
 router = APIRouter(tags=["variants"], responses=AUTH_ERRORS)
 
+#: pinned variant reference → its new-table form (a pinned reference never changes)
+_FORMS: dict[str, dict[str, Any]] = {}
+
+
+async def _form_of(rules: RuleBook, pinned: str) -> tuple[Any, dict[str, Any]]:
+    ruleset = await asyncio.to_thread(rules.ruleset, pinned, None)
+    form = _FORMS.get(pinned)
+    if form is None:
+        form = await asyncio.to_thread(rule_form, effective(ruleset), variant_schema())
+        if len(_FORMS) > 256:
+            _FORMS.clear()
+        _FORMS[pinned] = form
+    return ruleset, form
+
 
 def version_out(v: StoredVariant) -> dict[str, Any]:
     return {
         "name": v.name, "version": v.version, "ref": v.ref, "parent": v.parent,
         "title": v.title, "sha256": v.sha256, "author": v.author,
         "created_at": v.created_at, "differences": in_words(v.differences),
+        "differences_words": house_rule_words(v.differences),
     }  # fmt: skip
 
 
@@ -92,7 +110,7 @@ async def check_variant(body: VariantIn, _op: Operator, request: Request) -> dic
         return {"ok": False, "problems": exc.problems}
     return {
         "ok": True, "problems": [], "name": name, "version": version,
-        "differences": in_words(rows),
+        "differences": in_words(rows), "differences_words": house_rule_words(rows),
     }  # fmt: skip
 
 
@@ -135,6 +153,45 @@ async def variant_effective(ref: str, request: Request) -> dict[str, Any]:
         raise TableError(404, str(exc)) from exc
     ruleset = await asyncio.to_thread(rules.ruleset, pinned, None)
     return {"ref": pinned, "title": ruleset.variant.title, "rules": effective(ruleset)}
+
+
+@router.get("/api/variants/{ref}/form", responses=ERRORS)
+async def variant_form(ref: str, request: Request) -> dict[str, Any]:
+    """The new-table form for a variant, made here (:mod:`zhuoji.server.rule_form`): its
+    rule fields with their values, ranges, choices and names in Chinese and English, the
+    stake and the common payouts first; and the presets it can take."""
+    rules = rules_of(request)
+    try:
+        pinned = rules.library.pin(ref)
+    except VariantError as exc:
+        raise TableError(404, str(exc)) from exc
+    ruleset, form = await _form_of(rules, pinned)
+    v = ruleset.variant
+    return {"ref": pinned, "title": v.title, "title_en": v.title_en or v.title, **form}
+
+
+@router.post("/api/rules/check", responses=ERRORS)
+async def check_rules(body: RulesDescribeIn, _op: Operator, request: Request) -> dict[str, Any]:
+    """House rules on a variant, checked for the form: ``problems`` (``[{key, zh, en}]``,
+    each at its field: not a rule, the wrong kind, out of range, or refused by the variant
+    loader) and, when there are none, the rules in words as ``describe`` says them."""
+    rules = rules_of(request)
+    pinned = rules.pin(body.variant)
+    fields = form_fields((await _form_of(rules, pinned))[1])
+    problems = [
+        p
+        for k, v in body.overrides.items()
+        if (p := field_problem(fields.get(k), k, v)) is not None
+    ]
+    if not problems:
+        try:
+            await asyncio.to_thread(rules.library.ruleset, pinned, body.overrides)
+        except VariantError as exc:
+            problems.append(loader_problem(str(exc), fields))
+    if problems:
+        return {"ok": False, "problems": problems, "house_rules": [], "house_rules_words": []}
+    said = await asyncio.to_thread(rules.describe, pinned, body.overrides)
+    return {"ok": True, "problems": [], **said}
 
 
 @router.get("/api/schema/variant")

@@ -17,6 +17,7 @@ const WORDS = {
     tooMany: "你开的牌桌已经有 {n} 张了，先打完或等它们过期（闲置 {m} 分钟）再开。",
     offError: "本服务器没有开放自助开桌。", failed: "开桌失败（{s}）。",
     invitesTitle: "把链接发给朋友，每人一个座位：", copy: "复制", copied: "已复制", enter: "进入我的座位",
+    toBot: "让电脑坐", botSeated: "{name}（电脑）入座了", seatTaken: "这个座位已经有人了",
     friendN: "朋友 {n}", yourName: "你的名字", friendName: "朋友的名字",
     players: "{n} 人", botLabel: "（电脑）", phase: { turn: "进行中", end: "本局结束", waiting: "等待开局" },
   },
@@ -31,6 +32,7 @@ const WORDS = {
     tooMany: "You already hold {n} open tables; finish one or let it expire ({m} idle minutes) first.",
     offError: "Opening tables from the lobby is turned off here.", failed: "Could not open the table ({s}).",
     invitesTitle: "Send each friend a link; each is one seat:", copy: "Copy", copied: "Copied", enter: "Go to my seat",
+    toBot: "Give to a bot", botSeated: "{name} (a bot) took the seat", seatTaken: "Someone is at this seat already",
     friendN: "Friend {n}", yourName: "Your name", friendName: "Friend's name",
     players: "{n} players", botLabel: " (bot)", phase: { turn: "playing", end: "round over", waiting: "waiting" },
   },
@@ -146,16 +148,34 @@ function showInvites() {
   const abs = (u) => new URL(u, location.href).href;
   box.replaceChildren(
     el("p", {}, t("invitesTitle")),
-    ...made.invites.map((inv) => el("div", { class: "invite", "data-friend": String(inv.friend) },
-      el("span", { class: "seat-no" }, t("friendN", { n: inv.friend })),
-      el("input", { class: "link", readonly: "", value: abs(inv.url) }),
-      el("button", { type: "button", class: "copy", onclick: (e) => {
-        navigator.clipboard?.writeText(abs(inv.url)).catch(() => {});
-        e.target.textContent = t("copied");
-      } }, t("copy")))),
+    ...made.invites.map((inv) => inv.bot
+      ? el("div", { class: "invite bot", "data-friend": String(inv.friend) },
+        el("span", { class: "seat-no" }, t("friendN", { n: inv.friend })),
+        el("span", { class: "seated" }, t("botSeated", { name: window.ZhuojiNames.display(`${inv.bot} bot ${inv.seat}`, "bot", inv.seat, lang) })))
+      : el("div", { class: "invite", "data-friend": String(inv.friend) },
+        el("span", { class: "seat-no" }, t("friendN", { n: inv.friend })),
+        el("input", { class: "link", readonly: "", value: abs(inv.url) }),
+        el("button", { type: "button", class: "copy", onclick: (e) => {
+          navigator.clipboard?.writeText(abs(inv.url)).catch(() => {});
+          e.target.textContent = t("copied");
+        } }, t("copy")),
+        el("button", { type: "button", class: "to-bot", onclick: () => seatBot(inv) }, t("toBot")),
+        ...(inv.taken ? [el("span", { class: "field-error" }, t("seatTaken"))] : []))),
     el("a", { class: "go", id: "enter", href: made.play }, t("enter")));
   box.hidden = false;
   document.getElementById("play-form").hidden = true;
+}
+
+// a friend's seat nobody took, given to a bot by the opener (its seat token, from its link)
+async function seatBot(inv) {
+  const token = decodeURIComponent(made.play.split("#token=")[1] || "");
+  const res = await fetch(`/api/open/tables/${encodeURIComponent(made.table)}/seats/${inv.seat}/bot`, {
+    method: "POST", headers: { "content-type": "application/json", Authorization: "Bearer " + token },
+    body: JSON.stringify({ bot: choice.bot }),
+  }).catch(() => null);
+  if (res && res.ok) inv.bot = choice.bot;
+  else inv.taken = true;
+  renderForm();
 }
 
 function renderStatic() {
@@ -171,6 +191,12 @@ function renderStatic() {
   renderTables();
 }
 
+// a table's house rules in words, in the page's language (the server says them in each)
+function houseRules(tb) {
+  const said = tb.house_rules_words || [];
+  return said.length ? said.map((w) => w[lang] || w.zh) : tb.house_rules || [];
+}
+
 function renderTables() {
   const body = document.querySelector("#tables tbody");
   body.replaceChildren();
@@ -184,7 +210,7 @@ function renderTables() {
     body.append(el("tr", {},
       el("td", {}, window.ZhuojiNames.tableName(tb.name, lang)),
       el("td", {}, lang === "en" ? (variantOf(tb.variant) || {}).title_en || tb.title : tb.title,
-        ...(tb.house_rules.length ? [el("div", { class: "hint" }, tb.house_rules.join(" · "))] : [])),
+        ...(houseRules(tb).length ? [el("div", { class: "hint" }, houseRules(tb).join(" · "))] : [])),
       el("td", {}, `${tb.rounds_played}/${tb.rounds_total}${phase}`),
       el("td", {}, names)));
   }

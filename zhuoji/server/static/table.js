@@ -49,6 +49,8 @@ const I18N = {
     autoTing: "自动摸打", autoTingOn: "报听后自动打出不胡的牌", autoPlaying: "报听了：摸到的 {tile} 不胡，自动打出",
     refusedAction: "这一步现在不行：{what}", refusedOther: "服务器拒绝了这一步（{status}）", badToken: "这个座位链接已失效，请向开桌的人要新的链接",
     discardWord: "打 {tile}",
+    fillBots: "空位让电脑坐", fillBotsTitle: "还没来的朋友的座位交给电脑", filledNone: "空位都有人了",
+    fillRefused: "只有从大厅开的牌桌，开桌的人才能让电脑补空位",
     meldFrom: "{kind}，来自{who}", rules: "规则", houseRules: "本桌规则", seat: "{n} 号位", handLabel: "你的手牌", tableLabel: "牌桌",
   },
   en: {
@@ -81,6 +83,8 @@ const I18N = {
     autoTing: "Auto discard", autoTingOn: "after declaring, discard draws that do not win by themselves", autoPlaying: "Declared: {tile} does not win, discarding it",
     refusedAction: "Not possible now: {what}", refusedOther: "The server refused this ({status})", badToken: "This seat link is no longer valid; ask whoever opened the table for a new one",
     discardWord: "discard {tile}",
+    fillBots: "Bots for empty seats", fillBotsTitle: "give the seats of friends who have not come to bots",
+    filledNone: "Every seat is taken", fillRefused: "Only the player who opened a table from the lobby can give its empty seats to bots",
     meldFrom: "{kind} from {who}", rules: "Rules", houseRules: "House rules", seat: "seat {n}", handLabel: "your hand", tableLabel: "table",
   },
 };
@@ -312,6 +316,31 @@ function act(action) {
   sentSeq = view.seq;
   declareMode = false;
   document.body.classList.add("busy");
+}
+
+// before the first round, the opener (seat 0) may give the seats of friends who are not
+// ready to bots (POST /api/open/tables/{id}/seats/{seat}/bot; a seat someone is at is refused)
+function emptySeats(v) {
+  if (v.seat !== 0 || v.round || v.phase !== "waiting" || !v.kinds) return [];
+  return v.kinds.map((k, i) => (i !== 0 && k === "human" && !(v.ready || [])[i] ? i : -1)).filter((i) => i > 0);
+}
+
+async function fillBots(seats) {
+  const b = document.getElementById("fill-bots");
+  if (b) b.disabled = true;
+  let given = 0;
+  let refused = false;
+  for (const seat of seats) {
+    const res = await fetch(`/api/open/tables/${encodeURIComponent(tableId)}/seats/${seat}/bot`, {
+      method: "POST", headers: { "content-type": "application/json", Authorization: "Bearer " + token },
+      body: JSON.stringify({ bot: "cautious" }),
+    }).catch(() => null);
+    if (res && res.ok) given++;
+    else if (res && res.status === 403) refused = true;
+  }
+  if (refused) showError(() => t("fillRefused"));
+  else if (!given) showError(() => t("filledNone"));
+  if (b) b.disabled = false;
 }
 
 function ready() {
@@ -763,6 +792,14 @@ function renderActions(v) {
     shortcutMap.set(k, b);
     buttons.push(b);
   }
+  const empty = emptySeats(v);
+  if (empty.length) {
+    const k = key("b");
+    const b = el("button", { type: "button", id: "fill-bots", class: "act act-bots", "data-key": k,
+      title: t("fillBotsTitle"), onclick: () => fillBots(empty) }, el("kbd", {}, k.toUpperCase()), " ", t("fillBots"));
+    shortcutMap.set(k, b);
+    buttons.push(b);
+  }
   if (v.can_ready) {
     const k = key("r");
     const b = el("button", { type: "button", id: "ready", class: "act act-ready", "data-key": k, onclick: ready },
@@ -804,10 +841,11 @@ function renderWaits(v) {
 }
 
 function renderHouseRules(v) {
-  // the table's house rules in words (the server's `rules.house_rules`, as
-  // `zhuoji variants diff` says them), beside the rules' title
+  // the table's house rules in words, one language at a time (the server's
+  // `rules.house_rules_words`, [{zh, en}]; else `house_rules` as `zhuoji variants diff` says them)
   const box = document.getElementById("house-rules");
-  const rules = (v.rules && v.rules.house_rules) || v.house_rules || [];
+  const said = v.rules && v.rules.house_rules_words;
+  const rules = said && said.length ? said : (v.rules && v.rules.house_rules) || v.house_rules || [];
   const lines = (Array.isArray(rules) ? rules : Object.entries(rules).map(([k, x]) => `${k}: ${x}`))
     .map((x) => (typeof x === "string" ? x : x[lang] || x.zh || x.text || JSON.stringify(x)));
   box.hidden = !lines.length;
