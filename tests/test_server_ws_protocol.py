@@ -22,7 +22,7 @@ from websockets.frames import Opcode
 from websockets.uri import parse_uri
 
 from zhuoji.server import wire
-from zhuoji.server.ws_protocol import SEND_TEXT_UTF8, protocol_class
+from zhuoji.server.ws_protocol import SEND_TEXT_UTF8, protocol_class, text_frame_header
 
 
 class _Transport(asyncio.Transport):
@@ -123,3 +123,14 @@ def test_the_writer_refuses_when_paused_or_closed() -> None:
     assert send(b'{"type":"pong"}') is True
     _end(proto)
     assert send(b'{"type":"pong"}') is False  # gone
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65_535, 65_536])
+def test_the_frame_header_is_the_one_websockets_writes(size: int) -> None:
+    """The writer frames text itself (no compression negotiated): byte for byte what
+    websockets' own server framing makes, at each boundary of the length's three forms."""
+    from websockets.frames import Frame
+
+    payload = b"x" * size
+    ours = text_frame_header(size) + payload
+    assert ours == Frame(Opcode.TEXT, payload).serialize(mask=False)

@@ -58,18 +58,20 @@ _IN_SET = {
 
 def seen_by_all(obs: Observation) -> list[int]:
     """Per kind, the copies every seat has seen: melds face up (a concealed kong laid face
-    down only once the round is over), discards still lying in a pond, the 宝牌 indicator."""
-    seen = [0] * T.NUM_KINDS
-    ended = obs.phase == "end"
-    for s in range(obs.players):
-        for m in obs.melds(s):
-            if m.kind is MeldKind.GANG_CONCEALED and not ended:
-                continue  # laid face down: its tile is not known (its owner adds it)
-            for t in m.tiles:
-                seen[t] += 1
-    for _by, tile, claimed in obs.discards:
-        if claimed is None:  # a claimed discard is counted in its meld
-            seen[tile] += 1
+    down only once the round is over), discards still lying in a pond, the 宝牌 indicator.
+
+    Read from the counts the engine keeps of the table as melds and discards change
+    (:meth:`Observation.seen_counts` less the seat's own hand: every meld, and every
+    discard not claimed), less the concealed kongs while they lie face down: a server
+    builds this after every change, and walking every pond cost a tenth of a view."""
+    hand = obs.hand
+    seen = [t - h for t, h in zip(obs.seen_counts(), hand, strict=True)]
+    if obs.phase != "end":
+        for s in range(obs.players):
+            for m in obs.melds(s):
+                if m.kind is MeldKind.GANG_CONCEALED:  # laid face down: not known yet
+                    for t in m.tiles:
+                        seen[t] -= 1
     if obs.wild_indicator is not None:
         seen[obs.wild_indicator] += 1
     return seen
