@@ -77,15 +77,30 @@ def seen_by_all(obs: Observation) -> list[int]:
     return seen
 
 
-def _waits(ruleset: Ruleset, wild: int | None, hand: Sequence[int]) -> list[int]:
-    return list(ruleset.hand_rules(wild).waits(hand))
+def _waits(ruleset: Ruleset, wild: int | None, hand: Sequence[int]) -> tuple[int, ...]:
+    """The hand's waits, remembered by hand: a server asks for every waiting seat's after
+    every change, and a seat's hand stays the same over the other seats' turns."""
+    rules = ruleset.hand_rules(wild)
+    key = (id(rules), tuple(hand))
+    found = _WAITS.get(key)
+    if found is not None and found[0] is rules:
+        return found[1]
+    waits = tuple(rules.waits(hand))
+    if len(_WAITS) >= 8192:
+        _WAITS.clear()
+    _WAITS[key] = (rules, waits)
+    return waits
+
+
+#: (id of the hand rules, hand) → (those rules, the hand's waits); see :func:`_waits`
+_WAITS: dict[tuple[int, tuple[int, ...]], tuple[object, tuple[int, ...]]] = {}
 
 
 def waits_left(obs: Observation, public: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """(wait, unseen copies) of the seat's hand between its turns (13, 10 … tiles); empty
     when it is not ready or when it is the seat's turn (see :func:`discard_waits`).
     ``public`` as for :func:`unseen`."""
-    hand = list(obs.hand)
+    hand = obs.hand
     if sum(hand) % 3 != 1:
         return []
     waits = _waits(obs.ruleset, obs.wild, hand)
