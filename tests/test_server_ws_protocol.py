@@ -18,11 +18,18 @@ pytest.importorskip("uvicorn")
 import uvicorn
 from websockets.client import ClientProtocol
 from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
-from websockets.frames import Opcode
+from websockets.frames import Frame, Opcode
+from websockets.speedups import apply_mask
 from websockets.uri import parse_uri
 
 from zhuoji.server import wire
-from zhuoji.server.ws_protocol import SEND_TEXT_UTF8, protocol_class
+from zhuoji.server.ws_protocol import (
+    SEND_TEXT_UTF8,
+    client_text_frames,
+    protocol_class,
+    text_frame_header,
+    whole_frames,
+)
 
 
 class _Transport(asyncio.Transport):
@@ -123,3 +130,127 @@ def test_the_writer_refuses_when_paused_or_closed() -> None:
     assert send(b'{"type":"pong"}') is True
     _end(proto)
     assert send(b'{"type":"pong"}') is False  # gone
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65_535, 65_536])
+def test_the_frame_header_is_the_one_websockets_writes(size: int) -> None:
+    """The writer frames text itself (no compression negotiated): byte for byte what
+    websockets' own server framing makes, at each boundary of the length's three forms."""
+    payload = b"x" * size
+    ours = text_frame_header(size) + payload
+    assert ours == Frame(Opcode.TEXT, payload).serialize(mask=False)
+
+
+def _reading() -> tuple[Any, _Transport, ClientProtocol, list[Any]]:
+    """A server protocol after the handshake and the app's accept, whose app records
+    every event it receives (until the disconnect); the client's protocol."""
+    got: list[Any] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        while True:
+            event = await receive()
+            got.append(event)
+            if event["type"] == "websocket.disconnect":
+                return
+
+    async def go() -> tuple[Any, _Transport, ClientProtocol]:
+        cls = protocol_class()
+        assert not isinstance(cls, str)
+        config = uvicorn.Config(app, ws=cls, ws_per_message_deflate=False, lifespan="off")
+        config.load()
+        proto = cls(config=config, server_state=uvicorn.server.ServerState(), app_state={})  # type: ignore[call-arg]
+        transport = _Transport()
+        proto.connection_made(transport)
+        client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws"))
+        client.send_request(client.connect())
+        proto.data_received(b"".join(client.data_to_send()))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        client.receive_data(bytes(transport.out))
+        transport.out.clear()
+        client.events_received()
+        return proto, transport, client
+
+    loop = asyncio.new_event_loop()
+    proto, transport, client = loop.run_until_complete(go())
+    _LOOPS[proto] = loop
+    return proto, transport, client, got
+
+
+def _deliver(proto: Any, chunks: list[bytes]) -> None:
+    loop = _LOOPS[proto]
+    for chunk in chunks:
+        proto.data_received(chunk)
+        for _ in range(5):
+            loop.run_until_complete(asyncio.sleep(0))
+
+
+def _texts(got: list[Any]) -> list[str]:
+    return [e["text"] for e in got if e["type"] == "websocket.receive"]
+
+
+def test_whole_text_frames_are_read_without_websockets_parser() -> None:
+    """A chunk of whole text frames (a client's messages) reaches the app as uvicorn would
+    hand it, in order, and websockets' parser never sees it."""
+    proto, _transport, client, got = _reading()
+    messages = ['{"type":"action","action":"discard 5m","seq":12,"id":1}', "一万", "x" * 300]
+    for m in messages:
+        client.send_text(m.encode())
+    chunk = b"".join(client.data_to_send())
+    proto.conn.receive_data = None  # would fail if websockets were asked to parse it
+    _deliver(proto, [chunk])
+    assert _texts(got) == messages
+    _end(proto)
+
+
+def test_a_message_split_by_the_network_goes_through_websockets() -> None:
+    """A frame cut after its header, a ping between messages, then whole frames again:
+    every message arrives once, in order, and the ping is answered."""
+    proto, transport, client, got = _reading()
+    client.send_text(b'{"type":"ping","id":1}')
+    first = b"".join(client.data_to_send())
+    client.send_ping(b"hi")
+    client.send_text(b'{"type":"sync"}')
+    rest = b"".join(client.data_to_send())
+    client.send_text(b'{"type":"ping","id":2}')
+    last = b"".join(client.data_to_send())
+    _deliver(proto, [first[:6], first[6:] + rest, last])
+    assert _texts(got) == ['{"type":"ping","id":1}', '{"type":"sync"}', '{"type":"ping","id":2}']
+    client.receive_data(bytes(transport.out))
+    assert [f.opcode for f in client.events_received()] == [Opcode.PONG]
+    _end(proto)
+
+
+def test_invalid_utf8_still_fails_the_connection() -> None:
+    proto, transport, client, _got = _reading()
+    client.send_frame(Frame(Opcode.TEXT, b"\xff\xfe"))
+    _deliver(proto, [b"".join(client.data_to_send())])
+    client.receive_data(bytes(transport.out))
+    (close,) = [f for f in client.events_received() if f.opcode is Opcode.CLOSE]
+    assert close.data[:2] == (1007).to_bytes(2, "big")
+    assert not _texts(_got)
+    proto.connection_lost(None)
+    _LOOPS.pop(proto).close()  # the app has returned (it was told of the disconnect)
+
+
+@pytest.mark.parametrize(
+    ("data", "texts", "whole"),
+    [
+        (b"", [], True),
+        (Frame(Opcode.TEXT, b"ab").serialize(mask=True), ["ab"], True),
+        (Frame(Opcode.TEXT, b"a" * 200).serialize(mask=True), ["a" * 200], True),
+        (Frame(Opcode.TEXT, b"ab").serialize(mask=True)[:-1], None, False),
+        (Frame(Opcode.TEXT, b"ab").serialize(mask=False), None, True),  # a client masks
+        (Frame(Opcode.BINARY, b"ab").serialize(mask=True), None, True),
+        (Frame(Opcode.TEXT, b"ab", fin=False).serialize(mask=True), None, True),
+        (Frame(Opcode.PING, b"").serialize(mask=True), None, True),
+        (Frame(Opcode.TEXT, b"a" * 70_000).serialize(mask=True), None, True),
+    ],
+)
+def test_client_frames_are_read_only_when_whole_text(
+    data: bytes, texts: list[str] | None, whole: bool
+) -> None:
+    assert client_text_frames(data, apply_mask) == texts
+    assert whole_frames(data) is whole

@@ -58,32 +58,49 @@ _IN_SET = {
 
 def seen_by_all(obs: Observation) -> list[int]:
     """Per kind, the copies every seat has seen: melds face up (a concealed kong laid face
-    down only once the round is over), discards still lying in a pond, the 宝牌 indicator."""
-    seen = [0] * T.NUM_KINDS
-    ended = obs.phase == "end"
-    for s in range(obs.players):
-        for m in obs.melds(s):
-            if m.kind is MeldKind.GANG_CONCEALED and not ended:
-                continue  # laid face down: its tile is not known (its owner adds it)
-            for t in m.tiles:
-                seen[t] += 1
-    for _by, tile, claimed in obs.discards:
-        if claimed is None:  # a claimed discard is counted in its meld
-            seen[tile] += 1
+    down only once the round is over), discards still lying in a pond, the 宝牌 indicator.
+
+    Read from the counts the engine keeps of the table as melds and discards change
+    (:meth:`Observation.seen_counts` less the seat's own hand: every meld, and every
+    discard not claimed), less the concealed kongs while they lie face down: a server
+    builds this after every change, and walking every pond cost a tenth of a view."""
+    hand = obs.hand
+    seen = [t - h for t, h in zip(obs.seen_counts(), hand, strict=True)]
+    if obs.phase != "end":
+        for s in range(obs.players):
+            for m in obs.melds(s):
+                if m.kind is MeldKind.GANG_CONCEALED:  # laid face down: not known yet
+                    for t in m.tiles:
+                        seen[t] -= 1
     if obs.wild_indicator is not None:
         seen[obs.wild_indicator] += 1
     return seen
 
 
-def _waits(ruleset: Ruleset, wild: int | None, hand: Sequence[int]) -> list[int]:
-    return list(ruleset.hand_rules(wild).waits(hand))
+def _waits(ruleset: Ruleset, wild: int | None, hand: Sequence[int]) -> tuple[int, ...]:
+    """The hand's waits, remembered by hand: a server asks for every waiting seat's after
+    every change, and a seat's hand stays the same over the other seats' turns."""
+    rules = ruleset.hand_rules(wild)
+    key = (id(rules), tuple(hand))
+    found = _WAITS.get(key)
+    if found is not None and found[0] is rules:
+        return found[1]
+    waits = tuple(rules.waits(hand))
+    if len(_WAITS) >= 8192:
+        _WAITS.clear()
+    _WAITS[key] = (rules, waits)
+    return waits
+
+
+#: (id of the hand rules, hand) → (those rules, the hand's waits); see :func:`_waits`
+_WAITS: dict[tuple[int, tuple[int, ...]], tuple[object, tuple[int, ...]]] = {}
 
 
 def waits_left(obs: Observation, public: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """(wait, unseen copies) of the seat's hand between its turns (13, 10 … tiles); empty
     when it is not ready or when it is the seat's turn (see :func:`discard_waits`).
     ``public`` as for :func:`unseen`."""
-    hand = list(obs.hand)
+    hand = obs.hand
     if sum(hand) % 3 != 1:
         return []
     waits = _waits(obs.ruleset, obs.wild, hand)

@@ -206,6 +206,8 @@ class Table:
         self.seats = [
             Seat(s.seat, SeatKind(s.kind), s.bot, s.name, s.token_hash) for s in row.seats
         ]
+        #: the seats people hold (a seat's kind is set when the table is made)
+        self.human_seats = frozenset(s.seat for s in self.seats if s.kind is SeatKind.HUMAN)
         self.rules: list[S.RuleRow] = list(row.rules)
         self.rounds: list[S.RoundRow] = list(row.rounds)
         self.current: Round | None = None  # the latest round, live or over
@@ -232,7 +234,7 @@ class Table:
                 self.decisions.pop(s, None)
             elif s not in self.decisions or self.decisions[s][1] != legal:
                 self.decisions[s] = (seq, legal)
-        self.clock.note(self.decisions, {s.seat for s in self.humans()})
+        self.clock.note(self.decisions, self.human_seats)
 
     @property
     def rule(self) -> S.RuleRow:
@@ -439,7 +441,9 @@ class Table:
         if not seen:
             return
         for s, view in zip(seen, self.views([s.seat for s in seen], rules), strict=True):
-            if view == s.shown:
+            shown = s.shown
+            # a new seq is a new view (the common case): no walk through two whole views
+            if shown is not None and view["seq"] == shown.get("seq") and view == shown:
                 continue
             s.shown = view
             msg = {"type": "state", "view": view}

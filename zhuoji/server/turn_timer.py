@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from zhuoji.actions import Action, ActionKind
@@ -49,7 +50,7 @@ class TurnClock:
     tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     issued: dict[tuple[int, int], float] = field(default_factory=dict)
 
-    def note(self, decisions: Mapping[int, tuple[int, object]], humans: set[int]) -> None:
+    def note(self, decisions: Mapping[int, tuple[int, object]], humans: AbstractSet[int]) -> None:
         """After the table noted its seats' decisions: new ones get a deadline, answered ones
         lose theirs."""
         if not self.seconds:
