@@ -98,7 +98,9 @@ async def ws_first(url: str, table_id: str, token: str) -> tuple[int | None, Any
 
 
 def test_any_process_sends_http_and_websocket_clients_to_the_owner(
-    two: tuple[ServerProcess, ServerProcess], schema_url: str, pg_cluster: PgCluster  # noqa: F811
+    two: tuple[ServerProcess, ServerProcess],
+    schema_url: str,
+    pg_cluster: PgCluster,  # noqa: F811
 ) -> None:
     """Quote: "A client that reaches any process is routed to the owner, by redirect or
     proxy, for HTTP and WebSocket alike"; "Each table is owned by one process through a
@@ -131,14 +133,16 @@ def test_any_process_sends_http_and_websocket_clients_to_the_owner(
 
 
 def test_a_process_whose_lease_is_taken_stops_writing_the_table_at_once(
-    two: tuple[ServerProcess, ServerProcess], schema_url: str, pg_cluster: PgCluster  # noqa: F811
+    two: tuple[ServerProcess, ServerProcess],
+    schema_url: str,
+    pg_cluster: PgCluster,  # noqa: F811
 ) -> None:
     """Quote (the brief): "design it so two processes never write one table, and a process
     that loses a table's lease stops writing it at once".  The lease is taken from under
     the owner in the database (another owner, the epoch one higher, as a take-over does):
     the owner's next write of that table is rolled back by the lease check in its own
     transaction, and the owner lets go of the table."""
-    a, b = two
+    a, _b = two
     t = create(a.url)
     tid, token = t["id"], t["tokens"]["0"]
     seat = {"Authorization": f"Bearer {token}"}
@@ -167,7 +171,9 @@ def test_a_process_whose_lease_is_taken_stops_writing_the_table_at_once(
 
 
 def test_a_lease_taken_while_idle_is_let_go_by_the_renewal(
-    two: tuple[ServerProcess, ServerProcess], schema_url: str, pg_cluster: PgCluster  # noqa: F811
+    two: tuple[ServerProcess, ServerProcess],
+    schema_url: str,
+    pg_cluster: PgCluster,  # noqa: F811
 ) -> None:
     """No write needed: the renewal notices the table was taken and lets go of it (its
     sockets are closed so the clients reconnect and are routed to the new owner)."""
@@ -192,7 +198,9 @@ def test_a_lease_taken_while_idle_is_let_go_by_the_renewal(
 
 
 def test_a_clean_stop_hands_the_tables_over_at_once(
-    schema_url: str, tmp_path: Path, pg_cluster: PgCluster  # noqa: F811
+    schema_url: str,
+    tmp_path: Path,
+    pg_cluster: PgCluster,  # noqa: F811
 ) -> None:
     a = node(schema_url, tmp_path, "a", "--lease-seconds", "60").start()
     b = node(schema_url, tmp_path, "b", "--lease-seconds", "60").start()
