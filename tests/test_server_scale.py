@@ -110,26 +110,59 @@ def test_any_process_sends_http_and_websocket_clients_to_the_owner(
     tid, token = t["id"], t["tokens"]["0"]
     assert leases(pg_cluster, schema_url) == {tid: (a.url, 1)}
     seat = {"Authorization": f"Bearer {token}"}
-    # HTTP: 307 to the owner, with the path and the query, before any credential check
+    # HTTP: proxied to the owner (the seat token is known there only), its answer as is
     r = httpx.get(f"{b.url}/api/tables/{tid}/view?wait=0", headers=seat)
-    assert r.status_code == 307
-    assert r.headers["location"] == f"{a.url}/api/tables/{tid}/view?wait=0"
-    assert r.headers["x-zhuoji-owner"] == a.url and r.json()["owner"] == a.url
-    # a POST keeps its method and body through the 307
-    r = httpx.post(f"{b.url}/api/tables/{tid}/ready", headers=seat)
-    assert r.status_code == 307
-    r = httpx.post(r.headers["location"], headers=seat)
-    assert r.status_code == 204 or r.status_code == 200, r.text
+    assert r.status_code == 200 and r.headers["x-zhuoji-owner"] == a.url, r.text
+    assert r.json()["seat"] == 0 and r.headers.get("etag")
+    r = httpx.post(f"{b.url}/api/tables/{tid}/ready", headers=seat)  # a POST, with its body
+    assert r.status_code in (200, 204), r.text
+    r = httpx.post(
+        f"{b.url}/api/tables/{tid}/actions", headers=seat, json={"action": "bogus", "seq": 0}
+    )
+    assert r.status_code == 422 and r.headers["x-zhuoji-owner"] == a.url  # the owner's refusal
+    assert (
+        httpx.get(
+            f"{b.url}/api/tables/{tid}/view", headers={"Authorization": "Bearer x"}
+        ).status_code
+        == 401
+    )
     # WebSocket: accepted and closed with 4307, the owner's address as the reason
     code, reason, _ = asyncio.run(ws_first(b.url, tid, token))
     assert (code, reason) == (4307, a.url)
     code, _, first = asyncio.run(ws_first(a.url, tid, token))
     assert code is None and first["type"] == "hello"
-    # an unknown table is still a 404 everywhere, and creating tables works on both
+    # an unknown table is still a 404 everywhere; tables are made on both; each lists all
     assert httpx.get(f"{b.url}/api/tables/tnothere").status_code == 404
     t2 = create(b.url)
     assert leases(pg_cluster, schema_url)[t2["id"]] == (b.url, 1)
-    assert httpx.get(f"{a.url}/api/tables/{t2['id']}").status_code == 307
+    r = httpx.get(f"{a.url}/api/tables/{t2['id']}")
+    assert r.status_code == 200 and r.headers["x-zhuoji-owner"] == b.url
+    for url in (a.url, b.url):
+        assert {x["id"] for x in httpx.get(f"{url}/api/tables").json()} == {tid, t2["id"]}
+    assert [x["id"] for x in httpx.get(f"{a.url}/api/tables?local=true").json()] == [tid]
+
+
+def test_a_proxied_client_address_is_believed_only_when_signed() -> None:
+    """The owner's back-off on wrong tokens counts the client a peer proxied, not the peer:
+    the address travels signed with the operator credential the processes share."""
+    from zhuoji.server.routing import CLIENT_HEADER, SIGNATURE_HEADER, Peers
+
+    peers = Peers(OP)
+    signed = {
+        "headers": [
+            (CLIENT_HEADER, b"10.0.0.7"),
+            (SIGNATURE_HEADER, peers.sign("10.0.0.7").encode()),
+        ]
+    }
+    assert peers.forwarded_client(signed) == "10.0.0.7"
+    forged = {
+        "headers": [
+            (CLIENT_HEADER, b"10.0.0.7"),
+            (SIGNATURE_HEADER, Peers("x" * 20).sign("10.0.0.7").encode()),
+        ]
+    }
+    assert peers.forwarded_client(forged) is None
+    assert peers.forwarded_client({"headers": [(CLIENT_HEADER, b"10.0.0.7")]}) is None
 
 
 def test_a_process_whose_lease_is_taken_stops_writing_the_table_at_once(
@@ -162,12 +195,13 @@ def test_a_process_whose_lease_is_taken_stops_writing_the_table_at_once(
         headers=seat,
         json={"action": view["legal"][0]["action"], "seq": view["seq"]},
     )
-    # refused (the write was rolled back), or already sent to the new owner
-    assert r.status_code in (503, 307), r.text
+    # refused (the write was rolled back), or already proxied to the new owner (which
+    # does not answer here: 503 too)
+    assert r.status_code == 503, r.text
     after = pg_cluster.sql(f"SELECT count(*) FROM {schema}.zj_events WHERE table_id = '{tid}'")
     assert after == events  # nothing written
-    r = httpx.get(f"{a.url}/api/tables/{tid}")
-    assert r.status_code == 307 and r.headers["location"].startswith("http://x:1/")
+    r = httpx.get(f"{a.url}/api/tables/{tid}")  # no longer served here: sent to the new owner
+    assert r.status_code == 503 and r.headers["retry-after"] == "1", r.text
 
 
 def test_a_lease_taken_while_idle_is_let_go_by_the_renewal(
@@ -192,8 +226,8 @@ def test_a_lease_taken_while_idle_is_let_go_by_the_renewal(
         if r.status_code != 200:
             break
         time.sleep(0.1)
-    # sent to the new owner (or, once its lease looks unrenewed, told to ask again)
-    assert r.status_code in (307, 503), r.text
+    # sent to the new owner (not reachable here: told to ask again)
+    assert r.status_code == 503, r.text
     assert leases(pg_cluster, schema_url)[tid] == ("http://x:1", 2)
 
 

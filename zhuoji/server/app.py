@@ -49,7 +49,7 @@ from zhuoji.server.guard import Guard
 from zhuoji.server.manager import TableManager
 from zhuoji.server.ownership import DEFAULT_LEASE_S, LeaseLost, Ownership, check_advertise
 from zhuoji.server.routes import open_play, operator, pages, seats, socket, tables, variants
-from zhuoji.server.routing import Router
+from zhuoji.server.routing import Peers, Router
 from zhuoji.server.rulebook import VariantRefused
 from zhuoji.server.tables import TableError
 from zhuoji.server.wire import EncodedViews
@@ -131,7 +131,8 @@ def create_app(
     app.state.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
 
     app.add_middleware(Guard, authority=authority)
-    app.add_middleware(Router, manager=manager)  # outermost: before the credentials
+    app.state.peers = peers = Peers(operator_token)
+    app.add_middleware(Router, manager=manager, peers=peers)  # outermost: before credentials
     app.exception_handler(TableError)(_table_error)
     app.exception_handler(S.StoreUnavailable)(_store_unavailable)
     app.exception_handler(LeaseLost)(_store_unavailable)
@@ -171,6 +172,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         await manager.close()
+        await app.state.peers.close()
         await store.stop()
         if manager.ownership is not None:  # the others take this process's tables now
             try:

@@ -257,6 +257,18 @@ class Ownership:
             return None
         return Owner(str(r[1]), bool(r[2]), float(r[3]))
 
+    def peers(self) -> list[str]:
+        """The addresses of the other processes holding tables now."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.text(
+                    f"SELECT DISTINCT address FROM {self._lease}"
+                    " WHERE owner <> :n AND owner <> '' AND expires_at > clock_timestamp()"
+                ),
+                {"n": self.node},
+            )
+            return sorted(str(r[0]) for r in rows if r[0] != self.address)
+
     def drop(self, table_id: str) -> None:
         self.held.pop(table_id, None)
 
