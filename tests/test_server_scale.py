@@ -310,3 +310,54 @@ def test_sigkill_of_the_owner_under_load_takes_over_within_10s_and_loses_no_acke
     assert report.reconnects > 0  # the killed process's seats came back by themselves
     assert report.rounds_ended == 9 * 3 and report.logs_replayed == 27
     assert report.killed not in report.owners_after
+
+
+def test_the_table_page_follows_its_table_to_the_owner_and_across_a_sigkill(
+    schema_url: str, tmp_path: Path
+) -> None:
+    """Quote: "clients reconnect by themselves (the browser client …)".  The page is opened
+    at a process that does not own the table (as through a balancer): its socket is sent
+    to the owner (4307) and plays there; the owner is SIGKILLed; the page reconnects to
+    the process it was opened at, which has taken the table over, and shows the same
+    decision where it stopped, and play goes on."""
+    browser_tests = pytest.importorskip("test_server_browser")
+    if browser_tests.CHROMIUM is None:
+        pytest.skip("chromium not found (/usr/bin/chromium)")
+    pb = _free_port()
+    page_origin = f"http://127.0.0.1:{pb}"
+    a = node(schema_url, tmp_path, "a", "--allow-origin", page_origin).start()
+    b = node(schema_url, tmp_path, "b", port=pb).start()
+    try:
+        tid, token = browser_tests.make_table(a.url, 5)
+        with browser_tests.sync_api.sync_playwright() as pw:
+            chromium = pw.chromium.launch(
+                executable_path=browser_tests.CHROMIUM, args=browser_tests.ARGS, headless=True
+            )
+            try:
+                page = browser_tests.open_page(chromium, b.url, tid, token)
+                page.click("#ready")
+                me = browser_tests.Player(page)
+                view = me.wait_turn()
+                for _ in range(2):
+                    me.act(view)
+                    view = me.wait_turn()
+                before = me.view()
+                a.kill()
+                page.wait_for_selector("#reconnect:not([hidden])", timeout=10_000)
+                t0 = time.monotonic()
+                page.wait_for_function(
+                    "() => document.body.dataset.conn === 'open'", timeout=20_000
+                )
+                back = time.monotonic() - t0
+                after = me.wait_turn()
+                assert after["seq"] == before["seq"] and after["hand"] == before["hand"]
+                assert after["legal"] == before["legal"]
+                me.act(after)  # and play goes on, at the new owner
+                assert page.errors == []
+                assert back < 10
+            finally:
+                chromium.close()
+        assert httpx.get(f"{b.url}/api/tables/{tid}").headers.get("x-zhuoji-owner") is None
+    finally:
+        a.kill()
+        b.stop()

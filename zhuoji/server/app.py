@@ -46,8 +46,8 @@ import zhuoji
 from zhuoji.server import store as S
 from zhuoji.server.auth import Authority, RedactTokens
 from zhuoji.server.guard import Guard
+from zhuoji.server.leases import DEFAULT_LEASE_S, LeaseLost, Ownership, check_advertise
 from zhuoji.server.manager import TableManager
-from zhuoji.server.ownership import DEFAULT_LEASE_S, LeaseLost, Ownership, check_advertise
 from zhuoji.server.routes import open_play, operator, pages, seats, socket, tables, variants
 from zhuoji.server.routing import Peers, Router
 from zhuoji.server.rulebook import VariantRefused
@@ -92,20 +92,11 @@ def create_app(
     any: :func:`zhuoji.server.deps.origin_allowed`).  ``advertise``: this process is one
     of a scale-out on a PostgreSQL store, reachable by clients at that address
     (``http://host:port``): it serves the tables it leases and sends the clients of the
-    others to their owners (:mod:`zhuoji.server.ownership`, :mod:`zhuoji.server.routing`);
+    others to their owners (:mod:`zhuoji.server.leases`, :mod:`zhuoji.server.routing`);
     ``lease_seconds``: how long a dead process's tables wait before others take them."""
     if not operator_token:
         raise ValueError("an operator token is required")
-    ownership_address = check_advertise(advertise) if advertise is not None else None
-    store = S.Store(db_url, scale_out=advertise is not None)
-    ownership: Ownership | None = None
-    if ownership_address is not None:
-        ownership = Ownership(store.engine, store.schema, ownership_address, lease_seconds)
-        try:
-            ownership.prepare()
-        except sa.exc.SQLAlchemyError as exc:
-            store.close()
-            raise S.StoreError(f"cannot prepare the table leases: {exc}") from exc
+    store, ownership = _open(db_url, advertise, lease_seconds)
     authority = Authority(operator_token)
     # the routers' routes go into the app as they are, not through include_router, which
     # (in current FastAPI) puts a layer of its own in front of an included router's routes
@@ -142,6 +133,23 @@ def create_app(
     app.exception_handler(RecursionError)(_too_deep)
     app.mount("/static", pages.static_files(), name="static")
     return app
+
+
+def _open(
+    db_url: str, advertise: str | None, lease_seconds: float
+) -> tuple[S.Store, Ownership | None]:
+    """The store, and in a scale-out (``advertise``) this process's table leases."""
+    address = check_advertise(advertise) if advertise is not None else None
+    store = S.Store(db_url, scale_out=address is not None)
+    if address is None:
+        return store, None
+    ownership = Ownership(store.engine, store.schema, address, lease_seconds)
+    try:
+        ownership.prepare()
+    except sa.exc.SQLAlchemyError as exc:
+        store.close()
+        raise S.StoreError(f"cannot prepare the table leases: {exc}") from exc
+    return store, ownership
 
 
 @asynccontextmanager

@@ -204,7 +204,7 @@ def serve(args: argparse.Namespace) -> int:
             else "--lease-seconds goes with --advertise (a scale-out)"
         )
     if args.advertise is not None:
-        from zhuoji.server.ownership import DEFAULT_LEASE_S, check_advertise
+        from zhuoji.server.leases import DEFAULT_LEASE_S, check_advertise
 
         try:
             check_advertise(args.advertise)

@@ -307,7 +307,7 @@ class SharedPostgresFence(PostgresFence):
     advisory lock taken *shared*, on the writer's own connection as above, so the processes
     of the scale-out write side by side while a single-process server (which takes the
     lock exclusively) can write beside none of them.  Which process writes which table is
-    fenced per table, in the database (:mod:`zhuoji.server.ownership`), so there is no
+    fenced per table, in the database (:mod:`zhuoji.server.leases`), so there is no
     store-wide epoch: a re-taken shared lock is simply taken again."""
 
     def _lock_session(self) -> Connection:

@@ -16,7 +16,7 @@ hear every committed change (:meth:`zhuoji.server.tables.Table.broadcast`).
 In a scale-out (``ownership``: several processes on one PostgreSQL store) the manager
 holds only the tables this process leases: it takes the free ones at start, keeps their
 leases, takes over those whose lease expires (:meth:`adopt`), and lets go at once of any
-another process has taken (:meth:`release`; :mod:`zhuoji.server.ownership`).
+another process has taken (:meth:`release`; :mod:`zhuoji.server.leases`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 from zhuoji.agents.base import agent_names
 from zhuoji.server import store as S
 from zhuoji.server.auth import Authority
-from zhuoji.server.ownership import Ownership
+from zhuoji.server.leases import Ownership
 from zhuoji.server.play import Play
 from zhuoji.server.records import TableRecords
 from zhuoji.server.rulebook import RuleBook
@@ -126,7 +126,7 @@ class TableManager:
             if self.ownership.claim(table_id) is None:
                 continue
             try:
-                table = self.records.load_one(table_id)
+                table = self._load_one(table_id)
             except Exception as exc:
                 self.records.broken[table_id] = _why(exc)
                 log.error("table %s is quarantined: %s", table_id, _why(exc))
@@ -194,7 +194,7 @@ class TableManager:
         if epoch is None:
             return False
         try:
-            table = await asyncio.to_thread(self.records.load_one, table_id)
+            table = await asyncio.to_thread(self._load_one, table_id)
         except Exception as exc:
             self.records.broken[table_id] = _why(exc)
             log.error("table %s is quarantined: %s", table_id, _why(exc))
@@ -207,6 +207,15 @@ class TableManager:
             await self.play.resume(table)
         log.info("table %s: taken over (lease epoch %d)", table_id, epoch)
         return True
+
+    def _load_one(self, table_id: str) -> Table:
+        """A table taken over, read from the store (its variant may be one another process
+        stored after this one read the variants: they are read again, once)."""
+        try:
+            return self.records.load_one(table_id)
+        except Exception:
+            self.rules.refresh()
+            return self.records.load_one(table_id)
 
     def release(self, table_id: str) -> None:
         """Another process holds the table now: stop serving it at once (its tasks end,
@@ -235,7 +244,7 @@ class TableManager:
 
     async def create_table(self, spec: TableSpec) -> tuple[Table, dict[int, str]]:
         """Validate, persist, and return the table with the new seat tokens (shown once)."""
-        variant = self.rules.pin(spec.variant)
+        variant = await self._pin(spec.variant)
         ruleset = await self.rules.checked_ruleset(variant, spec.overrides)
         players = ruleset.players
         seats = spec.seats if spec.seats is not None else [SeatSpec() for _ in range(players)]
@@ -299,7 +308,7 @@ class TableManager:
         """Record new rules (variant and the complete set of overrides) from the next round
         on; refused while a round is in play."""
         table = self.get(table_id)
-        name = self.rules.pin(variant) if variant else table.rule.variant
+        name = await self._pin(variant) if variant else table.rule.variant
         ruleset = await self.rules.checked_ruleset(name, overrides)
         async with table.lock:
             self.records.check_available(table)
@@ -320,6 +329,17 @@ class TableManager:
             table.rules.append(rule)
             table.broadcast(self.rules)
             return rule
+
+    async def _pin(self, variant: str) -> str:
+        """:meth:`RuleBook.pin`; in a scale-out, after reading the stored variants again
+        when the reference is not known here (another process may have stored it)."""
+        try:
+            return self.rules.pin(variant)
+        except TableError:
+            if self.ownership is None:
+                raise
+        await asyncio.to_thread(self.rules.refresh)
+        return self.rules.pin(variant)
 
     async def issue_token(self, table_id: str, seat: int) -> str:
         """A new token for a human seat; the old one stops working."""

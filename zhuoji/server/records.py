@@ -22,7 +22,7 @@ from zhuoji.agents.base import agent_names
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.server import store as S
-from zhuoji.server.ownership import LeaseLost
+from zhuoji.server.leases import LeaseLost
 from zhuoji.server.rounds import normalized, rebuild_round, settlement_of
 from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.tables import NextRound, SeatKind, Table, TableError, now

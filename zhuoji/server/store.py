@@ -288,7 +288,7 @@ def _upgrade(engine: Engine, schema: str | None) -> None:
 def make_fence(engine: Engine, url: str, schema: str | None, scale_out: bool = False) -> Fence:
     """The store's writer fence (:mod:`zhuoji.server.fence`): SQLite's file lock, or
     PostgreSQL's advisory lock and lease (``scale_out``: the lock shared by the processes
-    of a scale-out, which lease the tables one by one: :mod:`zhuoji.server.ownership`)."""
+    of a scale-out, which lease the tables one by one: :mod:`zhuoji.server.leases`)."""
     parsed = sa.make_url(url)
     if engine.dialect.name == "sqlite":
         query = {k: str(v) for k, v in parsed.query.items()}
@@ -606,7 +606,7 @@ class Store:
         """Open the store and take its lock (one server per store).  ``check_only``
         (``zhuoji serve --check``): read it, take no lock, create and change nothing.
         ``scale_out``: one of several processes on this PostgreSQL store, each writing the
-        tables it leases (:mod:`zhuoji.server.ownership`; :attr:`guard`)."""
+        tables it leases (:mod:`zhuoji.server.leases`; :attr:`guard`)."""
         self.url, self.schema = split_schema(normalize_url(url))
         base = make_engine(self.url)
         self.engine: Engine = (
