@@ -142,6 +142,23 @@ def test_any_process_sends_http_and_websocket_clients_to_the_owner(
     assert [x["id"] for x in httpx.get(f"{a.url}/api/tables?local=true").json()] == [tid]
 
 
+def test_a_variant_stored_on_one_process_is_taken_by_a_table_on_another(
+    two: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """The stored variants are shared through the store: a version uploaded at one process
+    after the other started is read by the other when a table names it."""
+    a, b = two
+    source = "name: anshun-club\ntitle: 安顺捉鸡\nextends: guiyang\nmatch: {rounds: 2}\n"
+    op = {"Authorization": f"Bearer {OP}"}
+    r = httpx.post(f"{b.url}/api/variants", headers=op, json={"source": source})
+    assert r.status_code == 201, r.text
+    r = httpx.post(
+        f"{a.url}/api/tables", headers=op, json={"variant": "anshun-club", "seats": SEATS}
+    )
+    assert r.status_code == 201, r.text
+    assert "anshun-club@1" in r.text  # pinned to the version stored at the other process
+
+
 def test_a_proxied_client_address_is_believed_only_when_signed() -> None:
     """The owner's back-off on wrong tokens counts the client a peer proxied, not the peer:
     the address travels signed with the operator credential the processes share."""
@@ -328,7 +345,13 @@ def test_the_table_page_follows_its_table_to_the_owner_and_across_a_sigkill(
     a = node(schema_url, tmp_path, "a", "--allow-origin", page_origin).start()
     b = node(schema_url, tmp_path, "b", port=pb).start()
     try:
-        tid, token = browser_tests.make_table(a.url, 5)
+        r = httpx.post(
+            f"{a.url}/api/tables",
+            headers={"Authorization": f"Bearer {OP}"},
+            json={"seats": browser_tests.SEATS, "seed": 5, "rounds": 4, "next_round": "ready"},
+        )
+        assert r.status_code == 201, r.text
+        tid, token = r.json()["id"], r.json()["tokens"]["0"]
         with browser_tests.sync_api.sync_playwright() as pw:
             chromium = pw.chromium.launch(
                 executable_path=browser_tests.CHROMIUM, args=browser_tests.ARGS, headless=True
@@ -342,6 +365,8 @@ def test_the_table_page_follows_its_table_to_the_owner_and_across_a_sigkill(
                     me.act(view)
                     view = me.wait_turn()
                 before = me.view()
+                owner = httpx.get(f"{b.url}/api/tables/{tid}").headers.get("x-zhuoji-owner")
+                assert owner == a.url  # the page played at the owner, reached through b
                 a.kill()
                 page.wait_for_selector("#reconnect:not([hidden])", timeout=10_000)
                 t0 = time.monotonic()
