@@ -246,15 +246,18 @@ async def _take_over(
             break
         await asyncio.sleep(0.05)
     waiting = set(theirs)
+
+    async def answers(http: httpx.AsyncClient, t: str) -> None:
+        try:
+            r = await http.get(f"/api/tables/{t}")
+        except httpx.HTTPError:
+            return
+        if r.status_code == 200:
+            waiting.discard(t)
+
     async with httpx.AsyncClient(base_url=base, timeout=10, follow_redirects=True) as http:
         while waiting and time.monotonic() < deadline:
-            for t in list(waiting):
-                try:
-                    r = await http.get(f"/api/tables/{t}")
-                except httpx.HTTPError:
-                    continue
-                if r.status_code == 200:
-                    waiting.discard(t)
+            await asyncio.gather(*(answers(http, t) for t in list(waiting)))  # all at once
             if waiting:
                 await asyncio.sleep(0.05)
     if not waiting:

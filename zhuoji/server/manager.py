@@ -162,8 +162,12 @@ class TableManager:
             try:
                 for table_id in await asyncio.to_thread(own.renew):
                     self.release(table_id)
-                for table_id in await asyncio.to_thread(own.claimable):
-                    await self.adopt(table_id)
+                free = await asyncio.to_thread(own.claimable)
+                for failed in await asyncio.gather(
+                    *(self.adopt(t) for t in free), return_exceptions=True
+                ):
+                    if isinstance(failed, Exception):
+                        log.warning("leases: a take-over failed: %s", _why(failed))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the database is out: writes are fenced meanwhile
