@@ -74,7 +74,7 @@ class Peers:
     def forwarded_client(self, scope: Scope) -> str | None:
         """The client address a peer proxied this request for (None: not proxied, or
         not signed by a process holding the operator credential)."""
-        headers = dict(scope.get("headers") or ())
+        headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
         address, signature = headers.get(CLIENT_HEADER), headers.get(SIGNATURE_HEADER)
         if address is None or signature is None:
             return None
