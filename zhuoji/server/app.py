@@ -123,7 +123,8 @@ def create_app(
 
     app.add_middleware(Guard, authority=authority)
     app.state.peers = peers = Peers(operator_token)
-    app.add_middleware(Router, manager=manager, peers=peers)  # outermost: before credentials
+    if ownership is not None:  # a scale-out: outermost, before the credentials
+        app.add_middleware(Router, manager=manager, peers=peers)
     app.exception_handler(TableError)(_table_error)
     app.exception_handler(S.StoreUnavailable)(_store_unavailable)
     app.exception_handler(LeaseLost)(_store_unavailable)
