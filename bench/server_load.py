@@ -7,6 +7,7 @@
     python bench/server_load.py --tables 100 --transport ws --workers 2 --db postgresql://…
     python bench/server_load.py --tables 100 --transport ws --against ../main/.venv/bin/python
     python bench/server_load.py --url http://127.0.0.1:8000 --operator-token TOKEN --tables 20
+    python bench/server_load.py --failover 3 --db postgresql://… --tables 30 --rounds 4
 
 Each point starts ``zhuoji serve`` on a free loopback port with a fresh SQLite database in
 a temporary directory (or ``--db URL``), plays ``--rounds`` rounds at every table at once
@@ -25,6 +26,15 @@ after it), also per engine action — the machine is shared, so compare CPU time
 wall time.  Checks:
 no errors, every round's event log replays to the recorded totals.  Exits 1 if a check
 fails.  Traffic goes to loopback only; every run is bounded by ``--timeout``.
+
+``--failover N`` (with a PostgreSQL ``--db``) is the scale-out's failover run
+(:mod:`zhuoji.server.failover`): N ``zhuoji serve --advertise`` processes on one schema,
+each on its own port and in its own working folder, behind a TCP balancer; the tables are
+created and played through the balancer by WebSocket seats that reconnect by themselves;
+``--kill-after`` seconds in, the owner of the most tables is SIGKILLed.  Printed: the time
+until its tables are leased by others and until they answer there, acknowledged actions
+against those missing from the stored logs.  Exits 1 on an error, a lost action or a
+take-over of 10 s or more.
 """
 
 from __future__ import annotations
@@ -189,7 +199,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-verify", action="store_true", help="skip replaying every log afterwards")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--failover",
+        type=at_least(2),
+        metavar="N",
+        help="the failover run: N scale-out processes on the PostgreSQL --db behind a TCP "
+        "balancer, the owner of the most tables SIGKILLed under load",
+    )
+    p.add_argument(
+        "--kill-after", type=float, default=3.0, help="--failover: seconds of play before the kill"
+    )
+    p.add_argument(
+        "--lease-seconds", type=float, default=3.0, help="--failover: the processes' lease length"
+    )
     args = p.parse_args(argv)
+    if args.failover:
+        return failover(p, args)
     if not args.timeout > 0:
         p.error(f"--timeout must be a positive number of seconds, not {args.timeout}")
     if args.against and (args.db or args.url):
@@ -245,6 +270,28 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
     return 0 if all(r["errors"] == 0 for r in results) else 1
+
+
+def failover(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--failover N``: the scale-out's failover run (module docstring)."""
+    if not (args.db and args.db.startswith(("postgresql", "postgres:"))):
+        p.error("--failover needs a PostgreSQL --db (the processes share its database)")
+    if "schema=" in args.db:
+        p.error("--failover makes a schema of its own; leave ?schema= out")
+    if args.transport == "http" or len(args.tables) != 1 or args.seats != 4:
+        p.error("--failover plays one --tables point of four WebSocket seats per table")
+    from zhuoji.server.failover import run_failover
+
+    report = run_failover(
+        args.db, processes=args.failover, tables=args.tables[0], rounds=args.rounds,
+        kill_after=args.kill_after, lease_s=args.lease_seconds, timeout=args.timeout,
+        python=args.server_python,
+    )  # fmt: skip
+    print(report.text(), flush=True)
+    if args.json:
+        print(json.dumps(report.__dict__, indent=2, ensure_ascii=False))
+    slow = report.serving_s is None or report.serving_s >= 10
+    return 1 if report.errors or report.lost or slow else 0
 
 
 if __name__ == "__main__":

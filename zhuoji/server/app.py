@@ -46,8 +46,10 @@ import zhuoji
 from zhuoji.server import store as S
 from zhuoji.server.auth import Authority, RedactTokens
 from zhuoji.server.guard import Guard
+from zhuoji.server.leases import DEFAULT_LEASE_S, LeaseLost, Ownership, check_advertise
 from zhuoji.server.manager import TableManager
 from zhuoji.server.routes import open_play, operator, pages, seats, socket, tables, variants
+from zhuoji.server.routing import Peers, Router
 from zhuoji.server.rulebook import VariantRefused
 from zhuoji.server.tables import TableError
 from zhuoji.server.wire import EncodedViews
@@ -79,16 +81,22 @@ def create_app(
     *,
     serving: bool = False,
     allowed_origins: Iterable[str] = (),
+    advertise: str | None = None,
+    lease_seconds: float = DEFAULT_LEASE_S,
 ) -> FastAPI:
     """The application over the store at ``db_url``; ``operator_token`` (at least 16
     characters) authorizes operator calls.  ``serving``: this process exists to serve the
     app (``zhuoji serve``), so the garbage collector is tuned for it once the tables are
     loaded (:func:`tune_gc`).  ``allowed_origins``: the browser origins besides the
     server's own whose pages may open a WebSocket (``https://play.example.com``; ``*``
-    any: :func:`zhuoji.server.deps.origin_allowed`)."""
+    any: :func:`zhuoji.server.deps.origin_allowed`).  ``advertise``: this process is one
+    of a scale-out on a PostgreSQL store, reachable by clients at that address
+    (``http://host:port``): it serves the tables it leases and sends the clients of the
+    others to their owners (:mod:`zhuoji.server.leases`, :mod:`zhuoji.server.routing`);
+    ``lease_seconds``: how long a dead process's tables wait before others take them."""
     if not operator_token:
         raise ValueError("an operator token is required")
-    store = S.Store(db_url)
+    store, ownership = _open(db_url, advertise, lease_seconds)
     authority = Authority(operator_token)
     # the routers' routes go into the app as they are, not through include_router, which
     # (in current FastAPI) puts a layer of its own in front of an included router's routes
@@ -108,20 +116,41 @@ def create_app(
     )
     app.state.store = store
     app.state.authority = authority
-    app.state.manager = TableManager(store, authority)
+    app.state.manager = manager = TableManager(store, authority, ownership)
     app.state.encoded_views = EncodedViews()
     app.state.serving = serving
     app.state.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
 
     app.add_middleware(Guard, authority=authority)
+    app.state.peers = peers = Peers(operator_token)
+    if ownership is not None:  # a scale-out: outermost, before the credentials
+        app.add_middleware(Router, manager=manager, peers=peers)
     app.exception_handler(TableError)(_table_error)
     app.exception_handler(S.StoreUnavailable)(_store_unavailable)
+    app.exception_handler(LeaseLost)(_store_unavailable)
     for error in (sa.exc.OperationalError, sa.exc.InterfaceError):  # a read in an outage
         app.exception_handler(error)(_store_unavailable)
     app.exception_handler(RequestValidationError)(_invalid)
     app.exception_handler(RecursionError)(_too_deep)
     app.mount("/static", pages.static_files(), name="static")
     return app
+
+
+def _open(
+    db_url: str, advertise: str | None, lease_seconds: float
+) -> tuple[S.Store, Ownership | None]:
+    """The store, and in a scale-out (``advertise``) this process's table leases."""
+    address = check_advertise(advertise) if advertise is not None else None
+    store = S.Store(db_url, scale_out=address is not None)
+    if address is None:
+        return store, None
+    ownership = Ownership(store.engine, store.schema, address, lease_seconds)
+    try:
+        ownership.prepare()
+    except sa.exc.SQLAlchemyError as exc:
+        store.close()
+        raise S.StoreError(f"cannot prepare the table leases: {exc}") from exc
+    return store, ownership
 
 
 @asynccontextmanager
@@ -152,7 +181,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         await manager.close()
+        await app.state.peers.close()
         await store.stop()
+        if manager.ownership is not None:  # the others take this process's tables now
+            try:
+                manager.ownership.release_all()
+            except sa.exc.SQLAlchemyError as exc:
+                log.warning("the table leases were not released (they expire): %s", exc)
 
 
 async def _table_error(_request: Request, exc: TableError) -> JSONResponse:
@@ -163,6 +198,8 @@ async def _table_error(_request: Request, exc: TableError) -> JSONResponse:
 
 
 async def _store_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, LeaseLost):
+        return JSONResponse({"detail": f"{exc}; ask again"}, status_code=503)
     if not isinstance(exc, S.StoreUnavailable):
         exc = S.StoreUnavailable(f"the database is unreachable ({exc.__class__.__name__})")
     return JSONResponse({"detail": f"{exc}; nothing was changed"}, status_code=503)

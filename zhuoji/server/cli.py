@@ -87,6 +87,22 @@ def configure(subparsers: Any) -> None:
         help="seconds a keep-alive connection may stay silent between requests (default 5)",
     )
     p.add_argument(
+        "--advertise",
+        default=None,
+        metavar="URL",
+        help="scale out: this process is one of several on one PostgreSQL store, reachable by "
+        "clients at URL (http://HOST:PORT); each serves the tables it leases and redirects "
+        "the others' clients to their owners (docs/server.md)",
+    )
+    p.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="with --advertise: seconds a table's lease lasts unrenewed, so how soon the others "
+        "take over the tables of a process that died (default 3)",
+    )
+    p.add_argument(
         "--no-open-play",
         action="store_true",
         help="forbid opening tables from the lobby without the operator token",
@@ -180,7 +196,33 @@ def serve(args: argparse.Namespace) -> int:
             raise ZhuojiError(
                 f"a timeout must be more than 0 and at most 3600 seconds, not {seconds}"
             )
-    app = create_app(url, token, serving=True, allowed_origins=args.allow_origin)
+    lease = args.lease_seconds
+    if lease is not None and (args.advertise is None or not 0.5 <= lease <= 600):
+        raise ZhuojiError(
+            "--lease-seconds goes with --advertise, 0.5 to 600 seconds"
+            if args.advertise is not None
+            else "--lease-seconds goes with --advertise (a scale-out)"
+        )
+    if args.advertise is not None:
+        from zhuoji.server.leases import DEFAULT_LEASE_S, check_advertise
+
+        try:
+            check_advertise(args.advertise)
+        except ValueError as exc:
+            raise ZhuojiError(str(exc)) from None
+        if not url.startswith("postgresql"):
+            raise ZhuojiError(
+                "--advertise (a scale-out) needs a PostgreSQL store (--db postgresql://…); "
+                "a SQLite store is served by one process"
+            )
+    app = create_app(
+        url,
+        token,
+        serving=True,
+        allowed_origins=args.allow_origin,
+        advertise=args.advertise,
+        lease_seconds=lease if lease is not None else (DEFAULT_LEASE_S if args.advertise else 3.0),
+    )
     app.state.open_play = OpenPlay(
         OpenPlayPolicy(
             not args.no_open_play,
@@ -198,6 +240,13 @@ def serve(args: argparse.Namespace) -> int:
         f"zhuoji serve: listening on http://{shown}:{port} (API docs /docs, browser client /)",
         flush=True,
     )
+    if args.advertise is not None:
+        own = app.state.manager.ownership
+        print(
+            f"zhuoji serve: scale-out: advertised as {own.address}, node {own.node!r}, "
+            f"leases of {own.lease_s:g} s",
+            flush=True,
+        )
     config = uvicorn.Config(
         app,
         log_level=args.log_level,

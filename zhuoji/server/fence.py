@@ -300,3 +300,35 @@ class PostgresFence(Fence):
         self._drop()
         if self.on_lost is not None:
             self.on_lost(why)
+
+
+class SharedPostgresFence(PostgresFence):
+    """The fence of one process of a scale-out (``zhuoji serve --advertise``): the store's
+    advisory lock taken *shared*, on the writer's own connection as above, so the processes
+    of the scale-out write side by side while a single-process server (which takes the
+    lock exclusively) can write beside none of them.  Which process writes which table is
+    fenced per table, in the database (:mod:`zhuoji.server.leases`), so there is no
+    store-wide epoch: a re-taken shared lock is simply taken again."""
+
+    def _lock_session(self) -> Connection:
+        c = self.engine.connect()
+        try:
+            got = c.execute(
+                sa.text("SELECT pg_try_advisory_lock_shared(:k)"), {"k": self.key}
+            ).scalar()
+            c.commit()
+        except BaseException:
+            c.close()
+            raise
+        if not got:
+            c.close()
+            raise FenceError(
+                f"a single-process zhuoji server is serving {self.shown} (schema "
+                f"{self.schema or 'public'}); the processes of a scale-out (--advertise) "
+                "share a store with no such server",
+                lost=True,
+            )
+        return c
+
+    def _bump(self, c: Connection, expect: int | None) -> None:
+        """No store-wide lease: tables are leased one by one."""

@@ -79,6 +79,14 @@ class LoadReport:
     #: after it): the server process's (when the caller can read it) and this process's
     server_cpu: float | None = None
     loadgen_cpu: float = 0.0
+    #: WebSocket seats' reconnections (a scale-out: the owner killed, a table moved)
+    reconnects: int = 0
+    #: WebSocket seats sent to a table's owner by the process they reached (close 4307)
+    redirects: int = 0
+    #: every acknowledged client action: (table, round, seat, action)
+    acked: list[tuple[str, int, int, str]] = field(default_factory=list)
+    #: acknowledged actions missing from the stored logs (must stay empty)
+    lost: list[str] = field(default_factory=list)
 
     @property
     def rounds_per_s(self) -> float:
@@ -163,91 +171,167 @@ async def _seat_client(
     report: LoadReport,
     seen: _Seen,
     deadline: float,
+    follow: bool = False,
 ) -> None:
-    """One seat over its WebSocket (latency: the action sent → its ack)."""
+    """One seat over its WebSocket (latency: the action sent → its ack).  ``follow``: a
+    seat of a scale-out, which reconnects by itself (see :func:`_play_seat`)."""
     try:
         async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-            await _play_seat(session, ws_url, token, report, seen)
+            await _play_seat(session, ws_url, token, report, seen, follow)
     except TimeoutError:
         report.errors.append(f"{ws_url}: timed out")
 
 
+@dataclass
+class _Seat:
+    """A seat client's state, kept across its connections."""
+
+    table_id: str
+    seat: int
+    acted: tuple[int, int] | None = None
+    retries: int = 0  # 409s answered by a sync, in a row
+    readied: int | None = -1  # the round after which this seat said ready
+    over: bool = False
+    #: message id → (sent at, round, action) of the actions not yet acknowledged
+    sent: dict[int, tuple[float, int, str]] = field(default_factory=dict)
+    next_id: int = 1
+
+
 async def _play_seat(
-    session: aiohttp.ClientSession, ws_url: str, token: str, report: LoadReport, seen: _Seen
+    session: aiohttp.ClientSession,
+    ws_url: str,
+    token: str,
+    report: LoadReport,
+    seen: _Seen,
+    follow: bool = False,
 ) -> None:
     """One seat's client until its match is over (the caller bounds it in time).  aiohttp's
     WebSocket client reads frames in compiled code (websockets' client, used before, cost
     about as much CPU per frame as the server's own framing): the load generator shares
-    the machine with the server it measures."""
-    acted: tuple[int, int] | None = None
-    retries = 0  # 409s answered by a sync, in a row
-    readied: int | None = -1  # the round after which this seat said ready
-    over = False
-    sent: dict[int, float] = {}
-    next_id = 1
-    async with session.ws_connect(ws_url, max_msg_size=2**23) as ws:
-        await ws.send_str(_text({"type": "auth", "token": token}))
-        while True:
-            frame = await ws.receive()
-            if frame.type is not aiohttp.WSMsgType.TEXT:
-                if frame.type in _WS_CLOSED:
-                    report.errors.append(f"{ws_url}: closed by the server ({ws.close_code})")
-                    return
-                continue
-            m = orjson.loads(frame.data)
-            kind = m.get("type")
-            if kind == "ack" or "ack" in m:  # on its own, or in the state showing the action
-                t0 = sent.pop(m.get("id") if kind == "ack" else m["ack"], None)
-                if t0 is not None:
-                    report.latencies.append(time.perf_counter() - t0)
-                if kind == "ack":
-                    if over and not sent:
-                        return
-                    continue
-            if kind == "error":
-                sent.pop(m.get("id"), None)
-                if m.get("status") == 409 and retries < 3:
-                    # benign: the action answered a state that had moved on (or the window
-                    # closed): ask for the current view and decide again
-                    retries += 1
-                    acted = None
-                    await ws.send_str(_text({"type": "sync"}))
-                    continue
-                report.errors.append(f"{ws_url}: {m.get('error')}")
-                if over and not sent:
-                    return
-                continue
-            if kind != "state":
-                continue
-            v = m["view"]
-            rnd = v["round"]
-            if rnd is not None:
-                prev = seen.last_seq.get(rnd, -1)
-                if v["seq"] < prev:
-                    report.errors.append(
-                        f"{ws_url}: round {rnd} went back from seq {prev} to {v['seq']}"
-                    )
-                seen.last_seq[rnd] = max(prev, v["seq"])
-            if v["match"]["over"]:
-                over = True
-                if not sent:
-                    return
-                continue
-            if v["can_ready"] and readied != rnd:
-                readied = rnd
-                await ws.send_str(_text({"type": "ready", "id": 0}))
-                continue
-            if v["legal"] and (rnd, v["seq"]) != acted:
-                if acted is not None:
-                    retries = 0
-                acted = (rnd, v["seq"])
-                sent[next_id] = time.perf_counter()
-                await ws.send_str(
-                    _text({"type": "action", "action": choose(v), "seq": v["seq"], "id": next_id})
-                )
-                next_id += 1
-                report.actions += 1
+    the machine with the server it measures.
 
+    ``follow`` (a scale-out, docs/server.md): the seat goes where the server sends it (the
+    close code 4307 with the owner's address) and, when its connection drops or is closed
+    (the owner killed, the table moved), reconnects by itself to ``ws_url`` (the load
+    balancer), which routes it to the table's owner of the moment, as the browser client
+    does.  Every acknowledged action is recorded (``report.acked``) for the check that none
+    is lost; an action whose acknowledgement was cut off is not counted either way."""
+    parts = ws_url.split("/ws/", 1)
+    table_id = parts[1].rsplit("/", 1)[-1]
+    st = _Seat(table_id, -1)
+    url = ws_url
+    pause = 0.05
+    while True:
+        try:
+            async with session.ws_connect(url, max_msg_size=2**23) as ws:
+                await ws.send_str(_text({"type": "auth", "token": token}))
+                outcome = await _seat_connection(ws, url, st, report, seen, follow)
+        except (aiohttp.ClientError, OSError) as exc:
+            if not follow:
+                raise
+            outcome = f"failed: {exc.__class__.__name__}"
+        if outcome == "done":
+            return
+        if outcome.startswith("moved "):
+            report.redirects += 1
+        else:
+            report.reconnects += 1
+        st.readied = -1  # ready flags are not kept by a table taken over: say it again
+        st.sent.clear()  # their acknowledgements will not come: their fate is unknown
+        st.acted = None
+        if outcome.startswith("moved "):
+            url = "ws" + outcome[len("moved http") :] + "/ws/" + parts[1]
+            pause = 0.05
+        else:
+            url = ws_url
+            await asyncio.sleep(pause)
+            pause = min(1.0, pause * 2)
+
+
+async def _seat_connection(
+    ws: aiohttp.ClientWebSocketResponse,
+    ws_url: str,
+    st: _Seat,
+    report: LoadReport,
+    seen: _Seen,
+    follow: bool,
+) -> str:
+    """One connection of a seat: ``done`` (its match is over), ``moved ADDRESS`` or
+    ``dropped`` (``follow``: reconnect)."""
+    while True:
+        frame = await ws.receive()
+        if frame.type is not aiohttp.WSMsgType.TEXT:
+            if frame.type in _WS_CLOSED:
+                code = ws.close_code
+                if follow and code == MOVED_WS and isinstance(frame.extra, str):
+                    return f"moved {frame.extra}"
+                if follow and code not in (4401, 4403, 4404, 4429):
+                    return "dropped"
+                report.errors.append(f"{ws_url}: closed by the server ({code})")
+                return "done"
+            continue
+        m = orjson.loads(frame.data)
+        kind = m.get("type")
+        if kind == "hello":
+            st.seat = m["seat"]
+            continue
+        if kind == "ack" or "ack" in m:  # on its own, or in the state showing the action
+            one = st.sent.pop(m.get("id") if kind == "ack" else m["ack"], None)
+            if one is not None:
+                report.latencies.append(time.perf_counter() - one[0])
+                report.acked.append((st.table_id, one[1], st.seat, one[2]))
+            if kind == "ack":
+                if st.over and not st.sent:
+                    return "done"
+                continue
+        if kind == "error":
+            st.sent.pop(m.get("id"), None)
+            if m.get("status") in (409, 503) and st.retries < 3:
+                # benign: the action answered a state that had moved on (or the window
+                # closed; or the table is moving): ask for the current view, decide again
+                st.retries += 1
+                st.acted = None
+                await ws.send_str(_text({"type": "sync"}))
+                continue
+            report.errors.append(f"{ws_url}: {m.get('error')}")
+            if st.over and not st.sent:
+                return "done"
+            continue
+        if kind != "state":
+            continue
+        v = m["view"]
+        rnd = v["round"]
+        if rnd is not None:
+            prev = seen.last_seq.get(rnd, -1)
+            if v["seq"] < prev:
+                report.errors.append(
+                    f"{ws_url}: round {rnd} went back from seq {prev} to {v['seq']}"
+                )
+            seen.last_seq[rnd] = max(prev, v["seq"])
+        if v["match"]["over"]:
+            st.over = True
+            if not st.sent:
+                return "done"
+            continue
+        if v["can_ready"] and st.readied != rnd:
+            st.readied = rnd
+            await ws.send_str(_text({"type": "ready", "id": 0}))
+            continue
+        if v["legal"] and (rnd, v["seq"]) != st.acted:
+            if st.acted is not None:
+                st.retries = 0
+            st.acted = (rnd, v["seq"])
+            action = choose(v)
+            st.sent[st.next_id] = (time.perf_counter(), rnd, action)
+            await ws.send_str(
+                _text({"type": "action", "action": action, "seq": v["seq"], "id": st.next_id})
+            )
+            st.next_id += 1
+            report.actions += 1
+
+
+#: the close code of a table served elsewhere (zhuoji.server.routing.MOVED_WS)
+MOVED_WS = 4307
 
 _WS_CLOSED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED)
 
@@ -390,9 +474,11 @@ async def _play(
     transport: str,
     report: LoadReport,
     deadline: float,
+    follow: bool = False,
 ) -> dict[tuple[str, int], _Seen]:
     """One client per seat of every table, all at once, until their matches are over;
-    what each saw, by (table, seat)."""
+    what each saw, by (table, seat).  ``follow``: WebSocket seats of a scale-out, which
+    go where they are sent and reconnect by themselves (:func:`_play_seat`)."""
     ws_base = "ws" + base_url[len("http") :]
     seen: dict[tuple[str, int], _Seen] = {}
     clients = []
@@ -413,7 +499,7 @@ async def _play(
                     )
                     seat_clients.append(ws_session)
                 url = f"{ws_base}/ws/tables/{t['id']}"
-                clients.append(_seat_client(ws_session, url, token, report, s, deadline))
+                clients.append(_seat_client(ws_session, url, token, report, s, deadline, follow))
     results = await asyncio.gather(*clients, return_exceptions=True)
     for one in seat_clients:
         await one.close()

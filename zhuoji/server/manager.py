@@ -12,12 +12,18 @@ rest to its parts, each with one job:
 
 Clients of a seat (a WebSocket, a long poll) are registered here (:meth:`attach`) and
 hear every committed change (:meth:`zhuoji.server.tables.Table.broadcast`).
+
+In a scale-out (``ownership``: several processes on one PostgreSQL store) the manager
+holds only the tables this process leases: it takes the free ones at start, keeps their
+leases, takes over those whose lease expires (:meth:`adopt`), and lets go at once of any
+another process has taken (:meth:`release`; :mod:`zhuoji.server.leases`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,11 +32,17 @@ from typing import Any
 from zhuoji.agents.base import agent_names
 from zhuoji.server import store as S
 from zhuoji.server.auth import Authority
+from zhuoji.server.leases import Ownership
 from zhuoji.server.play import Play
 from zhuoji.server.records import TableRecords
 from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.seats import SeatTokens, new_seat_token
 from zhuoji.server.tables import Listener, NextRound, SeatKind, Table, TableError, now
+
+log = logging.getLogger("zhuoji.server")
+
+#: the close code of a client whose table moved to another process (reconnect: routed anew)
+MOVED_CODE = 1012
 
 
 @dataclass
@@ -57,13 +69,21 @@ class TableSpec:
 class TableManager:
     """Owns every table; the one place that changes them."""
 
-    def __init__(self, store: S.Store, authority: Authority) -> None:
+    def __init__(
+        self, store: S.Store, authority: Authority, ownership: Ownership | None = None
+    ) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
         self.rules = RuleBook(store)
         self.records = TableRecords(store, self.rules, self.tables)
         self.play = Play(self.tables, self.records, self.rules)
         self.tokens = SeatTokens(store, authority)
+        self.ownership = ownership
+        self._adopting: dict[str, asyncio.Future[bool]] = {}
+        self._leases: asyncio.Task[None] | None = None
+        if ownership is not None:
+            store.guard = ownership.guard
+            self.records.on_lease_lost = lambda table: self.release(table.id)
 
     @property
     def actions(self) -> int:
@@ -77,6 +97,8 @@ class TableManager:
 
     def get(self, table_id: str) -> Table:
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if t is None and self.ownership is not None and table_id in self._adopting:
+            raise TableError(503, f"table {table_id[:60]!r} is being taken over; ask again")
         if t is None:
             raise TableError(404, f"no table {table_id[:60]!r}")
         return t
@@ -88,24 +110,145 @@ class TableManager:
         A table that cannot be read or rebuilt is left out and listed in :attr:`broken`;
         the others are served."""
         self.rules.load()
+        if self.ownership is not None:
+            return self._load_leased()
         tables, live_rounds = self.records.load()
         for table in tables:
             self.tokens.register(table)
             self.tables[table.id] = table
         return {"tables": len(tables), "live_rounds": live_rounds, "broken": len(self.broken)}
 
+    def _load_leased(self) -> dict[str, int]:
+        """A scale-out's start: take every table nobody holds and load those."""
+        assert self.ownership is not None
+        live = 0
+        for table_id in self.ownership.claimable():
+            if self.ownership.claim(table_id) is None:
+                continue
+            try:
+                table = self._load_one(table_id)
+            except Exception as exc:
+                self.records.broken[table_id] = _why(exc)
+                log.error("table %s is quarantined: %s", table_id, _why(exc))
+                continue
+            self.tokens.register(table)
+            self.tables[table_id] = table
+            live += table.live
+        return {"tables": len(self.tables), "live_rounds": live, "broken": len(self.broken)}
+
     async def resume_all(self) -> None:
-        """After start-up: let bots act and bot-only tables go on where they stopped."""
+        """After start-up: let bots act and bot-only tables go on where they stopped (and,
+        in a scale-out, start keeping the leases)."""
         await self.play.resume_all()
+        if self.ownership is not None and self._leases is None:
+            self._leases = asyncio.create_task(self._keep_leases())
 
     async def close(self) -> None:
+        if self._leases is not None:
+            self._leases.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._leases
         await self.play.close()
+
+    # -- scale-out: leases -------------------------------------------------------------------
+
+    async def _keep_leases(self) -> None:
+        """Renew this process's leases, let go of the tables lost, take over the tables
+        whose lease expired (a process that died), about four times per lease length."""
+        own = self.ownership
+        assert own is not None
+        while True:
+            await asyncio.sleep(own.renew_every)
+            try:
+                for table_id in await asyncio.to_thread(own.renew):
+                    self.release(table_id)
+                free = await asyncio.to_thread(own.claimable)
+                for failed in await asyncio.gather(
+                    *(self.adopt(t) for t in free), return_exceptions=True
+                ):
+                    if isinstance(failed, Exception):
+                        log.warning("leases: a take-over failed: %s", _why(failed))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is out: writes are fenced meanwhile
+                log.warning("leases: %s", _why(exc))
+
+    async def adopt(self, table_id: str) -> bool:
+        """Take the table if nobody holds it, and serve it from the store (True: it is
+        served here now, or quarantined here)."""
+        if table_id in self.tables or table_id in self.records.broken:
+            return True
+        pending = self._adopting.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._adopting[table_id] = done
+        ok = False
+        try:
+            ok = await self._adopt(table_id)
+        finally:
+            self._adopting.pop(table_id, None)
+            done.set_result(ok)
+        return ok
+
+    async def _adopt(self, table_id: str) -> bool:
+        own = self.ownership
+        assert own is not None
+        epoch = await asyncio.to_thread(own.claim, table_id)
+        if epoch is None:
+            return False
+        try:
+            table = await asyncio.to_thread(self._load_one, table_id)
+        except Exception as exc:
+            self.records.broken[table_id] = _why(exc)
+            log.error("table %s is quarantined: %s", table_id, _why(exc))
+            return True
+        if own.held.get(table_id) != epoch:  # lost again while it was read
+            return False
+        self.tokens.register(table)
+        self.tables[table_id] = table
+        async with table.lock:
+            await self.play.resume(table)
+        log.info("table %s: taken over (lease epoch %d)", table_id, epoch)
+        return True
+
+    def _load_one(self, table_id: str) -> Table:
+        """A table taken over, read from the store (its variant may be one another process
+        stored after this one read the variants: they are read again, once)."""
+        try:
+            return self.records.load_one(table_id)
+        except Exception:
+            self.rules.refresh()
+            return self.records.load_one(table_id)
+
+    def release(self, table_id: str) -> None:
+        """Another process holds the table now: stop serving it at once (its tasks end,
+        its tokens are forgotten here, its clients are closed with :data:`MOVED_CODE` and
+        reconnect to be routed to the owner)."""
+        if self.ownership is not None:
+            self.ownership.drop(table_id)
+        self.records.broken.pop(table_id, None)
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        log.warning(
+            "table %s: its lease was taken by another server; no longer served here", table_id
+        )
+        for task in list(table.tasks):
+            task.cancel()
+        self.records.unavailable.pop(table_id, None)
+        for st in table.seats:
+            if st.token_hash:
+                self.tokens.auth.remove_seat(st.token_hash)
+            for listener in list(st.listeners):
+                listener.close(MOVED_CODE, "the table moved to another server; reconnect")
+            st.listeners.clear()
 
     # -- tables ------------------------------------------------------------------------------
 
     async def create_table(self, spec: TableSpec) -> tuple[Table, dict[int, str]]:
         """Validate, persist, and return the table with the new seat tokens (shown once)."""
-        variant = self.rules.pin(spec.variant)
+        variant = await self._pin(spec.variant)
         ruleset = await self.rules.checked_ruleset(variant, spec.overrides)
         players = ruleset.players
         seats = spec.seats if spec.seats is not None else [SeatSpec() for _ in range(players)]
@@ -150,7 +293,12 @@ class TableManager:
             seats=seat_rows,
             rules=[S.RuleRow(1, 1, variant, dict(spec.overrides), created)],
         )
-        await self.store.write(S.insert_table(row), S.insert_rule_change(table_id, row.rules[0]))
+        ops = [S.insert_table(row), S.insert_rule_change(table_id, row.rules[0])]
+        if self.ownership is not None:
+            ops.append(self.ownership.new_table(table_id))
+        await self.store.write(*ops)
+        if self.ownership is not None:
+            self.ownership.created(table_id)
         table = Table(row)
         self.tables[table_id] = table
         self.tokens.register(table)
@@ -164,7 +312,7 @@ class TableManager:
         """Record new rules (variant and the complete set of overrides) from the next round
         on; refused while a round is in play."""
         table = self.get(table_id)
-        name = self.rules.pin(variant) if variant else table.rule.variant
+        name = await self._pin(variant) if variant else table.rule.variant
         ruleset = await self.rules.checked_ruleset(name, overrides)
         async with table.lock:
             self.records.check_available(table)
@@ -181,10 +329,21 @@ class TableManager:
             rule = S.RuleRow(
                 table.rule.seq + 1, len(table.rounds) + 1, name, dict(overrides), now()
             )
-            await self.store.write(S.insert_rule_change(table.id, rule))
+            await self.store.write_table(table.id, S.insert_rule_change(table.id, rule))
             table.rules.append(rule)
             table.broadcast(self.rules)
             return rule
+
+    async def _pin(self, variant: str) -> str:
+        """:meth:`RuleBook.pin`; in a scale-out, after reading the stored variants again
+        when the reference is not known here (another process may have stored it)."""
+        try:
+            return self.rules.pin(variant)
+        except TableError:
+            if self.ownership is None:
+                raise
+        await asyncio.to_thread(self.rules.refresh)
+        return self.rules.pin(variant)
 
     async def issue_token(self, table_id: str, seat: int) -> str:
         """A new token for a human seat; the old one stops working."""
@@ -209,7 +368,7 @@ class TableManager:
             if st.presence() or st.listeners:
                 raise TableError(409, f"seat {seat} is taken: someone is at it")
             name = f"{bot} bot {seat}"  # as a bot seat is named at creation
-            await self.store.write(S.set_seat_bot(table.id, seat, bot, name))
+            await self.store.write_table(table.id, S.set_seat_bot(table.id, seat, bot, name))
             self.tokens.drop(st, "the seat was given to a bot")
             st.kind, st.bot, st.name, st.token_hash, st.ready = SeatKind.BOT, bot, name, None, False
             table.shared_parts.clear()
@@ -288,6 +447,8 @@ class TableManager:
             self.detach(table_id, waiter)
         if waiter.view is not None:
             return waiter.view
+        if table_id not in self.tables:  # released meanwhile: another process has it now
+            raise TableError(503, f"table {table_id[:60]!r} moved to another server; ask again")
         return await self.view(table_id, seat)
 
     def detach(self, table_id: str, listener: Listener) -> None:
@@ -313,3 +474,8 @@ class _OnePush:
 
     def close(self, code: int, reason: str) -> None:
         self.arrived.set()
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return (f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__)[:500]

@@ -22,6 +22,7 @@ from zhuoji.agents.base import agent_names
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.server import store as S
+from zhuoji.server.leases import LeaseLost
 from zhuoji.server.rounds import normalized, rebuild_round, settlement_of
 from zhuoji.server.rulebook import RuleBook
 from zhuoji.server.tables import NextRound, SeatKind, Table, TableError, now
@@ -41,6 +42,8 @@ class TableRecords:
         self.unavailable: dict[str, str] = {}
         #: called under the table's lock when a waiting table is back (play goes on)
         self.on_resumed: Callable[[Table], Awaitable[None]] | None = None
+        #: called when a write finds that another process took the table (scale-out)
+        self.on_lease_lost: Callable[[Table], None] | None = None
         self._healing: dict[str, asyncio.Task[None]] = {}
         self._before: dict[str, Round | None] = {}  # see new_round
 
@@ -78,6 +81,16 @@ class TableRecords:
             tables.append(table)
         return tables, live_rounds
 
+    def load_one(self, table_id: str) -> Table:
+        """One table read and rebuilt as :meth:`load` does (a table this process has just
+        taken over; any failure is the caller's to quarantine)."""
+        row = self.store.load_table(table_id)
+        check_row(row)
+        table = Table(row)
+        self._rebuild(table)
+        self._try_views(table)
+        return table
+
     def _rebuild(self, table: Table, thorough: bool = False) -> int:
         """Load the table's rules, read every round's events and rebuild its latest round;
         1 if that round is live."""
@@ -108,7 +121,7 @@ class TableRecords:
         if table.current.is_terminal():  # cannot happen (one transaction); heal it
             close_row(table, last)
             if not self.store.check_only:
-                self.store.write_now([S.end_round(table.id, last)])
+                self.store.write_now([*self.store.guard(table.id), S.end_round(table.id, last)])
             return 0
         return 1
 
@@ -139,7 +152,12 @@ class TableRecords:
             close_row(table, closed)
             ops.append(S.end_round(table.id, closed))
         try:
-            await self.store.write(*ops)
+            await self.store.write_table(table.id, *ops)
+        except LeaseLost as exc:  # another process owns the table now: its truth, not ours
+            self._roll_back(table)
+            if self.on_lease_lost is not None:
+                self.on_lease_lost(table)
+            raise TableError(503, f"{exc}; ask again") from exc
         except Exception as exc:
             log.warning(
                 "table %s: storing round %d failed (%s); reloading it",

@@ -108,12 +108,7 @@ class RuleBook:
                 self._quarantine(name, _why(exc))
         made = self.store.migrate_variants(sound) if not self.store.check_only else []
         for v in [*sound, *made]:
-            self.library.add(
-                StoredVariant(
-                    v["name"], v["version"], v["parent"], v["title"], v["source"], v["sha256"],
-                    v["author"], v["created_at"], json.loads(v["differences"]),
-                )
-            )  # fmt: skip
+            self.library.add(_stored(v))
         for name, stored in sorted(self.library.stored.items()):
             for version in stored:
                 try:
@@ -121,6 +116,26 @@ class RuleBook:
                 except Exception as exc:
                     self._quarantine(name, f"{version.ref} does not load: {_why(exc)}")
                     break
+
+    def refresh(self) -> None:
+        """Read the stored variants again and add the versions stored since (by another
+        process of a scale-out, which shares the store: docs/server.md), and the archive."""
+        self.archived = self.store.load_archived()
+        by_name: dict[str, list[dict[str, Any]]] = {}
+        for row in self.store.read_variants():
+            by_name.setdefault(str(row.get("name")), []).append(row)
+        for name, versions in by_name.items():
+            have = {v.version for v in self.library.stored.get(name, [])}
+            if name in self.quarantined or {r["version"] for r in versions} <= have:
+                continue
+            try:
+                sound = check_versions(name, versions)
+                new = [_stored(v) for v in sound if v["version"] not in have]
+                for version in new:
+                    self.library.add(version)
+                    self.library.ruleset(version.ref)
+            except Exception as exc:
+                self._quarantine(name, _why(exc))
 
     def _quarantine(self, name: str, why: str) -> None:
         self.quarantined[name] = why[:500]
@@ -260,3 +275,11 @@ class RuleBook:
         finally:
             self._storing.discard(name)
         return v
+
+
+def _stored(v: dict[str, Any]) -> StoredVariant:
+    """A stored version from its row."""
+    return StoredVariant(
+        v["name"], v["version"], v["parent"], v["title"], v["source"], v["sha256"],
+        v["author"], v["created_at"], json.loads(v["differences"]),
+    )  # fmt: skip

@@ -35,7 +35,7 @@ class SeatTokens:
             if st.kind is not SeatKind.HUMAN:
                 raise TableError(409, f"seat {seat} is a bot seat; it has no token")
             token, digest_ = new_seat_token()
-            await self.store.write(S.set_seat_token(table.id, seat, digest_))
+            await self.store.write_table(table.id, S.set_seat_token(table.id, seat, digest_))
             self.drop(st, "the seat token was replaced")
             st.token_hash = digest_
             self.auth.add_seat(digest_, table.id, seat)
@@ -48,7 +48,7 @@ class SeatTokens:
             st = table.seat_of(seat)
             if st.kind is not SeatKind.HUMAN:
                 raise TableError(409, f"seat {seat} is a bot seat; it has no token")
-            await self.store.write(S.clear_seat_token(table.id, seat))
+            await self.store.write_table(table.id, S.clear_seat_token(table.id, seat))
             self.drop(st, "the seat token was revoked")
             st.token_hash = None
 

@@ -37,7 +37,14 @@ from sqlalchemy.engine import Connection, Engine
 
 from zhuoji.errors import ZhuojiError
 from zhuoji.server import wire
-from zhuoji.server.fence import Fence, FenceError, PostgresFence, SqliteFence, sqlite_file
+from zhuoji.server.fence import (
+    Fence,
+    FenceError,
+    PostgresFence,
+    SharedPostgresFence,
+    SqliteFence,
+    sqlite_file,
+)
 
 #: a unit of work: runs inside the writer's transaction
 Op = Callable[[Connection], None]
@@ -278,9 +285,10 @@ def _upgrade(engine: Engine, schema: str | None) -> None:
                 c.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
 
 
-def make_fence(engine: Engine, url: str, schema: str | None) -> Fence:
+def make_fence(engine: Engine, url: str, schema: str | None, scale_out: bool = False) -> Fence:
     """The store's writer fence (:mod:`zhuoji.server.fence`): SQLite's file lock, or
-    PostgreSQL's advisory lock and lease."""
+    PostgreSQL's advisory lock and lease (``scale_out``: the lock shared by the processes
+    of a scale-out, which lease the tables one by one: :mod:`zhuoji.server.leases`)."""
     parsed = sa.make_url(url)
     if engine.dialect.name == "sqlite":
         query = {k: str(v) for k, v in parsed.query.items()}
@@ -288,7 +296,14 @@ def make_fence(engine: Engine, url: str, schema: str | None) -> Fence:
             path = sqlite_file(parsed.database, query)
         except FenceError as exc:
             raise StoreError(str(exc)) from exc
+        if scale_out:
+            raise StoreError(
+                "a scale-out (--advertise) needs a PostgreSQL store; a SQLite store is "
+                "served by one process"
+            )
         return SqliteFence(engine, path, display_url(url))
+    if scale_out:
+        return SharedPostgresFence(engine, schema, display_url(url))
     return PostgresFence(engine, schema, display_url(url))
 
 
@@ -660,9 +675,13 @@ class _Request:
 class Store:
     """The database, with a group-committing writer thread (start it in the event loop)."""
 
-    def __init__(self, url: str = DEFAULT_URL, *, check_only: bool = False) -> None:
+    def __init__(
+        self, url: str = DEFAULT_URL, *, check_only: bool = False, scale_out: bool = False
+    ) -> None:
         """Open the store and take its lock (one server per store).  ``check_only``
-        (``zhuoji serve --check``): read it, take no lock, create and change nothing."""
+        (``zhuoji serve --check``): read it, take no lock, create and change nothing.
+        ``scale_out``: one of several processes on this PostgreSQL store, each writing the
+        tables it leases (:mod:`zhuoji.server.leases`; :attr:`guard`)."""
         self.url, self.schema = split_schema(normalize_url(url))
         base = make_engine(self.url)
         self.engine: Engine = (
@@ -670,7 +689,10 @@ class Store:
             if self.schema is not None
             else base
         )
-        self.fence: Fence = make_fence(self.engine, self.url, self.schema)
+        self.fence: Fence = make_fence(self.engine, self.url, self.schema, scale_out)
+        #: the steps every write of a table begins with (:meth:`write_table`): none for
+        #: one process per store; the lease check of a scale-out
+        self.guard: Callable[[str], Sequence[Op]] = _unguarded
         self.check_only = check_only
         if not check_only:
             try:
@@ -861,6 +883,10 @@ class Store:
         self.fence.release()
         self._base.dispose()
 
+    async def write_table(self, table_id: str, *ops: Op) -> None:
+        """:meth:`write` of one table's changes, behind its :attr:`guard`."""
+        await self.write(*self.guard(table_id), *ops)
+
     async def write(self, *ops: Op) -> None:
         """Commit ``ops`` in one transaction; returns once they are durable."""
         if self._thread is None:
@@ -939,6 +965,10 @@ class Store:
                 self._events(c, appends)
         self.commits += 1
         self.requests += len(batch)
+
+
+def _unguarded(_table_id: str) -> Sequence[Op]:
+    return ()
 
 
 def _unavailable(exc: BaseException) -> StoreUnavailable:

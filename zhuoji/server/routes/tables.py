@@ -4,9 +4,9 @@ anyone may read of them (no secrets: no seed, no token, no concealed tile)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from zhuoji.server import store as S
 from zhuoji.server.deps import Operator, manager_of
@@ -119,10 +119,24 @@ async def create_table(body: TableIn, _op: Operator, request: Request) -> dict[s
 
 
 @router.get("/api/tables", response_model=list[TableOut], tags=["tables"])
-async def list_tables(request: Request) -> list[dict[str, Any]]:
-    """Every table: seats, current round, match scores, rule history (no secrets)."""
+async def list_tables(
+    request: Request,
+    local: Annotated[
+        bool,
+        Query(description="a scale-out: only the tables this process serves (else all of them)"),
+    ] = False,
+) -> list[dict[str, Any]]:
+    """Every table: seats, current round, match scores, rule history (no secrets).  In a
+    scale-out, those of every process (each asked for its own)."""
     manager = manager_of(request)
-    return [table_out(t, manager.rules) for t in manager.tables.values()]
+    here = [table_out(t, manager.rules) for t in manager.tables.values()]
+    own = manager.ownership
+    if own is None or local:
+        return here
+    others = await asyncio.to_thread(own.peers)
+    found = {t["id"]: t for t in await request.app.state.peers.tables(others)}
+    found.update((t["id"], t) for t in here)
+    return sorted(found.values(), key=lambda t: (t["created_at"], t["id"]))
 
 
 @router.get("/api/tables/{table_id}", response_model=TableOut, tags=["tables"], responses=ERRORS)

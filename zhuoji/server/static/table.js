@@ -134,6 +134,11 @@ let lastTick = null;
 let handFocus = null;  // index of the hand tile that had focus, kept across re-renders
 let hoverTile = null;  // the hand tile under the pointer or focus (its discard hint is shown)
 let wasDropped = false;
+// where the socket goes: the page's own host, or the table's owner in a scale-out (a server
+// that does not hold the table closes with 4307 and the owner's address; after a drop the
+// page goes back to its own host, which routes it to the owner of the moment)
+let socketHost = null;
+let moves = 0;  // 4307s in a row (a table moving again and again waits like a drop)
 let shortcutMap = new Map();
 
 // ------------------------------------------------------------------------------------------
@@ -352,7 +357,8 @@ function ready() {
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   setConnKey("connecting", null, false);
-  ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+  const host = socketHost || `${proto}//${location.host}`;
+  ws = new WebSocket(`${host}/ws/tables/${encodeURIComponent(tableId)}`);
   ws.onopen = () => {
     ws.send(JSON.stringify({ type: "auth", token }));
   };
@@ -362,6 +368,7 @@ function connect() {
       tileNames = m.tiles || {};
       if (typeof m.now_ms === "number") clockOffset = m.now_ms - Date.now();
       retry = 0;
+      moves = 0;
       setConnKey("connected", null, true);
       document.getElementById("reconnect").hidden = true;
       document.body.dataset.conn = "open";
@@ -387,6 +394,13 @@ function connect() {
   };
   ws.onclose = (event) => {
     document.body.dataset.conn = "closed";
+    if (event.code === 4307 && /^https?:\/\/[^/]+$/.test(event.reason) && !stopped && moves++ < 5) {
+      // the table is served by another process of the scale-out: go there at once
+      socketHost = event.reason.replace(/^http/, "ws");
+      setTimeout(connect, 0);
+      return;
+    }
+    socketHost = null;  // a drop: ask the page's own host again, which routes to the owner
     if (event.code >= 4400 && event.code < 4500) {
       stopped = true;
       setConnKey("refused", null, false);
