@@ -2,7 +2,7 @@
 server builds every seat's view after each change), must equal what the seat's
 :class:`~zhuoji.observation.Observation` says, field by field, at every step of played
 rounds — with concealed kongs face down to the others, 定缺 picks unseen until everyone
-chose, claim windows, wilds and 换三张."""
+chose, claim windows, wilds, 换三张 and flowers set aside."""
 
 from __future__ import annotations
 
@@ -45,6 +45,9 @@ def expected(r: Round, seat: int) -> dict[str, Any]:
         "melds": [
             [_meld(m, not ended and s != seat) for m in o.melds(s)] for s in range(r.players)
         ],
+        "flowers": [o.flowers(s) for s in range(r.players)]
+        if r.ruleset.variant.tiles.flowers
+        else None,
         "discards": [{"seat": a, "tile": text[t], "claimed_by": c} for a, t, c in o.discards],
         "declared": [
             r.seats[s].declared.value if o.declared(s) else None  # type: ignore[union-attr]
@@ -77,6 +80,7 @@ def _rulesets() -> list[Ruleset]:
         load_variant("guiyang", {"dingque": {}, "exchange": {}}),
         load_variant("luan"),  # a wild
         load_variant("sandingguai"),  # three players
+        load_variant("qianxi"),  # flowers set aside (补花)
     ]
 
 

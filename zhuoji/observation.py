@@ -94,6 +94,10 @@ class Observation:
                 out[k] = x
         return out
 
+    def flowers(self, seat: int) -> int:
+        """Flower tiles ``seat`` has set aside face up (补花, ``tiles.flowers``): public."""
+        return self._state.seats[seat].flowers
+
     def discard_count(self, seat: int) -> int:
         """How many discards ``seat`` has made this round (claimed ones included)."""
         return self._state.seats[seat].discards
@@ -218,6 +222,7 @@ def seat_view(r: RoundState, seat: int) -> dict[str, Any]:
         "hand": _hand_text(tuple(me.hand)),
         "drawn": T.TILE_TEXT[me.drawn] if me.drawn >= 0 else None,
         "melds": melds,
+        "flowers": public["flowers"],
         "discards": public["discards"],
         "declared": public["declared"],
         # 定缺: another seat's void suit shows once every seat has chosen
@@ -260,6 +265,8 @@ def _public_view(r: RoundState) -> dict[str, Any]:
         "melds": melds,
         "own_melds": own_melds,
         "hidden_melds": melds != own_melds,
+        # 补花: each seat's flowers set aside, face up (null: the variant has no flowers)
+        "flowers": [st.flowers for st in r.seats] if r.ruleset.variant.tiles.flowers else None,
         "discards": _discard_texts(r),
         "declared": [s.declared.value if s.declared else None for s in r.seats],
         # 定缺: a seat's void suit is set for everyone once every seat has chosen
