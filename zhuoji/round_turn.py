@@ -34,6 +34,9 @@ from zhuoji.round_finish import finish
 from zhuoji.round_state import Phase, RoundState, SeatState
 from zhuoji.rules.win import is_dihu, is_tianhu
 
+#: a flower tile drawn (补花, ``tiles.flowers``): set aside and replaced
+_FLOWER: Final = T.FLOWER
+
 #: discard actions by seat and tile, built once
 _DISCARDS: Final = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
 _new_tuple = tuple.__new__
@@ -49,9 +52,9 @@ def draw(r: RoundState, seat: int, *, replacement: bool = False) -> None:
     ``tiles.flowers``); with no tile left to replace it, the round is drawn."""
     st = r.seats[seat]
     tile = replacement_tile(r) if replacement else r.wall.draw_head()
-    if tile == T.FLOWER:
+    if tile == _FLOWER:
         r.record((DRAW, seat, tile, replacement))
-        while tile == T.FLOWER:
+        while tile == _FLOWER:
             st.flowers += 1
             r.record((FLOWER, seat))
             if r.wall.live() == 0:
