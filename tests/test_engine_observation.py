@@ -45,9 +45,6 @@ def expected(r: Round, seat: int) -> dict[str, Any]:
         "melds": [
             [_meld(m, not ended and s != seat) for m in o.melds(s)] for s in range(r.players)
         ],
-        "flowers": [o.flowers(s) for s in range(r.players)]
-        if r.ruleset.variant.tiles.flowers
-        else None,
         "discards": [{"seat": a, "tile": text[t], "claimed_by": c} for a, t, c in o.discards],
         "declared": [
             r.seats[s].declared.value if o.declared(s) else None  # type: ignore[union-attr]
@@ -71,6 +68,11 @@ def expected(r: Round, seat: int) -> dict[str, Any]:
         "reveal": text[r.end.reveal] if r.end and r.end.reveal is not None else None,
         "reveals": [text[t] for t in o.reveals],
         "result": r.result_summary() if r.end else None,
+        **(
+            {"flowers": [o.flowers(s) for s in range(r.players)]}
+            if r.ruleset.variant.tiles.flowers
+            else {}
+        ),
     }
 
 

@@ -222,7 +222,6 @@ def seat_view(r: RoundState, seat: int) -> dict[str, Any]:
         "hand": _hand_text(tuple(me.hand)),
         "drawn": T.TILE_TEXT[me.drawn] if me.drawn >= 0 else None,
         "melds": melds,
-        "flowers": public["flowers"],
         "discards": public["discards"],
         "declared": public["declared"],
         # 定缺: another seat's void suit shows once every seat has chosen
@@ -244,6 +243,8 @@ def seat_view(r: RoundState, seat: int) -> dict[str, Any]:
         "reveal": public["reveal"],
         "reveals": public["reveals"],
         "result": public["result"],
+        # 补花: each seat's flowers set aside, face up (only where the wall has flowers)
+        **public["flowers"],
     }
 
 
@@ -265,8 +266,9 @@ def _public_view(r: RoundState) -> dict[str, Any]:
         "melds": melds,
         "own_melds": own_melds,
         "hidden_melds": melds != own_melds,
-        # 补花: each seat's flowers set aside, face up (null: the variant has no flowers)
-        "flowers": [st.flowers for st in r.seats] if r.ruleset.variant.tiles.flowers else None,
+        "flowers": {"flowers": [st.flowers for st in r.seats]}
+        if r.ruleset.variant.tiles.flowers
+        else {},
         "discards": _discard_texts(r),
         "declared": [s.declared.value if s.declared else None for s in r.seats],
         # 定缺: a seat's void suit is set for everyone once every seat has chosen

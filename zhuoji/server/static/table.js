@@ -481,8 +481,8 @@ function meldEl(text, owner) {
 }
 
 function flowersEl(v, s) {
-  // 补花: the flowers a seat has set aside lie face up beside its melds (view.flowers: null
-  // when the variant has none)
+  // 补花: the flowers a seat has set aside lie face up beside its melds (view.flowers is
+  // absent when the variant has none)
   const n = (v.flowers || [])[s] || 0;
   if (!n) return null;
   const label = t("flowers", { n });
