@@ -297,3 +297,41 @@ def test_flower_words_in_both_languages() -> None:
     said = words(entry.rule, entry.item, entry.fact)
     assert "补花" in said.zh and "红花 ×1" in said.zh
     assert "flower" in said.en
+
+
+# ---------------------------------------------------------------------------------------
+# every shipped variant with flowers added: play, replay, round-end round trip
+# ---------------------------------------------------------------------------------------
+
+
+def _flowered() -> list[str]:
+    from zhuoji.variant_io import builtin_names
+
+    out = []
+    for name in builtin_names():
+        v = load_variant(name).variant
+        if v.wild is None and v.deal.start_reveal is None:
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("name", _flowered())
+def test_any_variant_with_flowers_plays_replays_and_settles_its_round_end(name: str) -> None:
+    """``tiles.flowers`` on every shipped variant that may have them (8, the most: more
+    flower draws), with 补花鸡: rounds of random and greedy play replay from their logs
+    alone and their round ends settle to the same ledger."""
+    overrides = {"tiles.flowers": 8, "settle.flowers": {}}
+    rs = load_variant(name, overrides)
+    for seed in range(2):
+        r = Round(rs, seed=seed)
+        agents = [
+            make_agent("random" if s % 2 else "greedy", seed * 4 + s) for s in range(r.players)
+        ]
+        play_round(r, agents)
+        assert r.end is not None
+        assert sum(st.flowers for st in r.seats) <= 8
+        log = eventlog.parse(eventlog.dumps(list(r.log)))
+        assert eventlog.replay(log).returns() == r.returns()
+        data = roundend.to_data(r.end, name)
+        again = roundend.build(roundend.parse(data), rs)
+        assert settle(rs, again).totals() == r.returns()
