@@ -4,7 +4,9 @@ then, where the variant has them, 换三张 (every seat picks the tiles it passe
 (CITIES.md 捉鸡 with 定缺); then the dealer's first turn.
 
 Deal: from the dealer round the table, 13 tiles each, then the dealer's 14th.  The first
-dealer by dice is counted from the roller, seat 0 (seed 000 4)).
+dealer by dice is counted from the roller, seat 0 (seed 000 4)).  Where the wall has flowers
+(``tiles.flowers``, CITIES.md 黔西), each seat then sets its dealt flowers aside and draws
+their replacements (补花), from the dealer round the table.
 
 :func:`deal` builds the table and opens the first phase; :func:`exchange_options` and the
 void-suit answers are the start phases' legal actions, :func:`pick_exchange` and
@@ -76,7 +78,7 @@ def deal(r: RoundState, wall: Sequence[int] | str | None, dealer: int | None) ->
 
     size = v.tiles.hand_size
     need = size * n + 1
-    held = sum(1 for t in tiles if t != T.FLOWER)
+    held = len(tiles) - tiles.count(T.FLOWER)
     if held < need:
         raise ZhuojiError(f"the wall holds {held} tiles besides flowers; the deal needs {need}")
     for i in range(n):

@@ -160,6 +160,8 @@ def parse_one(text: str) -> int:
     kinds = parse(text)
     if len(kinds) != 1:
         raise TileParseError(f"expected one tile, got {len(kinds)} in {text!r}")
+    if kinds[0] == FLOWER:  # only a wall holds flowers: no rule, hand or action names one
+        raise TileParseError(f"{text!r} is a flower: expected a tile of the 34 kinds")
     return kinds[0]
 
 
