@@ -70,7 +70,7 @@ def test_a_drawn_flower_is_set_aside_and_its_replacement_drawn() -> None:
     assert events == [
         {"type": "draw", "seat": 1, "tile": "1f", "replacement": False},
         {"type": "flower", "seat": 1},
-        {"type": "draw", "seat": 1, "tile": "5p", "replacement": True},
+        {"type": "draw", "seat": 1, "tile": "5p", "replacement": False},  # no kong before
     ]
     r.apply(Action.parse("1 hu 5p"))
     assert r.end is not None and not r.end.gangkai  # a flower's replacement is no 杠开

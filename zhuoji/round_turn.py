@@ -61,7 +61,8 @@ def draw(r: RoundState, seat: int, *, replacement: bool = False) -> None:
                 finish(r, [], None)  # no tile left to replace the flower: the round is drawn
                 return
             tile = replacement_tile(r)
-            r.record((DRAW, seat, tile, True))
+            # the replacement's draw keeps the turn's flag: after a kong (杠开, 热炮) or not
+            r.record((DRAW, seat, tile, replacement))
     else:
         r.record((DRAW, seat, tile, replacement))
     st.hand[tile] = st.hand[tile] + 1
