@@ -41,7 +41,7 @@ PINNED = {
     "kaili": "d9327e3367697570",
     "liupanshui": "9185265b969c10c1",
     "luan": "1525cbd66926c81c",
-    "qianxi": "cbba24ecd2a3b1d4",
+    "qianxi": "60bf984330abe2ab",  # revision 3: 补花, four flowers in the wall (issue 25)
     "sandingguai": "294281e7cd696697",
     "tongren": "3aa3881bf9cf6f69",
     "zunyi": "a4e78f79add0fb8b",

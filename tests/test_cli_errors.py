@@ -64,7 +64,7 @@ REPRODUCERS: list[tuple[list[str], dict[str, bytes], str]] = [
         ["replay", "t.jsonl"],
         {"t.jsonl": b'{"type": ["round"]}\n'},
         "zhuoji replay: error: t.jsonl:1: type: [\"round\"] is not one of: 'round', 'dice', "
-        "'deal', 'wild', 'reveal', 'draw', 'exchange', 'action', 'end'",
+        "'deal', 'wild', 'reveal', 'draw', 'flower', 'exchange', 'action', 'end'",
     ),
     (
         ["settle", "bad.yaml"],

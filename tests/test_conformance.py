@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance.reference import KINDS_BY_SET, Referee
+from conformance.reference import FLOWER, KINDS_BY_SET, Referee
 
 from zhuoji import eventlog
 from zhuoji.actions import Action, ActionKind
@@ -126,7 +126,7 @@ def rigged_wall(ruleset: Ruleset, rng: random.Random, dealer: int) -> list[int]:
     pool = Counter({k: 4 for k in kinds})
     seven = any(f.value == "seven_pairs" for f in v.forms.allowed)
     hands = [ready_hand(rng, kinds, pool, seven) if rng.random() < 0.6 else None for _ in range(n)]
-    rest = list(pool.elements())
+    rest = list(pool.elements()) + [FLOWER] * v.tiles.flowers  # flowers dealt and drawn too
     rng.shuffle(rest)
     deal: list[int] = []
     for i in range(n):

@@ -51,7 +51,7 @@ FINGERPRINTS = {
     "kaili": "e7ae741dcc0b2ac4",
     "liupanshui": "0d2d552003617ec4",
     "luan": "285311bcc0bb2421",
-    "qianxi": "e76d7543c1996265",
+    "qianxi": "27ce5ec825e838dd",  # revision 3: 补花, four flowers in the wall (issue 25)
     "sandingguai": "fa186fc6af4647f2",  # revision 3: FW 查缺 after wins (issue 25)
     "tongren": "921d2ee560f5d360",
     "zunyi": "f2734448cb81a943",

@@ -2,7 +2,7 @@
 server builds every seat's view after each change), must equal what the seat's
 :class:`~zhuoji.observation.Observation` says, field by field, at every step of played
 rounds — with concealed kongs face down to the others, 定缺 picks unseen until everyone
-chose, claim windows, wilds and 换三张."""
+chose, claim windows, wilds, 换三张 and flowers set aside."""
 
 from __future__ import annotations
 
@@ -68,6 +68,11 @@ def expected(r: Round, seat: int) -> dict[str, Any]:
         "reveal": text[r.end.reveal] if r.end and r.end.reveal is not None else None,
         "reveals": [text[t] for t in o.reveals],
         "result": r.result_summary() if r.end else None,
+        **(
+            {"flowers": [o.flowers(s) for s in range(r.players)]}
+            if r.ruleset.variant.tiles.flowers
+            else {}
+        ),
     }
 
 
@@ -77,6 +82,7 @@ def _rulesets() -> list[Ruleset]:
         load_variant("guiyang", {"dingque": {}, "exchange": {}}),
         load_variant("luan"),  # a wild
         load_variant("sandingguai"),  # three players
+        load_variant("qianxi"),  # flowers set aside (补花)
     ]
 
 

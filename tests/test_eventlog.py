@@ -252,7 +252,7 @@ def test_a_float_integer_is_refused_by_the_log_schema() -> None:
 def test_every_event_type_is_documented_with_examples_that_replay() -> None:
     doc = DOC.read_text(encoding="utf-8")
     examples = re.findall(r"```jsonl\n(.*?)```", doc, re.S)
-    assert len(examples) == 4
+    assert len(examples) == 5
     seen = set()
     for n, text in enumerate(examples):
         r = replay_text(text, f"docs example {n + 1}")

@@ -38,8 +38,10 @@ ALLOWED: dict[str, str] = {
     "rule anything plays",
 }
 
-#: counts, not tiles
-NOT_TILES = {"NUM_KINDS", "COPIES"}
+#: counts, not tiles; and FLOWER, no kind of the 34 but the marker of a flower in a wall
+#: (补花): the engine sets it aside wherever ``tiles.flowers`` puts flowers in the wall, so no
+#: rule can hide a tile of its own in it
+NOT_TILES = {"NUM_KINDS", "COPIES", "FLOWER"}
 TILE_CONSTANTS = {
     name
     for name, value in vars(T).items()

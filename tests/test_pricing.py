@@ -150,6 +150,7 @@ def test_the_registry_keeps_each_hooks_pricer() -> None:
         "genzhuang",
         "manji",
         "papo",
+        "flowers",
     }
     assert hooks(Point.MAY_WIN, builtin_only=True)["pass"].pricer is not None
     assert settle["chickens"].describe()["priced"] is True

@@ -115,3 +115,60 @@ def test_a_burn_voids_the_dou() -> None:
     assert seat.burnt_as == DOU
     kong = (Meld(MeldKind.GANG_CONCEALED, FIVE),)
     assert seat.held(T.counts(READY), kong, -1)[0] == 6.0  # 闷豆 2 from each of three
+
+
+def _discard_end(kong: Meld, seat0: str) -> RoundEnd:
+    """:func:`_kong_end`, but seat 1 wins on seat 2's discard."""
+    end = _kong_end(kong, seat0)
+    return RoundEnd(
+        players=4,
+        dealer=1,
+        streak=0,
+        seats=end.seats,
+        wins=(Win(1, WinHow.DISCARD, 2),),
+        win_tile=T.parse_one("4p"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("on", "self_draw", "discard", "draw"),
+    [
+        (None, -6, -6, 0),  # qianxi as shipped: every win, no draw (void_on_draw)
+        ("[self_draw]", -6, 0, 0),  # 包杠 on self-draws (a reading, docs/variants.md)
+        ("[discard]", 0, -6, 0),
+        ("[self_draw,discard,draw]", -6, -6, -6),  # DS §11.3 流局包杠
+        ("[]", 0, 0, 0),
+    ],
+)
+def test_unready_pays_on_names_the_round_ends(
+    on: str | None, self_draw: int, discard: int, draw: int
+) -> None:
+    """``dou.unready_pays_on``: an unready owner's 闷豆 (2 from each of three in qianxi) is
+    paid back on the round ends it names, and settlement and the price agree: another's
+    win priced by the bot's share of self-draws among the others' wins."""
+    overrides = [] if on is None else [f"settle.dou.unready_pays_on={on}"]
+    kong = KONGS["concealed"]
+    ends = {
+        "self_draw": _kong_end(kong, UNREADY),
+        "discard": _discard_end(kong, UNREADY),
+        "draw": _kong_end(kong, UNREADY, draw=True),
+    }
+    paid = {k: _dou_to_seat0("qianxi", end, overrides) for k, end in ends.items()}
+    assert paid == {"self_draw": self_draw, "discard": discard, "draw": draw}
+    seat = _seat("qianxi", overrides)
+    held = seat.held(T.counts(UNREADY), (kong,), -1)
+    share = seat.back_share
+    assert held[2] == pytest.approx(-6.0 * share)
+    assert share == pytest.approx(
+        (0.7 if self_draw else 0.0) + (0.3 if discard else 0.0)
+    )  # the expert's other_self_draw_share, 0.7
+    assert held[4] == draw
+
+
+def test_unready_pays_on_changes_nothing_by_default() -> None:
+    """The default (null) keeps the old reading: every win, and a draw only where kongs
+    score on a draw (``void_on_draw`` off)."""
+    kong = KONGS["concealed"]
+    drawn = _kong_end(kong, UNREADY, draw=True)
+    assert _dou_to_seat0("qianxi", drawn, ["settle.dou.void_on_draw=false"]) == -6
+    assert _dou_to_seat0("qianxi", drawn) == 0

@@ -1,5 +1,5 @@
-"""The browser client's tile faces (zhuoji/server/static/tiles.svg): one symbol per kind,
-named for screen readers, and exactly what ``python -m zhuoji.server.tile_art`` draws."""
+"""The browser client's tile faces (zhuoji/server/static/tiles.svg): one symbol per kind and
+the flower, named for screen readers, and exactly what ``python -m zhuoji.server.tile_art`` draws."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 def test_the_sprite_has_a_face_for_every_kind() -> None:
     root = ET.parse(tile_art.OUT).getroot()
     symbols = {s.get("id"): s for s in root.iter(f"{SVG}symbol")}
-    assert set(symbols) == {f"t-{T.text(k)}" for k in range(T.NUM_KINDS)}
-    for k in range(T.NUM_KINDS):
+    kinds = [*range(T.NUM_KINDS), T.FLOWER]  # and the flower (补花, tiles.flowers)
+    assert set(symbols) == {f"t-{T.text(k)}" for k in kinds}
+    for k in kinds:
         s = symbols[f"t-{T.text(k)}"]
         assert s.get("viewBox") == "0 0 60 80"
         title = s.find(f"{SVG}title")

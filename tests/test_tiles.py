@@ -177,8 +177,29 @@ def test_counts_errors(text: str, message: str) -> None:
 def test_counts_max_copies_and_bad_kinds() -> None:
     assert tiles.counts("11111m", max_copies=5)[0] == 5
     with pytest.raises(TileParseError) as info:
-        tiles.counts([0, 34])
-    assert str(info.value) == "tile kind 34 at position 1 is out of range 0-33"
+        tiles.counts([0, 35])
+    assert str(info.value) == "tile kind 35 at position 1 is out of range 0-33"
+    with pytest.raises(TileParseError) as info:
+        tiles.counts("2m1f")  # a flower is never held (补花)
+    assert str(info.value) == (
+        "a flower (1f) at position 2 in '2m1f': a flower is never held, it is set aside when "
+        "drawn (补花)"
+    )
+
+
+def test_flowers_in_notation_and_walls() -> None:
+    """A flower (红花, CITIES.md 黔西 MahjongCards112_FLOWER) is written 1f, kind FLOWER, outside
+    the 34 kinds; a wall with flowers adds them after the set."""
+    assert tiles.parse("11f 1s") == [tiles.FLOWER, tiles.FLOWER, 9]
+    assert tiles.format([9, tiles.FLOWER, tiles.FLOWER, 0]) == "1s11f1m"
+    wall = tiles.wall(tiles.TileSet.SUITS, 4)
+    assert len(wall) == 112 and wall.count(tiles.FLOWER) == 4
+    assert tiles.parse(tiles.format(wall)) == wall
+    assert tiles.name(tiles.FLOWER) == "红花" and tiles.name_en(tiles.FLOWER) == "flower"
+    with pytest.raises(
+        TileParseError, match="rank 2 at position 0 in '2f': a flower is written 1f"
+    ):
+        tiles.parse("2f")
     with pytest.raises(TileParseError) as info:
         tiles.parse_one("12m")
     assert str(info.value) == "expected one tile, got 2 in '12m'"

@@ -156,7 +156,7 @@ BAD_FILES = [
         HEAD + "settle:\n  chikens: {scope: hand}\n",
         [
             "{f}:6: settle.chikens: 'chikens' is not a hook id, so the entry needs an id (one of: "
-            "baopai, burn, chajiao, chickens, chuifeng, dajiao, dou, genzhuang, hu, huazhu, "
+            "baopai, burn, chajiao, chickens, chuifeng, dajiao, dou, flowers, genzhuang, hu, huazhu, "
             "kong_feeder, manji, papo, peng_sets, reng_bao, shabao, twelve_down, xianggong)"
         ],
     ),
@@ -283,7 +283,7 @@ def test_invalid_override() -> None:
     assert err.value.problems == [
         "--set settle.chickens.chongfeng.multiplier: settle.chickens.chongfeng.multiplier: "
         "-1 is less than the minimum of 1",
-        "--set tiles.colour: tiles.colour: unknown key 'colour' (known: set, players, hand_size)",
+        "--set tiles.colour: tiles.colour: unknown key 'colour' (known: set, players, hand_size, flowers)",
     ]
 
 

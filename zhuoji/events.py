@@ -15,6 +15,8 @@ from zhuoji.tiles import TILE_TEXT
 
 Event = dict[str, Any]
 DRAW = 0
+#: ``(FLOWER, seat)``: a drawn flower set aside (补花); the replacement is the next draw
+FLOWER = 1
 
 
 def _render(record: Any) -> Event:
@@ -24,6 +26,8 @@ def _render(record: Any) -> Event:
         return record()  # type: ignore[no-any-return]
     if type(record) is Action:
         return {"type": "action", "action": str(record)}
+    if record[0] == FLOWER:
+        return {"type": "flower", "seat": record[1]}
     return {
         "type": "draw",
         "seat": record[1],
@@ -40,8 +44,8 @@ class EventLog(Sequence[Event]):
         self._rendered: list[Event] = []
 
     def add(self, record: Any) -> None:
-        """A dict event, a function returning one, an :class:`Action`, or
-        ``(DRAW, seat, tile, replacement)``."""
+        """A dict event, a function returning one, an :class:`Action`,
+        ``(DRAW, seat, tile, replacement)`` or ``(FLOWER, seat)``."""
         self._raw.append(record)
 
     def recorder(self) -> Callable[[Any], None]:

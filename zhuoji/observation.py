@@ -94,6 +94,10 @@ class Observation:
                 out[k] = x
         return out
 
+    def flowers(self, seat: int) -> int:
+        """Flower tiles ``seat`` has set aside face up (补花, ``tiles.flowers``): public."""
+        return self._state.seats[seat].flowers
+
     def discard_count(self, seat: int) -> int:
         """How many discards ``seat`` has made this round (claimed ones included)."""
         return self._state.seats[seat].discards
@@ -239,6 +243,8 @@ def seat_view(r: RoundState, seat: int) -> dict[str, Any]:
         "reveal": public["reveal"],
         "reveals": public["reveals"],
         "result": public["result"],
+        # 补花: each seat's flowers set aside, face up (only where the wall has flowers)
+        **public["flowers"],
     }
 
 
@@ -260,6 +266,9 @@ def _public_view(r: RoundState) -> dict[str, Any]:
         "melds": melds,
         "own_melds": own_melds,
         "hidden_melds": melds != own_melds,
+        "flowers": {"flowers": [st.flowers for st in r.seats]}
+        if r.ruleset.variant.tiles.flowers
+        else {},
         "discards": _discard_texts(r),
         "declared": [s.declared.value if s.declared else None for s in r.seats],
         # 定缺: a seat's void suit is set for everyone once every seat has chosen

@@ -90,6 +90,7 @@ class SeatEnd:
     ever_ready: bool = False  # was ready at some point of the round
     xianggong: bool = False  # 相公: wrong tile count (only from round-end files)
     void_suit: int | None = None  # 定缺: the suit declared void (0 万, 1 条, 2 筒)
+    flowers: int = 0  # flower tiles set aside (补花, ``tiles.flowers``)
 
     def concealed_counts(self) -> list[int]:
         c = [0] * NUM_KINDS

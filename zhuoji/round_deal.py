@@ -4,7 +4,9 @@ then, where the variant has them, 换三张 (every seat picks the tiles it passe
 (CITIES.md 捉鸡 with 定缺); then the dealer's first turn.
 
 Deal: from the dealer round the table, 13 tiles each, then the dealer's 14th.  The first
-dealer by dice is counted from the roller, seat 0 (seed 000 4)).
+dealer by dice is counted from the roller, seat 0 (seed 000 4)).  Where the wall has flowers
+(``tiles.flowers``, CITIES.md 黔西), each seat then sets its dealt flowers aside and draws
+their replacements (补花), from the dealer round the table.
 
 :func:`deal` builds the table and opens the first phase; :func:`exchange_options` and the
 void-suit answers are the start phases' legal actions, :func:`pick_exchange` and
@@ -23,7 +25,7 @@ from zhuoji.outcome import RevealAt
 from zhuoji.reveals import RevealTracker
 from zhuoji.round_checks import refresh_waits, update_waits
 from zhuoji.round_state import Phase, RoundState
-from zhuoji.round_turn import start_turn
+from zhuoji.round_turn import replacement_tile, start_turn
 from zhuoji.wall import Wall
 
 #: random 换三张 directions by table size, in the order a dice sum (mod their number) picks
@@ -76,15 +78,25 @@ def deal(r: RoundState, wall: Sequence[int] | str | None, dealer: int | None) ->
 
     size = v.tiles.hand_size
     need = size * n + 1
-    if len(tiles) < need:
-        raise ZhuojiError(f"the wall holds {len(tiles)} tiles; the deal needs {need}")
+    held = len(tiles) - tiles.count(T.FLOWER)
+    if held < need:
+        raise ZhuojiError(f"the wall holds {held} tiles besides flowers; the deal needs {need}")
     for i in range(n):
-        hand = r.seats[(dealer + i) % n].hand
+        st = r.seats[(dealer + i) % n]
+        hand = st.hand
         for t in r.wall.deal(size):
-            hand[t] = hand[t] + 1
+            if t == T.FLOWER:
+                st.flowers += 1
+            else:
+                hand[t] = hand[t] + 1
     last = r.wall.draw_head()
     first = r.seats[dealer]
-    first.hand[last] = first.hand[last] + 1
+    if last == T.FLOWER:
+        first.flowers += 1
+    else:
+        first.hand[last] = first.hand[last] + 1
+    if v.tiles.flowers:
+        last = _replace_dealt_flowers(r, dealer, last)
     first.drawn = last  # the dealer's 14th tile stands for a drawn one (天和)
 
     r.wild_indicator = None
@@ -102,7 +114,17 @@ def deal(r: RoundState, wall: Sequence[int] | str | None, dealer: int | None) ->
     for st in r.seats:
         update_waits(r, st)
     dealt = [tuple(st.hand) for st in r.seats]
-    r.log.add(lambda: {"type": "deal", "hands": [T.format_counts(h) for h in dealt]})
+    if v.tiles.flowers:  # only then, so logs of variants without flowers read as before
+        aside = [st.flowers for st in r.seats]
+        r.log.add(
+            lambda: {
+                "type": "deal",
+                "hands": [T.format_counts(h) for h in dealt],
+                "flowers": aside,
+            }
+        )
+    else:
+        r.log.add(lambda: {"type": "deal", "hands": [T.format_counts(h) for h in dealt]})
     r.reveal_tracker = None
     if v.deal.start_reveal is not None:
         tracker = r.reveal_tracker = RevealTracker(v.deal.start_reveal, r.wall)
@@ -113,18 +135,41 @@ def deal(r: RoundState, wall: Sequence[int] | str | None, dealer: int | None) ->
     _next_start_phase(r)
 
 
+def _replace_dealt_flowers(r: RoundState, dealer: int, last: int) -> int:
+    """补花 at the deal: from the dealer round the table, each seat sets its dealt flowers
+    aside and draws one replacement for each, from where kongs are replaced, until it holds
+    none (CITIES.md 黔西: "flower tiles drawn and replaced").  The dealer's last tile: his
+    14th, or the replacement that stands for it when that was a flower."""
+    n = r.players
+    for i in range(n):
+        st = r.seats[(dealer + i) % n]
+        owed = st.flowers
+        while owed:
+            owed -= 1
+            t = replacement_tile(r)
+            if t == T.FLOWER:
+                st.flowers += 1
+                owed += 1
+            else:
+                st.hand[t] = st.hand[t] + 1
+                if i == 0 and last == T.FLOWER:
+                    last = t
+    return last
+
+
 def _wall_tiles(r: RoundState, wall: Sequence[int] | str | None) -> tuple[list[int], bool]:
     """The wall's tiles in draw order, and whether they were stacked (given) rather than
     shuffled."""
     tile_set = r.ruleset.variant.tiles.set
+    flowers = r.ruleset.variant.tiles.flowers
     if wall is None:
         # sorting by independent uniform keys is a uniform shuffle, and runs in C
-        ordered = T.wall(tile_set)
+        ordered = T.wall(tile_set, flowers)
         rnd = r.rng.random
         keys = [rnd() for _ in ordered]
         return [ordered[i] for i in sorted(range(len(ordered)), key=keys.__getitem__)], False
     tiles = T.parse(wall) if isinstance(wall, str) else list(wall)
-    _check_wall(tiles, tile_set)
+    _check_wall(tiles, tile_set, flowers)
     return tiles, True
 
 
@@ -175,10 +220,19 @@ def _reveal_wild(r: RoundState) -> int:
     return wild
 
 
-def _check_wall(tiles: list[int], tile_set: T.TileSet) -> None:
+def _check_wall(tiles: list[int], tile_set: T.TileSet, flowers: int) -> None:
     allowed = set(T.kinds_in(tile_set))
     c = [0] * T.NUM_KINDS
+    aside = 0
     for i, t in enumerate(tiles):
+        if t == T.FLOWER:
+            aside += 1
+            if aside > flowers:
+                raise ZhuojiError(
+                    f"wall position {i}: flower {aside} (1f); the variant has {flowers} "
+                    f"(tiles.flowers)"
+                )
+            continue
         if t not in allowed:
             raise ZhuojiError(
                 f"wall position {i}: {T.format([t])} is not in the {tile_set.value} tile set"

@@ -49,10 +49,11 @@ def _after_win_reveal(r: RoundState) -> int | None:
     """翻鸡: the tile turned over after a win (seed 000 "翻开第一张未摸牌"), from the head or
     the tail of the wall as the variant says; None without one (or with the wall empty)."""
     where = r.ruleset.variant.deal.reveal
+    # a flower names no chicken: the reveal passes over it (reading, docs/variants.md 补花)
     if where == "head":
-        return r.wall.peek_head()
+        return r.wall.peek_head(T.FLOWER)
     if where == "tail":
-        return r.wall.peek_tail()
+        return r.wall.peek_tail(T.FLOWER)
     return None
 
 
@@ -67,7 +68,15 @@ def _round_end(
             concealed.remove(tile)
         void = st.void_suit if st.void_suit >= 0 else None
         seats.append(
-            SeatEnd(tuple(concealed), tuple(st.melds), st.declared, st.ever_ready, False, void)
+            SeatEnd(
+                tuple(concealed),
+                tuple(st.melds),
+                st.declared,
+                st.ever_ready,
+                False,
+                void,
+                st.flowers,
+            )
         )
     # readiness the engine already knows: waits kept since each seat's last discard; a
     # winner, and a seat whose kong was just robbed (hand changed since), are left open

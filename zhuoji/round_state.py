@@ -66,6 +66,7 @@ class SeatState:
     # discard) lowers shanten by at most one, so a hand two or more away needs no check
     shanten_floor: int = 0
     kong_count: int = 0  # kong melds among ``melds`` (kept as they are made)
+    flowers: int = 0  # flower tiles set aside face up (补花, ``tiles.flowers``)
     #: per kind, whether this seat may pung or kong it (定缺 ``meld_void``: set once the void
     #: suit is declared, by :meth:`zhuoji.variant.DingqueSection.may_meld`)
     may_meld: list[bool] = field(default_factory=lambda: [True] * T.NUM_KINDS)

@@ -20,7 +20,7 @@ from typing import Final
 
 from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
-from zhuoji.events import DRAW
+from zhuoji.events import DRAW, FLOWER
 from zhuoji.outcome import Discard, Meld, MeldKind, RevealAt, Win, WinHow
 from zhuoji.round_checks import (
     can_kong_now,
@@ -34,6 +34,9 @@ from zhuoji.round_finish import finish
 from zhuoji.round_state import Phase, RoundState, SeatState
 from zhuoji.rules.win import is_dihu, is_tianhu
 
+#: a flower tile drawn (补花, ``tiles.flowers``): set aside and replaced
+_FLOWER: Final = T.FLOWER
+
 #: discard actions by seat and tile, built once
 _DISCARDS: Final = [[make(s, ActionKind.DISCARD, k) for k in range(T.NUM_KINDS)] for s in range(4)]
 _new_tuple = tuple.__new__
@@ -45,9 +48,23 @@ _new_tuple = tuple.__new__
 
 def draw(r: RoundState, seat: int, *, replacement: bool = False) -> None:
     """``seat`` draws (a kong's replacement: from where the variant says) and its turn
-    starts."""
+    starts.  A flower drawn is set aside and replaced from where kongs are replaced (补花,
+    ``tiles.flowers``); with no tile left to replace it, the round is drawn."""
     st = r.seats[seat]
-    tile = _replacement(r) if replacement else r.wall.draw_head()
+    tile = replacement_tile(r) if replacement else r.wall.draw_head()
+    if tile == _FLOWER:
+        r.record((DRAW, seat, tile, replacement))
+        while tile == _FLOWER:
+            st.flowers += 1
+            r.record((FLOWER, seat))
+            if r.wall.live() == 0:
+                finish(r, [], None)  # no tile left to replace the flower: the round is drawn
+                return
+            tile = replacement_tile(r)
+            # the replacement's draw keeps the turn's flag: after a kong (杠开, 热炮) or not
+            r.record((DRAW, seat, tile, replacement))
+    else:
+        r.record((DRAW, seat, tile, replacement))
     st.hand[tile] = st.hand[tile] + 1
     st.drawn = tile
     st.draws += 1
@@ -55,7 +72,6 @@ def draw(r: RoundState, seat: int, *, replacement: bool = False) -> None:
     if st.lock_tiles:
         st.lock_tiles.clear()
     st.lock_all = False
-    r.record((DRAW, seat, tile, replacement))
     r.current = seat
     r.after_kong = replacement
     start_turn(r, seat)
@@ -69,7 +85,8 @@ def next_draw(r: RoundState, after: int) -> None:
     draw(r, (after + 1) % r.players)
 
 
-def _replacement(r: RoundState) -> int:
+def replacement_tile(r: RoundState) -> int:
+    """A replacement draw (a kong's, a flower's) from where the variant says."""
     how = r.ruleset.variant.deal.replacement
     if how == "head":
         return r.wall.draw_head()

@@ -81,6 +81,13 @@ class SeatIn(_Model):
     void_suit: Literal["m", "s", "p"] | None = Field(
         None, description="定缺: the suit this seat declared void (variants with dingque only)"
     )
+    flowers: int = Field(
+        0,
+        ge=0,
+        le=8,
+        description="补花: flower tiles this seat set aside (variants with tiles.flowers only); "
+        "a flower is never in hand, melds or discards",
+    )
 
 
 class DiscardIn(_Model):
@@ -239,6 +246,12 @@ class _Reader:
     def count(self, kinds: list[int], where: str) -> None:
         seen = self.seen
         for k in kinds:
+            if k == T.FLOWER:
+                raise self.fail(
+                    where,
+                    "a flower (1f) is never held: it is set aside when drawn (补花); "
+                    "give it in the seat's flowers",
+                )
             if k not in self.allowed:
                 raise self.fail(
                     where,
@@ -268,7 +281,15 @@ class _Reader:
                 )
             void = _void_suit(s.void_suit, self.ruleset, f"{self.label}: {where}.void_suit")
             out.append(
-                SeatEnd(tuple(concealed), tuple(melds), s.declared, s.ever_ready, s.xianggong, void)
+                SeatEnd(
+                    tuple(concealed),
+                    tuple(melds),
+                    s.declared,
+                    s.ever_ready,
+                    s.xianggong,
+                    void,
+                    s.flowers,
+                )
             )
         return out
 
@@ -695,6 +716,8 @@ def to_data(end: RoundEnd, variant: str | None = None) -> dict[str, Any]:
             out["xianggong"] = True
         if s.void_suit is not None:
             out["void_suit"] = T.SUIT_LETTERS[s.void_suit]
+        if s.flowers:
+            out["flowers"] = s.flowers
         return out
 
     def discard(d: Discard) -> dict[str, Any]:

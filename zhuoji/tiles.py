@@ -3,6 +3,10 @@
 Kinds (docs/architecture.md, "Tiles"): 0–8 = 1–9万 (``m``), 9–17 = 1–9条 (``s``),
 18–26 = 1–9筒 (``p``), 27–33 = 东南西北中发白 (``1z``–``7z``).
 
+A flower tile (花牌, 红花: CITIES.md 黔西 ``MahjongCards112_FLOWER``) is :data:`FLOWER`, kind 34,
+written ``1f``: it is in a wall that has flowers (``tiles.flowers``), never in a hand — a drawn
+flower is set aside and replaced (补花) — so hands stay 34-long count arrays.
+
 Notation is the usual run-length form: digits followed by their suit letter,
 ``"123m456s789p11z"``; spaces are ignored.  :func:`format` writes the same form back,
 grouping consecutive tiles of one suit, so ``parse(format(tiles)) == tiles`` for any list.
@@ -30,6 +34,11 @@ SUIT_LETTERS = "msp"
 LETTERS = "mspz"
 #: one tile in notation, as variant and round-end files write it (``5m``, ``1s``, ``7z``)
 TILE_PATTERN = "^([1-9][msp]|[1-7]z)$"
+
+#: a flower tile (红花, 补花): outside the 34 kinds, only ever in a wall or set aside
+FLOWER = 34
+#: its notation
+FLOWER_TEXT = "1f"
 
 #: the permanent chicken, 幺鸡 (1条)
 YAOJI = 9
@@ -113,6 +122,17 @@ def parse(text: str) -> list[int]:
         if "0" <= ch <= "9":
             pending.append((int(ch), pos))
             continue
+        if ch == "f":  # a flower (红花): rank 1 only
+            for digit, dpos in pending:
+                if digit != 1:
+                    raise TileParseError(
+                        f"rank {digit} at position {dpos} in {text!r}: a flower is written 1f"
+                    )
+                out.append(FLOWER)
+            if not pending:
+                raise TileParseError(f"suit letter 'f' at position {pos} in {text!r} has no digits")
+            pending.clear()
+            continue
         if ch not in LETTERS:
             raise TileParseError(
                 f"unknown character {ch!r} at position {pos} in {text!r}; "
@@ -140,6 +160,8 @@ def parse_one(text: str) -> int:
     kinds = parse(text)
     if len(kinds) != 1:
         raise TileParseError(f"expected one tile, got {len(kinds)} in {text!r}")
+    if kinds[0] == FLOWER:  # only a wall holds flowers: no rule, hand or action names one
+        raise TileParseError(f"{text!r} is a flower: expected a tile of the 34 kinds")
     return kinds[0]
 
 
@@ -155,6 +177,11 @@ def counts(text_or_tiles: str | Iterable[int], max_copies: int = COPIES) -> list
         text = format(kinds)
     c = [0] * NUM_KINDS
     for kind, pos in zip(kinds, positions, strict=True):
+        if kind == FLOWER:
+            raise TileParseError(
+                f"a flower (1f) at position {pos} in {text!r}: a flower is never held, it is set "
+                f"aside when drawn (补花)"
+            )
         if not 0 <= kind < NUM_KINDS:
             raise TileParseError(f"tile kind {kind} at position {pos} is out of range 0-33")
         c[kind] += 1
@@ -173,7 +200,7 @@ def _positions(text: str) -> list[int]:
     for i, ch in enumerate(text):
         if ch.isdigit():
             pending.append(i)
-        elif ch in LETTERS:
+        elif ch in LETTERS or ch == "f":
             pos.extend(pending)
             pending.clear()
     return pos
@@ -184,13 +211,13 @@ def format(tiles: Iterable[int]) -> str:
     parts: list[str] = []
     run_suit = -1
     for kind in tiles:
-        suit = suit_of(kind)
+        suit = 4 if kind == FLOWER else suit_of(kind)
         if suit != run_suit and run_suit >= 0:
-            parts.append(LETTERS[run_suit])
-        parts.append(str(rank_of(kind)))
+            parts.append(_RUN_LETTERS[run_suit])
+        parts.append("1" if kind == FLOWER else str(rank_of(kind)))
         run_suit = suit
     if run_suit >= 0:
-        parts.append(LETTERS[run_suit])
+        parts.append(_RUN_LETTERS[run_suit])
     return "".join(parts)
 
 
@@ -229,6 +256,8 @@ def name(kind: int) -> str:
     """Chinese display name: ``幺鸡`` for 1条, ``八筒``, ``红中``."""
     if kind == YAOJI:
         return "幺鸡"
+    if kind == FLOWER:
+        return "红花"
     if is_honor(kind):
         return _HONOR_CN[kind - 27]
     return _RANK_CN[kind % 9] + _SUIT_CN[suit_of(kind)]
@@ -245,6 +274,8 @@ def suit_name_en(suit: int) -> str:
 
 
 def name_en(kind: int) -> str:
+    if kind == FLOWER:
+        return "flower"
     if is_honor(kind):
         return _HONOR_EN[kind - 27]
     return f"{rank_of(kind)} {_SUIT_EN[suit_of(kind)]}"
@@ -278,9 +309,10 @@ _SET_WORDS = {
 }
 
 
-def wall(tile_set: TileSet) -> list[int]:
-    """Every tile of the set, four copies of each kind, sorted (108 / 136 / 72 / 112)."""
-    return list(_WALLS[tile_set])
+def wall(tile_set: TileSet, flowers: int = 0) -> list[int]:
+    """Every tile of the set, four copies of each kind, sorted (108 / 136 / 72 / 112), then
+    ``flowers`` flower tiles (黔西: 108 + 4, CITIES.md ``MahjongCards112_FLOWER``)."""
+    return [*_WALLS[tile_set], *([FLOWER] * flowers)]
 
 
 def next_in_cycle(kind: int) -> int:
@@ -304,8 +336,13 @@ def prev_in_cycle(kind: int) -> int:
     return 31 + (kind - 31 + 2) % 3
 
 
-#: notation of each kind, ``TILE_TEXT[9] == "1s"``
-TILE_TEXT: tuple[str, ...] = tuple(f"{k % 9 + 1}{LETTERS[k // 9]}" for k in range(NUM_KINDS))
+#: notation of each kind, ``TILE_TEXT[9] == "1s"``, and of the flower (``TILE_TEXT[FLOWER]``)
+TILE_TEXT: tuple[str, ...] = (
+    *(f"{k % 9 + 1}{LETTERS[k // 9]}" for k in range(NUM_KINDS)),
+    FLOWER_TEXT,
+)
+#: format: the letter closing a run of each group (m, s, p, z, and f for flowers)
+_RUN_LETTERS = LETTERS + "f"
 
 _WALLS = {ts: tuple(k for k in kinds_in(ts) for _ in range(COPIES)) for ts in TileSet}
 

@@ -55,6 +55,46 @@ class TilesSection(Strict):
     hand_size: Literal[4, 7, 10, 13] = Field(
         13, title="hand size", description="tiles a non-dealer is dealt; the dealer gets one more"
     )
+    flowers: int = Field(
+        0,
+        ge=0,
+        le=8,
+        title="flower tiles",
+        description="flower tiles (红花) added to the wall (黔西: 4, CITIES.md 黔西 tiles "
+        "MahjongCards112_FLOWER, 108 + 4).  A flower drawn, at the deal too, is set aside face "
+        "up and replaced from where kongs are replaced (补花); it is never held, discarded or "
+        "waited on.  0: no flowers",
+    )
+
+    @property
+    def wall_size(self) -> int:
+        """Tiles in the wall: the set's four copies of each kind, and the flowers."""
+        return T.COPIES * len(T.kinds_in(self.set)) + self.flowers
+
+    def problems(self, end: RoundEnd) -> list[Problem]:
+        """Flowers set aside (补花) beyond what the set has: any where it has none, more in
+        all than ``flowers``."""
+        out = []
+        have = self.flowers
+        for s, seat in enumerate(end.seats):
+            if seat.flowers and not have:
+                out.append(
+                    Problem(
+                        f"seats[{s}].flowers",
+                        rule("tiles.flowers", 0),
+                        f"{seat.flowers} flower(s) set aside in a variant without flowers",
+                    )
+                )
+        total = sum(seat.flowers for seat in end.seats)
+        if have and total > have:
+            out.append(
+                Problem(
+                    "seats",
+                    rule("tiles.flowers", have),
+                    f"{total} flowers set aside in all; the set has {have}",
+                )
+            )
+        return out
 
 
 class WildSection(Strict):
@@ -917,7 +957,8 @@ class Variant(Strict):
         """What the variant's sections forbid in a round end (:mod:`zhuoji.contract.checks`):
         claims, 宝牌, 报听, 定缺 and the deal's reveals, each stated by its section's model.
         The problems name the variant keys; the caller cites the variant's ``source``."""
-        out = self.claims.problems(end)
+        out = self.tiles.problems(end)
+        out += self.claims.problems(end)
         out += self.wild.problems(end) if self.wild is not None else WildSection.absent(end)
         out += (
             self.baoting.problems(end) if self.baoting is not None else BaotingSection.absent(end)

@@ -835,6 +835,16 @@ def consistency(ruleset: Ruleset) -> list[tuple[PathKey, str]]:
     ]  # fmt: skip
     for pid, row in v.patterns.rows.items():
         out += [(("patterns", "rows", pid, "values_by_count"), m) for m in _count_table(row)]
+    if v.tiles.flowers and v.wild is not None:
+        out.append(
+            (("tiles", "flowers"), "flowers with a 宝牌 wild: no source plays both (a flower "
+             "would be a wild's indicator)")
+        )  # fmt: skip
+    if v.tiles.flowers and v.deal.start_reveal is not None:
+        out.append(
+            (("tiles", "flowers"), "flowers with a start-of-round reveal: no source plays both "
+             "(a flower would be revealed)")
+        )  # fmt: skip
     if v.dingque is not None and tile_set is T.TileSet.TWO_SUIT:
         out.append((("dingque",), "定缺 needs three suits; the two-suit set has only 条 and 筒"))
     x = v.exchange

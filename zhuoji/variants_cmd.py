@@ -327,7 +327,6 @@ def catalog() -> list[dict[str, Any]]:
     """The shipped variants grouped by ``family`` (families by name, a variant without one
     last): ``[{family, variants: [{name, family, title, source, extends, seats, tiles}]}]``,
     what ``variants list --json`` prints under ``families``."""
-    from zhuoji import tiles
     from zhuoji.variant_io import builtin_names, load_variant, read_chain
 
     groups: dict[str | None, list[dict[str, Any]]] = {}
@@ -342,7 +341,7 @@ def catalog() -> list[dict[str, Any]]:
                 "source": v.source,
                 "extends": parent,
                 "seats": v.tiles.players,
-                "tiles": len(tiles.wall(v.tiles.set)),
+                "tiles": v.tiles.wall_size,
             }
         )
     order = sorted(groups, key=lambda f: (f is None, f or ""))

@@ -66,13 +66,15 @@ class Wall:
         self._left -= 1
         return self.tiles[i]
 
-    def peek_head(self) -> int | None:
-        """The next undrawn tile (翻鸡 reveal, seed 000 "翻开第一张未摸牌")."""
+    def peek_head(self, skip: int = -1) -> int | None:
+        """The next undrawn tile (翻鸡 reveal, seed 000 "翻开第一张未摸牌"), passing over
+        tiles of kind ``skip`` (the flowers: a flower names no chicken)."""
         i = self.head
         end = self.stop if self.stop is not None else len(self.tiles)
-        while i < end and self.taken[i]:
+        tiles = self.tiles
+        while i < end and (self.taken[i] or tiles[i] == skip):
             i += 1
-        return self.tiles[i] if i < end else None
+        return tiles[i] if i < end else None
 
     def _last(self) -> int | None:
         i = self.tail - 1
@@ -87,8 +89,15 @@ class Wall:
         self.tail = i + (1 if i + 1 == self.stop else 0)
         return self._take(i)
 
-    def peek_tail(self) -> int | None:
+    def peek_tail(self, skip: int = -1) -> int | None:
+        """The last undrawn tile, passing over tiles of kind ``skip``."""
         i = self._last()
+        while i is not None and self.tiles[i] == skip:
+            i -= 1
+            while i >= self.head and (self.taken[i] or i == self.stop):
+                i -= 1
+            if i < self.head:
+                return None
         return self.tiles[i] if i is not None else None
 
     def position_from_end(self, stacks: int) -> int | None:

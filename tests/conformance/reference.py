@@ -35,6 +35,8 @@ from zhuoji.outcome import MeldKind, WinHow
 from zhuoji.ruleset import Ruleset
 
 NUM_KINDS = 34
+#: a flower in the wall (补花, ``tiles.flowers``): no kind of the 34; never held, set aside
+FLOWER = 34
 #: a kong meld's kind as the variant's kong-kind lists write it
 KONG_WORD = {
     MeldKind.GANG_CONCEALED: "concealed",
@@ -505,7 +507,7 @@ class Referee:
 
     def _read_log(self) -> None:
         for e in self.r.log[self.seen :]:
-            if e["type"] == "draw":
+            if e["type"] == "draw" and e["tile"] != "1f":  # a flower is set aside, replaced
                 s = e["seat"]
                 self.draws[s] += 1
                 self.lock_tiles[s].clear()
@@ -882,9 +884,20 @@ class Referee:
         for d in r.discards:
             if d.claim is None:  # a discard won on stays on the table
                 c[d.tile] += 1
+        flowers = sum(st.flowers for st in r.seats)  # set aside (补花), face up
         for t, taken in zip(r.wall.tiles, r.wall.taken, strict=True):
-            if not taken:
+            if taken:
+                continue
+            if t == FLOWER:
+                flowers += 1
+            else:
                 c[t] += 1
+        built = r.wall.tiles.count(FLOWER)  # a stacked wall may hold fewer than the set
+        if flowers != built or built > r.ruleset.variant.tiles.flowers:
+            self.fail(
+                f"flowers not conserved: {flowers} set aside or in the wall, {built} in the "
+                f"wall built, the variant has {r.ruleset.variant.tiles.flowers}"
+            )
         if r.phase is Phase.ROB and self.window_info[2].split()[1:2] == ["bugang"]:
             c[r.claim_tile] += 1  # the fourth tile of an added kong is in flight
         if r.end is not None and any(w.how is WinHow.ROB_KONG for w in r.end.wins):

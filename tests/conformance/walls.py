@@ -25,11 +25,13 @@ def stack(
     tile).  ``draws`` are the head draws in order.  ``tail`` fills the wall from its end
     (``tail[0]`` is the last tile: the first replacement draw where replacements come from
     the tail); ``at`` fixes absolute positions (六安 indicator and dice-counted replacements).
-    Every other position gets the tiles left over, in kind order.
+    Every other position gets the tiles left over, in kind order; the flowers a hand, the
+    draws or the tail do not place (``tiles.flowers``, ``1f``) come first among them, right
+    after the head draws (place them in ``tail`` or ``at`` to have them elsewhere).
     """
     n = ruleset.players
     size = ruleset.variant.tiles.hand_size
-    full = T.wall(ruleset.variant.tiles.set)
+    full = T.wall(ruleset.variant.tiles.set, ruleset.variant.tiles.flowers)
     parsed = [T.parse(h) for h in hands]
     for s, h in enumerate(parsed):
         want = size + (1 if s == dealer else 0)
@@ -50,7 +52,7 @@ def stack(
     left.subtract(Counter(order + list(fixed.values())))
     if any(c < 0 for c in left.values()):
         raise ValueError(f"more than four of {[T.format([k]) for k, c in left.items() if c < 0]}")
-    filler = iter(sorted(left.elements()))
+    filler = iter(sorted(left.elements(), key=lambda k: (k != T.FLOWER, k)))
     wall = list(order)
     for pos in range(len(order), len(full)):
         wall.append(fixed[pos] if pos in fixed else next(filler))

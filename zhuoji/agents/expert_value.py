@@ -820,6 +820,7 @@ class Evaluator:
                 ready_opponents=self.ready_opponents,
                 typical_loss=self.opp_fan,
                 other_self_draw_share=self.other_self_draw_share,
+                flowers=obs.flowers(me),
             )
         )
 

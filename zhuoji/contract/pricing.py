@@ -95,6 +95,7 @@ class Decision(NamedTuple):
     ready_opponents: float
     typical_loss: float
     other_self_draw_share: float
+    flowers: int = 0  # flowers this seat has set aside (补花, tiles.flowers)
 
     @property
     def others(self) -> int:

@@ -20,6 +20,7 @@ from zhuoji.rules import (  # noqa: F401  (imported for registration)
     dingque,
     dou,
     drawgame,
+    flowers,
     genzhuang,
     hu,
     liability,

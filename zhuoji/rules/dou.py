@@ -18,7 +18,7 @@ from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.contract.pricing import DOU, Decision, Ends, Pricer
-from zhuoji.outcome import Meld, MeldKind
+from zhuoji.outcome import Meld, MeldKind, RoundEnd, WinHow
 from zhuoji.rules.needs import KONGS, Because, IsNot, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
 from zhuoji.tiles import TILE_PATTERN, parse_one
@@ -81,6 +81,15 @@ class DouParams(Params):
         description="with unready_pays: only kongs of these tiles are paid back (包杠幺鸡: "
         "[1s], CITIES.md 毕节, FW EnableBaoKongBam1); null: every kong",
     )
+    unready_pays_on: list[Literal["self_draw", "discard", "draw"]] | None = Field(
+        None,
+        title="包杠 on",
+        description="with unready_pays: the round ends an unready konger pays his kongs back "
+        "on — a win by self-draw, a win on a discard (or a robbed kong), a drawn round (DS "
+        "§11.3 流局包杠, huang_baogang: paid even where no kong scores on a draw).  [self_draw] "
+        "is 包杠 on self-draws, a reading (docs/variants.md).  null: every win, and a draw "
+        "where void_on_draw is off",
+    )
     late_value: int = Field(
         0,
         ge=0,
@@ -130,7 +139,27 @@ NEEDS = {
     ),
     "unready_pays_to": Because(Set("settle:dou.unready_pays"), "settle.dou.unready_pays is off"),
     "unready_pays_tiles": Because(Set("settle:dou.unready_pays"), "settle.dou.unready_pays is off"),
+    "unready_pays_on": Because(Set("settle:dou.unready_pays"), "settle.dou.unready_pays is off"),
 }
+
+
+def round_end_kind(end: RoundEnd) -> str:
+    """How the round ended, as ``unready_pays_on`` names it: ``draw``, ``self_draw`` (a win
+    by self-draw), or ``discard`` (a win on a discard or on a robbed kong)."""
+    if end.is_draw:
+        return "draw"
+    return "self_draw" if any(w.how is WinHow.SELF_DRAW for w in end.wins) else "discard"
+
+
+def pays_back_on(p: DouParams, kind: str) -> bool:
+    """Whether an unready konger pays his kongs back (包杠) when the round ends ``kind``-wise
+    (:func:`round_end_kind`): ``unready_pays_on`` where given, else on every win, and on a
+    draw where kongs score then (``void_on_draw`` off)."""
+    if not p.unready_pays:
+        return False
+    if p.unready_pays_on is not None:
+        return kind in p.unready_pays_on
+    return kind != "draw" or not p.void_on_draw
 
 
 #: each dou item's rule in a sentence
@@ -217,6 +246,10 @@ class DouPricer(Pricer):
         self.void_on_draw = p.void_on_draw
         self.unready_pays = p.unready_pays
         self.unready_pays_ready = p.unready_pays_to == "ready"
+        #: 包杠 on another's win by self-draw, on a discard, on a draw (``unready_pays_on``)
+        self.back_on_self_draw = pays_back_on(p, "self_draw")
+        self.back_on_discard = pays_back_on(p, "discard")
+        self.back_on_draw = pays_back_on(p, "draw")
         tiles = p.unready_pays_tiles
         self.unready_pays_tiles = None if tiles is None else frozenset(parse_one(t) for t in tiles)
         self.others = rules.players - 1
@@ -266,6 +299,18 @@ class DouSeat(Pricer):
         self.dou_now = rule.owned(d.own_melds)
         self.ready_opponents = d.ready_opponents
         self._back: dict[tuple[Meld, ...], float] = {}
+        #: the share of another's wins a 包杠 is owed on (``unready_pays_on``)
+        share = d.other_self_draw_share
+        on_self, on_discard = rule.back_on_self_draw, rule.back_on_discard
+        self.back_share = (
+            1.0
+            if on_self and on_discard
+            else share
+            if on_self
+            else 1.0 - share
+            if on_discard
+            else 0.0
+        )
 
     def owned(self, melds: tuple[Meld, ...]) -> float:
         """What the kongs among ``melds`` collect: those of now, and a new one (a kong
@@ -303,15 +348,19 @@ class DouSeat(Pricer):
 
     def held(self, concealed: Sequence[int], melds: tuple[Meld, ...], discarded: int) -> Ends:
         """A win: the dou; another wins: the dou if ready (or if it needs no 叫), less the
-        包杠 if not; a draw: the dou unless ``void_on_draw`` (seed 000 17)."""
+        包杠 if not (on the share of wins ``unready_pays_on`` names); a draw: the dou unless
+        ``void_on_draw`` (seed 000 17), less the 包杠 if not ready where it is owed then."""
         rule = self.rule
         dou = self.owned(melds)
         ready = dou if rule.needs_ready else 0.0
-        unready = -self.dou_back(melds) if rule.needs_ready else dou
+        back = self.dou_back(melds) if rule.needs_ready else 0.0
+        unready = -back * self.back_share if rule.needs_ready else dou
         draw_ready = draw_unready = 0.0
         if dou and not rule.void_on_draw:
             draw_ready = dou
-            draw_unready = dou if not rule.needs_ready else -self.dou_back(melds)
+            draw_unready = dou if not rule.needs_ready else 0.0
+        if back and rule.back_on_draw:
+            draw_unready = -back
         return dou, ready, unready, draw_ready, draw_unready
 
 
@@ -327,9 +376,12 @@ class DouSeat(Pricer):
     pricer=DouPricer,
 )
 def settle_dou(ctx: SettleContext, p: DouParams) -> None:
-    """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void."""
+    """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void;
+    an unready owner's paid back (包杠) on the round ends ``unready_pays_on`` names."""
     end = ctx.end
-    if end.is_draw and p.void_on_draw:
+    kongs_score = not (end.is_draw and p.void_on_draw)
+    back_now = pays_back_on(p, round_end_kind(end))
+    if not kongs_score and not back_now:
         return
     pays_back = (
         None if p.unready_pays_tiles is None else {parse_one(t) for t in p.unready_pays_tiles}
@@ -345,9 +397,9 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
                 "at_end": ctx.ready[s],
                 "ever": ctx.ready[s] or seat.ever_ready,
             }[p.requires_ready]
-            if not scores and not (
-                p.unready_pays and (pays_back is None or meld.tile in pays_back)
-            ):
+            if scores and not kongs_score:
+                continue  # 黄庄: no kong scores (DS 流局包杠 pays only the unready back)
+            if not scores and not (back_now and (pays_back is None or meld.tile in pays_back)):
                 continue
             item = "dou.hanbao" if meld.late else _ITEMS[meld.kind]
             value = kong_value(p, meld)

@@ -253,6 +253,22 @@ def bird() -> str:
     )
 
 
+def flower() -> str:
+    """红花, the flower tile (补花, CITIES.md 黔西): five red petals round a gold heart on a
+    green stem, drawn from shapes."""
+    cx, cy, ring, petal = 30.0, 34.0, 9.5, 7.5
+    parts = [
+        f'<path d="M30 44V66" stroke="{GREEN}" stroke-width="3" fill="none"/>',
+        f'<path d="M30 58C24 52 17 54 14 57C20 60 26 60 30 58Z" fill="{GREEN}"/>',
+    ]
+    for i in range(5):
+        a = math.radians(-90 + 72 * i)
+        x, y = cx + ring * math.cos(a), cy + ring * math.sin(a)
+        parts.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(petal)}" fill="{RED}"/>')
+    parts.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="5" fill="#e0a800"/>')
+    return "".join(parts)
+
+
 # -------------------------------------------------------------------------------------------
 # the sprite
 # -------------------------------------------------------------------------------------------
@@ -269,6 +285,7 @@ def faces(g: Glyphs) -> Iterable[tuple[int, str]]:
             yield kind, honor(g, kind - 27)
         else:
             yield kind, draw[T.suit_of(kind)](T.rank_of(kind))
+    yield T.FLOWER, flower()
 
 
 def sprite(g: Glyphs) -> str:

@@ -32,7 +32,6 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from zhuoji import tiles as T
 from zhuoji.server.deps import Operator, SeatHolder, manager_of
 from zhuoji.server.manager import SeatSpec, TableManager, TableSpec
 from zhuoji.server.models import AUTH_ERRORS, ERRORS, DisplayText
@@ -149,7 +148,7 @@ def variant_line(manager: TableManager, name: str) -> dict[str, Any]:
     """A variant for the lobby: its titles and a one-line description in each language,
     said from its own facts."""
     v = manager.rules.ruleset(name, None).variant
-    tiles = len(T.wall(v.tiles.set))
+    tiles = v.tiles.wall_size
     zh = [f"{v.tiles.players} 人", f"{tiles} 张"]
     en = [f"{v.tiles.players} players", f"{tiles} tiles"]
     if v.baoting is not None:
@@ -164,6 +163,9 @@ def variant_line(manager: TableManager, name: str) -> dict[str, Any]:
     if v.wild is not None:
         zh.append("有宝牌")
         en.append("a wild tile")
+    if v.tiles.flowers:
+        zh.append("补花")
+        en.append("flowers set aside and replaced")
     return {
         "name": name,
         "title": v.title,

@@ -27,6 +27,7 @@ const I18N = {
     wall: "余 {n} 张", you: "你", pos: ["你", "下家", "对家", "上家"], pos3: ["你", "下家", "上家"],
     dealer: "庄", bot: "电脑", declared: "报听", ready: "已准备", streak: "连庄 {n}",
     concealed: "{n} 张", wild: "宝牌", indicator: "指示牌", reveal: "翻鸡",
+    flowers: "补花 {n} 张", flowerTag: "花×{n}",
     pressReady: "准备好了就点「准备」", readyBtn: "准备", nextRound: "下一局",
     waitStart: "等其他玩家准备", waitOperator: "等待开局",
     yourTurn: "轮到你出牌：点一张牌打出", yourTurnDrawn: "轮到你出牌：点一张牌打出（摸到 {tile}）",
@@ -61,6 +62,7 @@ const I18N = {
     wall: "{n} tiles left", you: "you", pos: ["you", "right", "across", "left"], pos3: ["you", "right", "left"],
     dealer: "D", bot: "bot", declared: "ready", ready: "ready", streak: "streak {n}",
     concealed: "{n} tiles", wild: "wild", indicator: "indicator", reveal: "revealed",
+    flowers: "{n} flowers set aside", flowerTag: "flower×{n}",
     pressReady: "Press Ready when you are", readyBtn: "Ready", nextRound: "Next round",
     waitStart: "Waiting for the others to be ready", waitOperator: "Waiting for the round to start",
     yourTurn: "Your turn: click a tile to discard it", yourTurnDrawn: "Your turn: click a tile to discard it (you drew {tile})",
@@ -172,6 +174,7 @@ function splitTiles(text) {
 }
 
 function tileName(code) {
+  if (code === "1f") return lang === "en" ? "flower" : "红花";
   if (lang === "en") {
     const rank = Number(code[0]);
     if (code[1] === "z") return HONOR_EN[rank - 1];
@@ -520,6 +523,18 @@ function meldEl(text, owner) {
   return node;
 }
 
+function flowersEl(v, s) {
+  // 补花: the flowers a seat has set aside lie face up beside its melds (view.flowers is
+  // absent when the variant has none)
+  const n = (v.flowers || [])[s] || 0;
+  if (!n) return null;
+  const label = t("flowers", { n });
+  const node = el("span", { class: "meld flowers", role: "group", "aria-label": label, title: label });
+  for (let i = 0; i < n; i++) node.append(tileEl("1f", { mark: false }));
+  node.append(el("small", { class: "meld-tag" }, t("flowerTag", { n })));
+  return node;
+}
+
 function plateEl(v, s) {
   const toAct = (v.to_act || []).includes(s) && v.phase !== "end";
   const wind = windChar(s);
@@ -574,6 +589,8 @@ function renderSeats(v) {
       parts.push(backs);
       const melds = el("div", { class: "melds" });
       for (const m of (v.melds || [])[s] || []) melds.append(meldEl(m, s));
+      const aside = flowersEl(v, s);
+      if (aside) melds.append(aside);
       parts.push(melds);
     }
     box.replaceChildren(...parts);
@@ -690,6 +707,8 @@ function renderHand(v) {
   }
   const melds = document.getElementById("my-melds");
   melds.replaceChildren(...((v.melds || [])[v.seat] || []).map((m) => meldEl(m, v.seat)));
+  const aside = flowersEl(v, v.seat);
+  if (aside) melds.append(aside);
 }
 
 function discardTile(code, node) {
