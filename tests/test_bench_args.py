@@ -25,6 +25,8 @@ CASES = [
     ("memory", ["--rounds", "0"], "--rounds: must be at least 1"),
     ("memory", ["--variant", "nope"], "--variant: nope: no such variant"),
     ("startup", ["--runs", "0"], "--runs: must be at least 1"),
+    ("settle_share", ["--rounds", "0"], "--rounds: must be at least 1"),
+    ("settle_share", ["--variant", "nope"], "--variant: nope: no such variant"),
 ]
 
 

@@ -805,7 +805,8 @@ _LAUGHS = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
 
 
 def test_yaml_limits_and_kinds() -> None:
-    from zhuoji.textfile import UnreadableFile, load_yaml
+    from zhuoji.textfile import UnreadableFile
+    from zhuoji.yamltext import load_yaml
 
     assert load_yaml("{1: a, ~: b, 2001-01-01: 2001-13-45}") == {
         "1": "a",

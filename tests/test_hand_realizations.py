@@ -1,6 +1,7 @@
-"""A plain hand's standard realizations come from each group of kinds' own ones (remembered
-by the group's counts): the same list as the exhaustive search over the whole hand
-(``zhuoji.hand._search_realizations``, which also serves hands with jokers)."""
+"""A plain hand's standard realizations come from the hand kernel's search
+(``zhuoji.hand_kernel.standard_splits``, compiled): the same list as the exhaustive search
+over the whole hand (``zhuoji.hand._search_realizations``, which also serves hands with
+jokers)."""
 
 from __future__ import annotations
 
@@ -38,17 +39,29 @@ def test_plain_realizations_match_the_search() -> None:
     assert found > 200  # many complete hands
 
 
-def test_group_realizations_are_keyed_by_group_and_pair() -> None:
-    """The same counts in another group (or among the honors, where no chow is) and with or
-    without the pair are other entries of the memo."""
-    run = (1, 1, 1, 0, 0, 0, 0)
-    assert H._group_realizations(0, (*run, 0, 0), False) == ((H.Group(H.GroupKind.CHOW, 0),),)
-    assert H._group_realizations(9, (*run, 0, 0), False) == ((H.Group(H.GroupKind.CHOW, 9),),)
-    assert H._group_realizations(27, run, False) == ()
-    assert H._group_realizations(0, (2, 0, 0, 0, 0, 0, 0, 0, 0), True) == (
-        (H.Group(H.GroupKind.PAIR, 0),),
-    )
-    assert H._group_realizations(0, (2, 0, 0, 0, 0, 0, 0, 0, 0), False) == ()
+def test_kernel_splits_keep_chows_in_a_suit_and_one_pair() -> None:
+    """The kernel's blocks: no chow among the honors or across two suits (8-9万 1条 is
+    none), exactly one pair, each realization once however the search reached it (a kind
+    held four times as a pair and two chows is found twice), sorted as groups sort."""
+    from zhuoji import hand_kernel as K
+
+    def hand(*kinds: int) -> list[int]:
+        c = [0] * 34
+        for k in kinds:
+            c[k] += 1
+        return c
+
+    assert K.standard_splits(hand(27, 28, 29, 0, 0)) == []
+    assert K.standard_splits(hand(7, 8, 9, 0, 0)) == []
+    assert K.standard_splits(hand(9, 10, 11, 27, 27)) == [(K.CHOW_BLOCK + 9, K.PAIR_BLOCK + 27)]
+    four = hand(0, 0, 0, 0, 1, 1, 2, 2)  # 11112233万: pair 1万 + two 123万 chows, only
+    assert K.standard_splits(four) == [(K.CHOW_BLOCK, K.CHOW_BLOCK, K.PAIR_BLOCK)]
+    assert K.standard_splits(hand(0, 0, 0, 4, 4)) == [(K.PAIR_BLOCK + 4, K.PUNG_BLOCK)]
+    assert K.standard_splits(hand(0, 0)[:33]) == []  # not a hand of 34 kinds
+    # the groups made of the blocks are shared objects, equal to new ones
+    got = H._plain_standard_realizations(four)
+    assert got == [(H.Group(H.GroupKind.CHOW, 0),) * 2 + (H.Group(H.GroupKind.PAIR, 0),)]
+    assert got[0][0] is got[0][1]
 
 
 def test_plain_decompositions_match_the_general_path() -> None:

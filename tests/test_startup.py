@@ -64,3 +64,64 @@ def test_the_bench_children_may_write_bytecode() -> None:
     assert "PYTHONDONTWRITEBYTECODE" not in startup.ENV
     assert startup.HELP_TARGET == 2.0
     assert startup.DEMO_TARGET == 0.250
+
+
+# --- a shipped variant's parse, cached as bytecode is (variant_io.read_yaml) ---------------
+
+
+def test_a_shipped_file_is_read_from_its_parse_cache_as_it_was_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache holds what the parser made of the same text (values, their types and
+    lines); it is written only where bytecode would be, and ignored when the text, the
+    reader's code or the layout differ, or when it is unreadable."""
+    from zhuoji import variant_io as vio
+    from zhuoji.variant import VARIANTS_DIR
+
+    source = VARIANTS_DIR / "guiyang.yaml"
+    assert vio.parsed_cache(source) is not None
+    assert vio.parsed_cache(tmp_path / "guiyang.yaml") is None  # a user's file: never
+    cache = tmp_path / "guiyang.marshal"
+    monkeypatch.setattr(vio, "parsed_cache", lambda path: cache)
+    parsed = vio.parse_yaml(source.read_text(encoding="utf-8"), "guiyang.yaml")
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    vio.read_yaml(source, "guiyang.yaml")
+    assert not cache.exists()
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    first = vio.read_yaml(source, "guiyang.yaml")
+    assert cache.exists()
+    cached = vio.read_yaml(source, "guiyang.yaml")
+    for layer in (first, cached):
+        assert (layer.label, layer.data, layer.lines) == ("guiyang.yaml", parsed.data, parsed.lines)
+        assert repr(layer.data) == repr(parsed.data)  # True stays True, 1 stays 1
+    text = source.read_text(encoding="utf-8")
+    assert vio._load_parsed(cache, text) is not None
+    assert vio._load_parsed(cache, text + "\n# edited\n") is None
+    monkeypatch.setattr(vio, "PARSED_FORMAT", vio.PARSED_FORMAT + 1)
+    assert vio._load_parsed(cache, text) is None
+    monkeypatch.undo()
+    monkeypatch.setattr(vio, "_readers_stamp", lambda: ((0, 0),))
+    assert vio._load_parsed(cache, text) is None  # the reader changed since
+    cache.write_bytes(b"\x00not marshal")
+    assert vio._load_parsed(cache, text) is None
+
+
+def test_demo_start_up_imports_no_yaml_once_the_parse_is_cached(tmp_path: Path) -> None:
+    """With the shipped file's parse cached (as a previous run leaves it), loading it
+    imports neither PyYAML nor json."""
+    from zhuoji import variant_io as vio
+    from zhuoji.variant import VARIANTS_DIR
+
+    source = VARIANTS_DIR / "guiyang.yaml"
+    cache = tmp_path / "guiyang.marshal"
+    vio._store_parsed(cache, source.read_text(encoding="utf-8"), vio.read_yaml(source))
+    code = (
+        "from pathlib import Path\n"
+        "from zhuoji import variant_io as vio\n"
+        f"vio.parsed_cache = lambda path: Path({str(cache)!r})\n"
+        "vio.load_variant('guiyang')\n"
+    )
+    loaded = _modules_after(code)
+    assert "zhuoji.ruleset" in loaded
+    assert [m for m in ("yaml", "zhuoji.yamltext", "json") if m in loaded] == []

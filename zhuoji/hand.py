@@ -40,7 +40,6 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache, partial
-from itertools import product
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -398,24 +397,15 @@ def _standard_realizations(
     c: list[int], jokers: int, joker_face: int
 ) -> Iterator[tuple[Group, ...]]:
     """Every standard realization (sets and one pair) of the counts ``c`` with ``jokers``
-    jokers of face ``joker_face``: without jokers from each group's own realizations
+    jokers of face ``joker_face``: without jokers by the kernel's search
     (:func:`_plain_standard_realizations`), else by :func:`_search_realizations`."""
     if jokers == 0:
         return iter(_plain_standard_realizations(c))
     return _search_realizations(c, jokers, joker_face)
 
 
-#: each group of kinds (万, 条, 筒, honors): its first kind and its size
-_GROUPS = ((0, 9), (9, 9), (18, 9), (27, 7))
-
-
-def _group_key(g: Group) -> tuple[str, int, int]:
-    """A group's fields in the order its dataclass compares them (sorting by it is the
-    same order, without a Python comparison per pair)."""
-    return (g.kind, g.first, g.wild)
-
-
-#: :func:`_group_key` as a C-level key function (the same fields in the same order)
+#: a group's fields in the order its dataclass compares them (sorting by them is the same
+#: order, without a Python comparison per pair)
 _GROUP_FIELDS = attrgetter("kind", "first", "wild")
 
 
@@ -424,74 +414,28 @@ def _realization_key(groups: tuple[Group, ...]) -> tuple[tuple[str, int, int], .
 
 
 def _plain_standard_realizations(c: list[int]) -> list[tuple[Group, ...]]:
-    """:func:`_search_realizations` without jokers, the same list: no set or pair spans two
-    groups of kinds, so a realization is one of each group's, the pair in one of them.
-    Each group's are remembered by its counts (:func:`_group_realizations`)."""
-    plain = []
-    paired = []
-    for first, size in _GROUPS:
-        part = tuple(c[first : first + size])
-        plain.append(_group_realizations(first, part, False))
-        paired.append(_group_realizations(first, part, True))
-    # each group's realizations are distinct block multisets and the groups of kinds are
-    # disjoint, so every combination (the pair in group k) is a distinct realization
-    results: list[tuple[Group, ...]] = []
-    for k in range(len(_GROUPS)):
-        if not paired[k]:
-            continue  # the pair cannot lie in this group of kinds
-        choices = [paired[j] if j == k else plain[j] for j in range(len(_GROUPS))]
-        for combo in product(*choices):
-            tail = [g for groups in combo for g in groups]
-            tail.sort(key=_GROUP_FIELDS)
-            results.append(tuple(tail))
-    if len(results) > 1:
-        results.sort(key=_realization_key)
-    return results
+    """:func:`_search_realizations` without jokers, the same list: the kernel's depth-first
+    search (:func:`zhuoji.hand_kernel.standard_splits`, compiled), its blocks made groups
+    (one :class:`Group` object a block, shared: they cannot be changed)."""
+    block = _BLOCKS.get
+    return [
+        tuple([block(b) or _new_block(b) for b in split]) for split in _kernel.standard_splits(c)
+    ]
 
 
-@lru_cache(maxsize=8192)
-def _group_realizations(
-    first: int, counts: tuple[int, ...], pair: bool
-) -> tuple[tuple[Group, ...], ...]:
-    """Every way to split one group's ``counts`` (kinds ``first`` …) into pungs, chows (not
-    among honors) and, when ``pair``, exactly one pair."""
-    c = list(counts)
-    honors = is_honor(first)
-    out: list[tuple[Group, ...]] = []
+#: the kind of a :func:`zhuoji.hand_kernel.standard_splits` block, by its code's high bits
+_BLOCK_KINDS = {
+    _kernel.CHOW_BLOCK: GroupKind.CHOW,
+    _kernel.PAIR_BLOCK: GroupKind.PAIR,
+    _kernel.PUNG_BLOCK: GroupKind.PUNG,
+}
+#: the groups made of kernel blocks so far, by block
+_BLOCKS: dict[int, Group] = {}
 
-    def rec(has_pair: bool, acc: list[Group]) -> None:
-        i = 0
-        while i < len(c) and not c[i]:
-            i += 1
-        if i == len(c):
-            if has_pair == pair:
-                out.append(tuple(acc))
-            return
-        if pair and not has_pair and c[i] >= 2:
-            c[i] -= 2
-            acc.append(Group(GroupKind.PAIR, first + i))
-            rec(True, acc)
-            acc.pop()
-            c[i] += 2
-        if c[i] >= 3:
-            c[i] -= 3
-            acc.append(Group(GroupKind.PUNG, first + i))
-            rec(has_pair, acc)
-            acc.pop()
-            c[i] += 3
-        if not honors and i <= 6 and c[i + 1] and c[i + 2]:
-            for t in (i, i + 1, i + 2):
-                c[t] -= 1
-            acc.append(Group(GroupKind.CHOW, first + i))
-            rec(has_pair, acc)
-            acc.pop()
-            for t in (i, i + 1, i + 2):
-                c[t] += 1
 
-    rec(False, [])
-    # two orders of the same blocks (a pung then a chow, or the chow first) are one way
-    distinct = {tuple(sorted(r, key=_group_key)) for r in out}
-    return tuple(sorted(distinct, key=_realization_key))
+def _new_block(b: int) -> Group:
+    g = _BLOCKS[b] = Group(_BLOCK_KINDS[b & ~63], b & 63)
+    return g
 
 
 def _search_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:

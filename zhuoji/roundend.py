@@ -44,9 +44,10 @@ from zhuoji.rules import win
 from zhuoji.ruleset import Ruleset
 from zhuoji.schema import SCHEMA_DIR
 from zhuoji.settle import settle
-from zhuoji.textfile import UnreadableFile, load_json, load_yaml, read_text, short
+from zhuoji.textfile import UnreadableFile, load_json, read_text, short
 from zhuoji.variant import Variant
 from zhuoji.variant_io import load_variant
+from zhuoji.yamltext import load_yaml
 
 ROUND_END_SCHEMA_FILE = SCHEMA_DIR / "round-end.schema.json"
 TILE = r"^([1-9][msp]|[1-7]z)$"

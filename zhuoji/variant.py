@@ -39,7 +39,7 @@ NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class TilesSection(Strict):

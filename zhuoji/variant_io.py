@@ -22,8 +22,10 @@ when they are inside it, else by their absolute path.
 from __future__ import annotations
 
 import copy
-import json
+import marshal
+import os
 import re
+import sys
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +33,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import yaml
 from pydantic import ValidationError
 
 from zhuoji import migrations, textfile
@@ -45,6 +46,7 @@ from zhuoji.variant import VARIANTS_DIR, PatternRow, Variant
 
 if TYPE_CHECKING:
     import jsonschema
+    import yaml
 
 PathKey = tuple[str | int, ...]
 
@@ -134,15 +136,84 @@ def read_text(path: Path, label: str) -> str:
 
 
 def read_yaml(path: Path, label: str | None = None) -> Layer:
+    """A variant file as a layer (:func:`parse_yaml`); a shipped file's parse is cached
+    (:func:`parsed_cache`)."""
     label = label if label is not None else str(path)
-    return parse_yaml(read_text(path, label), label)
+    text = read_text(path, label)
+    cache = parsed_cache(path)
+    if cache is not None:
+        found = _load_parsed(cache, text)
+        if found is not None:
+            return Layer(label, found[0], found[1])
+    layer = parse_yaml(text, label)
+    if cache is not None and not sys.dont_write_bytecode:
+        _store_parsed(cache, text, layer)
+    return layer
+
+
+# A shipped file's parse (its data and lines) is kept as the interpreter keeps bytecode:
+# beside the file, in ``__pycache__/NAME.yaml.<cache tag>.marshal``, written unless bytecode
+# writing is off (``PYTHONDONTWRITEBYTECODE``, ``-B``), skipped when the folder cannot be
+# written, and used only when it was made from the same text by the same reader (the
+# files below, by size and modification time): ``zhuoji demo`` then neither imports PyYAML
+# nor parses (issue 29: about 100 M of its 1.2 G instructions to the first line).
+
+#: the layout of a cache file; change it whenever what it holds changes
+PARSED_FORMAT = 1
+#: the modules whose code makes a parse: a cache made by other code is not used
+_READERS = ("variant_io.py", "yamltext.py", "textfile.py")
+
+
+def parsed_cache(path: Path) -> Path | None:
+    """Where the parse of ``path`` is cached: for a shipped variant (the package's
+    ``variants/`` or its ``history/``) only; None otherwise."""
+    tag = sys.implementation.cache_tag
+    if tag is None or path.parent.resolve() not in (VARIANTS_DIR.resolve(), HISTORY_DIR.resolve()):
+        return None
+    return path.parent / "__pycache__" / f"{path.name}.{tag}.marshal"
+
+
+def _readers_stamp() -> tuple[tuple[int, int], ...]:
+    here = Path(__file__).parent
+    out = []
+    for name in _READERS:
+        st = os.stat(here / name)
+        out.append((st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def _load_parsed(cache: Path, text: str) -> tuple[dict[str, Any], dict[PathKey, int]] | None:
+    """The cached (data, lines) of ``text``, or None when there is no current cache."""
+    try:
+        raw = cache.read_bytes()
+        layout, stamp, source, data, lines = marshal.loads(raw)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if layout != PARSED_FORMAT or source != text or stamp != _readers_stamp():
+        return None
+    return data, lines
+
+
+def _store_parsed(cache: Path, text: str, layer: Layer) -> None:
+    """Write the cache of ``text``'s parse (atomically); a folder that cannot be written is
+    no error, as for bytecode."""
+    blob = marshal.dumps((PARSED_FORMAT, _readers_stamp(), text, layer.data, layer.lines))
+    tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+    try:
+        cache.parent.mkdir(exist_ok=True)
+        tmp.write_bytes(blob)
+        os.replace(tmp, cache)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def parse_yaml(text: str, label: str) -> Layer:
     """A file's text as a layer (values with their lines); every YAML problem and every
     limit of :mod:`zhuoji.textfile` is one :class:`VariantError` naming the line."""
+    from zhuoji import yamltext  # PyYAML only when a file is parsed (start-up, above)
+
     try:
-        with textfile.yaml_document(text) as (loader, node):
+        with yamltext.yaml_document(text) as (loader, node):
             lines: dict[PathKey, int] = {}
             data = _construct(loader, node, (), lines, label) if node is not None else {}
     except textfile.UnreadableFile as exc:
@@ -157,8 +228,10 @@ def parse_yaml(text: str, label: str) -> Layer:
 def _construct(
     loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, lines: dict[PathKey, int], label: str
 ) -> Any:
+    from yaml import MappingNode, SequenceNode
+
     lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
+    if isinstance(node, MappingNode):
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
@@ -178,7 +251,7 @@ def _construct(
             out[key] = _construct(loader, value_node, (*path, key), lines, label)
             lines[(*path, key)] = key_node.start_mark.line + 1
         return out
-    if isinstance(node, yaml.SequenceNode):
+    if isinstance(node, SequenceNode):
         return [_construct(loader, n, (*path, i), lines, label) for i, n in enumerate(node.value)]
     return loader.construct_object(node, deep=True)
 
@@ -544,13 +617,19 @@ def _override_items(overrides: Mapping[str, Any] | Iterable[str]) -> list[tuple[
             raise VariantError([Problem("expected KEY=VALUE", f"--set {entry}")])
         key, raw = entry.split("=", 1)
         try:
-            value = textfile.load_yaml(raw) if raw.strip() else ""
+            value = _load_yaml(raw) if raw.strip() else ""
         except textfile.UnreadableFile as exc:
             reason = exc.message.replace("not valid YAML", "is not valid YAML", 1)
             message = f"value {textfile.short(raw)}{'' if reason != exc.message else ':'} {reason}"
             raise VariantError([Problem(message, f"--set {key}")]) from exc
         items.append((key.strip(), value))
     return items
+
+
+def _load_yaml(text: str) -> Any:
+    from zhuoji.yamltext import load_yaml
+
+    return load_yaml(text)
 
 
 def _lay(data: dict[str, Any], parts: PathKey, value: Any, key: str) -> None:
@@ -620,6 +699,8 @@ def _validator_for(_generation: int) -> jsonschema.protocols.Validator:
         h.fn.__module__.startswith("zhuoji.") for p in Point for h in hooks(p).values()
     )
     if builtin_only and VARIANT_SCHEMA_FILE.is_file():
+        import json  # only when a file is checked (start-up of the other commands)
+
         # the shipped file is exactly the built-in schema (a test keeps it current); reading
         # it is ~50 ms faster than generating it, on the start-up path of every command
         schema = json.loads(VARIANT_SCHEMA_FILE.read_text(encoding="utf-8"))

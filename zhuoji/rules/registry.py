@@ -86,7 +86,7 @@ class Phase(IntEnum):
 class Params(BaseModel):
     """Base of every hook's parameter model: unknown keys are errors; values are frozen."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False, defer_build=True)
 
 
 P = TypeVar("P", bound=Params)

@@ -1,0 +1,127 @@
+"""Settlement's share of a bot round's instructions (issue 29, item 4), counted by callgrind.
+
+Runs, under ``valgrind --tool=callgrind``, ``--warmup`` + ``--rounds`` rounds of four
+``--agent`` bots on ``--variant`` (seeds 0, 1, …; ``PYTHONHASHSEED=0``), counting only
+inside the compiled ``play_round`` (``--toggle-collect``), and prints the instructions a
+round, settlement's (``round_finish.finish``: the round end, ``settle`` and its hooks, the
+end event) and its share, against the target::
+
+    python bench/settle_share.py [--rounds 20] [--warmup 3] [--variant guiyang]
+
+The counts do not depend on the machine's load (``docs/build.md``, "Settlement's share of a
+round"), but the garbage collector's runs (about 5 % of a round) fall where allocations
+trigger them: a change anywhere in the process (this script's child against the command in
+``docs/build.md``) moves the settlement's share by up to two points with the same round
+total (guiyang after issue 29's second round: 20.6 % there, 22.6 % here), so compare
+counts taken by one command.  It needs valgrind and the compiled engine group (``python setup.py build_ext
+--inplace``): the count is toggled on the compiled ``play_round``, and ``finish`` is a
+compiled function only there.  Target (issue 29): ≤ 10 % on guiyang with greedy bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from zhuoji.cli import at_least, loadable_variant
+
+#: settlement's share of a round's instructions, at most
+TARGET = 0.10
+PLAY_ROUND = "CPyPy_zhuoji____compiled___autoplay___play_round"
+FINISH = "CPyDef_zhuoji____compiled___round_finish___finish"
+_CHILD = """
+import sys
+import zhuoji.engine as e
+if not e.__name__.startswith("zhuoji._compiled"):
+    sys.exit("the engine group does not run compiled: build it (docs/build.md)")
+from zhuoji.agents.base import make_agent, play_round
+from zhuoji.engine import Round
+from zhuoji.variant_io import load_variant
+rs = load_variant(sys.argv[1])
+agents = [make_agent(sys.argv[2], 10 + s) for s in range(rs.players)]
+[play_round(Round(rs, seed=i), agents) for i in range(int(sys.argv[3]))]
+"""
+
+
+def _inclusive(annotated: str, symbol: str) -> int:
+    """The largest inclusive count ``callgrind_annotate`` gives a function named ``symbol``."""
+    best = 0
+    for line in annotated.splitlines():
+        if f":{symbol} " in line or line.rstrip().endswith(f":{symbol}"):
+            m = re.match(r"\s*([\d,]+)", line)
+            if m:
+                best = max(best, int(m.group(1).replace(",", "")))
+    return best
+
+
+def measure(variant: str, agent: str, rounds: int) -> tuple[int, int]:
+    """(instructions inside ``play_round``, of them inside ``finish``) over ``rounds``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        env.pop("ZHUOJI_PURE", None)
+        proc = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                "--collect-atstart=no",
+                f"--toggle-collect={PLAY_ROUND}",
+                sys.executable,
+                "-c",
+                _CHILD,
+                variant,
+                agent,
+                str(rounds),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"bench/settle_share.py: the counted run failed: {proc.stderr[-500:]}")
+        annotated = subprocess.run(
+            ["callgrind_annotate", "--inclusive=yes", str(out)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    return _inclusive(annotated, PLAY_ROUND), _inclusive(annotated, FINISH)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=at_least(1), default=20, help="rounds counted (default 20)")
+    ap.add_argument(
+        "--warmup", type=at_least(0), default=3, help="rounds before them, counted too (default 3)"
+    )
+    ap.add_argument("--variant", type=loadable_variant, default="guiyang")
+    ap.add_argument("--agent", default="greedy", help="the bots (default greedy)")
+    args = ap.parse_args(argv)
+    for tool in ("valgrind", "callgrind_annotate"):
+        if shutil.which(tool) is None:
+            print(f"bench/settle_share.py: needs {tool}", file=sys.stderr)
+            return 2
+    n = args.rounds + args.warmup
+    total, finish = measure(args.variant, args.agent, n)
+    if not total or not finish:
+        print("bench/settle_share.py: no count for play_round or finish", file=sys.stderr)
+        return 2
+    share = finish / total
+    print(f"{args.variant}, four {args.agent} bots, {n} rounds (PYTHONHASHSEED=0, compiled)")
+    print(f"round      {total / n / 1e6:8.3f} M instructions")
+    print(f"settlement {finish / n / 1e6:8.3f} M instructions (round_finish.finish)")
+    verdict = "met" if share <= TARGET else "NOT met"
+    print(f"settlement share: {share:.1%} (target ≤ {TARGET:.0%}: {verdict})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
