@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from bench_support import bench_module
 
 #: imported by a command's handler when it needs them, never at start-up
