@@ -146,6 +146,27 @@ def test_bad_tables_are_refused(client: TestClient, body: dict[str, Any], needle
     assert needle in r.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "zh"),
+    [
+        ("post", "/api/tables", {"seats": [{"kind": "human"}]}, 422, "是 4 人玩的，给了 1 个座位"),
+        ("post", "/api/tables", {"seats": [{"kind": "bot", "bot": "nobody"}] * 4}, 422, "没有叫 'nobody' 的电脑"),
+        ("get", "/api/tables/nope", None, 404, "没有牌桌 'nope'"),
+        ("delete", "/api/variants/nope", None, 404, "没有存储的玩法 'nope'"),
+    ],
+)  # fmt: skip
+def test_a_refusal_says_itself_in_each_language(
+    client: TestClient, method: str, path: str, body: Any, status: int, zh: str
+) -> None:
+    """Issue 27, one language at a time: a table's refusal carries ``words`` in zh and en
+    (the operator page shows the one of its language), and ``detail`` stays the English."""
+    r = client.request(method, path, json=body, headers=OPH)
+    assert r.status_code == status, r.text
+    out = r.json()
+    assert out["words"]["en"] == out["detail"]
+    assert zh in out["words"]["zh"]
+
+
 def test_rules_change_only_between_rounds_and_are_recorded(client: TestClient) -> None:
     t = make_table(client)
     tid = t["id"]

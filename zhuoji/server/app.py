@@ -192,6 +192,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 async def _table_error(_request: Request, exc: TableError) -> JSONResponse:
     body: dict[str, Any] = {"detail": str(exc)}
+    if exc.zh is not None:
+        body["words"] = {"zh": exc.zh, "en": str(exc)}
     if isinstance(exc, VariantRefused):
         body["problems"] = exc.problems
     return JSONResponse(body, status_code=exc.status)

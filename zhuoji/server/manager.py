@@ -98,9 +98,13 @@ class TableManager:
     def get(self, table_id: str) -> Table:
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
         if t is None and self.ownership is not None and table_id in self._adopting:
-            raise TableError(503, f"table {table_id[:60]!r} is being taken over; ask again")
+            raise TableError(
+                503,
+                f"table {table_id[:60]!r} is being taken over; ask again",
+                zh=f"牌桌 {table_id[:60]!r} 正在交接，请稍后再试",
+            )
         if t is None:
-            raise TableError(404, f"no table {table_id[:60]!r}")
+            raise TableError(404, f"no table {table_id[:60]!r}", zh=f"没有牌桌 {table_id[:60]!r}")
         return t
 
     # -- start-up and shut-down --------------------------------------------------------------
@@ -256,11 +260,16 @@ class TableManager:
             raise TableError(
                 422,
                 f"variant {variant} is played by {players} players; {len(seats)} seats were given",
+                zh=f"玩法 {variant} 是 {players} 人玩的，给了 {len(seats)} 个座位",
             )
         known = agent_names()
         for i, s in enumerate(seats):
             if s.kind is SeatKind.BOT and s.bot not in known:
-                raise TableError(422, f"seat {i}: unknown bot {s.bot!r}; known: {', '.join(known)}")
+                raise TableError(
+                    422,
+                    f"seat {i}: unknown bot {s.bot!r}; known: {', '.join(known)}",
+                    zh=f"座位 {i}：没有叫 {s.bot!r} 的电脑；有：{'、'.join(known)}",
+                )
         rounds = spec.rounds if spec.rounds is not None else ruleset.variant.match.rounds
         table_id = "t" + secrets.token_hex(5)
         tokens: dict[int, str] = {}
@@ -320,11 +329,13 @@ class TableManager:
                 raise TableError(
                     409,
                     f"round {table.round_number} is in progress: rules change only between rounds",
+                    zh=f"第 {table.round_number} 局正在进行：规则只能在两局之间改",
                 )
             if ruleset.players != table.players:
                 raise TableError(
                     422,
                     f"variant {name} is played by {ruleset.players} players; this table has {table.players} seats",
+                    zh=f"玩法 {name} 是 {ruleset.players} 人玩的，这张牌桌有 {table.players} 个座位",
                 )
             rule = S.RuleRow(
                 table.rule.seq + 1, len(table.rounds) + 1, name, dict(overrides), now()
@@ -359,14 +370,22 @@ class TableManager:
         Refused (409) while someone is at the seat, or for a bot seat."""
         table = self.get(table_id)
         if bot not in agent_names():
-            raise TableError(422, f"unknown bot {bot!r}; known: {', '.join(agent_names())}")
+            raise TableError(
+                422,
+                f"unknown bot {bot!r}; known: {', '.join(agent_names())}",
+                zh=f"没有叫 {bot!r} 的电脑；有：{'、'.join(agent_names())}",
+            )
         async with table.lock:
             self.records.check_available(table)
             st = table.seat_of(seat)
             if st.kind is not SeatKind.HUMAN:
-                raise TableError(409, f"seat {seat} is a bot seat already")
+                raise TableError(
+                    409, f"seat {seat} is a bot seat already", zh=f"座位 {seat} 已经是电脑了"
+                )
             if st.presence() or st.listeners:
-                raise TableError(409, f"seat {seat} is taken: someone is at it")
+                raise TableError(
+                    409, f"seat {seat} is taken: someone is at it", zh=f"座位 {seat} 有人坐着"
+                )
             name = f"{bot} bot {seat}"  # as a bot seat is named at creation
             await self.store.write_table(table.id, S.set_seat_bot(table.id, seat, bot, name))
             self.tokens.drop(st, "the seat was given to a bot")
@@ -448,7 +467,11 @@ class TableManager:
         if waiter.view is not None:
             return waiter.view
         if table_id not in self.tables:  # released meanwhile: another process has it now
-            raise TableError(503, f"table {table_id[:60]!r} moved to another server; ask again")
+            raise TableError(
+                503,
+                f"table {table_id[:60]!r} moved to another server; ask again",
+                zh=f"牌桌 {table_id[:60]!r} 换到了另一台服务器，请再试一次",
+            )
         return await self.view(table_id, seat)
 
     def detach(self, table_id: str, listener: Listener) -> None:

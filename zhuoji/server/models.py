@@ -67,8 +67,16 @@ def _storable(text: str) -> str:
 DisplayText = Annotated[str, AfterValidator(_storable)]
 
 
+class WordsOut(BaseModel):
+    zh: str
+    en: str
+
+
 class ErrorOut(BaseModel):
     detail: str = Field(description="what was refused and why")
+    words: WordsOut | None = Field(
+        None, description="the refusal in Chinese and in English, when the table says it in both"
+    )
 
 
 class SeatIn(BaseModel):

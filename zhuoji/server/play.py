@@ -178,11 +178,16 @@ class Play:
     async def _start_round(self, table: Table) -> S.RoundRow:
         self.records.check_available(table)
         if table.live:
-            raise TableError(409, f"round {table.round_number} is in progress")
+            raise TableError(
+                409,
+                f"round {table.round_number} is in progress",
+                zh=f"第 {table.round_number} 局正在进行",
+            )
         if table.match_over:
             raise TableError(
                 409,
                 f"the match is over: {table.rounds_total} of {table.rounds_total} rounds played",
+                zh=f"这场已经打完：{table.rounds_total} 局都打了",
             )
         number = len(table.rounds) + 1
         rule = table.rule_for(number)

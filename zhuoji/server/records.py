@@ -157,7 +157,9 @@ class TableRecords:
             self._roll_back(table)
             if self.on_lease_lost is not None:
                 self.on_lease_lost(table)
-            raise TableError(503, f"{exc}; ask again") from exc
+            raise TableError(
+                503, f"{exc}; ask again", zh="这张牌桌换到了另一台服务器，请再试一次"
+            ) from exc
         except Exception as exc:
             log.warning(
                 "table %s: storing round %d failed (%s); reloading it",
@@ -165,7 +167,9 @@ class TableRecords:
             )  # fmt: skip
             await self.reload(table)
             raise TableError(
-                503, f"the store failed ({exc.__class__.__name__}); nothing was changed"
+                503,
+                f"the store failed ({exc.__class__.__name__}); nothing was changed",
+                zh="存储出错，什么都没有改",
             ) from exc
         self._before.pop(table.id, None)
         table.persisted = len(r.log)
@@ -190,6 +194,7 @@ class TableRecords:
                 503,
                 f"table {table.id} waits for the store ({why}); it resumes by itself when the "
                 "store answers; nothing was changed",
+                zh=f"牌桌 {table.id} 在等存储恢复，恢复后自动继续；什么都没有改",
             )
 
     async def reload(self, table: Table) -> None:

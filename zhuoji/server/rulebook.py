@@ -149,6 +149,7 @@ class RuleBook:
                 409,
                 f"variant {name} is quarantined (its stored records are damaged): "
                 f"{self.quarantined[name]}",
+                zh=f"玩法 {name} 已隔离（存储的记录损坏），见管理页的隔离清单",
             )
 
     # -- rulesets ----------------------------------------------------------------------------
@@ -175,6 +176,8 @@ class RuleBook:
                 409,
                 f"variant {name} was archived ({self.archived[name]}): tables already on it "
                 "keep it, new ones cannot take it (upload a new version to offer it again)",
+                zh=f"玩法 {name} 已归档（{self.archived[name]}）：已有的牌桌照玩，新牌桌不能选它"
+                "（上传新版本可以重新提供）",
             )
         return pinned
 
@@ -182,7 +185,11 @@ class RuleBook:
         """Archive a stored variant: no new table takes it; every version stays, so the
         tables pinned to one keep playing it.  Returns when."""
         if name not in self.library.stored:
-            raise TableError(404, f"no stored variant {name[:60]!r} (shipped ones stay)")
+            raise TableError(
+                404,
+                f"no stored variant {name[:60]!r} (shipped ones stay)",
+                zh=f"没有存储的玩法 {name[:60]!r}（内置玩法不能归档）",
+            )
         if name in self.archived:
             return self.archived[name]
         at = now()
@@ -251,7 +258,11 @@ class RuleBook:
         # one stores the version, the others are told (409; the store's unique key was a 500)
         self._refuse_quarantined(name)
         if len(self.library.stored.get(name, [])) + 1 != version or name in self._storing:
-            raise TableError(409, f"variant {name}: another version was stored meanwhile")
+            raise TableError(
+                409,
+                f"variant {name}: another version was stored meanwhile",
+                zh=f"玩法 {name}：同时已经存了另一个版本",
+            )
         self._storing.add(name)
         try:
             v = StoredVariant(

@@ -33,7 +33,11 @@ class SeatTokens:
         async with table.lock:
             st = table.seat_of(seat)
             if st.kind is not SeatKind.HUMAN:
-                raise TableError(409, f"seat {seat} is a bot seat; it has no token")
+                raise TableError(
+                    409,
+                    f"seat {seat} is a bot seat; it has no token",
+                    zh=f"座位 {seat} 是电脑，没有令牌",
+                )
             token, digest_ = new_seat_token()
             await self.store.write_table(table.id, S.set_seat_token(table.id, seat, digest_))
             self.drop(st, "the seat token was replaced")
@@ -47,7 +51,11 @@ class SeatTokens:
         async with table.lock:
             st = table.seat_of(seat)
             if st.kind is not SeatKind.HUMAN:
-                raise TableError(409, f"seat {seat} is a bot seat; it has no token")
+                raise TableError(
+                    409,
+                    f"seat {seat} is a bot seat; it has no token",
+                    zh=f"座位 {seat} 是电脑，没有令牌",
+                )
             await self.store.write_table(table.id, S.clear_seat_token(table.id, seat))
             self.drop(st, "the seat token was revoked")
             st.token_hash = None

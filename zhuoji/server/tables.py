@@ -47,11 +47,17 @@ class NextRound(StrEnum):
 
 
 class TableError(ZhuojiError):
-    """A request the table refuses; ``status`` is the HTTP status that fits."""
+    """A request the table refuses; ``status`` is the HTTP status that fits.
 
-    def __init__(self, status: int, message: str) -> None:
+    ``message`` is the English text (the API's ``detail``); ``zh`` the same in Chinese, for
+    the pages that speak one language at a time (the response then carries
+    ``words: {zh, en}``, issue 27).  A refusal without ``zh`` passes on another part's
+    English (the engine's, the variant loader's), which the pages do not show in zh."""
+
+    def __init__(self, status: int, message: str, zh: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.zh = zh
 
 
 class Listener(Protocol):
@@ -278,7 +284,9 @@ class Table:
         """Seat number ``seat`` (TableError 404 if the table has no such seat)."""
         if not 0 <= seat < self.players:
             raise TableError(
-                404, f"table {self.id} has no seat {seat} (seats 0-{self.players - 1})"
+                404,
+                f"table {self.id} has no seat {seat} (seats 0-{self.players - 1})",
+                zh=f"牌桌 {self.id} 没有座位 {seat}（座位 0-{self.players - 1}）",
             )
         return self.seats[seat]
 

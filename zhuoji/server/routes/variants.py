@@ -122,7 +122,9 @@ async def variant_versions(name: str, request: Request) -> list[dict[str, Any]]:
     rules = rules_of(request)
     versions = rules.library.stored.get(name)
     if not versions:
-        raise TableError(404, f"no stored variant {name[:60]!r}")
+        raise TableError(
+            404, f"no stored variant {name[:60]!r}", zh=f"没有存储的玩法 {name[:60]!r}"
+        )
     return [version_out(v) for v in versions]
 
 

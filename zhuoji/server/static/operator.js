@@ -40,7 +40,7 @@ const WORDS = {
     copy: "复制", open: "打开", search: "搜索（冲锋鸡、底注、抢杠 …）", presets: "常用设定：", presetOff: "取消",
     notSent: "有错误的项不会发送", problemLoose: "这些规则放在一起不成立",
     atLeast: "至少为 {n}", atMost: "最多为 {n}", whole: "须为整数",
-    createFailed: "开桌失败（{status}）：", saveFailed: "没有保存（{status}）：",
+    createFailed: "开桌失败（{status}）：", saveFailed: "没有保存（{status}）：", refused: "服务器拒绝了这个请求",
   },
   en: {
     brand: "Chicken mahjong", operator: "Operator", tabTables: "Tables", tabVariants: "Variants", tabCreate: "New table",
@@ -68,7 +68,7 @@ const WORDS = {
     created: "created {id}", copy: "copy", open: "open", search: "search (first chicken, stake, rob …)", presets: "Presets:",
     presetOff: "clear", notSent: "fields with an error are not sent", problemLoose: "these rules do not hold together",
     atLeast: "at least {n}", atMost: "at most {n}", whole: "a whole number",
-    createFailed: "The table was not created ({status}):", saveFailed: "Not saved ({status}):",
+    createFailed: "The table was not created ({status}):", saveFailed: "Not saved ({status}):", refused: "the server refused this request",
   },
 };
 
@@ -104,9 +104,17 @@ async function api(method, path, body) {
     const err = new Error(typeof data === "object" ? data.detail : data);
     err.status = res.status;
     err.data = data;
+    err.words = typeof data === "object" && data ? data.words : undefined;
     throw err;
   }
   return data;
+}
+
+// A refusal in the page's language: the server's own words when it gives them (TableError's
+// words); otherwise its English text in en, and no English in zh (another part's message).
+function refusal(e) {
+  if (e.words) return e.words[lang];
+  return lang === "en" && e.message ? e.message : t("refused");
 }
 
 // -- language ------------------------------------------------------------------------------
@@ -144,7 +152,7 @@ async function signIn(token) {
     TOKEN = "";
     sessionStorage.removeItem("zhuoji-operator");
     $("signin-error").hidden = false;
-    $("signin-error").textContent = e.status === 401 ? t("unknownToken") : e.message;
+    $("signin-error").textContent = e.status === 401 ? t("unknownToken") : e.status ? refusal(e) : e.message;
     return;
   }
   sessionStorage.setItem("zhuoji-operator", token);
@@ -197,7 +205,7 @@ function drawTables() {
   body.replaceChildren();
   for (const tb of TABLES) {
     const start = el("button", { class: "small", onclick: async () => {
-      try { await api("POST", `/api/tables/${tb.id}/rounds`); loadTables(); } catch (e) { alert(e.message); }
+      try { await api("POST", `/api/tables/${tb.id}/rounds`); loadTables(); } catch (e) { alert(refusal(e)); }
     } }, t("startRound"));
     body.append(el("tr", { "data-table": tb.id },
       el("td", {}, el("b", {}, window.ZhuojiNames.tableName(tb.name, lang)), el("div", { class: "help" }, el("code", {}, tb.id))),
@@ -401,7 +409,7 @@ async function check(store) {
     }
   } catch (e) {
     if (e.data && e.data.problems) showProblems(e.data.problems);
-    else $("save-status").replaceChildren(t("saveFailed", { status: e.status || "—" }), " ", el("code", {}, e.message));
+    else $("save-status").replaceChildren(t("saveFailed", { status: e.status || "—" }), " ", refusal(e));
   }
 }
 let DIFF = null;
@@ -660,8 +668,8 @@ $("create-form").addEventListener("submit", async (e) => {
     }
     $("invites").hidden = false;
     $("invites").dataset.table = made.id;
-  } catch (err) {  // the server's own message, as code, after words of the page's language
-    $("create-status").replaceChildren(t("createFailed", { status: err.status || "—" }), " ", el("code", {}, err.message));
+  } catch (err) {  // the server's words in the page's language (refusal)
+    $("create-status").replaceChildren(t("createFailed", { status: err.status || "—" }), " ", refusal(err));
   }
 });
 
