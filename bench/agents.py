@@ -352,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.stdout.flush()
     speeds: dict[str, dict[str, list[float]]] = {}
     if args.speed_rounds:
-        kinds = sorted({k for m in mixes for k in m.split(":")})
+        kinds = sorted({k for m in mixes for k in split_mix(m)})
         for fam in families:
             speeds[fam] = {k: list(speed(fam, k, args.speed_rounds)) for k in kinds}
     if args.json:

@@ -91,7 +91,8 @@ def clone_round(r: RoundState) -> Round:
         out.reveal_tracker = None
     out.log = log = EventLog()
     out.record = log.recorder()
-    out.rng = random.Random(0)
+    out.rng = rng = random.Random()
+    rng.setstate(r.rng.getstate())  # future dice (六安 补牌); determinized() replaces it
     out.view_cache = None
     out.ponds_shown = ([], [])
     return out
