@@ -135,6 +135,50 @@ def test_samples_use_no_hidden_information(variant: str) -> None:
         assert a1 == a2
 
 
+def _play_until_claim(r: Round, agents: Sequence[object], seat: int) -> None:
+    """Play on until ``seat`` may claim a discard (pass and at least one claim, no win)."""
+    while r.phase is not Phase.END:
+        for s in r.to_act():
+            legal = r.legal_actions(s)
+            if (
+                s == seat
+                and r.phase is Phase.CLAIM
+                and len(legal) > 1
+                and all(a.kind.value != "hu" for a in legal)
+            ):
+                return
+            r.apply(agents[s].act(Observation(r, s)))  # type: ignore[attr-defined]
+            if r.is_terminal():
+                break
+    raise AssertionError("the round ended first")
+
+
+def test_claim_windows_use_no_hidden_information() -> None:
+    """In a claim window the sampled world asks the other seats again with their sampled
+    hands; two rounds differing only in hidden tiles decide alike."""
+    rs = load_variant("guiyang")
+    for seed in range(1, 40):
+        r = Round(rs, seed=seed)
+        try:
+            _play_until_claim(r, _greedy(4), 0)
+        except AssertionError:
+            continue
+        twin = _hidden_twin(r, 0, random.Random(seed))
+        o1, o2 = Observation(r, 0), Observation(twin, 0)
+        w1 = determinized(o1, r, random.Random(3))
+        w2 = determinized(o2, twin, random.Random(3))
+        assert w1.pending == w2.pending and w1.responses == w2.responses == {}
+        assert w1.pending[0] == r.pending[0]
+        for s, acts in w1.pending.items():  # the others' options are their sampled hands'
+            if s != 0:
+                assert any(a.kind.value != "pass" for a in acts)
+        bot = SearchAgent(4, SearchParams(budget=6, k=3))
+        assert bot.act(o1) == SearchAgent(4, SearchParams(budget=6, k=3)).act(o2)
+        assert bot.stats["searched"] == 1
+        return
+    raise AssertionError("no claim window found")
+
+
 def test_samples_deal_exactly_the_unseen_tiles() -> None:
     """The sampled hands and wall hold, as a multiset, the tiles the real other hands and
     undrawn wall hold (every copy accounted for), in the real counts per seat."""
@@ -232,9 +276,9 @@ def test_it_can_depart_from_the_expert() -> None:
 def test_picklable_and_made_from_its_name() -> None:
     bot = make_agent(SMALL, 7)
     assert isinstance(bot, SearchAgent)
-    assert bot.params == SearchParams(budget=6, k=2)
+    assert bot.settings == SearchParams(budget=6, k=2)
     copy = pickle.loads(pickle.dumps(bot))
-    assert isinstance(copy, SearchAgent) and copy.params == bot.params and copy.seed == 7
+    assert isinstance(copy, SearchAgent) and copy.settings == bot.settings and copy.seed == 7
     rs = load_variant("guiyang")
     r = Round(rs, seed=8)
     _play_until(r, _greedy(4), 0, 3)

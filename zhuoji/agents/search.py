@@ -22,7 +22,9 @@ At its own turn, when the expert (:class:`zhuoji.agents.expert.ExpertAgent`, its
    more than ``z`` standard errors of the paired differences above 0; else the expert's
    choice.
 
-Claims, 换三张, 定缺 and wins are the expert's; so is a turn while an opponent is declared
+Claims on a discard are searched too (pass, 碰, 吃, 点杠: the expert's answer and the others,
+``k`` at most; the other seats' options asked again of their sampled hands).  换三张, 定缺,
+robbing a kong and wins are the expert's; so is any decision while an opponent is declared
 (报听: a frozen hand, which a uniform sample would seldom leave ready).
 
 Parameters, as agent names (``zhuoji simulate --agents search:budget=48/k=4``):
@@ -133,25 +135,32 @@ class SearchAgent:
 
     name = "search"
     payout_aware = True
+    #: the decisions searched: own turns and claims on a discard
+    phases = ("turn", "claim")
 
-    def __init__(self, seed: int | None = None, params: SearchParams | None = None) -> None:
+    def __init__(self, seed: int | None = None, settings: SearchParams | None = None) -> None:
         self.seed = 0 if seed is None else seed
-        self.params = params or SearchParams()
+        self.settings = settings or SearchParams()
         self.expert = ExpertAgent(seed)
         #: decisions made, searched, rollouts played, expert choices replaced (counters)
         self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "changed": 0}
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (SearchAgent, (self.seed, self.params))
+        return (SearchAgent, (self.seed, self.settings))
 
     def act(self, obs: Observation) -> Action:
         self.stats["decisions"] += 1
         base = self.expert.act(obs)  # the expert keeps its own state (热炮 after a kong)
-        if obs.phase != "turn" or base.kind is ActionKind.HU or len(obs.legal) == 1:
+        phase = obs.phase
+        if phase not in self.phases or base.kind is ActionKind.HU or len(obs.legal) == 1:
             return base
         if any(obs.declared(s) for s in range(obs.players) if s != obs.seat):
             return base
-        cands = self.candidates(obs, base)
+        if phase == "turn":
+            cands = self.candidates(obs, base)
+        else:  # a claim: pass, 碰, 吃, 点杠 (a win is always taken)
+            others = [a for a in obs.legal if a != base and a.kind is not ActionKind.HU]
+            cands = [base, *others[: self.settings.k - 1]]
         if len(cands) < 2:
             return base
         choice = self.search(obs, cands)
@@ -190,9 +199,9 @@ class SearchAgent:
         ranked = sorted(
             (a for a in values if a != base), key=lambda a: (-values[a], a.kind, a.tile)
         )
-        if not ranked or top - values[ranked[0]] > self.params.clear:
+        if not ranked or top - values[ranked[0]] > self.settings.clear:
             return [base]
-        return [base, *ranked[: self.params.k - 1]]
+        return [base, *ranked[: self.settings.k - 1]]
 
     # --- the rollouts ----------------------------------------------------------------------
 
@@ -204,12 +213,12 @@ class SearchAgent:
 
     def _policies(self, n: int, seed: int) -> list[Agent]:
         """Fresh rollout bots, one a seat (an expert remembers its last kong)."""
-        return [make_agent(self.params.policy, _mix(seed, s) & 0xFFFFFFFF) for s in range(n)]
+        return [make_agent(self.settings.policy, _mix(seed, s) & 0xFFFFFFFF) for s in range(n)]
 
     def search(self, obs: Observation, cands: Sequence[Action]) -> Action:
         """The candidate with the best mean money over shared samples, if its gain over the
         expert's choice (``cands[0]``) is more than ``z`` standard errors above 0."""
-        p = self.params
+        p = self.settings
         self.stats["searched"] += 1
         state = obs._state  # copied, then every hidden part replaced (determinized)
         rng = self._rng(obs)
@@ -242,14 +251,14 @@ class SearchAgent:
             mean = sum(d) / n
             var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
             se = math.sqrt(var / n)
-            if mean > best_gain and mean > self.params.z * se:
+            if mean > best_gain and mean > self.settings.z * se:
                 best, best_gain = j, mean
         return best
 
 
-def make_search(seed: int | None = None, params: str = "") -> SearchAgent:
+def make_search(seed: int | None = None, text: str = "") -> SearchAgent:
     """The registry's factory for ``search:budget=48/k=4`` (the text after the colon)."""
-    return SearchAgent(seed, SearchParams.parse(params))
+    return SearchAgent(seed, SearchParams.parse(text))
 
 
 register_agent("search", SearchAgent, make_search)

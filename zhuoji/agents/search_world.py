@@ -6,7 +6,8 @@ then plays on independently; it works on the pure and the compiled engine alike 
 class cannot be deep-copied) and shares only what never changes during play (the ruleset,
 the hand analyser, melds, discards and actions, which are immutable).
 :func:`sample_hidden` deals the tiles a seat has not seen; :func:`determinized` is a clone
-with them in place of the real ones.
+with them in place of the real ones (in a claim window, the other seats' options asked
+again of their sampled hands).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 from dataclasses import fields
 from typing import Any
 
+from zhuoji.actions import Action, ActionKind, make
 from zhuoji.agents.analysis import TableView
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
@@ -22,7 +24,8 @@ from zhuoji.events import EventLog
 from zhuoji.observation import Observation
 from zhuoji.reveals import RevealTracker
 from zhuoji.round_checks import update_waits
-from zhuoji.round_state import RoundState, SeatState
+from zhuoji.round_claims import claims_on
+from zhuoji.round_state import Phase, RoundState, SeatState
 from zhuoji.tiles import NUM_KINDS
 from zhuoji.wall import Wall
 
@@ -179,4 +182,27 @@ def determinized(obs: Observation, state: RoundState, rng: random.Random) -> Rou
     r.dice_queue = []
     r.seed = None
     r.rng = random.Random(rng.getrandbits(64))
+    if r.phase is Phase.CLAIM:
+        _reopen_claims(r, me)
     return r
+
+
+def _reopen_claims(r: Round, me: int) -> None:
+    """A claim window asked again of the sampled hands: the other seats' options (and
+    answers already given, unseen by ``me``) were the real hands'; ``me`` keeps its own."""
+    discarder = r.discards[-1].seat
+    tile = r.claim_tile
+    must_win = r.discard_repao and "repao" in r.must_win  # as round_claims.offer_discard
+    options: dict[int, tuple[Action, ...]] = {me: r.pending[me]}
+    for o in r.others_of[discarder]:
+        if o == me:
+            continue
+        acts = claims_on(r, o, tile, discarder)
+        if acts:
+            if must_win and acts[0].kind is ActionKind.HU:
+                options[o] = (acts[0],)
+                continue
+            acts.append(make(o, ActionKind.PASS))
+            options[o] = tuple(acts)
+    r.pending = options
+    r.responses = {}
