@@ -28,10 +28,10 @@ robbing a kong and wins are the expert's; so is any decision while an opponent i
 (报听: a frozen hand, which a uniform sample would seldom leave ready).
 
 Parameters, as agent names (``zhuoji simulate --agents search:budget=48/k=4``):
-``budget`` rollouts per decision (24), ``ms`` milliseconds per decision (0: no time limit;
+``budget`` rollouts per decision (48), ``ms`` milliseconds per decision (0: no time limit;
 with a limit the search stops at whichever comes first, and the answer then depends on the
 machine's speed), ``k`` candidates (3), ``policy`` (``greedy``), ``clear`` (2.0 points),
-``z`` (1.0).
+``z`` (2.0).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class SearchParams:
     """The search's knobs (agent name parameters, ``search:budget=48/k=4``)."""
 
     #: rollouts per decision (shared among the candidates; at least 2 samples each)
-    budget: int = 24
+    budget: int = 48
     #: milliseconds per decision (0: none); the search stops at the first limit reached
     ms: float = 0.0
     #: candidates searched: the expert's top k
@@ -74,7 +74,7 @@ class SearchParams:
     clear: float = 2.0
     #: a candidate replaces the expert's choice only when its mean gain is this many
     #: standard errors above 0
-    z: float = 1.0
+    z: float = 2.0
 
     @classmethod
     def parse(cls, text: str) -> SearchParams:
