@@ -193,7 +193,7 @@ def _reopen_claims(r: Round, me: int) -> None:
     discarder = r.discards[-1].seat
     tile = r.claim_tile
     must_win = r.discard_repao and "repao" in r.must_win  # as round_claims.offer_discard
-    options: dict[int, tuple[Action, ...]] = {me: r.pending[me]}
+    options: dict[int, tuple[Action, ...]] = {me: r.pending[me]} if me in r.pending else {}
     for o in r.others_of[discarder]:
         if o == me:
             continue
