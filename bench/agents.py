@@ -145,7 +145,7 @@ def run_mix(
     variant: str, mix: str, rounds: int, seed: int, workers: int, per_match: int
 ) -> dict[str, Any]:
     """Play ``rounds`` deals (each twice) of a mix; A's points per round with its interval."""
-    a, b = mix.split(":")
+    a, b = split_mix(mix)
     pairs = math.ceil(rounds / per_match)
     jobs = []
     left = rounds
@@ -197,6 +197,18 @@ def run_mix(
         "rounds_per_cpu_second": played / cpu if cpu else 0.0,
         "rows": rows,
     }
+
+
+def split_mix(mix: str) -> list[str]:
+    """A mix's two bots: ``expert:cautious``; a bot's parameters follow its name after a
+    colon, ``/`` between them (``search:budget=48/k=4:expert``)."""
+    kinds: list[str] = []
+    for part in mix.split(":"):
+        if "=" in part and kinds:
+            kinds[-1] += ":" + part
+        else:
+            kinds.append(part)
+    return kinds
 
 
 def _se(xs: Sequence[float]) -> float:
@@ -316,8 +328,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.error(f"--budgets: whole numbers separated by commas, not {args.budgets!r}")
         mixes = [f"expert@{int(b)}:cautious" for b in budgets]
     for mix in mixes:
-        kinds = mix.split(":")
-        if len(kinds) != 2 or not all(k.split("@", 1)[0] in agent_names() for k in kinds):
+        kinds = split_mix(mix)
+        if len(kinds) != 2 or not all(
+            k.split("@", 1)[0].split(":", 1)[0] in agent_names() for k in kinds
+        ):
             p.error(f"--mix {mix!r}: two bots as A:B, each one of {', '.join(agent_names())}")
     results = []
     if not args.json and not args.speed_only:
@@ -338,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.stdout.flush()
     speeds: dict[str, dict[str, list[float]]] = {}
     if args.speed_rounds:
-        kinds = sorted({k for m in mixes for k in m.split(":")})
+        kinds = sorted({k for m in mixes for k in split_mix(m)})
         for fam in families:
             speeds[fam] = {k: list(speed(fam, k, args.speed_rounds)) for k in kinds}
     if args.json:

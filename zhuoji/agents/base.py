@@ -80,12 +80,24 @@ _BUILTIN_MODULES = {
     "cautious": "zhuoji.agents.cautious",
     "expert": "zhuoji.agents.expert",
     "greedy": "zhuoji.agents.greedy",
+    "search": "zhuoji.agents.search",
 }
 
+#: bots that take parameters in their name (``search:budget=48/k=4``): factory(seed, text)
+_WITH_PARAMS: dict[str, Callable[[int | None, str], Agent]] = {}
 
-def register_agent(name: str, factory: Callable[[int | None], Agent]) -> None:
-    """Make ``make_agent(name, seed)`` call ``factory(seed)`` (a bot class will do)."""
+
+def register_agent(
+    name: str,
+    factory: Callable[[int | None], Agent],
+    with_params: Callable[[int | None, str], Agent] | None = None,
+) -> None:
+    """Make ``make_agent(name, seed)`` call ``factory(seed)`` (a bot class will do), and,
+    given ``with_params``, ``make_agent("name:params", seed)`` call ``with_params(seed,
+    "params")``."""
     _FACTORIES[name] = factory
+    if with_params is not None:
+        _WITH_PARAMS[name] = with_params
 
 
 def agent_names() -> list[str]:
@@ -94,11 +106,23 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A registered bot by name (``random``, ``greedy``, ``cautious``, …), seeded."""
-    if name not in _FACTORIES and name in _BUILTIN_MODULES:
+    """A registered bot by name (``random``, ``greedy``, ``cautious``, …), seeded; a bot
+    that takes parameters takes them after a colon (``search:budget=48/k=4``)."""
+    base, colon, params = name.partition(":")
+    if base not in _FACTORIES and base in _BUILTIN_MODULES:
         import importlib
 
-        importlib.import_module(_BUILTIN_MODULES[name])
-    if name not in _FACTORIES:
-        raise ZhuojiError(f"unknown agent {name!r}; known: {', '.join(agent_names())}")
-    return _FACTORIES[name](seed)
+        importlib.import_module(_BUILTIN_MODULES[base])
+    if base not in _FACTORIES:
+        raise ZhuojiError(f"unknown agent {base!r}; known: {', '.join(agent_names())}")
+    if colon:
+        if base not in _WITH_PARAMS:
+            raise ZhuojiError(f"agent {base!r} takes no parameters (given {name!r})")
+        return _WITH_PARAMS[base](seed, params)
+    return _FACTORIES[base](seed)
+
+
+def check_agent(name: str) -> None:
+    """Raise :class:`ZhuojiError` naming what is wrong unless :func:`make_agent` can make
+    ``name`` (its parameters included)."""
+    make_agent(name, 0)

@@ -46,12 +46,14 @@ class SimSpec:
                 f"{len(self.agents)} agents ({','.join(self.agents)}) for {players} seats "
                 f"of {rs.name}: give one name, or one per seat"
             )
-        from zhuoji.agents.base import agent_names
+        from zhuoji.agents.base import agent_names, check_agent
 
         known = agent_names()
         for a in agents:
-            if a not in known:
+            if a.partition(":")[0] not in known:
                 raise ZhuojiError(f"unknown agent {a!r}; known: {', '.join(known)}")
+            if ":" in a:  # parameters (search:budget=48): checked before any worker starts
+                check_agent(a)
         if self.rounds < 1:
             raise ZhuojiError(f"rounds must be at least 1, not {self.rounds}")
         length = self.match_rounds if self.match_rounds is not None else rs.variant.match.rounds
