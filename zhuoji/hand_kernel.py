@@ -1059,36 +1059,335 @@ def forms_ukeire_wild(
     """(shanten, live copies of the improving kinds, the improving kinds) of a hand between
     turns holding wild tiles (as in :func:`forms_distance_wild`): a kind improves the hand
     when one more copy of it lowers the shanten; ``live[k]`` copies of kind ``k`` are still
-    to be drawn (kinds with none, or held four times, are skipped)."""
+    to be drawn (kinds with none, or held four times, are skipped).  The kinds come from
+    :func:`_kinds_below`."""
     cc = list(c)
     lv = list(live)
-    s = _wild_distance(cc, wild, stand_in, switches) - 1
+    dist = _wild_distance(cc, wild, stand_in, switches)
+    marks = _kinds_below(cc, lv, dist, wild, stand_in, switches)
     count = 0
     kinds: list[int] = []
     for t in range(NUM_KINDS):
-        n = lv[t]
-        if n <= 0 or cc[t] >= 4:
-            continue
-        cc[t] += 1
-        if _wild_distance(cc, wild, stand_in, switches) - 1 < s:
-            count += n
+        if marks[t]:
+            count += lv[t]
             kinds.append(t)
-        cc[t] -= 1
-    return s, count, kinds
+    return dist - 1, count, kinds
+
+
+def _kinds_below(
+    cc: list[int], lv: list[int], dist: int, wild: int, stand_in: int, switches: int
+) -> list[int]:
+    """For each kind ``t`` with ``lv[t] > 0`` held fewer than four times in ``cc`` (a hand
+    holding wild tiles, as in :func:`forms_distance_wild`; restored before returning): 1
+    when one more copy of it leaves the hand fewer than ``dist`` tiles from complete, else 0.
+
+    One more copy of a kind other than the wild and the stand-in changes one group's pattern
+    index, one count of the histogram and at most one rank or honor of 十三烂, so each
+    reading of the stand-ins is read once (:func:`_improving_kinds`) and each added kind
+    costs a few table look-ups; the wild kind and the stand-in change the jokers or the
+    readings, and are worked out whole (:func:`_wild_distance`), as every kind was before
+    (``tests/test_hand_kernel.py`` compares the two on random hands)."""
+    marks = [0] * NUM_KINDS
+    if switches & STANDARD and _total(cc) >= 14:  # too large: fail as the first kind tried
+        for t in range(NUM_KINDS):
+            if lv[t] > 0 and cc[t] < 4:
+                cc[t] += 1
+                _wild_distance(cc, wild, stand_in, switches)
+                cc[t] -= 1
+    jokers = cc[wild]
+    cc[wild] = 0
+    other = stand_in if stand_in >= 0 and stand_in != wild else -1
+    held = cc[other] if other >= 0 else 0
+    _improving_kinds(cc, jokers, switches, dist, lv, wild, other, marks)
+    for _ in range(held):  # j stand-ins read as the wild's own face, j = 1 … held
+        cc[other] -= 1
+        cc[wild] += 1
+        _improving_kinds(cc, jokers, switches, dist, lv, wild, other, marks)
+    if other >= 0:
+        cc[other] += held
+    cc[wild] = jokers
+    for t in (wild, other):  # more jokers, or another reading: worked out whole
+        if t >= 0 and lv[t] > 0 and cc[t] < 4:
+            cc[t] += 1
+            if _wild_distance(cc, wild, stand_in, switches) < dist:
+                marks[t] = 1
+            cc[t] -= 1
+    return marks
+
+
+def forms_discard_distances_wild(
+    c: Sequence[int], discards: Sequence[int], wild: int, stand_in: int, switches: int
+) -> list[int]:
+    """For each kind of ``discards`` (each held), :func:`forms_distance_wild` of the hand
+    less one copy of it: a bot's turn asks it of every discard.  One copy fewer of a kind
+    other than the wild and the stand-in changes one group's pattern index, one count of the
+    histogram and at most one rank or honor of 十三烂, so each reading of the stand-ins is
+    read once (:func:`_discard_distances`); the wild kind and the stand-in are worked out
+    whole (:func:`_wild_distance`)."""
+    cc = list(c)
+    kinds = list(discards)
+    best = [FAR] * len(kinds)
+    if switches & STANDARD and _total(cc) >= 16 and kinds:  # too large: fail as the first
+        cc[kinds[0]] -= 1
+        _wild_distance(cc, wild, stand_in, switches)
+        cc[kinds[0]] += 1
+    jokers = cc[wild]
+    cc[wild] = 0
+    other = stand_in if stand_in >= 0 and stand_in != wild else -1
+    held = cc[other] if other >= 0 else 0
+    _discard_distances(cc, jokers, switches, kinds, wild, other, best)
+    for _ in range(held):  # j stand-ins read as the wild's own face, j = 1 … held
+        cc[other] -= 1
+        cc[wild] += 1
+        _discard_distances(cc, jokers, switches, kinds, wild, other, best)
+    if other >= 0:
+        cc[other] += held
+    cc[wild] = jokers
+    for i in range(len(kinds)):
+        t = kinds[i]
+        if t in (wild, other):  # fewer jokers, or other readings: worked out whole
+            cc[t] -= 1
+            best[i] = _wild_distance(cc, wild, stand_in, switches)
+            cc[t] += 1
+    return best
+
+
+def _discard_distances(
+    c: list[int],
+    jokers: int,
+    switches: int,
+    kinds: list[int],
+    skip_a: int,
+    skip_b: int,
+    best: list[int],
+) -> None:
+    """Lowers ``best[i]`` to the distance (less the jokers, as :func:`forms_distance_jokers`
+    less them) of the hand ``c`` (the non-joker counts of one reading of the stand-ins) less
+    one copy of ``kinds[i]``, for each kind but ``skip_a`` and ``skip_b``; each form's part
+    is read once and changed by the one tile taken away."""
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
+    j: i64 = jokers
+    n: i64 = n0 + n1 + n2 + n3 - 1  # tiles held without the discard
+    total: i64 = n + j
+    std = (switches & STANDARD) != 0
+    sets: i64 = total // 3
+    cell: i64 = 2 * sets + 1
+    a: i64 = _SUIT_CLASS[i0]
+    b: i64 = _SUIT_CLASS[i1]
+    d: i64 = _SUIT_CLASS[i2]
+    h: i64 = _HONOR_CLASS[i3]
+    pairs = (switches & SEVEN_PAIRS) != 0 and total >= 13
+    quads_two = (switches & QUADS_AS_TWO_PAIRS) != 0
+    lan = (switches & SHISANLAN) != 0 and total >= 13
+    strict = (switches & STRICT_LAN) != 0
+    yao = (switches & SHISANYAO) != 0 and total >= 13
+    kinds_held: i64 = NUM_KINDS - _held(hist, 0)
+    b0: i64 = 0
+    b1: i64 = 0
+    b2: i64 = 0
+    honors: i64 = 0
+    if lan:
+        b0 = _rank_mask(c, 0)
+        b1 = _rank_mask(c, 9)
+        b2 = _rank_mask(c, 18)
+        honors = kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
+    orphans: i64 = 0
+    orphan_pairs: i64 = 0  # orphan kinds held twice or more
+    if yao:
+        for k in ORPHANS:
+            held_k = c[k]
+            if held_k:
+                orphans += 1
+                if held_k >= 2:
+                    orphan_pairs += 1
+    for i in range(len(kinds)):
+        t = kinds[i]
+        if t in (skip_a, skip_b):
+            continue
+        x: i64 = c[t]
+        gone: i64 = 1 if x == 1 else 0  # the kind's last copy
+        dist: i64 = FAR
+        if std:
+            if sets > 4:
+                _check_sets(int(sets), int(n))
+            if t < 9:
+                dist = _class_cell(_SUIT_CLASS[i0 - POW5[t]], b, d, h, cell)
+            elif t < 18:
+                dist = _class_cell(a, _SUIT_CLASS[i1 - POW5[t - 9]], d, h, cell)
+            elif t < 27:
+                dist = _class_cell(a, b, _SUIT_CLASS[i2 - POW5[t - 18]], h, cell)
+            else:
+                dist = _class_cell(a, b, d, _HONOR_CLASS[i3 - POW5[t - 27]], cell)
+        if pairs:
+            one: i64 = 1
+            less: i64 = hist - (one << 6 * x) + (one << 6 * (x - 1))
+            p: i64 = _pairs_from(less, quads_two)
+            if p < dist:
+                dist = p
+        if lan and 14 - (kinds_held - gone) < dist:
+            m0: i64 = b0
+            m1: i64 = b1
+            m2: i64 = b2
+            hh: i64 = honors
+            if gone:
+                if t < 9:
+                    m0 &= ~_RANK_BIT[t]
+                elif t < 18:
+                    m1 &= ~_RANK_BIT[t - 9]
+                elif t < 27:
+                    m2 &= ~_RANK_BIT[t - 18]
+                else:
+                    hh -= 1
+            q: i64 = 14 - _lan_kept(m0, m1, m2, hh, strict)
+            if q < dist:
+                dist = q
+        if yao:
+            y: i64 = 14 - orphans - (1 if orphan_pairs else 0)
+            if _ORPHAN_BITS[t]:
+                pairs_left: i64 = orphan_pairs - (1 if x == 2 else 0)
+                y = 14 - (orphans - gone) - (1 if pairs_left else 0)
+            if y < dist:
+                dist = y
+        dist -= j
+        if dist < best[i]:
+            best[i] = dist
+
+
+#: the kinds of 十三幺 as a mask, bit ``k`` for kind ``k`` (a Python int: 34 bits)
+_ORPHAN_BITS: Final[tuple[int, ...]] = tuple(int(k in ORPHANS) for k in range(NUM_KINDS))
+
+
+def _improving_kinds(
+    c: list[int],
+    jokers: int,
+    switches: int,
+    dist: int,
+    live: list[int],
+    skip_a: int,
+    skip_b: int,
+    marks: list[int],
+) -> None:
+    """Marks in ``marks`` every kind ``t`` (live, held fewer than four times, neither
+    ``skip_a`` nor ``skip_b``, not marked yet) one more copy of which takes the hand ``c``
+    (the non-joker counts of one reading of the stand-ins; ``jokers`` held beside them)
+    below ``dist`` tiles from complete over the forms switched on, as
+    :func:`forms_distance_jokers` less the jokers would say: each form's part is read once
+    and changed by the one added tile."""
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
+    j: i64 = jokers
+    n: i64 = n0 + n1 + n2 + n3 + 1  # tiles held with the added one
+    total: i64 = n + j
+    below: i64 = dist + j  # a form's distance (jokers not taken off) that improves
+    std = (switches & STANDARD) != 0
+    sets: i64 = total // 3
+    cell: i64 = 2 * sets + 1
+    a: i64 = _SUIT_CLASS[i0]
+    b: i64 = _SUIT_CLASS[i1]
+    d: i64 = _SUIT_CLASS[i2]
+    h: i64 = _HONOR_CLASS[i3]
+    pairs = (switches & SEVEN_PAIRS) != 0 and total >= 13
+    quads_two = (switches & QUADS_AS_TWO_PAIRS) != 0
+    lan = (switches & SHISANLAN) != 0 and total >= 13
+    strict = (switches & STRICT_LAN) != 0
+    yao = (switches & SHISANYAO) != 0 and total >= 13
+    kinds_held: i64 = NUM_KINDS - _held(hist, 0)
+    b0: i64 = 0
+    b1: i64 = 0
+    b2: i64 = 0
+    honors: i64 = 0
+    if lan:
+        b0 = _rank_mask(c, 0)
+        b1 = _rank_mask(c, 9)
+        b2 = _rank_mask(c, 18)
+        honors = kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
+    orphans: i64 = 0
+    orphan_pair: i64 = 0
+    if yao:
+        for k in ORPHANS:
+            held_k = c[k]
+            if held_k:
+                orphans += 1
+                if held_k >= 2:
+                    orphan_pair = 1
+    for t in range(NUM_KINDS):
+        if marks[t] or t in (skip_a, skip_b) or live[t] <= 0:
+            continue
+        x: i64 = c[t]
+        if x >= 4:
+            continue
+        new: i64 = 1 if x == 0 else 0  # a kind not held before
+        if std:
+            if sets > 4:
+                _check_sets(int(sets), int(n))
+            if t < 9:
+                dd: i64 = _class_cell(_SUIT_CLASS[i0 + POW5[t]], b, d, h, cell)
+            elif t < 18:
+                dd = _class_cell(a, _SUIT_CLASS[i1 + POW5[t - 9]], d, h, cell)
+            elif t < 27:
+                dd = _class_cell(a, b, _SUIT_CLASS[i2 + POW5[t - 18]], h, cell)
+            else:
+                dd = _class_cell(a, b, d, _HONOR_CLASS[i3 + POW5[t - 27]], cell)
+            if dd < below:
+                marks[t] = 1
+                continue
+        if pairs:
+            one: i64 = 1
+            more: i64 = hist - (one << 6 * x) + (one << 6 * (x + 1))
+            if _pairs_from(more, quads_two) < below:
+                marks[t] = 1
+                continue
+        if lan and 14 - kinds_held - new < below:
+            m0: i64 = b0
+            m1: i64 = b1
+            m2: i64 = b2
+            hh: i64 = honors
+            if new:
+                if t < 9:
+                    m0 |= _RANK_BIT[t]
+                elif t < 18:
+                    m1 |= _RANK_BIT[t - 9]
+                elif t < 27:
+                    m2 |= _RANK_BIT[t - 18]
+                else:
+                    hh += 1
+            if 14 - _lan_kept(m0, m1, m2, hh, strict) < below:
+                marks[t] = 1
+                continue
+        if yao and _ORPHAN_BITS[t]:
+            pair: i64 = 1 if x == 1 else orphan_pair
+            if 14 - orphans - new - pair < below:
+                marks[t] = 1
+        elif yao and 14 - orphans - orphan_pair < below:
+            marks[t] = 1
+
+
+#: bit ``r`` of a nine-bit rank mask
+_RANK_BIT: Final[tuple[int, ...]] = tuple(1 << r for r in range(9))
+
+
+def _bits(mask: i64) -> i64:
+    """How many of a nine-bit mask's bits are set."""
+    n: i64 = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 def forms_waits_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> list[int]:
     """Kinds completing the hand (wild tiles as in :func:`forms_distance_wild`); a kind held
-    four times is no wait."""
+    four times is no wait.  A hand one tile short of complete is never less than 0 tiles
+    from it, so its waits are the kinds that take it below 1 (:func:`_kinds_below`)."""
     cc = list(c)
     out: list[int] = []
     if (_total(cc) + 1) % 3 != 2:
         return out
+    marks = _kinds_below(cc, _EVERY_KIND, 1, wild, stand_in, switches)
     for t in range(NUM_KINDS):
-        if cc[t] >= 4:
-            continue
-        cc[t] += 1
-        if _wild_distance(cc, wild, stand_in, switches) == 0:
+        if marks[t]:
             out.append(t)
-        cc[t] -= 1
     return out
+
+
+#: one copy of every kind to draw (:func:`forms_waits_wild` asks about each kind)
+_EVERY_KIND: Final[list[int]] = [1] * NUM_KINDS
