@@ -938,21 +938,34 @@ def forms_distance_jokers(c: Sequence[int], jokers: int, switches: int) -> int:
     wild tiles in play: ``c`` without its jokers, ``jokers`` held beside it (so a fifth copy
     counts, as :func:`standard_distance` with ``wild_in_play``).  Each form as its own
     entry point computes it (``zhuoji.hand.HandRules.distance``, one call per reading of
-    the stand-in tiles instead of one per form)."""
+    the stand-in tiles instead of one per form), here from one read of the counts
+    (:func:`_scan`): the standard form and seven pairs from its indices and histogram,
+    十三烂 from the rank masks (:func:`_lan_kept`), 十三幺 from the orphans."""
     cc = _as_list(c)
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(cc)
+    n = int(n0 + n1 + n2 + n3)
     best = FAR
     if switches & STANDARD:
-        best = standard_distance(cc, jokers, wild_in_play=True)
+        sets = (n + jokers) // 3
+        _check_sets(sets, n)
+        best = _table_cell(i0, i1, i2, i3, 2 * sets + 1)
+    if n + jokers < 13:
+        return best
     if switches & SEVEN_PAIRS:
-        d = _seven_pairs_distance(cc, jokers, (switches & QUADS_AS_TWO_PAIRS) != 0)
+        d = _pairs_from(hist, (switches & QUADS_AS_TWO_PAIRS) != 0)
         if d < best:
             best = d
     if switches & SHISANLAN:
-        d = _shisanlan_distance(cc, jokers, (switches & STRICT_LAN) != 0)
-        if d < best:
-            best = d
+        b0 = _rank_mask(cc, 0)
+        b1 = _rank_mask(cc, 9)
+        b2 = _rank_mask(cc, 18)
+        honors = int(NUM_KINDS - _held(hist, 0) - _bits(b0) - _bits(b1) - _bits(b2))
+        if 14 - honors - _bits(b0) - _bits(b1) - _bits(b2) < best:
+            d = int(14 - _lan_kept(b0, b1, b2, honors, (switches & STRICT_LAN) != 0))
+            if d < best:
+                best = d
     if switches & SHISANYAO:
-        d = _shisanyao_from(cc, _total(cc) + jokers)
+        d = _shisanyao_from(cc, n + jokers)
         if d < best:
             best = d
     return best
@@ -1081,12 +1094,14 @@ def _kinds_below(
     holding wild tiles, as in :func:`forms_distance_wild`; restored before returning): 1
     when one more copy of it leaves the hand fewer than ``dist`` tiles from complete, else 0.
 
-    One more copy of a kind other than the wild and the stand-in changes one group's pattern
-    index, one count of the histogram and at most one rank or honor of 十三烂, so each
-    reading of the stand-ins is read once (:func:`_improving_kinds`) and each added kind
-    costs a few table look-ups; the wild kind and the stand-in change the jokers or the
-    readings, and are worked out whole (:func:`_wild_distance`), as every kind was before
-    (``tests/test_hand_kernel.py`` compares the two on random hands)."""
+    The distance is the least over the readings of the stand-ins (each with the wild's
+    copies as jokers), and one more copy of a kind changes each reading by one tile: one
+    group's pattern index, one count of the histogram, at most one rank or honor of 十三烂.
+    So each reading is read once (:func:`_improving_kinds`) and each added kind costs a few
+    table look-ups, where each kind was a whole :func:`_wild_distance` before
+    (``tests/test_hand_kernel.py`` compares the two on random hands).  One more wild is one
+    more joker beside the same counts; one more stand-in is one more of its own face in
+    each reading, and a new last reading with all of them read as the wild's face."""
     marks = [0] * NUM_KINDS
     if switches & STANDARD and _total(cc) >= 14:  # too large: fail as the first kind tried
         for t in range(NUM_KINDS):
@@ -1095,23 +1110,23 @@ def _kinds_below(
                 _wild_distance(cc, wild, stand_in, switches)
                 cc[t] -= 1
     jokers = cc[wild]
+    joker_ok = lv[wild] > 0 and jokers < 4
     cc[wild] = 0
     other = stand_in if stand_in >= 0 and stand_in != wild else -1
     held = cc[other] if other >= 0 else 0
-    _improving_kinds(cc, jokers, switches, dist, lv, wild, other, marks)
-    for _ in range(held):  # j stand-ins read as the wild's own face, j = 1 … held
+    face = other if other >= 0 and lv[other] > 0 and held < 4 else -1
+    # a stand-in held four times is no kind to add (the last reading adds no face either)
+    skip = other if other >= 0 and face < 0 else -1
+    _improving_kinds(cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, marks)
+    for r in range(1, held + 1):  # r stand-ins read as the wild's own face, r = 1 … held
         cc[other] -= 1
         cc[wild] += 1
-        _improving_kinds(cc, jokers, switches, dist, lv, wild, other, marks)
+        _improving_kinds(
+            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, marks
+        )
     if other >= 0:
         cc[other] += held
     cc[wild] = jokers
-    for t in (wild, other):  # more jokers, or another reading: worked out whole
-        if t >= 0 and lv[t] > 0 and cc[t] < 4:
-            cc[t] += 1
-            if _wild_distance(cc, wild, stand_in, switches) < dist:
-                marks[t] = 1
-            cc[t] -= 1
     return marks
 
 
@@ -1119,11 +1134,11 @@ def forms_discard_distances_wild(
     c: Sequence[int], discards: Sequence[int], wild: int, stand_in: int, switches: int
 ) -> list[int]:
     """For each kind of ``discards`` (each held), :func:`forms_distance_wild` of the hand
-    less one copy of it: a bot's turn asks it of every discard.  One copy fewer of a kind
-    other than the wild and the stand-in changes one group's pattern index, one count of the
-    histogram and at most one rank or honor of 十三烂, so each reading of the stand-ins is
-    read once (:func:`_discard_distances`); the wild kind and the stand-in are worked out
-    whole (:func:`_wild_distance`)."""
+    less one copy of it: a bot's turn asks it of every discard.  One copy fewer changes each
+    reading of the stand-ins by one tile (one group's pattern index, one count of the
+    histogram, at most one rank or honor of 十三烂; a wild, one joker fewer beside the same
+    counts; a stand-in, one fewer of its own face, in the readings that keep one), so each
+    reading is read once (:func:`_discard_distances`)."""
     cc = list(c)
     kinds = list(discards)
     best = [FAR] * len(kinds)
@@ -1135,20 +1150,14 @@ def forms_discard_distances_wild(
     cc[wild] = 0
     other = stand_in if stand_in >= 0 and stand_in != wild else -1
     held = cc[other] if other >= 0 else 0
-    _discard_distances(cc, jokers, switches, kinds, wild, other, best)
+    _discard_distances(cc, jokers, switches, kinds, wild, best)
     for _ in range(held):  # j stand-ins read as the wild's own face, j = 1 … held
         cc[other] -= 1
         cc[wild] += 1
-        _discard_distances(cc, jokers, switches, kinds, wild, other, best)
+        _discard_distances(cc, jokers, switches, kinds, wild, best)
     if other >= 0:
         cc[other] += held
     cc[wild] = jokers
-    for i in range(len(kinds)):
-        t = kinds[i]
-        if t in (wild, other):  # fewer jokers, or other readings: worked out whole
-            cc[t] -= 1
-            best[i] = _wild_distance(cc, wild, stand_in, switches)
-            cc[t] += 1
     return best
 
 
@@ -1157,14 +1166,14 @@ def _discard_distances(
     jokers: int,
     switches: int,
     kinds: list[int],
-    skip_a: int,
-    skip_b: int,
+    wild: int,
     best: list[int],
 ) -> None:
     """Lowers ``best[i]`` to the distance (less the jokers, as :func:`forms_distance_jokers`
-    less them) of the hand ``c`` (the non-joker counts of one reading of the stand-ins) less
-    one copy of ``kinds[i]``, for each kind but ``skip_a`` and ``skip_b``; each form's part
-    is read once and changed by the one tile taken away."""
+    less them) of the hand ``c`` (the non-joker counts of one reading of the stand-ins;
+    ``jokers`` held beside them) less one copy of ``kinds[i]`` (``wild``: one joker fewer),
+    for each kind this reading holds; each form's part is read once and changed by the one
+    tile taken away."""
     i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
     j: i64 = jokers
     n: i64 = n0 + n1 + n2 + n3 - 1  # tiles held without the discard
@@ -1202,11 +1211,25 @@ def _discard_distances(
                     orphan_pairs += 1
     for i in range(len(kinds)):
         t = kinds[i]
-        if t in (skip_a, skip_b):
+        if t == wild:  # one joker fewer: the same counts (and the same sets)
+            dist: i64 = FAR
+            if std:
+                dist = _class_cell(a, b, d, h, cell)
+            if pairs:
+                dist = min(dist, _pairs_from(hist, quads_two))
+            if lan:
+                dist = min(dist, 14 - _lan_kept(b0, b1, b2, honors, strict))
+            if yao:
+                dist = min(dist, 14 - orphans - (1 if orphan_pairs else 0))
+            dist -= j - 1
+            if dist < best[i]:
+                best[i] = dist
             continue
         x: i64 = c[t]
+        if x == 0:  # a stand-in this reading reads as the wild's face throughout
+            continue
         gone: i64 = 1 if x == 1 else 0  # the kind's last copy
-        dist: i64 = FAR
+        dist = FAR
         if std:
             if sets > 4:
                 _check_sets(int(sets), int(n))
@@ -1263,23 +1286,28 @@ def _improving_kinds(
     switches: int,
     dist: int,
     live: list[int],
-    skip_a: int,
-    skip_b: int,
+    wild: int,
+    skip: int,
+    joker_ok: bool,
+    last: bool,
+    face: int,
     marks: list[int],
 ) -> None:
     """Marks in ``marks`` every kind ``t`` (live, held fewer than four times, neither
-    ``skip_a`` nor ``skip_b``, not marked yet) one more copy of which takes the hand ``c``
-    (the non-joker counts of one reading of the stand-ins; ``jokers`` held beside them)
-    below ``dist`` tiles from complete over the forms switched on, as
+    ``wild`` nor ``skip``, not marked yet) one more copy of which takes the hand ``c`` (the
+    non-joker counts of one reading of the stand-ins; ``jokers`` held beside them) below
+    ``dist`` tiles from complete over the forms switched on, as
     :func:`forms_distance_jokers` less the jokers would say: each form's part is read once
-    and changed by the one added tile."""
+    and changed by the one added tile.  With ``joker_ok``, ``wild`` is marked when one more
+    joker does it; on the ``last`` reading, ``face`` (the stand-in, or -1) is marked when
+    one more copy of the wild's own face does it (a new reading: every stand-in read so)."""
     i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
     j: i64 = jokers
     n: i64 = n0 + n1 + n2 + n3 + 1  # tiles held with the added one
     total: i64 = n + j
     below: i64 = dist + j  # a form's distance (jokers not taken off) that improves
     std = (switches & STANDARD) != 0
-    sets: i64 = total // 3
+    sets: i64 = total // 3  # at most 4: a larger hand failed in _kinds_below
     cell: i64 = 2 * sets + 1
     a: i64 = _SUIT_CLASS[i0]
     b: i64 = _SUIT_CLASS[i1]
@@ -1309,16 +1337,34 @@ def _improving_kinds(
                 orphans += 1
                 if held_k >= 2:
                     orphan_pair = 1
-    for t in range(NUM_KINDS):
-        if marks[t] or t in (skip_a, skip_b) or live[t] <= 0:
-            continue
+    if joker_ok and not marks[wild]:
+        # one more joker: the same counts, one tile more (the same sets as any added tile)
+        more: i64 = below + 1
+        if (
+            more > FAR  # no form applies: FAR less one more joker is less
+            or (std and _class_cell(a, b, d, h, cell) < more)
+            or (pairs and _pairs_from(hist, quads_two) < more)
+            or (lan and 14 - _lan_kept(b0, b1, b2, honors, strict) < more)
+            or (yao and 14 - orphans - orphan_pair < more)
+        ):
+            marks[wild] = 1
+    # the kinds, then (on the last reading) the wild's own face for the stand-in
+    for step in range(NUM_KINDS + 1):
+        if step < NUM_KINDS:
+            t = step
+            mark = step
+            if marks[t] or t in (wild, skip) or live[t] <= 0:
+                continue
+        else:
+            if not last or face < 0 or marks[face]:
+                continue
+            t = wild
+            mark = face
         x: i64 = c[t]
         if x >= 4:
             continue
         new: i64 = 1 if x == 0 else 0  # a kind not held before
         if std:
-            if sets > 4:
-                _check_sets(int(sets), int(n))
             if t < 9:
                 dd: i64 = _class_cell(_SUIT_CLASS[i0 + POW5[t]], b, d, h, cell)
             elif t < 18:
@@ -1328,13 +1374,13 @@ def _improving_kinds(
             else:
                 dd = _class_cell(a, b, d, _HONOR_CLASS[i3 + POW5[t - 27]], cell)
             if dd < below:
-                marks[t] = 1
+                marks[mark] = 1
                 continue
         if pairs:
             one: i64 = 1
-            more: i64 = hist - (one << 6 * x) + (one << 6 * (x + 1))
-            if _pairs_from(more, quads_two) < below:
-                marks[t] = 1
+            more_pairs: i64 = hist - (one << 6 * x) + (one << 6 * (x + 1))
+            if _pairs_from(more_pairs, quads_two) < below:
+                marks[mark] = 1
                 continue
         if lan and 14 - kinds_held - new < below:
             m0: i64 = b0
@@ -1351,14 +1397,14 @@ def _improving_kinds(
                 else:
                     hh += 1
             if 14 - _lan_kept(m0, m1, m2, hh, strict) < below:
-                marks[t] = 1
+                marks[mark] = 1
                 continue
         if yao and _ORPHAN_BITS[t]:
             pair: i64 = 1 if x == 1 else orphan_pair
             if 14 - orphans - new - pair < below:
-                marks[t] = 1
+                marks[mark] = 1
         elif yao and 14 - orphans - orphan_pair < below:
-            marks[t] = 1
+            marks[mark] = 1
 
 
 #: bit ``r`` of a nine-bit rank mask
