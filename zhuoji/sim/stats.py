@@ -87,9 +87,14 @@ class Accumulator:
         c = self.blocks[b]
         c["n"] += 1
         keys = self._seat_keys
+        net = swing = 0  # RoundRecord.net and .swing, read in this one pass
         for s, t in enumerate(rec.totals):
             c[keys[s][0]] += t
             c[keys[s][1]] += t * t
+            if t > 0:
+                net += t
+            if abs(t) > swing:
+                swing = abs(t)
         for seat, how, src in rec.wins:
             c[keys[seat][2]] += 1
             if how == "discard" and src is not None:
@@ -103,8 +108,7 @@ class Accumulator:
             c["item." + item] += amount
             gross += amount
         c["gross"] += gross
-        c["net"] += rec.net
-        swing = rec.swing
+        c["net"] += net
         c["swing"] += swing
         self.swing_hist[b][swing] += 1
         c["actions"] += rec.actions
