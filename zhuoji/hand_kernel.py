@@ -1191,6 +1191,10 @@ def _discard_distances(
     strict = (switches & STRICT_LAN) != 0
     yao = (switches & SHISANYAO) != 0 and total >= 13
     kinds_held: i64 = NUM_KINDS - _held(hist, 0)
+    h1: i64 = _held(hist, 1)
+    h2: i64 = _held(hist, 2)
+    h3: i64 = _held(hist, 3)
+    h4: i64 = _held(hist, 4)
     b0: i64 = 0
     b1: i64 = 0
     b2: i64 = 0
@@ -1242,9 +1246,7 @@ def _discard_distances(
             else:
                 dist = _class_cell(a, b, d, _HONOR_CLASS[i3 - POW5[t - 27]], cell)
         if pairs:
-            one: i64 = 1
-            less: i64 = hist - (one << 6 * x) + (one << 6 * (x - 1))
-            p: i64 = _pairs_from(less, quads_two)
+            p: i64 = _pairs_moved(h1, h2, h3, h4, x, -1, quads_two)
             if p < dist:
                 dist = p
         if lan and 14 - (kinds_held - gone) < dist:
@@ -1319,6 +1321,10 @@ def _improving_kinds(
     strict = (switches & STRICT_LAN) != 0
     yao = (switches & SHISANYAO) != 0 and total >= 13
     kinds_held: i64 = NUM_KINDS - _held(hist, 0)
+    h1: i64 = _held(hist, 1)
+    h2: i64 = _held(hist, 2)
+    h3: i64 = _held(hist, 3)
+    h4: i64 = _held(hist, 4)
     b0: i64 = 0
     b1: i64 = 0
     b2: i64 = 0
@@ -1376,12 +1382,9 @@ def _improving_kinds(
             if dd < below:
                 marks[mark] = 1
                 continue
-        if pairs:
-            one: i64 = 1
-            more_pairs: i64 = hist - (one << 6 * x) + (one << 6 * (x + 1))
-            if _pairs_from(more_pairs, quads_two) < below:
-                marks[mark] = 1
-                continue
+        if pairs and _pairs_moved(h1, h2, h3, h4, x, 1, quads_two) < below:
+            marks[mark] = 1
+            continue
         if lan and 14 - kinds_held - new < below:
             m0: i64 = b0
             m1: i64 = b1
@@ -1405,6 +1408,36 @@ def _improving_kinds(
                 marks[mark] = 1
         elif yao and 14 - orphans - orphan_pair < below:
             marks[mark] = 1
+
+
+def _pairs_moved(
+    h1: i64, h2: i64, h3: i64, h4: i64, x: i64, step: i64, quads_as_two_pairs: bool
+) -> i64:
+    """:func:`pairs_distance` of a histogram (kinds held once … four times) after one kind
+    held ``x`` times gains (``step`` 1) or loses (``step`` -1) a copy, in machine integers
+    (the batch functions ask it of every kind)."""
+    y = x + step
+    if x == 1:
+        h1 -= 1
+    elif x == 2:
+        h2 -= 1
+    elif x == 3:
+        h3 -= 1
+    elif x == 4:
+        h4 -= 1
+    if y == 1:
+        h1 += 1
+    elif y == 2:
+        h2 += 1
+    elif y == 3:
+        h3 += 1
+    elif y == 4:
+        h4 += 1
+    if quads_as_two_pairs:
+        need: i64 = 7 - min(h2 + h3 + 2 * h4, 7)
+        return need + max(need - h1 - h3, 0)
+    pairs: i64 = min(h2 + h3 + h4, 7)
+    return (7 - pairs) + max(0, 7 - (h1 + h2 + h3 + h4))
 
 
 #: bit ``r`` of a nine-bit rank mask
