@@ -1195,24 +1195,9 @@ def _discard_distances(
     h2: i64 = _held(hist, 2)
     h3: i64 = _held(hist, 3)
     h4: i64 = _held(hist, 4)
-    b0: i64 = 0
-    b1: i64 = 0
-    b2: i64 = 0
-    honors: i64 = 0
-    if lan:
-        b0 = _rank_mask(c, 0)
-        b1 = _rank_mask(c, 9)
-        b2 = _rank_mask(c, 18)
-        honors = kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
-    orphans: i64 = 0
-    orphan_pairs: i64 = 0  # orphan kinds held twice or more
-    if yao:
-        for k in ORPHANS:
-            held_k = c[k]
-            if held_k:
-                orphans += 1
-                if held_k >= 2:
-                    orphan_pairs += 1
+    b0, b1, b2, honors = _lan_parts_of(c, kinds_held) if lan else (0, 0, 0, 0)
+    # orphan kinds held, and those held twice or more
+    orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
     for i in range(len(kinds)):
         t = kinds[i]
         if t == wild:  # one joker fewer: the same counts (and the same sets)
@@ -1325,24 +1310,9 @@ def _improving_kinds(
     h2: i64 = _held(hist, 2)
     h3: i64 = _held(hist, 3)
     h4: i64 = _held(hist, 4)
-    b0: i64 = 0
-    b1: i64 = 0
-    b2: i64 = 0
-    honors: i64 = 0
-    if lan:
-        b0 = _rank_mask(c, 0)
-        b1 = _rank_mask(c, 9)
-        b2 = _rank_mask(c, 18)
-        honors = kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
-    orphans: i64 = 0
-    orphan_pair: i64 = 0
-    if yao:
-        for k in ORPHANS:
-            held_k = c[k]
-            if held_k:
-                orphans += 1
-                if held_k >= 2:
-                    orphan_pair = 1
+    b0, b1, b2, honors = _lan_parts_of(c, kinds_held) if lan else (0, 0, 0, 0)
+    orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
+    orphan_pair: i64 = 1 if orphan_pairs else 0
     if joker_ok and not marks[wild]:
         # one more joker: the same counts, one tile more (the same sets as any added tile)
         more: i64 = below + 1
@@ -1408,6 +1378,28 @@ def _improving_kinds(
                 marks[mark] = 1
         elif yao and 14 - orphans - orphan_pair < below:
             marks[mark] = 1
+
+
+def _lan_parts_of(c: list[int], kinds_held: i64) -> tuple[i64, i64, i64, i64]:
+    """The 十三烂 parts of a hand holding ``kinds_held`` kinds: each suit's ranks held (nine
+    bits) and the honor kinds held."""
+    b0: i64 = _rank_mask(c, 0)
+    b1: i64 = _rank_mask(c, 9)
+    b2: i64 = _rank_mask(c, 18)
+    return b0, b1, b2, kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
+
+
+def _orphan_counts(c: list[int]) -> tuple[i64, i64]:
+    """(十三幺 kinds held, those of them held twice or more)."""
+    orphans: i64 = 0
+    pairs: i64 = 0
+    for k in ORPHANS:
+        held_k = c[k]
+        if held_k:
+            orphans += 1
+            if held_k >= 2:
+                pairs += 1
+    return orphans, pairs
 
 
 def _pairs_moved(
