@@ -17,10 +17,19 @@ autogroup scheduling (``/proc/sys/kernel/sched_autogroup_enabled``), CPU time is
 fairly between *sessions*: while another session keeps one core busy, all of this
 benchmark's processes together get about one core, and no worker count can speed it up.
 
+Then the cost of simulating over playing (issue 28): in one process, alternating in slices,
+``simulate(..., workers=1)`` with random bots — what ``zhuoji simulate --agents random``
+runs between start-up and the summary: matches (dealer rotation), the agents made per match,
+each round's :class:`~zhuoji.sim.records.RoundRecord` and its sums — against the bare loop
+of ``bench/engine.py`` (a ``Round`` played to the end by four random agents with
+``play_round``, nothing kept), both in rounds per CPU second of this process.  Target: the
+simulator at ≥ 90 % of the bare loop's rate.
+
 Usage::
 
     python bench/simulate.py                          # guiyang, 3000 random / 1200 greedy rounds
     python bench/simulate.py --variant guiyang-weile --greedy-rounds 4000 --json
+    python bench/simulate.py --bare-only              # the simulator against the bare loop alone
 """
 
 from __future__ import annotations
@@ -30,14 +39,21 @@ import json
 import os
 import resource
 import sys
+import time
 from typing import Any
 
+from zhuoji.agents.base import make_agent, play_round
 from zhuoji.cli import at_least, loadable_variant
+from zhuoji.engine import Round
 from zhuoji.sim.backends import available_cpus
 from zhuoji.sim.records import SimSpec
 from zhuoji.sim.runner import simulate
 
 TIMING = ("elapsed_s", "rounds_per_s", "workers", "backend", "run_id")
+#: the simulator's rate with random bots as a share of the bare loop's (issue 28), at least
+BARE_TARGET = 0.90
+#: slices each side of the simulator-against-bare-loop timing is split into, alternating
+BARE_SLICES = 6
 
 
 def cpu_seconds() -> float:
@@ -87,6 +103,56 @@ def bench(
     }
 
 
+def bare_loop(variant: str, seed: int) -> Any:
+    """``bench/engine.py``'s bare loop: ``play(n)`` plays ``n`` fresh rounds of ``variant``,
+    four seeded random agents, nothing kept."""
+    from zhuoji.variant_io import load_variant
+
+    ruleset = load_variant(variant)
+    agents = [make_agent("random", seed * 10 + s) for s in range(ruleset.players)]
+    counter = iter(range(seed * 1_000_000, sys.maxsize))
+
+    def play(n: int) -> None:
+        for _ in range(n):
+            r = Round(ruleset, seed=next(counter))
+            play_round(r, agents)
+            if r.ledger is None:
+                raise RuntimeError("a round ended without a ledger")
+
+    return play
+
+
+def against_bare(variant: str, rounds: int, seed: int) -> dict[str, Any]:
+    """Rounds per CPU second of ``simulate(..., workers=1)`` with random bots and of the bare
+    loop, each ``rounds`` rounds in :data:`BARE_SLICES` alternating slices (a change in the
+    machine's load slows both alike), and the ratio."""
+    play = bare_loop(variant, seed)
+    play(20)  # warm up: imports, tables, first-call caches
+    simulate(SimSpec(variant, agents=("random",), rounds=20, seed=seed), workers=1)
+    chunk = max(1, rounds // BARE_SLICES)
+    cpu = {"bare": 0.0, "simulate": 0.0}
+    done = 0
+    for i in range(BARE_SLICES):
+        n = chunk if i < BARE_SLICES - 1 else rounds - done
+        t = time.process_time()
+        play(n)
+        cpu["bare"] += time.process_time() - t
+        t = time.process_time()
+        spec = SimSpec(variant, agents=("random",), rounds=n, seed=seed + 1 + i)
+        simulate(spec, workers=1)
+        cpu["simulate"] += time.process_time() - t
+        done += n
+    bare, sim = done / cpu["bare"], done / cpu["simulate"]
+    return {
+        "rounds": done,
+        "bare_rounds_per_cpu_s": round(bare, 1),
+        "simulate_rounds_per_cpu_s": round(sim, 1),
+        "ratio": round(sim / bare, 3),
+        "target": BARE_TARGET,
+        "met": sim / bare >= BARE_TARGET,
+    }
+
+
 def _autogroup() -> bool:
     try:
         with open("/proc/sys/kernel/sched_autogroup_enabled", encoding="ascii") as f:
@@ -108,13 +174,31 @@ def main(argv: list[str] | None = None) -> int:
         help="all-core run (default: every CPU)",
     )
     ap.add_argument("--repeat", type=at_least(1), default=1, help="best of N runs each")
+    ap.add_argument(
+        "--bare-rounds",
+        type=at_least(0),
+        default=3000,
+        help="random rounds each for the simulator against the bare loop (0: skip; default 3000)",
+    )
+    ap.add_argument(
+        "--bare-only",
+        action="store_true",
+        help="only the simulator against the bare loop (no worker runs)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.bare_only and not args.bare_rounds:
+        ap.error("--bare-only: the comparison needs --bare-rounds of at least 1")
     load_before = os.getloadavg()
-    rows = [
-        bench(args.variant, "random", args.random_rounds, args.seed, args.workers, args.repeat),
-        bench(args.variant, "greedy", args.greedy_rounds, args.seed, args.workers, args.repeat),
-    ]
+    rows = (
+        []
+        if args.bare_only
+        else [
+            bench(args.variant, "random", args.random_rounds, args.seed, args.workers, args.repeat),
+            bench(args.variant, "greedy", args.greedy_rounds, args.seed, args.workers, args.repeat),
+        ]
+    )
+    bare = against_bare(args.variant, args.bare_rounds, args.seed) if args.bare_rounds else None
     load_after = os.getloadavg()
     target = 1.8 if args.workers == 2 else None
     if args.json:
@@ -126,10 +210,16 @@ def main(argv: list[str] | None = None) -> int:
                     "load_before": load_before,
                     "load_after": load_after,
                     "results": rows,
+                    "against_bare_loop": bare,
                 },
                 indent=2,
             )
         )
+        return 0
+    if args.bare_only:
+        print(f"zhuoji simulate against the bare loop: {args.variant}, random agents")
+        print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+        _print_bare(bare)
         return 0
     print(
         f"zhuoji simulate throughput: {args.variant}, {args.workers} workers on {available_cpus()} CPUs"
@@ -155,7 +245,20 @@ def main(argv: list[str] | None = None) -> int:
     if target is not None:
         ok = all(r["speedup"] >= target for r in rows)
         print(f"target: all-core ≥ {target}× single on 2 cores: {'met' if ok else 'NOT met'}")
+    _print_bare(bare)
     return 0
+
+
+def _print_bare(bare: dict[str, Any] | None) -> None:
+    if bare is None:
+        return
+    print(
+        f"simulate --agents random, one process: {bare['simulate_rounds_per_cpu_s']:.0f} rounds per "
+        f"CPU second against the bare loop's {bare['bare_rounds_per_cpu_s']:.0f} "
+        f"({bare['rounds']} rounds each, {BARE_SLICES} alternating slices): "
+        f"{bare['ratio']:.2f}× the bare loop; target ≥ {BARE_TARGET:.2f}×: "
+        f"{'met' if bare['met'] else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

@@ -50,3 +50,17 @@ def test_jinyou_expert_cautious_gets_its_own_deal_count() -> None:
     """The one mix whose edge 2,000 deals cannot tell from 0 (docs/agents.md)."""
     bench = bench_module("agents")
     assert bench.DEALS_FOR[("jinyou", "expert:cautious")] > bench.DEALS
+
+
+def test_the_speed_check_prints_each_target(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28's targets beside each bot's rate: expert ≥ 80, greedy ≥ 500 rounds per CPU
+    second; the speed check alone covers seven families by default."""
+    bench = bench_module("agents")
+    assert bench.SPEED_TARGETS == {"expert": 80.0, "greedy": 500.0}
+    assert {"luan", "zunyi", "dushan"} <= set(bench.SPEED_FAMILIES)
+    args = ["--family", "jinyou", "--mix", "greedy:random", "--speed-only", "--speed-rounds", "1"]
+    assert bench.main(args) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert "greedy" in line and "(≥ 500: " in line and "random" in line
+    assert bench._speed_cell("expert", (79.6, 0.5)) == "expert 80/s 0.50 ms (≥ 80: MISSED)"
+    assert bench._speed_cell("expert", (80.0, 0.5)).endswith("(≥ 80: ok)")

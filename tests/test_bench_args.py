@@ -22,6 +22,8 @@ CASES = [
     ("simulate", ["--repeat", "0"], "--repeat: must be at least 1"),
     ("simulate", ["--workers", "0"], "--workers: must be at least 1"),
     ("simulate", ["--variant", "nope"], "--variant: nope: no such variant"),
+    ("simulate", ["--bare-rounds", "-1"], "--bare-rounds: must be at least 0"),
+    ("simulate", ["--bare-only", "--bare-rounds", "0"], "--bare-only: the comparison needs"),
     ("memory", ["--rounds", "0"], "--rounds: must be at least 1"),
     ("memory", ["--variant", "nope"], "--variant: nope: no such variant"),
     ("startup", ["--runs", "0"], "--runs: must be at least 1"),

@@ -295,6 +295,19 @@ def test_wild_entry_points_match_pure_and_the_readings(
                     stand_in,
                     switches,
                 )
+            held = [k for k in range(34) if c[k]]
+            live = [max(0, 4 - c[k] - rng.randrange(3)) for k in range(34)]
+            for name, args in (
+                ("forms_ukeire_wild", (c, live, wild, stand_in, switches)),
+                ("forms_discard_distances_wild", (c, held, wild, stand_in, switches)),
+            ):
+                assert outcome(getattr(fast, name), *args) == outcome(getattr(pure, name), *args), (
+                    name,
+                    c,
+                    wild,
+                    stand_in,
+                    switches,
+                )
             base = list(c)
             jokers = base[wild]
             base[wild] = 0
@@ -307,3 +320,108 @@ def test_wild_entry_points_match_pure_and_the_readings(
                     readings.append(moved)
             least = min(pure.forms_distance_jokers(b, jokers, switches) for b in readings)
             assert pure.forms_distance_wild(c, wild, stand_in, switches) == least - jokers
+
+
+def _ukeire_wild(
+    k: ModuleType, c: list[int], live: list[int], wild: int, stand_in: int, switches: int
+) -> tuple[int, int, list[int]]:
+    """``forms_ukeire_wild`` by its definition: one ``forms_distance_wild`` per kind."""
+    s = k.forms_shanten_wild(c, wild, stand_in, switches)
+    kinds = []
+    for t in range(34):
+        if live[t] > 0 and c[t] < 4:
+            more = list(c)
+            more[t] += 1
+            if k.forms_shanten_wild(more, wild, stand_in, switches) < s:
+                kinds.append(t)
+    return s, sum(live[t] for t in kinds), kinds
+
+
+def _waits_wild(k: ModuleType, c: list[int], wild: int, stand_in: int, switches: int) -> list[int]:
+    """``forms_waits_wild`` by its definition: the kinds one more copy of which completes."""
+    if (sum(c) + 1) % 3 != 2:
+        return []
+    out = []
+    for t in range(34):
+        if c[t] < 4:
+            more = list(c)
+            more[t] += 1
+            if k.forms_distance_wild(more, wild, stand_in, switches) == 0:
+                out.append(t)
+    return out
+
+
+def _discard_distances_wild(
+    k: ModuleType, c: list[int], kinds: list[int], wild: int, stand_in: int, switches: int
+) -> list[int]:
+    """``forms_discard_distances_wild`` by its definition: one distance per discard."""
+    out = []
+    for t in kinds:
+        less = list(c)
+        less[t] -= 1
+        out.append(k.forms_distance_wild(less, wild, stand_in, switches))
+    return out
+
+
+def _wild_hands(seed: int, count: int) -> list[tuple[list[int], int, int]]:
+    """(hand, wild, stand-in) with the wild and the stand-in held often: random hands of
+    1–14 tiles and hands built from sets and a pair, one tile taken away (mostly ready)."""
+    rng = random.Random(seed)
+    out = []
+    for i, c in enumerate(random_hands(seed, count)):
+        wild = rng.randrange(34)
+        stand_in = rng.choice([-1, wild, rng.randrange(34), 31])
+        if i % 2:
+            c = [0] * 34
+            tiles: list[int] = []
+            for _ in range(rng.choice([1, 2, 3, 4, 4, 4])):
+                k = rng.randrange(34)
+                tiles += (
+                    [k, k + 1, k + 2] if k < 27 and k % 9 < 7 and rng.random() < 0.6 else [k] * 3
+                )
+            tiles += [rng.randrange(34)] * 2
+            for _ in range(rng.randrange(4)):
+                spare = stand_in if stand_in >= 0 else wild
+                tiles[rng.randrange(len(tiles))] = rng.choice([wild, spare, rng.randrange(34)])
+            tiles.pop(rng.randrange(len(tiles)))
+            for k in tiles:
+                c[k] += 1
+            if max(c) > 4:
+                continue
+        else:
+            for _ in range(rng.randrange(3)):  # the wild or the stand-in held, up to four
+                k = rng.choice([wild, stand_in if stand_in >= 0 else wild])
+                held = [t for t in range(34) if c[t] and t != k]
+                if held and c[k] < 4:
+                    c[rng.choice(held)] -= 1
+                    c[k] += 1
+        out.append((c, wild, stand_in))
+    return out
+
+
+def test_wild_batch_functions_are_their_definitions(
+    kernels: tuple[ModuleType, ModuleType],
+) -> None:
+    """``forms_ukeire_wild``, ``forms_waits_wild`` and ``forms_discard_distances_wild``
+    work each added or taken-away tile out from one read of each reading of the stand-ins
+    (the wild and the stand-in themselves whole); they give what one ``forms_distance_wild``
+    per tile gives, the bots' answers before (and fail alike on a hand too large), in both
+    builds."""
+    pure, fast = kernels
+    rng = random.Random(23)
+    ready = 0
+    for c, wild, stand_in in _wild_hands(24, 1500):
+        live = [max(0, 4 - c[k] - rng.randrange(3)) for k in range(34)]
+        held = [k for k in range(34) if c[k]]
+        for switches in SWITCHES[::5]:
+            args = (wild, stand_in, switches)
+            want = outcome(_ukeire_wild, pure, c, live, *args)
+            for k in (pure, fast):
+                assert outcome(k.forms_ukeire_wild, c, live, *args) == want, (c, args)
+                waits = k.forms_waits_wild(c, *args)
+                assert waits == _waits_wild(pure, c, *args), (c, args)
+                assert k.forms_discard_distances_wild(c, held, *args) == _discard_distances_wild(
+                    pure, c, held, *args
+                ), (c, args)
+            ready += bool(waits)
+    assert ready > 1000  # ready hands, with wild tiles and stand-ins, were among them

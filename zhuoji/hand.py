@@ -284,6 +284,21 @@ class HandRules:
             switches=self._switches,
         )
 
+    def discard_distances_function(
+        self,
+    ) -> Callable[[Sequence[int], Sequence[int]], list[int]] | None:
+        """With wild tiles, ``(hand, discards) -> the distance after each discard`` as one
+        kernel call (``forms_discard_distances_wild``, the table's wild tile and forms bound;
+        each as :meth:`distance` of the hand less that tile); None without."""
+        if self.wild is None:
+            return None
+        return partial(
+            _kernel.forms_discard_distances_wild,
+            wild=self.wild.kind,
+            stand_in=self._stand_in,
+            switches=self._switches,
+        )
+
     def is_win(self, c: Sequence[int]) -> bool:
         if self.wild is None:
             return _kernel.forms_is_win(c, self._switches)

@@ -938,21 +938,34 @@ def forms_distance_jokers(c: Sequence[int], jokers: int, switches: int) -> int:
     wild tiles in play: ``c`` without its jokers, ``jokers`` held beside it (so a fifth copy
     counts, as :func:`standard_distance` with ``wild_in_play``).  Each form as its own
     entry point computes it (``zhuoji.hand.HandRules.distance``, one call per reading of
-    the stand-in tiles instead of one per form)."""
+    the stand-in tiles instead of one per form), here from one read of the counts
+    (:func:`_scan`): the standard form and seven pairs from its indices and histogram,
+    十三烂 from the rank masks (:func:`_lan_kept`), 十三幺 from the orphans."""
     cc = _as_list(c)
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(cc)
+    n = int(n0 + n1 + n2 + n3)
     best = FAR
     if switches & STANDARD:
-        best = standard_distance(cc, jokers, wild_in_play=True)
+        sets = (n + jokers) // 3
+        _check_sets(sets, n)
+        best = _table_cell(i0, i1, i2, i3, 2 * sets + 1)
+    if n + jokers < 13:
+        return best
     if switches & SEVEN_PAIRS:
-        d = _seven_pairs_distance(cc, jokers, (switches & QUADS_AS_TWO_PAIRS) != 0)
+        d = _pairs_from(hist, (switches & QUADS_AS_TWO_PAIRS) != 0)
         if d < best:
             best = d
     if switches & SHISANLAN:
-        d = _shisanlan_distance(cc, jokers, (switches & STRICT_LAN) != 0)
-        if d < best:
-            best = d
+        b0 = _rank_mask(cc, 0)
+        b1 = _rank_mask(cc, 9)
+        b2 = _rank_mask(cc, 18)
+        honors = int(NUM_KINDS - _held(hist, 0) - _bits(b0) - _bits(b1) - _bits(b2))
+        if 14 - honors - _bits(b0) - _bits(b1) - _bits(b2) < best:
+            d = int(14 - _lan_kept(b0, b1, b2, honors, (switches & STRICT_LAN) != 0))
+            if d < best:
+                best = d
     if switches & SHISANYAO:
-        d = _shisanyao_from(cc, _total(cc) + jokers)
+        d = _shisanyao_from(cc, n + jokers)
         if d < best:
             best = d
     return best
@@ -1059,38 +1072,391 @@ def forms_ukeire_wild(
     """(shanten, live copies of the improving kinds, the improving kinds) of a hand between
     turns holding wild tiles (as in :func:`forms_distance_wild`): a kind improves the hand
     when one more copy of it lowers the shanten; ``live[k]`` copies of kind ``k`` are still
-    to be drawn (kinds with none, or held four times, are skipped)."""
+    to be drawn (kinds with none, or held four times, are skipped).  The kinds come from
+    :func:`_kinds_below`."""
     cc = list(c)
     lv = list(live)
-    s = _wild_distance(cc, wild, stand_in, switches) - 1
+    dist = _wild_distance(cc, wild, stand_in, switches)
+    marks = _kinds_below(cc, lv, dist, wild, stand_in, switches)
     count = 0
     kinds: list[int] = []
     for t in range(NUM_KINDS):
-        n = lv[t]
-        if n <= 0 or cc[t] >= 4:
-            continue
-        cc[t] += 1
-        if _wild_distance(cc, wild, stand_in, switches) - 1 < s:
-            count += n
+        if marks[t]:
+            count += lv[t]
             kinds.append(t)
-        cc[t] -= 1
-    return s, count, kinds
+    return dist - 1, count, kinds
+
+
+def _kinds_below(
+    cc: list[int], lv: list[int], dist: int, wild: int, stand_in: int, switches: int
+) -> list[int]:
+    """For each kind ``t`` with ``lv[t] > 0`` held fewer than four times in ``cc`` (a hand
+    holding wild tiles, as in :func:`forms_distance_wild`; restored before returning): 1
+    when one more copy of it leaves the hand fewer than ``dist`` tiles from complete, else 0.
+
+    The distance is the least over the readings of the stand-ins (each with the wild's
+    copies as jokers), and one more copy of a kind changes each reading by one tile: one
+    group's pattern index, one count of the histogram, at most one rank or honor of 十三烂.
+    So each reading is read once (:func:`_improving_kinds`) and each added kind costs a few
+    table look-ups, where each kind was a whole :func:`_wild_distance` before
+    (``tests/test_hand_kernel.py`` compares the two on random hands).  One more wild is one
+    more joker beside the same counts; one more stand-in is one more of its own face in
+    each reading, and a new last reading with all of them read as the wild's face."""
+    marks = [0] * NUM_KINDS
+    if switches & STANDARD and _total(cc) >= 14:  # too large: fail as the first kind tried
+        for t in range(NUM_KINDS):
+            if lv[t] > 0 and cc[t] < 4:
+                cc[t] += 1
+                _wild_distance(cc, wild, stand_in, switches)
+                cc[t] -= 1
+    jokers = cc[wild]
+    joker_ok = lv[wild] > 0 and jokers < 4
+    cc[wild] = 0
+    other = stand_in if stand_in >= 0 and stand_in != wild else -1
+    held = cc[other] if other >= 0 else 0
+    face = other if other >= 0 and lv[other] > 0 and held < 4 else -1
+    # a stand-in held four times is no kind to add (the last reading adds no face either)
+    skip = other if other >= 0 and face < 0 else -1
+    _improving_kinds(cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, marks)
+    for r in range(1, held + 1):  # r stand-ins read as the wild's own face, r = 1 … held
+        cc[other] -= 1
+        cc[wild] += 1
+        _improving_kinds(
+            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, marks
+        )
+    if other >= 0:
+        cc[other] += held
+    cc[wild] = jokers
+    return marks
+
+
+def forms_discard_distances_wild(
+    c: Sequence[int], discards: Sequence[int], wild: int, stand_in: int, switches: int
+) -> list[int]:
+    """For each kind of ``discards`` (each held), :func:`forms_distance_wild` of the hand
+    less one copy of it: a bot's turn asks it of every discard.  One copy fewer changes each
+    reading of the stand-ins by one tile (one group's pattern index, one count of the
+    histogram, at most one rank or honor of 十三烂; a wild, one joker fewer beside the same
+    counts; a stand-in, one fewer of its own face, in the readings that keep one), so each
+    reading is read once (:func:`_discard_distances`)."""
+    cc = list(c)
+    kinds = list(discards)
+    best = [FAR] * len(kinds)
+    if switches & STANDARD and _total(cc) >= 16 and kinds:  # too large: fail as the first
+        cc[kinds[0]] -= 1
+        _wild_distance(cc, wild, stand_in, switches)
+        cc[kinds[0]] += 1
+    jokers = cc[wild]
+    cc[wild] = 0
+    other = stand_in if stand_in >= 0 and stand_in != wild else -1
+    held = cc[other] if other >= 0 else 0
+    _discard_distances(cc, jokers, switches, kinds, wild, best)
+    for _ in range(held):  # j stand-ins read as the wild's own face, j = 1 … held
+        cc[other] -= 1
+        cc[wild] += 1
+        _discard_distances(cc, jokers, switches, kinds, wild, best)
+    if other >= 0:
+        cc[other] += held
+    cc[wild] = jokers
+    return best
+
+
+def _discard_distances(
+    c: list[int],
+    jokers: int,
+    switches: int,
+    kinds: list[int],
+    wild: int,
+    best: list[int],
+) -> None:
+    """Lowers ``best[i]`` to the distance (less the jokers, as :func:`forms_distance_jokers`
+    less them) of the hand ``c`` (the non-joker counts of one reading of the stand-ins;
+    ``jokers`` held beside them) less one copy of ``kinds[i]`` (``wild``: one joker fewer),
+    for each kind this reading holds; each form's part is read once and changed by the one
+    tile taken away."""
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
+    j: i64 = jokers
+    n: i64 = n0 + n1 + n2 + n3 - 1  # tiles held without the discard
+    total: i64 = n + j
+    std = (switches & STANDARD) != 0
+    sets: i64 = total // 3
+    cell: i64 = 2 * sets + 1
+    a: i64 = _SUIT_CLASS[i0]
+    b: i64 = _SUIT_CLASS[i1]
+    d: i64 = _SUIT_CLASS[i2]
+    h: i64 = _HONOR_CLASS[i3]
+    pairs = (switches & SEVEN_PAIRS) != 0 and total >= 13
+    quads_two = (switches & QUADS_AS_TWO_PAIRS) != 0
+    lan = (switches & SHISANLAN) != 0 and total >= 13
+    strict = (switches & STRICT_LAN) != 0
+    yao = (switches & SHISANYAO) != 0 and total >= 13
+    kinds_held: i64 = NUM_KINDS - _held(hist, 0)
+    h1: i64 = _held(hist, 1)
+    h2: i64 = _held(hist, 2)
+    h3: i64 = _held(hist, 3)
+    h4: i64 = _held(hist, 4)
+    b0, b1, b2, honors = _lan_parts_of(c, kinds_held) if lan else (0, 0, 0, 0)
+    # orphan kinds held, and those held twice or more
+    orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
+    for i in range(len(kinds)):
+        t = kinds[i]
+        if t == wild:  # one joker fewer: the same counts (and the same sets)
+            dist: i64 = FAR
+            if std:
+                dist = _class_cell(a, b, d, h, cell)
+            if pairs:
+                dist = min(dist, _pairs_from(hist, quads_two))
+            if lan:
+                dist = min(dist, 14 - _lan_kept(b0, b1, b2, honors, strict))
+            if yao:
+                dist = min(dist, 14 - orphans - (1 if orphan_pairs else 0))
+            dist -= j - 1
+            if dist < best[i]:
+                best[i] = dist
+            continue
+        x: i64 = c[t]
+        if x == 0:  # a stand-in this reading reads as the wild's face throughout
+            continue
+        gone: i64 = 1 if x == 1 else 0  # the kind's last copy
+        dist = FAR
+        if std:
+            if sets > 4:
+                _check_sets(int(sets), int(n))
+            if t < 9:
+                dist = _class_cell(_SUIT_CLASS[i0 - POW5[t]], b, d, h, cell)
+            elif t < 18:
+                dist = _class_cell(a, _SUIT_CLASS[i1 - POW5[t - 9]], d, h, cell)
+            elif t < 27:
+                dist = _class_cell(a, b, _SUIT_CLASS[i2 - POW5[t - 18]], h, cell)
+            else:
+                dist = _class_cell(a, b, d, _HONOR_CLASS[i3 - POW5[t - 27]], cell)
+        if pairs:
+            p: i64 = _pairs_moved(h1, h2, h3, h4, x, -1, quads_two)
+            if p < dist:
+                dist = p
+        if lan and 14 - (kinds_held - gone) < dist:
+            m0: i64 = b0
+            m1: i64 = b1
+            m2: i64 = b2
+            hh: i64 = honors
+            if gone:
+                if t < 9:
+                    m0 &= ~_RANK_BIT[t]
+                elif t < 18:
+                    m1 &= ~_RANK_BIT[t - 9]
+                elif t < 27:
+                    m2 &= ~_RANK_BIT[t - 18]
+                else:
+                    hh -= 1
+            q: i64 = 14 - _lan_kept(m0, m1, m2, hh, strict)
+            if q < dist:
+                dist = q
+        if yao:
+            y: i64 = 14 - orphans - (1 if orphan_pairs else 0)
+            if _ORPHAN_BITS[t]:
+                pairs_left: i64 = orphan_pairs - (1 if x == 2 else 0)
+                y = 14 - (orphans - gone) - (1 if pairs_left else 0)
+            if y < dist:
+                dist = y
+        dist -= j
+        if dist < best[i]:
+            best[i] = dist
+
+
+#: the kinds of 十三幺 as a mask, bit ``k`` for kind ``k`` (a Python int: 34 bits)
+_ORPHAN_BITS: Final[tuple[int, ...]] = tuple(int(k in ORPHANS) for k in range(NUM_KINDS))
+
+
+def _improving_kinds(
+    c: list[int],
+    jokers: int,
+    switches: int,
+    dist: int,
+    live: list[int],
+    wild: int,
+    skip: int,
+    joker_ok: bool,
+    last: bool,
+    face: int,
+    marks: list[int],
+) -> None:
+    """Marks in ``marks`` every kind ``t`` (live, held fewer than four times, neither
+    ``wild`` nor ``skip``, not marked yet) one more copy of which takes the hand ``c`` (the
+    non-joker counts of one reading of the stand-ins; ``jokers`` held beside them) below
+    ``dist`` tiles from complete over the forms switched on, as
+    :func:`forms_distance_jokers` less the jokers would say: each form's part is read once
+    and changed by the one added tile.  With ``joker_ok``, ``wild`` is marked when one more
+    joker does it; on the ``last`` reading, ``face`` (the stand-in, or -1) is marked when
+    one more copy of the wild's own face does it (a new reading: every stand-in read so)."""
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
+    j: i64 = jokers
+    n: i64 = n0 + n1 + n2 + n3 + 1  # tiles held with the added one
+    total: i64 = n + j
+    below: i64 = dist + j  # a form's distance (jokers not taken off) that improves
+    std = (switches & STANDARD) != 0
+    sets: i64 = total // 3  # at most 4: a larger hand failed in _kinds_below
+    cell: i64 = 2 * sets + 1
+    a: i64 = _SUIT_CLASS[i0]
+    b: i64 = _SUIT_CLASS[i1]
+    d: i64 = _SUIT_CLASS[i2]
+    h: i64 = _HONOR_CLASS[i3]
+    pairs = (switches & SEVEN_PAIRS) != 0 and total >= 13
+    quads_two = (switches & QUADS_AS_TWO_PAIRS) != 0
+    lan = (switches & SHISANLAN) != 0 and total >= 13
+    strict = (switches & STRICT_LAN) != 0
+    yao = (switches & SHISANYAO) != 0 and total >= 13
+    kinds_held: i64 = NUM_KINDS - _held(hist, 0)
+    h1: i64 = _held(hist, 1)
+    h2: i64 = _held(hist, 2)
+    h3: i64 = _held(hist, 3)
+    h4: i64 = _held(hist, 4)
+    b0, b1, b2, honors = _lan_parts_of(c, kinds_held) if lan else (0, 0, 0, 0)
+    orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
+    orphan_pair: i64 = 1 if orphan_pairs else 0
+    if joker_ok and not marks[wild]:
+        # one more joker: the same counts, one tile more (the same sets as any added tile)
+        more: i64 = below + 1
+        if (
+            more > FAR  # no form applies: FAR less one more joker is less
+            or (std and _class_cell(a, b, d, h, cell) < more)
+            or (pairs and _pairs_from(hist, quads_two) < more)
+            or (lan and 14 - _lan_kept(b0, b1, b2, honors, strict) < more)
+            or (yao and 14 - orphans - orphan_pair < more)
+        ):
+            marks[wild] = 1
+    # the kinds, then (on the last reading) the wild's own face for the stand-in
+    for step in range(NUM_KINDS + 1):
+        if step < NUM_KINDS:
+            t = step
+            mark = step
+            if marks[t] or t in (wild, skip) or live[t] <= 0:
+                continue
+        else:
+            if not last or face < 0 or marks[face]:
+                continue
+            t = wild
+            mark = face
+        x: i64 = c[t]
+        if x >= 4:
+            continue
+        new: i64 = 1 if x == 0 else 0  # a kind not held before
+        if std:
+            if t < 9:
+                dd: i64 = _class_cell(_SUIT_CLASS[i0 + POW5[t]], b, d, h, cell)
+            elif t < 18:
+                dd = _class_cell(a, _SUIT_CLASS[i1 + POW5[t - 9]], d, h, cell)
+            elif t < 27:
+                dd = _class_cell(a, b, _SUIT_CLASS[i2 + POW5[t - 18]], h, cell)
+            else:
+                dd = _class_cell(a, b, d, _HONOR_CLASS[i3 + POW5[t - 27]], cell)
+            if dd < below:
+                marks[mark] = 1
+                continue
+        if pairs and _pairs_moved(h1, h2, h3, h4, x, 1, quads_two) < below:
+            marks[mark] = 1
+            continue
+        if lan and 14 - kinds_held - new < below:
+            m0: i64 = b0
+            m1: i64 = b1
+            m2: i64 = b2
+            hh: i64 = honors
+            if new:
+                if t < 9:
+                    m0 |= _RANK_BIT[t]
+                elif t < 18:
+                    m1 |= _RANK_BIT[t - 9]
+                elif t < 27:
+                    m2 |= _RANK_BIT[t - 18]
+                else:
+                    hh += 1
+            if 14 - _lan_kept(m0, m1, m2, hh, strict) < below:
+                marks[mark] = 1
+                continue
+        if yao and _ORPHAN_BITS[t]:
+            pair: i64 = 1 if x == 1 else orphan_pair
+            if 14 - orphans - new - pair < below:
+                marks[mark] = 1
+        elif yao and 14 - orphans - orphan_pair < below:
+            marks[mark] = 1
+
+
+def _lan_parts_of(c: list[int], kinds_held: i64) -> tuple[i64, i64, i64, i64]:
+    """The 十三烂 parts of a hand holding ``kinds_held`` kinds: each suit's ranks held (nine
+    bits) and the honor kinds held."""
+    b0: i64 = _rank_mask(c, 0)
+    b1: i64 = _rank_mask(c, 9)
+    b2: i64 = _rank_mask(c, 18)
+    return b0, b1, b2, kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
+
+
+def _orphan_counts(c: list[int]) -> tuple[i64, i64]:
+    """(十三幺 kinds held, those of them held twice or more)."""
+    orphans: i64 = 0
+    pairs: i64 = 0
+    for k in ORPHANS:
+        held_k = c[k]
+        if held_k:
+            orphans += 1
+            if held_k >= 2:
+                pairs += 1
+    return orphans, pairs
+
+
+def _pairs_moved(
+    h1: i64, h2: i64, h3: i64, h4: i64, x: i64, step: i64, quads_as_two_pairs: bool
+) -> i64:
+    """:func:`pairs_distance` of a histogram (kinds held once … four times) after one kind
+    held ``x`` times gains (``step`` 1) or loses (``step`` -1) a copy, in machine integers
+    (the batch functions ask it of every kind)."""
+    y = x + step
+    if x == 1:
+        h1 -= 1
+    elif x == 2:
+        h2 -= 1
+    elif x == 3:
+        h3 -= 1
+    elif x == 4:
+        h4 -= 1
+    if y == 1:
+        h1 += 1
+    elif y == 2:
+        h2 += 1
+    elif y == 3:
+        h3 += 1
+    elif y == 4:
+        h4 += 1
+    if quads_as_two_pairs:
+        need: i64 = 7 - min(h2 + h3 + 2 * h4, 7)
+        return need + max(need - h1 - h3, 0)
+    pairs: i64 = min(h2 + h3 + h4, 7)
+    return (7 - pairs) + max(0, 7 - (h1 + h2 + h3 + h4))
+
+
+#: bit ``r`` of a nine-bit rank mask
+_RANK_BIT: Final[tuple[int, ...]] = tuple(1 << r for r in range(9))
+
+
+def _bits(mask: i64) -> i64:
+    """How many of a nine-bit mask's bits are set."""
+    n: i64 = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 def forms_waits_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) -> list[int]:
     """Kinds completing the hand (wild tiles as in :func:`forms_distance_wild`); a kind held
-    four times is no wait."""
+    four times is no wait.  A hand one tile short of complete is never less than 0 tiles
+    from it, so its waits are the kinds that take it below 1 (:func:`_kinds_below`)."""
     cc = list(c)
     out: list[int] = []
     if (_total(cc) + 1) % 3 != 2:
         return out
+    marks = _kinds_below(cc, _EVERY_KIND, 1, wild, stand_in, switches)
     for t in range(NUM_KINDS):
-        if cc[t] >= 4:
-            continue
-        cc[t] += 1
-        if _wild_distance(cc, wild, stand_in, switches) == 0:
+        if marks[t]:
             out.append(t)
-        cc[t] -= 1
     return out
 
 
@@ -1154,3 +1520,7 @@ def _split(
         c[i] = held
         c[i + 1] = c[i + 1] + 1
         c[i + 2] = c[i + 2] + 1
+
+
+#: one copy of every kind to draw (:func:`forms_waits_wild` asks about each kind)
+_EVERY_KIND: Final[list[int]] = [1] * NUM_KINDS

@@ -64,6 +64,7 @@ class HandAnalyzer:
         self.rules = rules
         self._rules_distance = rules.distance_function()
         self._wild_ukeire = rules.ukeire_function()
+        self._wild_discards = rules.discard_distances_function()
         forms = rules.forms
         self.standard = H.Form.STANDARD in forms
         self.pairs = H.Form.SEVEN_PAIRS in forms
@@ -141,6 +142,9 @@ class HandAnalyzer:
             return dict(
                 zip(kinds, _discards.discard_shanten(cc, kinds, self.switches), strict=True)
             )
+        if self._wild_discards is not None:  # wild tiles: every discard in one kernel call
+            kinds = list(discards)
+            return {d: n - 1 for d, n in zip(kinds, self._wild_discards(cc, kinds), strict=True)}
         out = {}
         for d in discards:
             cc[d] = cc[d] - 1

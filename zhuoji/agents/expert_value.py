@@ -1021,14 +1021,31 @@ class Evaluator:
     def lean_suit(c: Sequence[int], melds: Sequence[Meld]) -> int:
         """The suit a one-suit hand would use: the most tiles, at least 7 with melds
         counted, every meld in it (or honors); -1 when none."""
-        counts = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
-        suits = set()
+        # loops and a mask rather than slices, sums, a set and ``max`` with a key: compiled,
+        # those were 5 % of a four-expert guiyang round's instructions (callgrind, 6 rounds)
+        m0 = m1 = m2 = 0
+        for k in range(9):
+            m0 += c[k]
+            m1 += c[9 + k]
+            m2 += c[18 + k]
+        suits = 0  # bit s: a meld in suit s
         for m in melds:
-            if m.tile < 27:
-                counts[m.tile // 9] += 3
-                suits.add(m.tile // 9)
-        top = max(range(3), key=counts.__getitem__)
-        if counts[top] < 7 or not suits <= {top}:
+            t = m.tile
+            if t < 9:
+                m0 += 3
+                suits |= 1
+            elif t < 18:
+                m1 += 3
+                suits |= 2
+            elif t < 27:
+                m2 += 3
+                suits |= 4
+        top, most = 0, m0  # the first of the largest, as max over 0, 1, 2 takes it
+        if m1 > most:
+            top, most = 1, m1
+        if m2 > most:
+            top, most = 2, m2
+        if most < 7 or suits & ~(1 << top):
             return -1
         return top
 

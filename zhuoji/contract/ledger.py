@@ -371,6 +371,23 @@ class Ledger:
             out[e.item] = out.get(e.item, 0) + e.amount
         return out
 
+    def tally(self) -> tuple[list[int], dict[str, int], LedgerEntry | None]:
+        """:meth:`totals`, :meth:`by_item` and the largest entry that moves money (the first
+        of the largest), in one pass over the record (a simulation summarizes every round
+        with them)."""
+        totals = [0] * self.players
+        items: dict[str, int] = {}
+        top: LedgerEntry | None = None
+        for e in self.record:
+            if e.void is None:
+                amount = e.amount
+                totals[e.payer] -= amount
+                totals[e.payee] += amount
+                items[e.item] = items.get(e.item, 0) + amount
+                if top is None or amount > top.amount:
+                    top = e
+        return totals, items, top
+
     def as_dict(self) -> dict[str, object]:
         return {
             "stake": self.stake,

@@ -83,20 +83,17 @@ def record_round(
     if end is None or ledger is None:
         raise RuntimeError("record_round needs a finished round")
     patterns = tuple(main_pattern(ledger, w.seat) for w in end.wins)
-    top = None
-    for e in ledger.entries:
-        if top is None or e.amount > top.amount:
-            top = e
+    totals, items, top = ledger.tally()  # one pass over the record
     return RoundRecord(
         index=index,
         match=match,
         round=round_in_match,
         dealer=end.dealer,
         streak=end.streak,
-        totals=tuple(ledger.totals()),
+        totals=tuple(totals),
         wins=tuple((w.seat, w.how.value, w.source) for w in end.wins),
         patterns=patterns,
-        items=tuple(sorted(ledger.by_item().items())),
+        items=tuple(sorted(items.items())),
         max_payout=top.amount if top else 0,
         max_item=top.item if top else "",
         max_detail=top.detail if top else "",

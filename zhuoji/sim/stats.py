@@ -76,18 +76,29 @@ class Accumulator:
         self.swing_hist: list[Counter[int]] = [Counter() for _ in range(nblocks)]
         self.max_payout: MaxPayout | None = None
         self.rounds = 0
+        #: each seat's keys, made once: (sum, sum of squares, wins, deal-ins)
+        self._seat_keys = [
+            (f"seat{s}.sum", f"seat{s}.sq", f"seat{s}.wins", f"seat{s}.dealins")
+            for s in range(players)
+        ]
 
     def add(self, rec: RoundRecord) -> None:
         b = rec.match // self.block_size
         c = self.blocks[b]
         c["n"] += 1
+        keys = self._seat_keys
+        net = swing = 0  # RoundRecord.net and .swing, read in this one pass
         for s, t in enumerate(rec.totals):
-            c[f"seat{s}.sum"] += t
-            c[f"seat{s}.sq"] += t * t
+            c[keys[s][0]] += t
+            c[keys[s][1]] += t * t
+            if t > 0:
+                net += t
+            if abs(t) > swing:
+                swing = abs(t)
         for seat, how, src in rec.wins:
-            c[f"seat{seat}.wins"] += 1
+            c[keys[seat][2]] += 1
             if how == "discard" and src is not None:
-                c[f"seat{src}.dealins"] += 1
+                c[keys[src][3]] += 1
         c["kind." + rec.kind] += 1
         c["wins"] += len(rec.wins)
         for p in rec.patterns:
@@ -97,8 +108,7 @@ class Accumulator:
             c["item." + item] += amount
             gross += amount
         c["gross"] += gross
-        c["net"] += rec.net
-        swing = rec.swing
+        c["net"] += net
         c["swing"] += swing
         self.swing_hist[b][swing] += 1
         c["actions"] += rec.actions
