@@ -39,7 +39,7 @@ _CLAIM_MELD = {
 def offer_discard(r: RoundState, seat: int, tile: int) -> None:
     """The others may answer ``seat``'s discard of ``tile``: open the claim window, or, when
     no one may claim it, the next seat draws."""
-    must_win = r.discard_repao and "repao" in r.must_win  # 必胡: the win is the only answer
+    must_win = discard_must_be_won(r)
     r.claim_tile = tile
     options: dict[int, tuple[Action, ...]] = {}
     seats = r.seats
@@ -48,19 +48,35 @@ def offer_discard(r: RoundState, seat: int, tile: int) -> None:
         other = seats[o]
         if other.hand[tile] < 2 and tile not in other.waits and chows_from[o] != seat:
             continue  # nothing to claim (the common case, decided cheaply)
-        acts = claims_on(r, o, tile, seat)
-        if acts:
-            if must_win and acts[0].kind is ActionKind.HU:
-                options[o] = (acts[0],)
-                continue
-            acts.append(make(o, ActionKind.PASS))
-            options[o] = tuple(acts)
+        answers = answers_to(r, o, tile, seat, must_win)
+        if answers is not None:
+            options[o] = answers
     if options:
         r.phase = Phase.CLAIM
         r.pending = options
         r.responses = {}
     else:
         next_draw(r, seat)
+
+
+def discard_must_be_won(r: RoundState) -> bool:
+    """必胡 on this discard (a 热炮 discard where ``must_win`` names repao): a seat that may
+    win on it has the win as its only answer."""
+    return r.discard_repao and "repao" in r.must_win
+
+
+def answers_to(
+    r: RoundState, seat: int, tile: int, discarder: int, must_win: bool
+) -> tuple[Action, ...] | None:
+    """``seat``'s answers in the claim window on ``discarder``'s ``tile``: its claims and a
+    pass, or the win alone under 必胡 (``must_win``); None when it has no claim."""
+    acts = claims_on(r, seat, tile, discarder)
+    if not acts:
+        return None
+    if must_win and acts[0].kind is ActionKind.HU:
+        return (acts[0],)
+    acts.append(make(seat, ActionKind.PASS))
+    return tuple(acts)
 
 
 def claims_on(r: RoundState, seat: int, tile: int, discarder: int) -> list[Action]:

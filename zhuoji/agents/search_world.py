@@ -16,7 +16,7 @@ import random
 from dataclasses import fields
 from typing import Any
 
-from zhuoji.actions import Action, ActionKind, make
+from zhuoji.actions import Action
 from zhuoji.agents.analysis import TableView
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
@@ -24,7 +24,7 @@ from zhuoji.events import EventLog
 from zhuoji.observation import Observation
 from zhuoji.reveals import RevealTracker
 from zhuoji.round_checks import update_waits
-from zhuoji.round_claims import claims_on
+from zhuoji.round_claims import answers_to, discard_must_be_won
 from zhuoji.round_state import Phase, RoundState, SeatState
 from zhuoji.tiles import NUM_KINDS
 from zhuoji.wall import Wall
@@ -192,17 +192,13 @@ def _reopen_claims(r: Round, me: int) -> None:
     answers already given, unseen by ``me``) were the real hands'; ``me`` keeps its own."""
     discarder = r.discards[-1].seat
     tile = r.claim_tile
-    must_win = r.discard_repao and "repao" in r.must_win  # as round_claims.offer_discard
+    must_win = discard_must_be_won(r)
     options: dict[int, tuple[Action, ...]] = {me: r.pending[me]} if me in r.pending else {}
     for o in r.others_of[discarder]:
         if o == me:
             continue
-        acts = claims_on(r, o, tile, discarder)
-        if acts:
-            if must_win and acts[0].kind is ActionKind.HU:
-                options[o] = (acts[0],)
-                continue
-            acts.append(make(o, ActionKind.PASS))
-            options[o] = tuple(acts)
+        answers = answers_to(r, o, tile, discarder, must_win)
+        if answers is not None:
+            options[o] = answers
     r.pending = options
     r.responses = {}
