@@ -11,7 +11,9 @@ tables killed with SIGKILL (``bench/server_load.py --failover``, ``tests/test_se
 3. creates ``tables`` tables through the balancer (each is owned by the process that
    created it) and plays them with WebSocket seats (:mod:`zhuoji.server.loadgen`) that
    reconnect by themselves, and follow the redirections to a table's owner;
-4. ``kill_after`` seconds in, SIGKILLs the process owning the most tables and measures
+4. once every table plays its second round (or ``kill_after`` seconds in, whichever comes
+   first: the kill lands mid-match however fast the machine), SIGKILLs the process owning
+   the most tables and measures
    how long until every one of them is leased by another process (*leased*) and answers
    there (*serving*: ``GET /api/tables/{id}`` through the balancer, redirects followed);
 5. when every match is over, checks that every acknowledged action is in the stored log
@@ -206,7 +208,7 @@ async def _run(
             created = await loadgen._create_tables(http, tables, rounds, 4, "guiyang", 7)
         by_address = {s.url: s for s in servers}
         play = asyncio.create_task(loadgen._play(base, created, "ws", load, deadline, True))
-        await asyncio.sleep(kill_after)
+        await _until_mid_match(load, [t["id"] for t in created], rounds, kill_after)
         owners = await asyncio.to_thread(_owners, engine, q)
         report.owners_before = dict(Counter(owners.values()))
         victim, count = Counter(owners.values()).most_common(1)[0]
@@ -225,6 +227,20 @@ async def _run(
         await lb.close()
         engine.dispose()
     return report
+
+
+async def _until_mid_match(
+    load: loadgen.LoadReport, table_ids: list[str], rounds: int, at_most: float
+) -> None:
+    """Wait until every table has an acknowledged action in its second round (the matches
+    are under way and none is over), or ``at_most`` seconds; one-round matches wait the
+    seconds."""
+    end = time.monotonic() + at_most
+    want = set(table_ids)
+    while time.monotonic() < end:
+        if rounds >= 2 and want <= {t for t, number, _seat, _a in load.acked if number >= 2}:
+            return
+        await asyncio.sleep(0.05)
 
 
 async def _take_over(
