@@ -249,24 +249,29 @@ class PostgresFence(Fence):
             self._conn = c
         return self._conn
 
+    #: how the store's advisory lock is taken: exclusively (one store, one server)
+    _TRY_LOCK = sa.text("SELECT pg_try_advisory_lock(:k)")
+
     def _lock_session(self) -> Connection:
         """A new connection holding the store's advisory lock (FenceError, lost, if
-        another session holds it)."""
+        another session holds it in a way that excludes this one)."""
         c = self.engine.connect()
         try:
-            got = c.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": self.key}).scalar()
+            got = c.execute(self._TRY_LOCK, {"k": self.key}).scalar()
             c.commit()
         except BaseException:
             c.close()
             raise
         if not got:
             c.close()
-            raise FenceError(
-                f"another zhuoji server is serving {self.shown} (schema "
-                f"{self.schema or 'public'}); one store, one server",
-                lost=True,
-            )
+            raise FenceError(self._refusal(), lost=True)
         return c
+
+    def _refusal(self) -> str:
+        return (
+            f"another zhuoji server is serving {self.shown} (schema "
+            f"{self.schema or 'public'}); one store, one server"
+        )
 
     def _bump(self, c: Connection, expect: int | None) -> None:
         """Record this server's hold of the store: the lease epoch goes up by one.  On a
@@ -310,25 +315,14 @@ class SharedPostgresFence(PostgresFence):
     fenced per table, in the database (:mod:`zhuoji.server.leases`), so there is no
     store-wide epoch: a re-taken shared lock is simply taken again."""
 
-    def _lock_session(self) -> Connection:
-        c = self.engine.connect()
-        try:
-            got = c.execute(
-                sa.text("SELECT pg_try_advisory_lock_shared(:k)"), {"k": self.key}
-            ).scalar()
-            c.commit()
-        except BaseException:
-            c.close()
-            raise
-        if not got:
-            c.close()
-            raise FenceError(
-                f"a single-process zhuoji server is serving {self.shown} (schema "
-                f"{self.schema or 'public'}); the processes of a scale-out (--advertise) "
-                "share a store with no such server",
-                lost=True,
-            )
-        return c
+    _TRY_LOCK = sa.text("SELECT pg_try_advisory_lock_shared(:k)")
+
+    def _refusal(self) -> str:
+        return (
+            f"a single-process zhuoji server is serving {self.shown} (schema "
+            f"{self.schema or 'public'}); the processes of a scale-out (--advertise) "
+            "share a store with no such server"
+        )
 
     def _bump(self, c: Connection, expect: int | None) -> None:
         """No store-wide lease: tables are leased one by one."""
