@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.ledger import NO_FACT, Fact, Ledger, Remark, fact
@@ -58,6 +57,7 @@ class SettleContext:
         #: (next dealer, his streak) when a stage decides them itself instead of the
         #: variant's dealer rule (吹风鸡, FW: the round is void and the dealer stays)
         self.next_dealer: tuple[int, int] | None = None
+        self._ready: list[bool] | None = None
 
     # --- burning (烧) -----------------------------------------------------------------
 
@@ -110,11 +110,18 @@ class SettleContext:
 
     # --- facts -----------------------------------------------------------------------
 
-    @cached_property
+    @property
     def ready(self) -> list[bool]:
         """Winners, and players whose concealed hand waits (叫嘴); under 定缺 a hand holding
         its void suit cannot win, so it is not ready (花猪), and only waits outside the void
-        suit count."""
+        suit count.  Worked out on first use and kept (a plain attribute: ``cached_property``
+        takes a lock on every read in Python 3.11)."""
+        got = self._ready
+        if got is None:
+            got = self._ready = self._work_out_ready()
+        return got
+
+    def _work_out_ready(self) -> list[bool]:
         out = []
         known = self.end.ready
         for s, seat in enumerate(self.end.seats):
