@@ -15,7 +15,7 @@ from enum import StrEnum
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.ledger import NO_FACT, Fact, Ledger, Remark, fact
 from zhuoji.hand import HandRules
-from zhuoji.outcome import Meld, RoundEnd, Win, WinHow
+from zhuoji.outcome import Meld, RoundEnd, Win, WinHow, frozen_from
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import HandValue, evaluate, waiting_value
 from zhuoji.tiles import suit_of
@@ -139,20 +139,24 @@ class SettleContext:
 
     def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
         end = self.end
-        return WinContext(
-            self_draw=win.how is WinHow.SELF_DRAW
-            or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
-            rob_kong=win.how is WinHow.ROB_KONG,
-            gangkai=end.gangkai,
-            repao=end.repao,
-            haidi=end.haidi,
-            tianhu=end.tianhu,
-            dihu=end.dihu,
-            renhu=end.renhu,
-            declared=end.seats[win.seat].declared is not None,
-            dealer=win.seat == end.dealer,
-            seat_wind=end.seat_wind(win.seat),
-            round_wind=end.round_wind,
+        # every field, in field order (``frozen_from``: no frozen ``__init__``, once a win)
+        return frozen_from(
+            WinContext,
+            {
+                "self_draw": win.how is WinHow.SELF_DRAW
+                or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
+                "rob_kong": win.how is WinHow.ROB_KONG,
+                "gangkai": end.gangkai,
+                "repao": end.repao,
+                "haidi": end.haidi,
+                "tianhu": end.tianhu,
+                "dihu": end.dihu,
+                "renhu": end.renhu,
+                "declared": end.seats[win.seat].declared is not None,
+                "dealer": win.seat == end.dealer,
+                "seat_wind": end.seat_wind(win.seat),
+                "round_wind": end.round_wind,
+            },
         )
 
     def win_value(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> HandValue:
