@@ -115,7 +115,7 @@ class SettleContext:
         """Winners, and players whose concealed hand waits (叫嘴); under 定缺 a hand holding
         its void suit cannot win, so it is not ready (花猪), and only waits outside the void
         suit count.  Worked out on first use and kept (a plain attribute: ``cached_property``
-        takes a lock on every read in Python 3.11)."""
+        takes a lock to work it out, in Python 3.11)."""
         got = self._ready
         if got is None:
             got = self._ready = self._work_out_ready()
