@@ -19,7 +19,7 @@ def _rebuilt(end: RoundEnd) -> RoundEnd:
         SeatEnd(**{f.name: getattr(s, f.name) for f in fields(SeatEnd)}) for s in end.seats
     )
     kw = {f.name: getattr(end, f.name) for f in fields(RoundEnd) if f.name != "seats"}
-    return RoundEnd(seats=seats, **kw)  # type: ignore[arg-type]
+    return RoundEnd(seats=seats, **kw)
 
 
 def test_frozen_from_equals_the_constructor() -> None:
