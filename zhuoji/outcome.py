@@ -9,9 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from zhuoji.tiles import NUM_KINDS, suit_of
+
+_T = TypeVar("_T")
+_new_object = object.__new__
+
+
+def frozen_from(cls: type[_T], fields: dict[str, object]) -> _T:
+    """The frozen dataclass ``cls`` holding ``fields`` — every field of it, none left to its
+    default — equal to ``cls(**fields)``, built without the generated ``__init__``'s
+    field-by-field ``object.__setattr__``: the engine ends every round with a
+    :class:`RoundEnd` of 24 fields and a :class:`SeatEnd` a seat (issue 29: about 0.1 M
+    instructions a round that way), as :func:`zhuoji.contract.ledger.fact` builds facts."""
+    obj = _new_object(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 class MeldKind(StrEnum):

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.ledger import NO_FACT, Fact, Ledger, Remark, fact
 from zhuoji.hand import HandRules
-from zhuoji.outcome import Meld, RoundEnd, Win, WinHow
+from zhuoji.outcome import Meld, RoundEnd, Win, WinHow, frozen_from
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import HandValue, evaluate, waiting_value
 from zhuoji.tiles import suit_of
@@ -58,6 +57,7 @@ class SettleContext:
         #: (next dealer, his streak) when a stage decides them itself instead of the
         #: variant's dealer rule (吹风鸡, FW: the round is void and the dealer stays)
         self.next_dealer: tuple[int, int] | None = None
+        self._ready: list[bool] | None = None
 
     # --- burning (烧) -----------------------------------------------------------------
 
@@ -110,11 +110,18 @@ class SettleContext:
 
     # --- facts -----------------------------------------------------------------------
 
-    @cached_property
+    @property
     def ready(self) -> list[bool]:
         """Winners, and players whose concealed hand waits (叫嘴); under 定缺 a hand holding
         its void suit cannot win, so it is not ready (花猪), and only waits outside the void
-        suit count."""
+        suit count.  Worked out on first use and kept (a plain attribute: ``cached_property``
+        takes a lock to work it out, in Python 3.11)."""
+        got = self._ready
+        if got is None:
+            got = self._ready = self._work_out_ready()
+        return got
+
+    def _work_out_ready(self) -> list[bool]:
         out = []
         known = self.end.ready
         for s, seat in enumerate(self.end.seats):
@@ -132,20 +139,24 @@ class SettleContext:
 
     def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
         end = self.end
-        return WinContext(
-            self_draw=win.how is WinHow.SELF_DRAW
-            or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
-            rob_kong=win.how is WinHow.ROB_KONG,
-            gangkai=end.gangkai,
-            repao=end.repao,
-            haidi=end.haidi,
-            tianhu=end.tianhu,
-            dihu=end.dihu,
-            renhu=end.renhu,
-            declared=end.seats[win.seat].declared is not None,
-            dealer=win.seat == end.dealer,
-            seat_wind=end.seat_wind(win.seat),
-            round_wind=end.round_wind,
+        # every field, in field order (``frozen_from``: no frozen ``__init__``, once a win)
+        return frozen_from(
+            WinContext,
+            {
+                "self_draw": win.how is WinHow.SELF_DRAW
+                or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
+                "rob_kong": win.how is WinHow.ROB_KONG,
+                "gangkai": end.gangkai,
+                "repao": end.repao,
+                "haidi": end.haidi,
+                "tianhu": end.tianhu,
+                "dihu": end.dihu,
+                "renhu": end.renhu,
+                "declared": end.seats[win.seat].declared is not None,
+                "dealer": win.seat == end.dealer,
+                "seat_wind": end.seat_wind(win.seat),
+                "round_wind": end.round_wind,
+            },
         )
 
     def win_value(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> HandValue:

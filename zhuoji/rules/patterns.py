@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from zhuoji.hand import HandRules
-from zhuoji.outcome import Meld
+from zhuoji.outcome import Meld, frozen_from
 from zhuoji.rules.facts import WinContext, hand_facts, with_tile
 from zhuoji.rules.memo import per_object
 from zhuoji.tiles import parse_one, suit_of
@@ -136,11 +136,30 @@ def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Componen
         chosen += [(pid, r, f) for pid, (r, f) in hits.items() if r.additive]
     else:
         chosen = [(pid, r, f) for pid, (r, f) in hits.items()]
+    highest = table.combine == "highest"
     comps = [
-        Component(pid, r.name, r.name_en, f, r.item, r.additive and table.combine == "highest")
+        _component(pid, r.name, r.name_en, f, r.item, r.additive and highest)
         for pid, r, f in chosen
     ]
     return _cap(comps, table.cap)
+
+
+def _component(
+    pattern: str, name: str, name_en: str, fan: int, item: str, bonus: bool
+) -> Component:
+    """``Component(...)`` without the frozen dataclass's field-by-field ``__init__``
+    (:func:`~zhuoji.outcome.frozen_from`): every realization of every win makes them."""
+    return frozen_from(
+        Component,
+        {
+            "pattern": pattern,
+            "name": name,
+            "name_en": name_en,
+            "fan": fan,
+            "item": item,
+            "bonus": bonus,
+        },
+    )
 
 
 def _cap(comps: list[Component], cap: int | None) -> tuple[Component, ...]:
@@ -153,7 +172,7 @@ def _cap(comps: list[Component], cap: int | None) -> tuple[Component, ...]:
         if room <= 0:
             break
         fan = min(c.fan, room)
-        out.append(Component(c.pattern, c.name, c.name_en, fan, c.item, c.bonus))
+        out.append(_component(c.pattern, c.name, c.name_en, fan, c.item, c.bonus))
         room -= fan
     return tuple(out)
 

@@ -91,14 +91,19 @@ def discarded_chickens(end: RoundEnd, status: Mapping[int, Status]) -> list[list
     return out
 
 
-def _plain(c: Chicken, n: int, thrown: int = 0) -> list[Earning]:
+def _plain(c: Chicken, n: int, thrown: int = 0) -> tuple[Earning, ...]:
     """``n`` tiles of chicken ``c``, ``thrown`` of them discarded (内外鸡/满堂鸡: the fact
-    says so, since a player may not see why a tile he no longer holds is paid)."""
-    return [
-        Earning(n * part.per_tile, part.item, held_fact(c.kind, part, n, thrown))
-        for part in c.parts
-        if part.per_tile
-    ]
+    says so, since a player may not see why a tile he no longer holds is paid); remembered
+    on the chicken (:attr:`Chicken.earned`: earnings are frozen, the table is shared)."""
+    key = (n, thrown)
+    got = c.earned.get(key)
+    if got is None:
+        got = c.earned[key] = tuple(
+            Earning(n * part.per_tile, part.item, held_fact(c.kind, part, n, thrown))
+            for part in c.parts
+            if part.per_tile
+        )
+    return got  # type: ignore[return-value]  # only Earning objects are stored
 
 
 def held_fact(kind: int, part: Part, n: int, thrown: int) -> Fact:
@@ -133,6 +138,9 @@ def holdings(
     won = won_tile(end, p)
     stands = p.standing  # 站鸡: counted only where the variant has it
     won_kind = -1 if end.win_tile is None else end.win_tile
+    # the parameters read once (pydantic attributes), not per seat and tile
+    kong_counts, scope = p.kong_counts, p.scope
+    concealed_kongs_stand = stands is not None and stands.concealed_kongs
     out: list[list[Earning]] = []
     for s, seat in enumerate(end.seats):
         plain: dict[int, int] = {}
@@ -159,22 +167,24 @@ def holdings(
                 if stands is not None and stands.won_tile:
                     standing[k] = standing.get(k, 0) + 1
         for m in seat.melds:
-            for k in set(m.tiles):
+            mk, t = m.kind, m.tile  # its kinds: ``set(m.tiles)`` without building the tiles
+            if mk is MeldKind.CHI:
+                kinds: tuple[int, ...] = (t, t + 1, t + 2)
+                n = 1
+            else:
+                kinds = (t,)
+                n = kong_counts if mk.is_kong else 3
+            for k in kinds:
                 if k not in table:
                     continue
-                n = p.kong_counts if m.is_kong else m.tiles.count(k)
                 plain[k] = plain.get(k, 0) + n
-                if (
-                    stands is not None
-                    and stands.concealed_kongs
-                    and m.kind is MeldKind.GANG_CONCEALED
-                ):
+                if concealed_kongs_stand and mk is MeldKind.GANG_CONCEALED:
                     standing[k] = standing.get(k, 0) + n
-        if p.scope != "hand":
+        if scope != "hand":
             for i in discarded[s]:
                 d = end.discards[i]
                 c = table[d.tile]
-                if p.scope == "permanent" and not c.fixed:
+                if scope == "permanent" and not c.fixed:
                     continue
                 st = status.get(i, Status.PLAIN)
                 if st is Status.CHONGFENG:

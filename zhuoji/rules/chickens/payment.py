@@ -55,11 +55,14 @@ def pay_holdings(
     unready_only = p.payers == "unready"
     pairwise = p.payment == "pairwise"
     ready = st.ready
-    pay = ctx.pay
+    collects = st.collects
+    pay = ctx.ledger.pay  # ``ctx.pay`` without its call: the same entry, under this hook
+    rule = ctx.rule
+    seats = range(ctx.players)
     for s, items in enumerate(earnings):
-        if not items or not st.collects[s]:
+        if not items or not collects[s]:
             continue
-        payers = list(ctx.others(s))
+        payers = [o for o in seats if o != s]  # ``ctx.others(s)``
         for e in items:
             for payer in payers:
                 if unready_only and ready[payer] and not e.chongfeng:
@@ -68,7 +71,7 @@ def pay_holdings(
                     flows[(payer, s)] += e.amount
                     netted[(min(payer, s), max(payer, s))].update(e.fact.tiles)
                 else:
-                    pay(payer, s, e.amount, e.item, fact=e.fact)
+                    pay(payer, s, e.amount, e.item, "", e.fact, rule)
     if p.payment == "pairwise":
         for a in range(ctx.players):
             for b in range(a + 1, ctx.players):

@@ -53,6 +53,12 @@ class Chicken:
     golden: bool = False
     fanbei: int = 1  # 翻倍鸡: every item on the tile × this
     discard_parts: tuple[Part, ...] = ()  # what a discarded copy earns, when not ``parts``
+    #: what ``n`` copies (``thrown`` of them discarded) earn, by (n, thrown): the round's
+    #: table is remembered across rounds, so settlement pays the same few every round
+    #: (``ownership._plain``: its ``Earning`` objects)
+    earned: dict[tuple[int, int], tuple[object, ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     @property
     def value(self) -> int:
