@@ -1,18 +1,21 @@
 """The bot ladder: points per round with 95 % intervals, and how each bot plays.
 
-Each *mix* ``A:B`` seats two bot kinds alternately round the table and plays every deal
-twice (**duplicate**): once as ``A B A B`` and once as ``B A B A``, with the same match
-seed — the same walls, dice and first dealer — so each kind holds every hand of the deal
-and the luck of the cards largely cancels.  Rounds are played as matches (``Match``:
-dealer rotation and 连庄); match pair ``i`` of a mix uses seed ``--seed + i`` and its bots
-are seeded from it, so a run replays exactly.  Pairs are spread over ``--workers``
-processes.
+Each *mix* ``A:B`` plays every deal several times with the same match seed — the same
+walls, dice and first dealer — in each of its **seatings**, so each kind holds every hand
+of the deal and the luck of the cards largely cancels.  ``--seating one`` (the default:
+issue 28's ladder, "one expert against three of the other bot, with the seats rotated")
+puts one A among B's and plays the deal once per seat, A moving round the table;
+``--seating half`` seats the kinds alternately and plays the deal twice, ``A B A B`` and
+``B A B A`` (**duplicate**).  Rounds are played as matches (``Match``:
+dealer rotation and 连庄); match ``i`` of a mix uses seed ``--seed + i`` in every seating
+and its bots are seeded from it, so a run replays exactly.  Matches are spread over
+``--workers`` processes.
 
 Reported per mix, for kind A (the ladder puts ``expert`` there):
 
 * **points/round** — A's mean ledger total per seat-round with a 95 % interval (1.96
-  standard errors over match pairs, the independent unit); B's is its negative (two seats
-  each, zero-sum);
+  standard errors over matches, each played in every seating: the independent unit); the
+  table is zero-sum, so B's mean is A's times −(A's seats)/(B's seats);
 * per kind: **wins %**, **self-draw %**, **deal-in %** (seat-rounds whose discard was won
   on), **报听 %** (seat-rounds declared), **kongs** (per seat-round) and **dealt-in** (points
   paid as the discarder of a winning discard: ``hu.*``, ``baoting``, ``shabao``, per
@@ -24,7 +27,7 @@ against cautious (strength against budget).
 
 Usage::
 
-    python bench/agents.py                                  # the ladder: 5 families × 3 mixes
+    python bench/agents.py                                  # the ladder: 7 families × 3 mixes
     python bench/agents.py --family guiyang --rounds 4000   # one family
     python bench/agents.py --mix cautious:greedy --family guiyang-weile --json
     python bench/agents.py --budgets 0,8,24,64 --family guiyang --rounds 2000 --speed-rounds 0
@@ -52,10 +55,12 @@ from zhuoji.outcome import WinHow
 from zhuoji.sim.behaviour import seat_behaviour
 from zhuoji.variant_io import load_variant
 
-FAMILIES = ("guiyang", "guiyang-weile", "liupanshui", "luan", "jinyou")
-#: the speed check's families (``--speed-only`` without ``--family``): the ladder's and the
-#: other families issue 28 names
-SPEED_FAMILIES = (*FAMILIES, "zunyi", "dushan")
+#: the ladder's families: those of issue 28's ladder table
+FAMILIES = ("guiyang", "guiyang-weile", "liupanshui", "luan", "jinyou", "zunyi", "dushan")
+#: the speed check's families (``--speed-only`` without ``--family``)
+SPEED_FAMILIES = FAMILIES
+#: how a mix seats its two kinds (``--seating``)
+SEATINGS = ("one", "half")
 #: rounds per CPU second the speed check asks of four of a bot, in every family (issue 28:
 #: expert ≥ 80, luan included; greedy ≥ 500 in luan, the slowest family for it)
 SPEED_TARGETS = {"expert": 80.0, "greedy": 500.0}
@@ -118,17 +123,26 @@ def _register(kinds: Sequence[str]) -> None:
             register_agent(k, budget_factory(int(k.split("@", 1)[1])))
 
 
-def play_pair(job: tuple[str, str, str, int, int]) -> tuple[dict[str, KindStats], int, float]:
-    """Play one match twice with the seats swapped; per-kind sums, rounds and CPU seconds."""
-    variant, a, b, seed, rounds = job
+def seatings(a: str, b: str, players: int, seating: str) -> list[list[str]]:
+    """The kinds round the table in each seating of a match: ``one`` A among B's, once per
+    seat (A in seat 0, then 1, …); ``half`` alternately, ``A B A B`` then ``B A B A``."""
+    if seating == "one":
+        return [[a if s == at else b for s in range(players)] for at in range(players)]
+    return [[a if (s + swap) % 2 == 0 else b for s in range(players)] for swap in (0, 1)]
+
+
+def play_match(
+    job: tuple[str, str, str, int, int, str],
+) -> tuple[dict[str, KindStats], int, float]:
+    """Play one match in every seating; per-kind sums, rounds and CPU seconds."""
+    variant, a, b, seed, rounds, seating = job
     _register((a, b))
     start = time.process_time()
     ruleset = load_variant(variant)
     n = ruleset.players
     stats = {a: KindStats(), b: KindStats()}
     played = 0
-    for swap in (0, 1):
-        kinds = [(a if (s + swap) % 2 == 0 else b) for s in range(n)]
+    for kinds in seatings(a, b, n, seating):
         agents = [make_agent(k, seed * 16 + s) for s, k in enumerate(kinds)]
         for r in Match(ruleset, seed=seed, rounds=rounds).rounds():
             play_round(r, agents)
@@ -148,35 +162,43 @@ def play_pair(job: tuple[str, str, str, int, int]) -> tuple[dict[str, KindStats]
 
 
 def run_mix(
-    variant: str, mix: str, rounds: int, seed: int, workers: int, per_match: int
+    variant: str,
+    mix: str,
+    rounds: int,
+    seed: int,
+    workers: int,
+    per_match: int,
+    seating: str = "one",
 ) -> dict[str, Any]:
-    """Play ``rounds`` deals (each twice) of a mix; A's points per round with its interval."""
+    """Play ``rounds`` deals of a mix, each in every seating; A's points per round with its
+    interval."""
     a, b = split_mix(mix)
-    pairs = math.ceil(rounds / per_match)
+    matches = math.ceil(rounds / per_match)
     jobs = []
     left = rounds
-    for i in range(pairs):
-        jobs.append((variant, a, b, seed + i, min(per_match, left)))
+    for i in range(matches):
+        jobs.append((variant, a, b, seed + i, min(per_match, left), seating))
         left -= per_match
     merged = {a: KindStats(), b: KindStats()}
-    pair_means: list[float] = []
+    match_means: list[float] = []
     wall = time.perf_counter()
     cpu = 0.0
     played = 0
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = list(pool.imap(play_pair, jobs, chunksize=2))
+            results = list(pool.imap(play_match, jobs, chunksize=2))
     else:
-        results = [play_pair(job) for job in jobs]
+        results = [play_match(job) for job in jobs]
     for stats, n, secs in results:
         played += n
         cpu += secs
-        pair_means.append(stats[a].points / stats[a].seat_rounds)
+        match_means.append(stats[a].points / stats[a].seat_rounds)
         for k, st in stats.items():
             merged[k].merge(st)
     wall = time.perf_counter() - wall
     mean = merged[a].points / merged[a].seat_rounds
-    half = 1.96 * _se(pair_means)
+    half = 1.96 * _se(match_means)
+    per_deal = len(seatings(a, b, load_variant(variant).players, seating))
     rows = []
     for k in (a, b):
         st = merged[k]
@@ -193,9 +215,11 @@ def run_mix(
     return {
         "mix": mix,
         "variant": variant,
+        "seating": seating,
         "rounds": played,
-        "deals": played // 2,
-        "match_pairs": pairs,
+        "deals": played // per_deal,
+        "seatings": per_deal,
+        "matches": matches,
         "points_per_round": mean,
         "ci95": [mean - half, mean + half],
         "seconds": wall,
@@ -218,7 +242,7 @@ def split_mix(mix: str) -> list[str]:
 
 
 def _se(xs: Sequence[float]) -> float:
-    """Standard error of the mean of per-pair values (pairs are independent)."""
+    """Standard error of the mean of per-match values (matches are independent)."""
     n = len(xs)
     if n < 2:
         return 0.0
@@ -274,7 +298,8 @@ def render(results: Sequence[dict[str, Any]]) -> str:
                 f"{row['kongs_rate']:>6.3f} {row['dealt_in_per_round']:>8.3f}"
             )
         lines.append(
-            f"{'':<14} ({res['deals']} deals × 2 seatings in {res['match_pairs']} match pairs, "
+            f"{'':<14} ({res['deals']} deals × {res['seatings']} seatings ({res['seating']}) "
+            f"in {res['matches']} matches, "
             f"{res['seconds']:.0f} s wall, {res['rounds_per_cpu_second']:.0f} rounds per CPU second)"
         )
     return "\n".join(lines)
@@ -292,12 +317,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--rounds",
         type=at_least(1),
         default=None,
-        help=f"deals per mix, each played twice (default {DEALS}; "
+        help=f"deals per mix, each played in every seating (default {DEALS}; "
         + ", ".join(f"{f} {m} {n}" for (f, m), n in DEALS_FOR.items())
         + ")",
     )
     p.add_argument(
         "--mix", action="append", help="A:B bot kinds (repeatable); default: " + ", ".join(LADDER)
+    )
+    p.add_argument(
+        "--seating",
+        choices=SEATINGS,
+        default="one",
+        help="one: one A among B's, A in each seat in turn (issue 28's ladder, the default); "
+        "half: A B A B and B A B A",
     )
     p.add_argument("--seed", type=int, default=1, help="first match seed")
     p.add_argument("--workers", type=at_least(1), default=2)
@@ -344,14 +376,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"bench/agents.py: {args.rounds or DEALS} deals per mix"
             + ("" if args.rounds else " unless said")
-            + ", each played twice (seats swapped), "
+            + f", each played in every seating ({args.seating}), "
             f"seeds from {args.seed}, {args.workers} workers"
         )
     for fam in [] if args.speed_only else families:
         per_match = args.match_rounds or load_variant(fam).variant.match.rounds
         for mix in mixes:
             deals = args.rounds or DEALS_FOR.get((fam, mix), DEALS)
-            res = run_mix(fam, mix, deals, args.seed, args.workers, per_match)
+            res = run_mix(fam, mix, deals, args.seed, args.workers, per_match, args.seating)
             results.append(res)
             if not args.json:
                 print(render([res]).split("\n", 2)[2] if results[:-1] else render([res]))

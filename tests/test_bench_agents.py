@@ -35,7 +35,8 @@ def test_a_tiny_ladder_runs(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["--family", "jinyou", "--mix", "expert:cautious", "--rounds", "2"]
     assert bench.main([*args, "--speed-rounds", "0", "--workers", "1", "--json"]) == 0
     (mix,) = json.loads(capsys.readouterr().out)["mixes"]
-    assert mix["deals"] == 2 and mix["match_pairs"] == 1
+    assert mix["deals"] == 2 and mix["matches"] == 1 and mix["seatings"] == 4
+    assert mix["rounds"] == 8 and mix["seating"] == "one"
 
 
 def test_the_speed_check_runs_alone(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,3 +65,25 @@ def test_the_speed_check_prints_each_target(capsys: pytest.CaptureFixture[str]) 
     assert "greedy" in line and "(≥ 500: " in line and "random" in line
     assert bench._speed_cell("expert", (79.6, 0.5)) == "expert 80/s 0.50 ms (≥ 80: MISSED)"
     assert bench._speed_cell("expert", (80.0, 0.5)).endswith("(≥ 80: ok)")
+
+
+def test_each_seating_puts_a_where_it_says() -> None:
+    """``one``: a single A moving round the table (issue 28's ladder: one expert against
+    three of the other bot, seats rotated); ``half``: duplicate, A B A B then B A B A."""
+    bench = bench_module("agents")
+    assert bench.seatings("e", "g", 4, "one") == [
+        ["e", "g", "g", "g"],
+        ["g", "e", "g", "g"],
+        ["g", "g", "e", "g"],
+        ["g", "g", "g", "e"],
+    ]
+    assert bench.seatings("e", "g", 4, "half") == [["e", "g", "e", "g"], ["g", "e", "g", "e"]]
+    assert bench.seatings("e", "g", 3, "one")[2] == ["g", "g", "e"]
+
+
+def test_a_half_seating_ladder_plays_each_deal_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = bench_module("agents")
+    args = ["--family", "jinyou", "--mix", "expert:greedy", "--rounds", "2", "--seating", "half"]
+    assert bench.main([*args, "--speed-rounds", "0", "--workers", "1", "--json"]) == 0
+    (mix,) = json.loads(capsys.readouterr().out)["mixes"]
+    assert mix["rounds"] == 4 and mix["seatings"] == 2
