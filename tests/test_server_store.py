@@ -119,3 +119,46 @@ def test_sqlite_lock_in_process(tmp_path: Path) -> None:
     first.close()
     Store(url).close()
     make_engine(url).dispose()
+
+
+def test_the_writes_of_one_loop_tick_commit_together(db_url: str) -> None:  # noqa: F811
+    """Group commit per event-loop tick (issue 26 item 8): the writes made in one pass of
+    the loop reach the writer together and commit in one transaction; each caller returns
+    only after its write is durable, and a write made just before ``stop`` is still done."""
+    import asyncio
+
+    import sqlalchemy as sa
+
+    done: list[int] = []
+
+    def mark(i: int) -> S.Op:
+        def op(c: sa.Connection) -> None:
+            c.execute(sa.text("SELECT 1"))
+            done.append(i)
+
+        return op
+
+    async def play() -> tuple[int, int, int]:
+        store = Store(db_url)
+        await store.start()
+        try:
+            base = store.commits
+            await asyncio.gather(*(store.write(mark(i)) for i in range(6)))  # one tick
+            assert sorted(done) == list(range(6))  # every caller returned after its commit
+            together = store.commits - base
+            for i in range(6, 9):  # one at a time: a tick each
+                await store.write(mark(i))
+                assert done[-1] == i
+            apart = store.commits - base - together
+            late = asyncio.create_task(store.write(mark(9)))
+            await asyncio.sleep(0)  # the write is made, in this tick; stop comes right after
+        finally:
+            await store.stop()
+        await late
+        assert done[-1] == 9
+        return together, apart, store.requests
+
+    together, apart, requests = asyncio.run(play())
+    assert together == 1  # six writes, one transaction
+    assert apart == 3
+    assert requests == 10
