@@ -712,10 +712,7 @@ class Store:
                 base.dispose()
                 raise StoreError(f"cannot prepare {display_url(self.url)}: {exc}") from exc
         self._base = base
-        #: batches of requests for the writer (None: stop); see :meth:`write`
-        self._queue: queue.SimpleQueue[list[_Request] | None] = queue.SimpleQueue()
-        #: per event loop, the requests of its current tick, handed over together
-        self._ticks: dict[asyncio.AbstractEventLoop, list[_Request]] = {}
+        self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._events = EventInsert(self.engine, self.schema)
         self.commits = 0  # transactions committed (a group commit counts once)
@@ -876,8 +873,6 @@ class Store:
     async def stop(self) -> None:
         """Finish queued writes, then stop the writer and close the pool."""
         if self._thread is not None:
-            for loop in list(self._ticks):
-                self._hand_over(loop)  # this tick's requests go before the stop
             self._queue.put(None)
             await asyncio.to_thread(self._thread.join)
             self._thread = None
@@ -893,32 +888,16 @@ class Store:
         await self.write(*self.guard(table_id), *ops)
 
     async def write(self, *ops: Op) -> None:
-        """Commit ``ops`` in one transaction; returns once they are durable.
-
-        Group commit per event-loop tick: the requests made in one pass of the loop (every
-        table that acted in it) are handed to the writer thread together, once the pass is
-        over — one hand-over and at most one wake-up of the thread for all of them, not one
-        for each — and the thread commits whatever it finds waiting in one transaction.
-        Each caller still returns only once its own request is durable."""
+        """Commit ``ops`` in one transaction; returns once they are durable."""
         if self._thread is None:
             raise StoreError("the store's writer is not running")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        tick = self._ticks.get(loop)
-        if tick is None:
-            tick = self._ticks[loop] = []
-            loop.call_soon(self._hand_over, loop)
-        tick.append(_Request(ops, fut, loop))
+        self._queue.put(_Request(ops, fut, loop))
         try:
             await fut
         except _CONNECTION_ERRORS as exc:
             raise _unavailable(exc) from exc
-
-    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Give the writer the requests ``loop`` made in its last tick (in order)."""
-        tick = self._ticks.pop(loop, None)
-        if tick:
-            self._queue.put(tick)
 
     def _writer(self) -> None:
         """The writer thread: take every waiting request, commit them together, answer."""
@@ -939,7 +918,7 @@ class Store:
             if first is None:
                 stopping = True
             else:
-                batch.extend(first)
+                batch.append(first)
             while True:
                 try:
                     item = self._queue.get_nowait()
@@ -948,7 +927,7 @@ class Store:
                 if item is None:
                     stopping = True
                 else:
-                    batch.extend(item)
+                    batch.append(item)
             if not batch:
                 continue
             try:
