@@ -28,7 +28,7 @@ from zhuoji.engine import Phase, Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.ruleset import Ruleset
 from zhuoji.server import store as S
-from zhuoji.server import turn_timer, wire
+from zhuoji.server import turn_timer
 from zhuoji.server.client_view import SharedExtras, client_extras, common_extras, seat_extras
 from zhuoji.server.rounds import normalized, rebuild_round
 
@@ -180,38 +180,6 @@ def _menu_entry(action: Action) -> dict[str, str]:
     """A legal action with its label (cached: a table has a few hundred distinct actions).
     Views share these dicts: they are serialized, never changed."""
     return {"action": str(action), "label": action.label()}
-
-
-#: the keys of :func:`round_view` that are the same for every seat shown one state (the
-#: engine's public view, :func:`zhuoji.observation.seat_view`, and the public ``seq``): a
-#: broadcast takes them from the first seat's view and encodes them once for all
-#: (:class:`zhuoji.server.wire.SeatView`); :meth:`Table.views` names the seat's own keys.
-#: ``tests/test_server_views.py`` checks every key of the engine's observation of every
-#: seat against that seat's view: a key wrongly public here would show one seat's value to
-#: the others, a key the engine adds and nobody names would be missing.
-_ROUND_PUBLIC = (
-    "phase", "dealer", "streak", "discards", "declared", "concealed_counts", "wall", "wild",
-    "wild_indicator", "claim_tile", "claim_from", "reveal", "reveals", "result", "flowers",
-    "seq",
-)  # fmt: skip
-
-
-def _public_part(
-    shared_part: dict[str, Any],
-    part: dict[str, Any],
-    extras: dict[str, Any],
-    common: dict[str, Any],
-) -> wire.PublicPart:
-    """What every seat shown one live-round state has alike: the table facts, the round's
-    public keys (from ``part``, the first such seat's :func:`round_view`), its settlement
-    (explained, in ``extras``, once the round is over) and the common extras."""
-    keys = {**shared_part}
-    for k in _ROUND_PUBLIC:
-        if k in part:
-            keys[k] = part[k]
-    keys["settlement"] = extras.get("settlement", part["settlement"])
-    keys.update(common)
-    return wire.PublicPart(keys)
 
 
 def _quiet(view: dict[str, Any]) -> dict[str, Any]:
@@ -430,51 +398,26 @@ class Table:
 
     def views(self, seats: Iterable[int], rules: RulesInfo) -> list[dict[str, Any]]:
         """:meth:`view` of each of ``seats``; what they have alike (the table facts, the
-        round's shared extras, the settlement) is looked up once for all of them.  The seats
-        shown the live round (all but those a window hides) get a
-        :class:`~zhuoji.server.wire.SeatView`: one :class:`~zhuoji.server.wire.PublicPart`
-        (the table facts, the round's public keys, the common extras), built with the first
-        of them and encoded once, and each seat's own keys (its hand, options, waits,
-        deadline)."""
+        round's shared extras, the settlement) is looked up once for all of them."""
         r = self.current
         shared_part = self._shared_part(rules)
         may_ready = self.next_round is NextRound.READY and not self.live and not self.match_over
         common, shared = common_extras(self, r)
         w = self.window
         settlement = self.rounds[-1].settlement if r is not None and r.is_terminal() else None
-        public: wire.PublicPart | None = None  # what the seats shown the live round share
-        out_views: list[dict[str, Any]] = []
+        out_views = []
         for seat in seats:
             st = self.seats[seat]
-            can_ready = may_ready and st.kind is SeatKind.HUMAN and not st.ready
-            out: dict[str, Any]
-            if r is not None and shared is not None and (w is None or seat in w.knows):
-                # the live round as it is: the public part once, then the seat's own keys
-                part = round_view(r, seat)
-                if w is not None and seat in w.held:
-                    part = _quiet(part)
-                part["settlement"] = settlement
-                extras = seat_extras(self, seat, part, r, shared)
-                if public is None:  # the first seat shown the live round builds it
-                    public = _public_part(shared_part, part, extras, common)
-                own = {
-                    "seat": seat, "can_ready": can_ready, "to_act": part["to_act"],
-                    "hand": part["hand"], "hand_names": part["hand_names"],
-                    "drawn": part["drawn"], "drawn_name": part["drawn_name"],
-                    "melds": part["melds"], "void_suits": part["void_suits"],
-                    "exchange": part["exchange"], "legal": part["legal"],
-                    "legal_actions": part["legal_actions"], **extras,
-                }  # fmt: skip
-                if "settlement" in extras:  # explained once, shared: it is in the public part
-                    del own["settlement"]
-                out_views.append(wire.seat_view(public, own))
-                continue
             if w is not None and seat not in w.knows and r is not None and r.is_terminal():
                 # the window's discard ended the round: it is still in play for this seat
                 out = {**self._shared_part(rules, before_end=True), "seat": seat}
                 out["can_ready"] = False
             else:
-                out = {**shared_part, "seat": seat, "can_ready": can_ready}
+                out = {
+                    **shared_part,
+                    "seat": seat,
+                    "can_ready": may_ready and st.kind is SeatKind.HUMAN and not st.ready,
+                }
             if r is None or shared is None:
                 out.update(
                     seq=0, phase="waiting", to_act=[], legal=[], legal_actions=[], hand="",
@@ -485,6 +428,14 @@ class Table:
                 out.update(self._frozen(seat, r.ruleset))
                 out["settlement"] = None
                 out.update(client_extras(self, seat, out, w.before))  # from what it saw, too
+            else:
+                part = round_view(r, seat)
+                if w is not None and seat in w.held:
+                    part = _quiet(part)
+                out.update(part)
+                out["settlement"] = settlement
+                out.update(common)
+                out.update(seat_extras(self, seat, out, r, shared))
             out_views.append(out)
         return out_views
 

@@ -7,12 +7,6 @@ is one of the server's hottest steps; orjson writes the same JSON as
 ten times faster (``bench/server_load.py``; docs/server.md, *Load*).  Integer dict keys
 are written as strings, as :mod:`json` does.  :class:`EncodedViews` keeps the views last
 sent over HTTP encoded, with their ETags (a long poll asks again with the same view).
-
-A broadcast sends every seat a view of one state, and most of each view is the same for
-all of them (the table, the discards, the melds, the wall, the chickens: issue 26 item 8).
-:class:`SeatView` is such a view: a whole ``dict`` for every reader, which also knows its
-:class:`PublicPart`, so :func:`encode_message` writes that part once per state and only the
-seat's own keys per seat, spliced into the same bytes ``encode`` would write.
 """
 
 from __future__ import annotations
@@ -34,70 +28,6 @@ def encode(value: Any) -> bytes:
         return orjson.dumps(value)
     except TypeError:
         return orjson.dumps(value, option=_OPTIONS)
-
-
-class PublicPart:
-    """The keys every seat's view of one state has alike (the same objects), and the head
-    of a state message holding them, written the first time a seat's view is encoded and
-    reused for the others.  Never changed once built."""
-
-    __slots__ = ("_head", "keys")
-
-    def __init__(self, keys: dict[str, Any]) -> None:
-        self.keys = keys
-        self._head: bytes | None = None
-
-    def head(self) -> bytes:
-        """``{"type":"state","view":{`` and the public keys' JSON, without the ``}`` that
-        closes the view (the seat's own keys follow)."""
-        found = self._head
-        if found is None:
-            found = self._head = _STATE_HEAD + encode(self.keys)[:-1]
-        return found
-
-
-class SeatView(dict[str, Any]):
-    """A seat's whole view — its :class:`PublicPart`'s keys, then its own — as a plain
-    ``dict`` for every reader (HTTP, comparisons, tests), which the wire writes as the
-    public part's JSON spliced with the JSON of the seat's own keys (:func:`encode_message`:
-    the same bytes :func:`encode` writes for the dict).  Made by :func:`seat_view`; ``own``
-    is None when a key is in both parts (the own value wins in the dict, and the view is
-    written whole)."""
-
-    __slots__ = ("own", "public")
-    own: dict[str, Any] | None
-    public: PublicPart
-
-
-def seat_view(public: PublicPart, own: dict[str, Any]) -> SeatView:
-    """The :class:`SeatView` of ``public`` and ``own`` (the dict's own constructor and
-    ``update``: no Python ``__init__`` on this hot path)."""
-    view = SeatView(public.keys)
-    view.update(own)
-    view.public = public
-    view.own = own if own and len(view) == len(public.keys) + len(own) else None
-    return view
-
-
-_STATE_HEAD = b'{"type":"state","view":'
-_ACKED = ["type", "view", "ack"]  # a state message's keys once its ack is spliced in
-
-
-def encode_message(message: dict[str, Any]) -> bytes:
-    """A message as :func:`encode` writes it; a state message holding a :class:`SeatView`
-    (alone, or with the ``ack`` spliced after it) reuses the public part's JSON."""
-    view = message.get("view")
-    if type(view) is SeatView and view.own is not None and view.public.keys:
-        size = len(message)
-        if message.get("type") == "state" and (
-            size == 2 or (size == 3 and list(message) == _ACKED)
-        ):
-            own = encode(view.own)
-            if size == 2:
-                return b"".join((view.public.head(), b",", own[1:], b"}"))
-            ack = encode(message["ack"])
-            return b"".join((view.public.head(), b",", own[1:], b',"ack":', ack, b"}"))
-    return encode(message)
 
 
 def encode_text(value: Any) -> str:

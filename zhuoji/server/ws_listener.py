@@ -97,7 +97,7 @@ class WsListener:
         direct = self._direct
         while pending and not self._slow and direct is not None:
             message = pending[0]
-            if isinstance(message, tuple) or not direct(wire.encode_message(message)):
+            if isinstance(message, tuple) or not direct(wire.encode(message)):
                 self._slow = True
                 self._wake()
                 return
@@ -115,7 +115,7 @@ class WsListener:
             if isinstance(message, tuple):
                 await self.ws.close(code=message[0], reason=message[1])
                 return
-            await self.ws.send_text(wire.encode_message(message).decode("utf-8"))
+            await self.ws.send_text(wire.encode_text(message))
             if not pending and self._direct is not None:
                 self._slow = False  # the transport took it: write directly again
 
