@@ -29,6 +29,9 @@ CASES = [
     ("startup", ["--runs", "0"], "--runs: must be at least 1"),
     ("settle_share", ["--rounds", "0"], "--rounds: must be at least 1"),
     ("settle_share", ["--variant", "nope"], "--variant: nope: no such variant"),
+    ("server_views", ["--rounds", "0"], "--rounds: must be at least 1"),
+    ("server_views", ["--repeat", "-1"], "--repeat: must be at least 1"),
+    ("server_views", ["--variant", "nope"], "--variant: nope: no such variant"),
 ]
 
 

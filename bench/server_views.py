@@ -1,0 +1,96 @@
+"""What a broadcast costs the server without the network: every seat's view of a state
+built (:meth:`zhuoji.server.tables.Table.views`) and its state message encoded
+(:func:`zhuoji.server.wire.encode_message`), after every action of ``--rounds`` rounds of
+``--variant`` played with each seat's first legal action (issue 26 item 8).
+
+    python bench/server_views.py                       # 10 guiyang rounds, best of 7 per state
+    PYTHONPATH=../main python bench/server_views.py    # another checkout, for a ratio
+
+Each state is built ``--repeat`` times with the per-state caches cleared (the engine's
+public view, the table's shared extras of the state) and the fastest kept, so another job on the
+machine moves the figure less than it moves ``bench/server_load.py``'s; printed: µs per
+state (four seats) for building and for encoding, and the bytes of a seat's message.
+Run two checkouts one after the other, alternating, and compare their ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from zhuoji.cli import at_least, loadable_variant
+from zhuoji.engine import Round
+from zhuoji.server import store as S
+from zhuoji.server import wire
+from zhuoji.server.tables import Table
+from zhuoji.variant_io import load_variant
+
+#: the message encoder: a checkout that encodes state messages its own way names it here
+ENCODE = getattr(wire, "encode_message", wire.encode)
+
+
+class _Rules:
+    def describe(self, variant: str, overrides: Any) -> dict[str, Any]:
+        return {"variant": variant}
+
+
+def _table(r: Round) -> Table:
+    row = S.TableRow(
+        "tbench", "bench", "2026-01-01", 1, 1, "operator", 0, 0,
+        seats=[S.SeatRow(s, "human", None, f"seat {s}", None) for s in range(r.players)],
+        rules=[S.RuleRow(1, 1, r.ruleset.name, {}, "2026-01-01")],
+        rounds=[S.RoundRow(1, "live", r.ruleset.name, {}, 0, r.dealer, 0, 0, "2026-01-01")],
+    )  # fmt: skip
+    t = Table(row)
+    t.current = r
+    return t
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--variant", type=loadable_variant, default="guiyang")
+    p.add_argument("--rounds", type=at_least(1), default=10)
+    p.add_argument(
+        "--repeat", type=at_least(1), default=7, help="builds of each state (fastest kept)"
+    )
+    args = p.parse_args(argv)
+    ruleset = load_variant(args.variant)
+    rules = _Rules()
+    clock = time.perf_counter
+    build = encode = 0.0
+    states = size = messages = 0
+    for seed in range(args.rounds):
+        r = Round(ruleset, seed=seed)
+        t = _table(r)
+        seats = range(r.players)
+        while not r.is_terminal():
+            seat = next(s for s in seats if r.legal_actions(s))
+            r.apply(r.legal_actions(seat)[0])
+            best_build = best_encode = float("inf")
+            for _ in range(args.repeat):
+                r.view_cache = None
+                t.shared_extras._rounds.clear()  # this state's shared extras (marks stay, as
+                # they do in a server from one state to the next while no tile is revealed)
+                t0 = clock()
+                views = t.views(seats, rules)
+                t1 = clock()
+                out = [ENCODE({"type": "state", "view": v}) for v in views]
+                t2 = clock()
+                best_build = min(best_build, t1 - t0)
+                best_encode = min(best_encode, t2 - t1)
+            build += best_build
+            encode += best_encode
+            states += 1
+            size += sum(len(b) for b in out)
+            messages += len(out)
+    print(
+        f"{wire.__file__}: {states} states of {args.rounds} {args.variant} rounds: "
+        f"views {1e6 * build / states:.1f} µs + encode {1e6 * encode / states:.1f} µs = "
+        f"{1e6 * (build + encode) / states:.1f} µs per state ({size / messages:.0f} bytes a message)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
