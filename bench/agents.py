@@ -67,11 +67,12 @@ SPEED_TARGETS = {"expert": 80.0, "greedy": 500.0}
 LADDER = ("expert:cautious", "expert:greedy", "expert:random")
 #: deals per mix unless ``--rounds`` says otherwise
 DEALS = 2000
-#: mixes whose edge is too small for 2,000 deals to tell from 0, given more: in jinyou
-#: every round ends in a win worth 1–3 points a payer, and expert's edge over cautious is
-#: about 0.025 points a round, where 2,000 deals give an interval of ±0.04 and 12,000 of
-#: ±0.018 (docs/agents.md); its rounds are the fastest of the five (about 7 minutes)
-DEALS_FOR = {("jinyou", "expert:cautious"): 12000}
+#: mixes whose edge is too small for 2,000 deals to tell from 0, given more (docs/agents.md,
+#: the ladder): in jinyou every round ends in a win worth 1–3 points a payer, and expert's
+#: edge over cautious is about 0.03 points a round against an interval of ±0.05 at 2,000
+#: deals; in guiyang-weile expert's edge over greedy is about 0.2 against ±0.3 at 2,000
+#: deals and ±0.15 at 8,000
+DEALS_FOR = {("jinyou", "expert:cautious"): 12000, ("guiyang-weile", "expert:greedy"): 8000}
 DEAL_IN_ITEMS = ("baoting", "shabao")
 COLUMNS = ("wins", "self_draws", "dealins", "declared", "kongs", "dealt_in")
 
