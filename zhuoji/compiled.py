@@ -74,12 +74,22 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # the stage's functions when it is built), and the chicken pricer subclasses the
     # contract's Pricer natively (one group: mypyc sees both)
     "pricing": ("contract.pricing", "rules.chickens.pricing"),
+    # the chickens stage's hot part, settlement's largest after the win payment (issue 29):
+    # who holds which chickens and what they earn, and who pays whom.  The chickens hook's
+    # own modules; the package's __init__ (through stage.py) imports them first, and they
+    # import nothing of the package that imports them back
+    "chickens": ("rules.chickens.ownership", "rules.chickens.payment"),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
 #: modules whose compiled build stands in for them under their own name (CompiledFinder)
 STAND_INS = (
-    GROUPS["engine"] + GROUPS["expert"] + GROUPS["bots"] + GROUPS["screen"] + GROUPS["pricing"]
+    GROUPS["engine"]
+    + GROUPS["expert"]
+    + GROUPS["bots"]
+    + GROUPS["screen"]
+    + GROUPS["pricing"]
+    + GROUPS["chickens"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"
