@@ -79,6 +79,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # own modules; the package's __init__ (through stage.py) imports them first, and they
     # import nothing of the package that imports them back
     "chickens": ("rules.chickens.ownership", "rules.chickens.payment"),
+    # the facts of a realization of a hand (every win settlement pays, every row matched):
+    # rules/facts.py's kernel, which imports only the hand, the round's outcome and the
+    # tiles (facts.py, with its pydantic model, re-exports it)
+    "facts": ("rules.facts_kernel",),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
@@ -90,6 +94,7 @@ STAND_INS = (
     + GROUPS["screen"]
     + GROUPS["pricing"]
     + GROUPS["chickens"]
+    + GROUPS["facts"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"
