@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import Final
 
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
@@ -23,30 +23,66 @@ from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import Chicken, Part
 
 
-@dataclass(frozen=True)
 class Earning:
     """One ledger line a holder earns from each of his payers; ``fact`` is what its amount
-    counts (the words of :mod:`~zhuoji.rules.chickens.words`)."""
+    counts (the words of :mod:`~zhuoji.rules.chickens.words`).
 
-    amount: int
-    item: str
-    fact: Fact
-    chongfeng: bool = False  # 冲锋鸡: paid by every other player whatever ``payers`` says
+    Read-only (``Final``; a chicken keeps its earnings between rounds, :attr:`Chicken.earned`).
+    A plain class with its own ``__init__``, not a frozen dataclass: compiled (the chickens
+    group), a dataclass's generated ``__init__`` runs as Python, one ``object.__setattr__`` a
+    field, and the stage makes dozens a round (issue 29)."""
+
+    amount: Final[int]
+    item: Final[str]
+    fact: Final[Fact]
+    chongfeng: Final[bool]  # 冲锋鸡: paid by every other player whatever ``payers`` says
+
+    def __init__(self, amount: int, item: str, fact: Fact, chongfeng: bool = False) -> None:
+        self.amount = amount
+        self.item = item
+        self.fact = fact
+        self.chongfeng = chongfeng
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Earning) and (
+            self.amount,
+            self.item,
+            self.fact,
+            self.chongfeng,
+        ) == (other.amount, other.item, other.fact, other.chongfeng)
+
+    def __hash__(self) -> int:
+        return hash((self.amount, self.item, self.fact, self.chongfeng))
+
+    def __repr__(self) -> str:
+        return (
+            f"Earning(amount={self.amount!r}, item={self.item!r}, fact={self.fact!r}, "
+            f"chongfeng={self.chongfeng!r})"
+        )
 
 
-@dataclass(frozen=True)
 class Shown:
     """What an unready player showed (包鸡): per kind, discarded and melded counts, and the
-    amounts his discards are worth beyond a plain tile (横鸡)."""
+    amounts his discards are worth beyond a plain tile (横鸡).  (A plain class: see
+    :class:`Earning`.)"""
 
-    lines: list[tuple[int, int, int, int]]  # (kind, value, discarded, melded)
-    extra: list[Earning]  # 横鸡 discards, paid as they are worth
+    lines: Final[list[tuple[int, int, int, int]]]  # (kind, value, discarded, melded)
+    extra: Final[list[Earning]]  # 横鸡 discards, paid as they are worth
+
+    def __init__(self, lines: list[tuple[int, int, int, int]], extra: list[Earning]) -> None:
+        self.lines = lines
+        self.extra = extra
 
 
-@dataclass(frozen=True)
 class WonTile:
-    seat: int  # who holds it
-    discard: int | None  # the discard it was won on, if any
+    """Who holds the winning tile as a chicken, and the discard it was won on (if any)."""
+
+    seat: Final[int]  # who holds it
+    discard: Final[int | None]  # the discard it was won on, if any
+
+    def __init__(self, seat: int, discard: int | None) -> None:
+        self.seat = seat
+        self.discard = discard
 
 
 def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
