@@ -11,18 +11,40 @@ compile; this one holds plain functions over the hand's blocks and melds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from zhuoji.hand import Decomposition, Form, Group, GroupKind
 from zhuoji.outcome import Meld, MeldKind
-from zhuoji.tiles import (
-    TERMINALS_AND_HONORS,
-    is_dragon,
-    is_honor,
-    is_terminal_or_honor,
-    suit_of,
-    wind,
-)
+from zhuoji.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_dragon, is_honor, wind
+
+# Read natively once compiled: an enum member read off its class goes through the enum
+# type's ``__getattr__``, and a function of ``zhuoji.tiles`` is a Python call (issue 29).
+_PUNG: Final = GroupKind.PUNG
+_CHOW: Final = GroupKind.CHOW
+_PAIR: Final = GroupKind.PAIR
+_SINGLE: Final = GroupKind.SINGLE
+_STANDARD: Final = Form.STANDARD
+_SEVEN_PAIRS: Final = Form.SEVEN_PAIRS
+_SHISANLAN: Final = Form.SHISANLAN
+_CHI: Final = MeldKind.CHI
+_PENG: Final = MeldKind.PENG
+_GANG_CONCEALED: Final = MeldKind.GANG_CONCEALED
+#: the first honor and the first dragon kind, and the east wind (``tiles.is_honor``,
+#: ``tiles.is_dragon``, ``tiles.wind``)
+_FIRST_HONOR: Final = min(k for k in range(NUM_KINDS) if is_honor(k))
+_FIRST_DRAGON: Final = min(k for k in range(NUM_KINDS) if is_dragon(k))
+_EAST: Final = wind(0)
+_TERMINALS_AND_HONORS: Final[tuple[int, ...]] = TERMINALS_AND_HONORS
+
+
+def _suit(kind: int) -> int:
+    """:func:`zhuoji.tiles.suit_of`: 0 万, 1 条, 2 筒, 3 honors."""
+    return kind // 9
+
+
+def _terminal_or_honor(kind: int) -> bool:
+    """:func:`zhuoji.tiles.is_terminal_or_honor`."""
+    return kind >= _FIRST_HONOR or kind % 9 in (0, 8)
 
 
 class WinContext(Protocol):
@@ -74,7 +96,7 @@ def _blocks(dec: Decomposition) -> _Blocks:
     pung_kinds: list[int] = []
     chow_firsts: list[int] = []
     pair: Group | None = None
-    pung, chow, pair_kind = GroupKind.PUNG, GroupKind.CHOW, GroupKind.PAIR
+    pung, chow, pair_kind = _PUNG, _CHOW, _PAIR
     for g in dec.groups:
         kind = g.kind
         first = g.first
@@ -82,9 +104,9 @@ def _blocks(dec: Decomposition) -> _Blocks:
         if wild:
             wilds += wild.bit_count()
             if wild != _full_mask(kind):
-                suits.add(suit_of(first))
+                suits.add(_suit(first))
         else:
-            suits.add(suit_of(first))
+            suits.add(_suit(first))
         if kind is pung:
             if not wild:
                 pung_kinds.append(first)
@@ -92,7 +114,7 @@ def _blocks(dec: Decomposition) -> _Blocks:
             chow_firsts.append(first)
         elif kind is pair_kind and pair is None:
             pair = g
-    if dec.form is not Form.STANDARD:
+    if dec.form is not _STANDARD:
         pair = None  # :attr:`Decomposition.pair`
     return _Blocks(suits, wilds, pung_kinds, chow_firsts, pair)
 
@@ -100,9 +122,9 @@ def _blocks(dec: Decomposition) -> _Blocks:
 def _full_mask(kind: GroupKind) -> int:
     """The bits of every tile of a group of ``kind`` (``Group.wild`` equal to it: no real
     tile in the group)."""
-    if kind is GroupKind.SINGLE:
+    if kind is _SINGLE:
         return 1
-    return 0b11 if kind is GroupKind.PAIR else 0b111
+    return 0b11 if kind is _PAIR else 0b111
 
 
 class _Laid(NamedTuple):
@@ -122,11 +144,11 @@ def _laid(melds: tuple[Meld, ...]) -> _Laid:
     chows: list[int] = []
     pung_kinds: list[int] = []
     claimed = peng_sets = concealed_kongs = exposed_kongs = 0
-    chi, peng, concealed = MeldKind.CHI, MeldKind.PENG, MeldKind.GANG_CONCEALED
+    chi, peng, concealed = _CHI, _PENG, _GANG_CONCEALED
     for m in melds:
         mk = m.kind
         tile = m.tile
-        suits.add(suit_of(tile))  # a meld's tiles share one suit
+        suits.add(_suit(tile))  # a meld's tiles share one suit
         if mk is chi:
             chows.append(tile)
         else:
@@ -184,8 +206,8 @@ def hand_facts(
     Settlement computes this for every realization of every win (issue 29): the passes
     read each group's and meld's fields once and call no property."""
     form = dec.form
-    standard = form is Form.STANDARD
-    pairs_form = form is Form.SEVEN_PAIRS
+    standard = form is _STANDARD
+    pairs_form = form is _SEVEN_PAIRS
     b = _blocks(dec)
     laid = _laid(melds)
     pair = b.pair
@@ -197,13 +219,13 @@ def hand_facts(
     win_group_wilds = _win_group_wild_shapes(dec, win_tile) if b.wilds else _NO_SHAPES
     n_waits = len(waits)
     no_terminals = True
-    for k in TERMINALS_AND_HONORS:
+    for k in _TERMINALS_AND_HONORS:
         if held[k]:
             no_terminals = False
             break
     dragons = 0
     for k in pung_kinds:
-        if is_dragon(k):
+        if k >= _FIRST_DRAGON:
             dragons += 1
     return {
         "form": form,
@@ -222,12 +244,12 @@ def hand_facts(
         "wilds": b.wilds,
         "missing_suit": len(suits) < 3,
         "no_terminals": no_terminals,
-        "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
+        "terminal_pair": pair is not None and not pair.wild and _terminal_or_honor(pair.first),
         "kan": len(b.pung_kinds),
         "twin_chows": twin,
         "full_straight": straight,
-        "all_honors_lan": form is Form.SHISANLAN
-        and sum(1 for g in dec.groups if is_honor(g.first) and not g.wild) == 7,
+        "all_honors_lan": form is _SHISANLAN
+        and sum(1 for g in dec.groups if g.first >= _FIRST_HONOR and not g.wild) == 7,
         "wild_single_wait": "pair" in win_group_wilds,
         "wild_pair_wait": "pung" in win_group_wilds,
         "held": held,
@@ -235,8 +257,8 @@ def hand_facts(
         "concealed_kongs": laid.concealed_kongs,
         "exposed_kongs": laid.exposed_kongs,
         "dragon_pungs": dragons,
-        "seat_wind_pung": wind(ctx.seat_wind) in pung_kinds,
-        "round_wind_pung": wind(ctx.round_wind) in pung_kinds,
+        "seat_wind_pung": _EAST + ctx.seat_wind in pung_kinds,
+        "round_wind_pung": _EAST + ctx.round_wind in pung_kinds,
         "self_draw": ctx.self_draw,
         "rob_kong": ctx.rob_kong,
         "gangkai": ctx.gangkai,
@@ -251,7 +273,7 @@ def hand_facts(
 
 
 #: :func:`zhuoji.tiles.suit_of` of an honor tile
-_HONORS = 3
+_HONORS: Final = 3
 _NO_SHAPES: frozenset[str] = frozenset()
 
 
@@ -270,13 +292,13 @@ def _wide(waits: Sequence[int]) -> bool:
     if len(waits) != 3:
         return False
     a, b, c = sorted(waits)
-    return not is_honor(c) and suit_of(a) == suit_of(c) and b - a == 3 and c - b == 3
+    return c < _FIRST_HONOR and _suit(a) == _suit(c) and b - a == 3 and c - b == 3
 
 
 def _pair_runs(dec: Decomposition) -> int:
     """Disjoint runs of three consecutive pair kinds in one suit, taken greedily from the
     lowest (which finds the most: a gap-free stretch of L kinds holds L // 3)."""
-    present = {g.first for g in dec.groups if not is_honor(g.first) and g.wild != 0b11}
+    present = {g.first for g in dec.groups if g.first < _FIRST_HONOR and g.wild != 0b11}
     runs = 0
     for k in sorted(present):
         if k in present and k % 9 <= 6 and k + 1 in present and k + 2 in present:
@@ -291,7 +313,7 @@ def _win_group_wild_shapes(dec: Decomposition, win_tile: int | None) -> set[str]
     if win_tile is None:
         return shapes
     for g in dec.groups:
-        if g.first != win_tile or g.kind not in (GroupKind.PAIR, GroupKind.PUNG):
+        if g.first != win_tile or g.kind not in (_PAIR, _PUNG):
             continue
         size = len(g.tiles)
         if g.wild_count == size - 1 and not g.wild & 1:
