@@ -319,3 +319,167 @@ def _win_group_wild_shapes(dec: Decomposition, win_tile: int | None) -> set[str]
         if g.wild_count == size - 1 and not g.wild & 1:
             shapes.add(g.kind.value)
     return shapes
+
+
+# --- matching a pattern table's rows against the facts (patterns.value_of) ------------
+
+#: how a row's condition compares a fact with the value it wants
+BOOL: Final = 0  # equal as booleans
+AT_LEAST: Final = 1  # a number at least the one wanted
+EQUAL: Final = 2  # equal (the form)
+
+
+class PreparedRow:
+    """A pattern row made ready for matching, once per table
+    (:func:`zhuoji.rules.patterns.value_of`; a pydantic model's attributes are read through
+    its ``__getattr__`` hook, about a thousand instructions each): its conditions as
+    ``(fact, want, how, wanted number)``, its own tile parsed (``-1`` for none), its value
+    (``fan``, or by ``per``: × the count, or ``by_count[count]``, the last entry for more),
+    names, ledger item, and how it combines (``additive``, ``exclusive``, ``excludes``)."""
+
+    pid: Final[str]
+    conditions: Final[tuple[tuple[str, object, int, int], ...]]
+    tile: Final[int]
+    fan: Final[int]
+    per: Final[str | None]
+    by_count: Final[tuple[int, ...] | None]
+    name: Final[str]
+    name_en: Final[str]
+    item: Final[str]
+    additive: Final[bool]
+    exclusive: Final[bool]
+    excludes: Final[tuple[str, ...]]
+
+    def __init__(
+        self,
+        pid: str,
+        conditions: tuple[tuple[str, object, int, int], ...],
+        tile: int,
+        fan: int,
+        per: str | None,
+        by_count: tuple[int, ...] | None,
+        name: str,
+        name_en: str,
+        item: str,
+        additive: bool,
+        exclusive: bool,
+        excludes: tuple[str, ...],
+    ) -> None:
+        self.pid = pid
+        self.conditions = conditions
+        self.tile = tile
+        self.fan = fan
+        self.per = per
+        self.by_count = by_count
+        self.name = name
+        self.name_en = name_en
+        self.item = item
+        self.additive = additive
+        self.exclusive = exclusive
+        self.excludes = excludes
+
+
+class PreparedTable:
+    """A pattern table made ready (:class:`PreparedRow`): its rows in table order, whether
+    only the best non-additive row counts (``combine: highest``), its ``cap`` (爆和)."""
+
+    rows: Final[tuple[PreparedRow, ...]]
+    highest: Final[bool]
+    cap: Final[int | None]
+
+    def __init__(self, rows: tuple[PreparedRow, ...], highest: bool, cap: int | None) -> None:
+        self.rows = rows
+        self.highest = highest
+        self.cap = cap
+
+
+def chosen_rows(
+    table: PreparedTable, facts: dict[str, object]
+) -> list[tuple[PreparedRow, int, bool]]:
+    """The rows that score, as ``(row, fan, bonus)`` in order, for one set of facts: the
+    rows the facts meet (:func:`row_hits`); each one still standing drops the rows it
+    ``excludes``; an ``exclusive`` row that matches is the only pattern (additive rows stay);
+    with ``combine: highest`` the best non-additive row (the first of the best) and the
+    additive rows as bonuses, else every row; then ``cap`` (爆和) keeps rows in order until
+    it, trimming the one that crosses it.  (The meaning is :func:`zhuoji.rules.patterns.value_of`'s.)"""
+    hits: dict[str, tuple[PreparedRow, int]] = {}
+    for r, fan in row_hits(table.rows, facts):
+        hits[r.pid] = (r, fan)
+    for pid, (r, _) in list(hits.items()):
+        if pid in hits:
+            for other in r.excludes:
+                hits.pop(other, None)
+    alone: str | None = None
+    for pid, (r, _) in hits.items():
+        if r.exclusive:
+            alone = pid
+            break
+    if alone is not None:
+        hits = {pid: h for pid, h in hits.items() if pid == alone or h[0].additive}
+    chosen: list[tuple[PreparedRow, int, bool]] = []
+    if table.highest:
+        best: tuple[PreparedRow, int] | None = None
+        for r, fan in hits.values():
+            if not r.additive and (best is None or fan > best[1]):
+                best = (r, fan)
+        if best is not None:
+            chosen.append((best[0], best[1], False))
+        for r, fan in hits.values():
+            if r.additive:
+                chosen.append((r, fan, True))
+    else:
+        for r, fan in hits.values():
+            chosen.append((r, fan, False))
+    cap = table.cap
+    if cap is None:
+        return chosen
+    out: list[tuple[PreparedRow, int, bool]] = []
+    room = cap
+    for r, fan, bonus in chosen:
+        if room <= 0:
+            break
+        kept = min(fan, room)
+        out.append((r, kept, bonus))
+        room -= kept
+    return out
+
+
+def row_hits(
+    rows: tuple[PreparedRow, ...], facts: dict[str, object]
+) -> list[tuple[PreparedRow, int]]:
+    """Every row whose conditions the facts meet, with its fan, in table order: booleans
+    must be equal, numbers are minimums; a row with its own ``tile`` sees ``tile_copies``
+    of that tile (:func:`zhuoji.rules.facts.with_tile`); a ``per:`` row worth nothing is
+    left out.  Every row of every realization of every win is matched here."""
+    hits: list[tuple[PreparedRow, int]] = []
+    for r in rows:
+        seen = facts
+        if r.tile >= 0:
+            held: Sequence[int] = facts["held"]  # type: ignore[assignment]
+            seen = {**facts, "tile_copies": held[r.tile]}
+        matched = True
+        for name, want, how, least in r.conditions:
+            have = seen[name]
+            if how == BOOL:
+                if bool(have) is not want:
+                    matched = False
+                    break
+            elif how == AT_LEAST:
+                if not isinstance(have, int) or have < least:
+                    matched = False
+                    break
+            elif have != want:
+                matched = False
+                break
+        if not matched:
+            continue
+        per = r.per
+        if per is None:
+            hits.append((r, r.fan))
+            continue
+        count: int = seen[per]  # type: ignore[assignment]
+        by_count = r.by_count
+        fan = by_count[min(count, len(by_count) - 1)] if by_count is not None else r.fan * count
+        if fan:
+            hits.append((r, fan))
+    return hits
