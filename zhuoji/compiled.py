@@ -74,11 +74,15 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # the stage's functions when it is built), and the chicken pricer subclasses the
     # contract's Pricer natively (one group: mypyc sees both)
     "pricing": ("contract.pricing", "rules.chickens.pricing"),
-    # the chickens stage's hot part, settlement's largest after the win payment (issue 29):
-    # who holds which chickens and what they earn, and who pays whom.  The chickens hook's
-    # own modules; the package's __init__ (through stage.py) imports them first, and they
+    # the chickens stage's hot part (issue 29): 冲锋, 横鸡 and 责任 from the discards, who
+    # holds which chickens and what they earn, who pays whom.  The chickens hook's own
+    # modules; the package's __init__ (through stage.py) imports them first, and they
     # import nothing of the package that imports them back
-    "chickens": ("rules.chickens.ownership", "rules.chickens.payment"),
+    "chickens": (
+        "rules.chickens.discards",
+        "rules.chickens.ownership",
+        "rules.chickens.payment",
+    ),
     # the facts of a realization of a hand (every win settlement pays, every row matched):
     # rules/facts.py's kernel, which imports only the hand, the round's outcome and the
     # tiles (facts.py, with its pydantic model, re-exports it)

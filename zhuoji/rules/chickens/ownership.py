@@ -18,7 +18,7 @@ from typing import Final
 
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
-from zhuoji.rules.chickens.discards import Status, status_value
+from zhuoji.rules.chickens.discards import CHONGFENG, HENGJI, PLAIN, Status, status_value
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import Chicken, Part
 
@@ -191,8 +191,8 @@ def holdings(
         standing = dict(plain) if stands is not None else {}
         if won is not None and won.seat == s and end.win_tile in table:
             k = won_kind
-            st = status.get(won.discard, Status.PLAIN) if won.discard is not None else None
-            if p.zhuopao and st is not None and st is not Status.PLAIN:
+            st = status.get(won.discard, PLAIN) if won.discard is not None else None
+            if p.zhuopao and st is not None and st is not PLAIN:
                 v = status_value(st, table[k], p)
                 f = fact(tiles=(k,), kind="zhuopao", fan=v, tags=(st.value,))
                 extra.append(Earning(v, "ji.zhuopao", f))
@@ -222,13 +222,13 @@ def holdings(
                 c = table[d.tile]
                 if scope == "permanent" and not c.fixed:
                     continue
-                st = status.get(i, Status.PLAIN)
-                if st is Status.CHONGFENG:
+                st = status.get(i, PLAIN)
+                if st is CHONGFENG:
                     assert p.chongfeng is not None
                     if p.chongfeng.also_discard:
                         plain[d.tile] = plain.get(d.tile, 0) + 1
                         thrown[d.tile] = thrown.get(d.tile, 0) + 1
-                elif st is Status.HENGJI:
+                elif st is HENGJI:
                     assert p.hengji is not None
                     v = status_value(st, c, p)
                     f = fact(
@@ -308,12 +308,12 @@ def shown(
             c = table[d.tile]
             if up.tiles == "permanent" and not c.fixed:
                 continue
-            st = status.get(i, Status.PLAIN)
-            if st is Status.HENGJI:
+            st = status.get(i, PLAIN)
+            if st is HENGJI:
                 v = status_value(st, c, p)
                 f = fact(tiles=(d.tile,), kind="baoji", fan=v, seat=s, tags=("hengji",))
                 extra.append(Earning(v, "ji.baoji", f))
-            elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
+            elif st is PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
                 discarded[d.tile] += 1
         for m in seat.melds:
             for k in set(m.tiles):
