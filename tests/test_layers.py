@@ -21,7 +21,17 @@ PACKAGE = Path(__file__).resolve().parent.parent / "zhuoji"
 KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 #: the rule kit inside ``zhuoji/rules``: below the hook contract, above nothing of the hooks
-RULE_KIT = {"registry", "needs", "facts", "patterns", "screen", "memo", "catalog", "__init__"}
+RULE_KIT = {
+    "registry",
+    "needs",
+    "facts",
+    "facts_kernel",
+    "patterns",
+    "screen",
+    "memo",
+    "catalog",
+    "__init__",
+}
 
 
 def _module_name(path: Path) -> tuple[str, bool]:

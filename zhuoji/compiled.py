@@ -74,12 +74,31 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # the stage's functions when it is built), and the chicken pricer subclasses the
     # contract's Pricer natively (one group: mypyc sees both)
     "pricing": ("contract.pricing", "rules.chickens.pricing"),
+    # the chickens stage's hot part (issue 29): 冲锋, 横鸡 and 责任 from the discards, who
+    # holds which chickens and what they earn, who pays whom.  The chickens hook's own
+    # modules; the package's __init__ (through stage.py) imports them first, and they
+    # import nothing of the package that imports them back
+    "chickens": (
+        "rules.chickens.discards",
+        "rules.chickens.ownership",
+        "rules.chickens.payment",
+    ),
+    # the facts of a realization of a hand (every win settlement pays, every row matched):
+    # rules/facts.py's kernel, which imports only the hand, the round's outcome and the
+    # tiles (facts.py, with its pydantic model, re-exports it)
+    "facts": ("rules.facts_kernel",),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
 #: modules whose compiled build stands in for them under their own name (CompiledFinder)
 STAND_INS = (
-    GROUPS["engine"] + GROUPS["expert"] + GROUPS["bots"] + GROUPS["screen"] + GROUPS["pricing"]
+    GROUPS["engine"]
+    + GROUPS["expert"]
+    + GROUPS["bots"]
+    + GROUPS["screen"]
+    + GROUPS["pricing"]
+    + GROUPS["chickens"]
+    + GROUPS["facts"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"

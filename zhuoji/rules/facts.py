@@ -1,9 +1,10 @@
 """Facts about a winning (or waiting) hand that pattern rows may require.
 
 A pattern row in a variant file is data: ``{fan: 15, requires: {all_pungs: true,
-one_suit: true}}`` (清大对, seed 000 "同时满足对对胡和清一色").  This module computes the facts
-for one realization of a hand; a row matches when every fact it names holds (booleans must
-be equal, numbers are minimums).  The hand's value is the best over its realizations.
+one_suit: true}}`` (清大对, seed 000 "同时满足对对胡和清一色").  The facts of one realization of
+a hand are computed by :func:`hand_facts` (in :mod:`zhuoji.rules.facts_kernel`, which compiles;
+re-exported here); a row matches when every fact it names holds (booleans must be equal,
+numbers are minimums).  The hand's value is the best over its realizations.
 
 Every fact is a field of :class:`Requires`, whose descriptions are the rules author's
 reference (they go into the JSON Schema).  No fact names a tile: a row that counts one
@@ -15,20 +16,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple, cast
+from typing import cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from zhuoji.hand import Decomposition, Form, Group, GroupKind
-from zhuoji.outcome import Meld, MeldKind
-from zhuoji.tiles import (
-    TERMINALS_AND_HONORS,
-    is_dragon,
-    is_honor,
-    is_terminal_or_honor,
-    suit_of,
-    wind,
-)
+from zhuoji.hand import Form
+from zhuoji.rules.facts_kernel import hand_facts
+
+__all__ = [
+    "COUNT_FACTS",
+    "EVENT_FACTS",
+    "Requires",
+    "WinContext",
+    "hand_facts",
+    "matches",
+    "with_tile",
+]
 
 
 class Requires(BaseModel):
@@ -193,253 +196,10 @@ class WinContext:
     round_wind: int = 0
 
 
-class _Blocks(NamedTuple):
-    """One pass over a realization's blocks (:func:`_blocks`)."""
-
-    suits: set[int]  # suits of the tiles that are themselves (a group's tiles share one)
-    wilds: int
-    pung_kinds: list[int]  # kinds of pungs of real tiles
-    chow_firsts: list[int]
-    pair: Group | None  # the standard form's pair
-
-
-def _blocks(dec: Decomposition) -> _Blocks:
-    """Suits, wilds, pungs, chows and the pair of a realization, in one pass that reads each
-    group's fields once (no tile tuples: the tiles of a group share its suit)."""
-    suits: set[int] = set()
-    wilds = 0
-    pung_kinds: list[int] = []
-    chow_firsts: list[int] = []
-    pair: Group | None = None
-    pung, chow, pair_kind = GroupKind.PUNG, GroupKind.CHOW, GroupKind.PAIR
-    for g in dec.groups:
-        kind = g.kind
-        first = g.first
-        wild = g.wild
-        if wild:
-            wilds += wild.bit_count()
-            if wild != _full_mask(kind):
-                suits.add(suit_of(first))
-        else:
-            suits.add(suit_of(first))
-        if kind is pung:
-            if not wild:
-                pung_kinds.append(first)
-        elif kind is chow:
-            chow_firsts.append(first)
-        elif kind is pair_kind and pair is None:
-            pair = g
-    if dec.form is not Form.STANDARD:
-        pair = None  # :attr:`Decomposition.pair`
-    return _Blocks(suits, wilds, pung_kinds, chow_firsts, pair)
-
-
-def _full_mask(kind: GroupKind) -> int:
-    """The bits of every tile of a group of ``kind`` (``Group.wild`` equal to it: no real
-    tile in the group)."""
-    if kind is GroupKind.SINGLE:
-        return 1
-    return 0b11 if kind is GroupKind.PAIR else 0b111
-
-
-class _Laid(NamedTuple):
-    """What the melds laid down show (:func:`_laid`)."""
-
-    suits: set[int]
-    chows: list[int]  # first tiles of chows
-    pung_kinds: list[int]  # kinds of pungs and kongs
-    claimed: int
-    peng_sets: int  # pungs and open kongs
-    concealed_kongs: int
-    exposed_kongs: int
-
-
-def _laid(melds: tuple[Meld, ...]) -> _Laid:
-    suits: set[int] = set()
-    chows: list[int] = []
-    pung_kinds: list[int] = []
-    claimed = peng_sets = concealed_kongs = exposed_kongs = 0
-    chi, peng, concealed = MeldKind.CHI, MeldKind.PENG, MeldKind.GANG_CONCEALED
-    for m in melds:
-        mk = m.kind
-        tile = m.tile
-        suits.add(suit_of(tile))  # a meld's tiles share one suit
-        if mk is chi:
-            chows.append(tile)
-        else:
-            pung_kinds.append(tile)
-        if mk is concealed:  # the one meld not made with another's tile (MeldKind.claimed)
-            concealed_kongs += 1
-            continue
-        claimed += 1
-        if mk is not chi:
-            peng_sets += 1
-            if mk is not peng:
-                exposed_kongs += 1
-    return _Laid(suits, chows, pung_kinds, claimed, peng_sets, concealed_kongs, exposed_kongs)
-
-
-def _chow_facts(concealed_firsts: list[int], meld_firsts: list[int]) -> tuple[int, bool]:
-    """(twin chows: pairs of identical chows, full straight 123-456-789 of one suit)."""
-    if not concealed_firsts and not meld_firsts:
-        return 0, False
-    firsts = concealed_firsts + meld_firsts
-    seen: dict[int, int] = {}
-    for f in firsts:
-        seen[f] = seen.get(f, 0) + 1
-    twins = 0
-    for n in seen.values():
-        twins += n // 2
-    straight = False
-    if len(seen) >= 3:
-        for b in (0, 9, 18):  # each suit's 1
-            if b in seen and b + 3 in seen and b + 6 in seen:
-                straight = True
-                break
-    return twins, straight
-
-
-def hand_facts(
-    dec: Decomposition,
-    melds: tuple[Meld, ...],
-    win_tile: int | None,
-    waits: Sequence[int],
-    ctx: WinContext,
-    held: Sequence[int],
-) -> dict[str, object]:
-    """All facts of one realization (``dec`` covers the concealed tiles plus the winning
-    tile; ``waits`` the kinds the hand waited on, the wild kind left out: a drawn wild
-    completes every ready hand, :func:`zhuoji.rules.patterns.wait_count`; ``held`` the
-    tiles physically held as 34 counts, melds and the winning tile included, wild tiles
-    not).
-
-    A stand-in (红中配) standing for the wild's face is that face in the realization, but the
-    player still holds the stand-in tile: it counts as itself for ``tile_copies`` and rules
-    out 断幺 (seed 003 "断幺2嘴（无字牌，无1、9）（不能有红中，可以有宝牌）", "有1个红中就加2嘴").
-    ``tile_copies`` itself is per row (:func:`with_tile`); ``held`` stays in the facts for it.
-
-    Settlement computes this for every realization of every win (issue 29): the passes
-    read each group's and meld's fields once and call no property."""
-    form = dec.form
-    standard = form is Form.STANDARD
-    pairs_form = form is Form.SEVEN_PAIRS
-    b = _blocks(dec)
-    laid = _laid(melds)
-    pair = b.pair
-    pung_kinds = b.pung_kinds + laid.pung_kinds
-    suits = b.suits | laid.suits
-    honors = _HONORS in suits
-    suits.discard(_HONORS)
-    twin, straight = _chow_facts(b.chow_firsts, laid.chows)
-    win_group_wilds = _win_group_wild_shapes(dec, win_tile) if b.wilds else _NO_SHAPES
-    n_waits = len(waits)
-    no_terminals = True
-    for k in TERMINALS_AND_HONORS:
-        if held[k]:
-            no_terminals = False
-            break
-    dragons = 0
-    for k in pung_kinds:
-        if is_dragon(k):
-            dragons += 1
-    return {
-        "form": form,
-        "all_pungs": standard and not b.chow_firsts and not laid.chows,
-        "one_suit": len(suits) == 1 and not honors,
-        "mixed_one_suit": len(suits) == 1 and honors,
-        "quads": _quads(dec) if pairs_form else 0,
-        "concealed": not laid.claimed,
-        "single_wait": standard and n_waits == 1 and pair is not None and win_tile == pair.first,
-        "one_wait": n_waits == 1,
-        "wide_wait": n_waits == 3 and _wide(waits),
-        "melds": len(melds),
-        "quad_on_win": pairs_form and win_tile is not None and _quad_kinds(dec).count(win_tile) > 0,
-        "pair_runs": _pair_runs(dec) if pairs_form else 0,
-        "no_wild": b.wilds == 0,
-        "wilds": b.wilds,
-        "missing_suit": len(suits) < 3,
-        "no_terminals": no_terminals,
-        "terminal_pair": pair is not None and not pair.wild and is_terminal_or_honor(pair.first),
-        "kan": len(b.pung_kinds),
-        "twin_chows": twin,
-        "full_straight": straight,
-        "all_honors_lan": form is Form.SHISANLAN
-        and sum(1 for g in dec.groups if is_honor(g.first) and not g.wild) == 7,
-        "wild_single_wait": "pair" in win_group_wilds,
-        "wild_pair_wait": "pung" in win_group_wilds,
-        "held": held,
-        "peng_sets": laid.peng_sets,
-        "concealed_kongs": laid.concealed_kongs,
-        "exposed_kongs": laid.exposed_kongs,
-        "dragon_pungs": dragons,
-        "seat_wind_pung": wind(ctx.seat_wind) in pung_kinds,
-        "round_wind_pung": wind(ctx.round_wind) in pung_kinds,
-        "self_draw": ctx.self_draw,
-        "rob_kong": ctx.rob_kong,
-        "gangkai": ctx.gangkai,
-        "repao": ctx.repao,
-        "haidi": ctx.haidi,
-        "tianhu": ctx.tianhu,
-        "dihu": ctx.dihu,
-        "renhu": ctx.renhu,
-        "declared": ctx.declared,
-        "dealer": ctx.dealer,
-    }
-
-
-#: :func:`zhuoji.tiles.suit_of` of an honor tile
-_HONORS = 3
-_NO_SHAPES: frozenset[str] = frozenset()
-
-
 def with_tile(facts: dict[str, object], tile: int) -> dict[str, object]:
     """The facts as a row naming ``tile`` sees them: ``tile_copies`` counts that tile."""
     held = cast(Sequence[int], facts["held"])  # (an isinstance check on an ABC costs more)
     return {**facts, "tile_copies": held[tile]}
-
-
-def _quad_kinds(dec: Decomposition) -> list[int]:
-    """Kinds a seven-pairs realization holds as two pairs (four of a kind)."""
-    kinds = [g.first for g in dec.groups if not g.wild]
-    return [k for k in set(kinds) if kinds.count(k) >= 2]
-
-
-def _quads(dec: Decomposition) -> int:
-    return len(_quad_kinds(dec))
-
-
-def _wide(waits: Sequence[int]) -> bool:
-    """大宽张: three waits of one suit, three ranks apart."""
-    if len(waits) != 3:
-        return False
-    a, b, c = sorted(waits)
-    return not is_honor(c) and suit_of(a) == suit_of(c) and b - a == 3 and c - b == 3
-
-
-def _pair_runs(dec: Decomposition) -> int:
-    """Disjoint runs of three consecutive pair kinds in one suit, taken greedily from the
-    lowest (which finds the most: a gap-free stretch of L kinds holds L // 3)."""
-    present = {g.first for g in dec.groups if not is_honor(g.first) and g.wild != 0b11}
-    runs = 0
-    for k in sorted(present):
-        if k in present and k % 9 <= 6 and k + 1 in present and k + 2 in present:
-            runs += 1
-            present -= {k, k + 1, k + 2}
-    return runs
-
-
-def _win_group_wild_shapes(dec: Decomposition, win_tile: int | None) -> set[str]:
-    """Which groups could hold the (real) winning tile together with only wilds."""
-    shapes: set[str] = set()
-    if win_tile is None:
-        return shapes
-    for g in dec.groups:
-        if g.first != win_tile or g.kind not in (GroupKind.PAIR, GroupKind.PUNG):
-            continue
-        size = len(g.tiles)
-        if g.wild_count == size - 1 and not g.wild & 1:
-            shapes.add(g.kind.value)
-    return shapes
 
 
 @lru_cache(maxsize=4096)

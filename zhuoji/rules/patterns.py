@@ -13,14 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld, frozen_from
-from zhuoji.rules.facts import WinContext, hand_facts, with_tile
+from zhuoji.rules.facts import WinContext, hand_facts
+from zhuoji.rules.facts_kernel import (
+    AT_LEAST,
+    BOOL,
+    EQUAL,
+    PreparedRow,
+    PreparedTable,
+    chosen_rows,
+)
 from zhuoji.rules.memo import per_object
 from zhuoji.tiles import parse_one, suit_of
-from zhuoji.variant import PatternRow, PatternsSection
+from zhuoji.variant import PatternsSection
 
 
 @dataclass(frozen=True)
@@ -57,91 +64,51 @@ class HandValue:
         return " + ".join(f"{c.name} {c.fan}" for c in self.components) or "0"
 
 
-def _row_fan(row: PatternRow, facts: dict[str, object]) -> int:
-    if row.per is None:
-        return row.fan
-    count = cast(int, facts[row.per])
-    if row.values_by_count is not None:
-        table = row.values_by_count
-        return table[min(count, len(table) - 1)]
-    return row.fan * count
-
-
-#: how a condition compares a fact with the value a row wants (:func:`facts.matches`)
-_BOOL, _AT_LEAST, _EQUAL = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class _Row:
-    """A pattern row made ready for matching: its conditions as ``(fact, want, how)``, its
-    own tile parsed (``-1`` for none)."""
-
-    pid: str
-    row: PatternRow
-    conditions: tuple[tuple[str, object, int], ...]
-    tile: int
-
-
 @per_object(maxsize=64)
-def _rows(table: PatternsSection) -> tuple[_Row, ...]:
-    """The table's rows ready for matching, once per table (the variant's pattern table
-    is read every round)."""
-    out = []
+def _prepared(table: PatternsSection) -> PreparedTable:
+    """The table made ready for matching, once per table (the variant's pattern table is
+    read every round; its rows are read natively where the kernel is compiled)."""
+    rows = []
     for pid, row in table.rows.items():
         conditions = tuple(
-            (
-                name,
-                want,
-                _BOOL if isinstance(want, bool) else _AT_LEAST if isinstance(want, int) else _EQUAL,
-            )
+            (name, want, BOOL, 0)
+            if isinstance(want, bool)
+            else (name, want, AT_LEAST, want)
+            if isinstance(want, int)
+            else (name, want, EQUAL, 0)
             for name, want in row.requires
             if want is not None
         )
-        out.append(_Row(pid, row, conditions, -1 if row.tile is None else parse_one(row.tile)))
-    return tuple(out)
+        rows.append(
+            PreparedRow(
+                pid,
+                conditions,
+                -1 if row.tile is None else parse_one(row.tile),
+                row.fan,
+                row.per,
+                None if row.values_by_count is None else tuple(row.values_by_count),
+                row.name,
+                row.name_en,
+                row.item,
+                row.additive,
+                row.exclusive,
+                tuple(row.excludes),
+            )
+        )
+    return PreparedTable(tuple(rows), table.combine == "highest", table.cap)
 
 
 def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Component, ...]:
-    """The scoring components for one set of facts."""
-    hits: dict[str, tuple[PatternRow, int]] = {}
-    for r in _rows(table):
-        seen = facts if r.tile < 0 else with_tile(facts, r.tile)
-        for name, want, how in r.conditions:  # _holds, inline: every row, every hand
-            have = seen[name]
-            if how == _BOOL:
-                if bool(have) is not want:
-                    break
-            elif how == _AT_LEAST:
-                if not isinstance(have, int) or have < cast(int, want):
-                    break
-            elif have != want:
-                break
-        else:
-            row = r.row
-            fan = _row_fan(row, seen)
-            if fan or row.per is None:
-                hits[r.pid] = (row, fan)
-    for pid, (row, _) in list(hits.items()):
-        if pid in hits:
-            for other in row.excludes:
-                hits.pop(other, None)
-    alone = next((pid for pid, (row, _) in hits.items() if row.exclusive), None)
-    if alone is not None:
-        hits = {pid: h for pid, h in hits.items() if pid == alone or h[0].additive}
-    chosen: list[tuple[str, PatternRow, int]]
-    if table.combine == "highest":
-        base = [(pid, r, f) for pid, (r, f) in hits.items() if not r.additive]
-        best = max(base, key=lambda x: x[2], default=None)
-        chosen = [best] if best else []
-        chosen += [(pid, r, f) for pid, (r, f) in hits.items() if r.additive]
-    else:
-        chosen = [(pid, r, f) for pid, (r, f) in hits.items()]
-    highest = table.combine == "highest"
-    comps = [
-        _component(pid, r.name, r.name_en, f, r.item, r.additive and highest)
-        for pid, r, f in chosen
-    ]
-    return _cap(comps, table.cap)
+    """The scoring components for one set of facts: every row whose ``requires`` the facts
+    meet; ``excludes`` drop the rows a matched row replaces; an ``exclusive`` row that
+    matches is the hand's only pattern (additive rows stay); with ``combine: highest`` only
+    the best non-additive row counts, ``additive`` rows on top as bonuses, else all rows
+    add up; ``cap`` (爆和) bounds the total, trimming the row that crosses it.  Worked out by
+    :func:`~zhuoji.rules.facts_kernel.chosen_rows` (compiled) on the table made ready once."""
+    return tuple(
+        _component(r.pid, r.name, r.name_en, fan, r.item, bonus)
+        for r, fan, bonus in chosen_rows(_prepared(table), facts)
+    )
 
 
 def _component(
@@ -160,21 +127,6 @@ def _component(
             "bonus": bonus,
         },
     )
-
-
-def _cap(comps: list[Component], cap: int | None) -> tuple[Component, ...]:
-    """爆和: keep components in order until the cap, trimming the one that crosses it."""
-    if cap is None:
-        return tuple(comps)
-    out: list[Component] = []
-    room = cap
-    for c in comps:
-        if room <= 0:
-            break
-        fan = min(c.fan, room)
-        out.append(_component(c.pattern, c.name, c.name_en, fan, c.item, c.bonus))
-        room -= fan
-    return tuple(out)
 
 
 def real_waits(rules: HandRules, waits: Sequence[int]) -> list[int]:

@@ -11,9 +11,8 @@ most one per player.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import RoundEnd
@@ -31,18 +30,50 @@ class Status(StrEnum):
     HENGJI = "hengji"  # 横鸡 (DS)
 
 
-@dataclass(frozen=True)
 class Special:
     """A 冲锋 owned by ``seat``, or a 责任 the ``seat`` (discarder) owes ``other`` (claimer);
     ``fact`` is what its amount counts (the words of :mod:`~zhuoji.rules.chickens.words`);
-    ``face`` the claimed chicken's plain value (a 责任's)."""
+    ``face`` the claimed chicken's plain value (a 责任's).  Read-only (``Final``): a plain
+    class with its own ``__init__``, as :class:`~zhuoji.rules.chickens.ownership.Earning`."""
 
-    seat: int
-    other: int | None
-    amount: int
-    item: str
-    fact: Fact
-    face: int = 0
+    seat: Final[int]
+    other: Final[int | None]
+    amount: Final[int]
+    item: Final[str]
+    fact: Final[Fact]
+    face: Final[int]
+
+    def __init__(
+        self, seat: int, other: int | None, amount: int, item: str, fact: Fact, face: int = 0
+    ) -> None:
+        self.seat = seat
+        self.other = other
+        self.amount = amount
+        self.item = item
+        self.fact = fact
+        self.face = face
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Special) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[int, int | None, int, str, Fact, int]:
+        return (self.seat, self.other, self.amount, self.item, self.fact, self.face)
+
+    def __repr__(self) -> str:
+        return (
+            f"Special(seat={self.seat!r}, other={self.other!r}, amount={self.amount!r}, "
+            f"item={self.item!r}, fact={self.fact!r}, face={self.face!r})"
+        )
+
+
+#: the statuses as module constants, which the stage's compiled modules read (the chickens
+#: group: a member read off its enum class goes through the enum type's ``__getattr__``)
+PLAIN: Final = Status.PLAIN
+CHONGFENG: Final = Status.CHONGFENG
+HENGJI: Final = Status.HENGJI
 
 
 @per_object(maxsize=256)
@@ -96,26 +127,26 @@ def classify(end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams) -> d
     chickens = [i for i, d in enumerate(discards) if d.tile in table]
     cf = p.chongfeng
     if cf is None:
-        return dict.fromkeys(chickens, Status.PLAIN)
+        return dict.fromkeys(chickens, PLAIN)
     cf_tiles = tiles_of(cf.tiles, table)
     out: dict[int, Status] = {}
     if cf.first == "round":
         seen: set[int] = set()
         for i in chickens:
             k = discards[i].tile
-            out[i] = Status.CHONGFENG if k in cf_tiles and k not in seen else Status.PLAIN
+            out[i] = CHONGFENG if k in cf_tiles and k not in seen else PLAIN
             seen.add(k)
     elif cf.first == "round_any":  # one 冲锋 a round: the first discard of any of its tiles
         taken = False
         for i in chickens:
             first = discards[i].tile in cf_tiles and not taken
-            out[i] = Status.CHONGFENG if first else Status.PLAIN
+            out[i] = CHONGFENG if first else PLAIN
             taken = taken or discards[i].tile in cf_tiles
     else:
         own = _own_firsts(end)
         for i in chickens:
             first = i in own and discards[i].tile in cf_tiles
-            out[i] = Status.CHONGFENG if first else Status.PLAIN
+            out[i] = CHONGFENG if first else PLAIN
     return out
 
 
@@ -137,8 +168,11 @@ class DiscardWalk:
     横鸡 rounds any discard may close (DS §7.3): :func:`classify` walks a round with it, and
     a bot asks what its next discard would be (:meth:`next_status`)."""
 
-    def __init__(self, table: Mapping[int, Chicken], p: ChickenParams) -> None:
-        cf, hj = p.chongfeng, p.hengji
+    def __init__(self, table: Mapping[int, Chicken], p: ChickenParams | None) -> None:
+        """The walk of a round's discards from its start (``p`` None: one that knows no
+        冲锋 or 横鸡 rule, which :meth:`copy` fills in)."""
+        cf = p.chongfeng if p is not None else None
+        hj = p.hengji if p is not None else None
         self.table = table
         self.cf_round = cf is not None and cf.first == "round"
         #: one 冲锋 a round, shared by its tiles (``first: round_any``), and whether it is gone
@@ -153,8 +187,8 @@ class DiscardWalk:
 
     def copy(self) -> DiscardWalk:
         """An independent walk at the same place (a bot walks on from a table it has seen)."""
-        twin = DiscardWalk.__new__(DiscardWalk)
-        twin.table, twin.cf_round = self.table, self.cf_round
+        twin = DiscardWalk(self.table, None)
+        twin.cf_round = self.cf_round
         twin.cf_round_any, twin.cf_taken = self.cf_round_any, self.cf_taken
         twin.cf_tiles, twin.hj_tiles = self.cf_tiles, self.hj_tiles
         twin.seen, twin.started = set(self.seen), set(self.started)
@@ -172,11 +206,11 @@ class DiscardWalk:
         self.started.add(seat)
         self.seen.add(tile)
         self.cf_taken = self.cf_taken or tile in self.cf_tiles
-        if status is Status.CHONGFENG:
+        if status is CHONGFENG:
             members = rounds.get(tile)
             if members is not None:
                 members.add(seat)  # DS: a 冲锋 inside an open round closes it next time too
-        elif status is Status.HENGJI:
+        elif status is HENGJI:
             joined = rounds.setdefault(tile, set())
             assert joined is not None
             joined.add(seat)
@@ -195,19 +229,19 @@ class DiscardWalk:
             else:
                 first = seat not in self.started
             if first:
-                return Status.CHONGFENG
+                return CHONGFENG
         if tile in self.hj_tiles:
             members = self.rounds.get(tile, set())
             if members is not None and seat not in members:  # its round is open (or none yet)
-                return Status.HENGJI
-        return Status.PLAIN
+                return HENGJI
+        return PLAIN
 
 
 def status_value(status: Status, c: Chicken, p: ChickenParams) -> int:
     """A discarded chicken's own value: 冲锋 and 横鸡 multiply the tile's value (not golden)."""
-    if status is Status.CHONGFENG and p.chongfeng is not None:
+    if status is CHONGFENG and p.chongfeng is not None:
         return p.chongfeng.multiplier * c.base
-    if status is Status.HENGJI and p.hengji is not None:
+    if status is HENGJI and p.hengji is not None:
         return p.hengji.multiplier * c.base
     return c.base
 
@@ -267,7 +301,7 @@ def chongfeng(
     firsts = first_go_round(end)
     out = []
     for i, st in status.items():
-        if st is not Status.CHONGFENG:
+        if st is not CHONGFENG:
             continue
         d = end.discards[i]
         tags: tuple[str, ...] = ()
@@ -318,7 +352,7 @@ def zeren(
                 tags=("zeren",),
             )
         elif zr.premium:
-            st = status.get(i, Status.PLAIN)
+            st = status.get(i, PLAIN)
             amount, item = status_value(st, c, p) - c.base, "ji.zeren"
             f = fact(tiles=tiles, kind="zeren", each=c.base, fan=amount, tags=("premium", st.value))
         else:

@@ -14,39 +14,75 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import Final
 
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
-from zhuoji.rules.chickens.discards import Status, status_value
+from zhuoji.rules.chickens.discards import CHONGFENG, HENGJI, PLAIN, Status, status_value
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import Chicken, Part
 
 
-@dataclass(frozen=True)
 class Earning:
     """One ledger line a holder earns from each of his payers; ``fact`` is what its amount
-    counts (the words of :mod:`~zhuoji.rules.chickens.words`)."""
+    counts (the words of :mod:`~zhuoji.rules.chickens.words`).
 
-    amount: int
-    item: str
-    fact: Fact
-    chongfeng: bool = False  # 冲锋鸡: paid by every other player whatever ``payers`` says
+    Read-only (``Final``; a chicken keeps its earnings between rounds, :attr:`Chicken.earned`).
+    A plain class with its own ``__init__``, not a frozen dataclass: compiled (the chickens
+    group), a dataclass's generated ``__init__`` runs as Python, one ``object.__setattr__`` a
+    field, and the stage makes dozens a round (issue 29)."""
+
+    amount: Final[int]
+    item: Final[str]
+    fact: Final[Fact]
+    chongfeng: Final[bool]  # 冲锋鸡: paid by every other player whatever ``payers`` says
+
+    def __init__(self, amount: int, item: str, fact: Fact, chongfeng: bool = False) -> None:
+        self.amount = amount
+        self.item = item
+        self.fact = fact
+        self.chongfeng = chongfeng
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Earning) and (
+            self.amount,
+            self.item,
+            self.fact,
+            self.chongfeng,
+        ) == (other.amount, other.item, other.fact, other.chongfeng)
+
+    def __hash__(self) -> int:
+        return hash((self.amount, self.item, self.fact, self.chongfeng))
+
+    def __repr__(self) -> str:
+        return (
+            f"Earning(amount={self.amount!r}, item={self.item!r}, fact={self.fact!r}, "
+            f"chongfeng={self.chongfeng!r})"
+        )
 
 
-@dataclass(frozen=True)
 class Shown:
     """What an unready player showed (包鸡): per kind, discarded and melded counts, and the
-    amounts his discards are worth beyond a plain tile (横鸡)."""
+    amounts his discards are worth beyond a plain tile (横鸡).  (A plain class: see
+    :class:`Earning`.)"""
 
-    lines: list[tuple[int, int, int, int]]  # (kind, value, discarded, melded)
-    extra: list[Earning]  # 横鸡 discards, paid as they are worth
+    lines: Final[list[tuple[int, int, int, int]]]  # (kind, value, discarded, melded)
+    extra: Final[list[Earning]]  # 横鸡 discards, paid as they are worth
+
+    def __init__(self, lines: list[tuple[int, int, int, int]], extra: list[Earning]) -> None:
+        self.lines = lines
+        self.extra = extra
 
 
-@dataclass(frozen=True)
 class WonTile:
-    seat: int  # who holds it
-    discard: int | None  # the discard it was won on, if any
+    """Who holds the winning tile as a chicken, and the discard it was won on (if any)."""
+
+    seat: Final[int]  # who holds it
+    discard: Final[int | None]  # the discard it was won on, if any
+
+    def __init__(self, seat: int, discard: int | None) -> None:
+        self.seat = seat
+        self.discard = discard
 
 
 def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
@@ -155,8 +191,8 @@ def holdings(
         standing = dict(plain) if stands is not None else {}
         if won is not None and won.seat == s and end.win_tile in table:
             k = won_kind
-            st = status.get(won.discard, Status.PLAIN) if won.discard is not None else None
-            if p.zhuopao and st is not None and st is not Status.PLAIN:
+            st = status.get(won.discard, PLAIN) if won.discard is not None else None
+            if p.zhuopao and st is not None and st is not PLAIN:
                 v = status_value(st, table[k], p)
                 f = fact(tiles=(k,), kind="zhuopao", fan=v, tags=(st.value,))
                 extra.append(Earning(v, "ji.zhuopao", f))
@@ -186,13 +222,13 @@ def holdings(
                 c = table[d.tile]
                 if scope == "permanent" and not c.fixed:
                     continue
-                st = status.get(i, Status.PLAIN)
-                if st is Status.CHONGFENG:
+                st = status.get(i, PLAIN)
+                if st is CHONGFENG:
                     assert p.chongfeng is not None
                     if p.chongfeng.also_discard:
                         plain[d.tile] = plain.get(d.tile, 0) + 1
                         thrown[d.tile] = thrown.get(d.tile, 0) + 1
-                elif st is Status.HENGJI:
+                elif st is HENGJI:
                     assert p.hengji is not None
                     v = status_value(st, c, p)
                     f = fact(
@@ -272,12 +308,12 @@ def shown(
             c = table[d.tile]
             if up.tiles == "permanent" and not c.fixed:
                 continue
-            st = status.get(i, Status.PLAIN)
-            if st is Status.HENGJI:
+            st = status.get(i, PLAIN)
+            if st is HENGJI:
                 v = status_value(st, c, p)
                 f = fact(tiles=(d.tile,), kind="baoji", fan=v, seat=s, tags=("hengji",))
                 extra.append(Earning(v, "ji.baoji", f))
-            elif st is Status.PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
+            elif st is PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
                 discarded[d.tile] += 1
         for m in seat.melds:
             for k in set(m.tiles):

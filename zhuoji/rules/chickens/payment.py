@@ -10,7 +10,7 @@ unready players pay; 包鸡 scope and payees; DS §11.1 pairwise difference) and
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import Final
 
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import Fact, fact, with_fact
@@ -19,14 +19,26 @@ from zhuoji.rules.chickens.ownership import Earning, Shown
 from zhuoji.rules.chickens.params import ChickenParams
 
 
-@dataclass(frozen=True)
 class Standing:
-    """Each seat's standing for chickens at the end."""
+    """Each seat's standing for chickens at the end.  (A plain class with its own
+    ``__init__``: see :class:`~zhuoji.rules.chickens.ownership.Earning`.)"""
 
-    ready: list[bool]
-    burnt: frozenset[int]  # 烧: collect nothing, still owe penalties
-    collects: list[bool]  # ready (or everyone collects) and not burnt
-    owes: list[bool]  # not ready and does not collect: owes 包鸡 where the variant has it
+    ready: Final[list[bool]]
+    burnt: Final[frozenset[int]]  # 烧: collect nothing, still owe penalties
+    collects: Final[list[bool]]  # ready (or everyone collects) and not burnt
+    owes: Final[list[bool]]  # not ready and does not collect: owes 包鸡 where the variant has it
+
+    def __init__(
+        self,
+        ready: list[bool],
+        burnt: frozenset[int],
+        collects: list[bool],
+        owes: list[bool],
+    ) -> None:
+        self.ready = ready
+        self.burnt = burnt
+        self.collects = collects
+        self.owes = owes
 
     @classmethod
     def of(cls, ctx: SettleContext, p: ChickenParams) -> Standing:
