@@ -946,12 +946,20 @@ class Evaluator:
 
     def targets(self, state: HandState) -> list[Target]:
         """The shapes this hand may still complete."""
+        return [Target(*t) for t in self._targets(state)]
+
+    def _targets(self, state: HandState) -> list[tuple[str, int, int, Facts]]:
+        """:meth:`targets` as plain tuples, which :meth:`value` reads: compiled, a named
+        tuple is made by its Python ``__new__`` (a frame each), a plain tuple natively (the
+        named tuples were a quarter of this method's instructions)."""
         c = state.c
         melds = state.melds
         sets = 4 - len(melds)
         live = self.live
         std_d = (state.shanten + 1) if state.shanten is not None else FAR
-        out = [Target("standard", std_d, state.ukeire, _STANDARD)] if std_d < FAR else []
+        out: list[tuple[str, int, int, Facts]] = (
+            [("standard", std_d, state.ukeire, _STANDARD)] if std_d < FAR else []
+        )
         if state.declared or state.quick:
             return out
         slack = std_d + self.target_slack
@@ -969,22 +977,22 @@ class Evaluator:
             d, low = _pungs_distance(counts, sets)
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("pungs", d, _pungs_ukeire(counts, low, live), _PUNGS))
+                out.append(("pungs", d, _pungs_ukeire(counts, low, live), _PUNGS))
         concealed13 = not melds and sum(c) == 13
         if concealed13 and H.Form.SEVEN_PAIRS in self.forms and twos + threes + 2 * fours >= 3:
             d = H.pairs_distance(counts.count(1), twos, threes, fours, self.quads_as_two)
             d = max(1, d - jokers)
             if d <= slack:
                 facts = (*_PAIRS, ("quads", fours if not jokers else 0))
-                out.append(Target("pairs", d, _pairs_ukeire(counts, live), facts))
+                out.append(("pairs", d, _pairs_ukeire(counts, live), facts))
         if concealed13 and H.Form.SHISANLAN in self.forms:
             d = H.shisanlan_distance(base, jokers) - jokers
             if d <= slack:
-                out.append(Target("lan", max(d, 1), -1, _LAN))
+                out.append(("lan", max(d, 1), -1, _LAN))
         if concealed13 and H.Form.SHISANYAO in self.forms:
             d = H.shisanyao_distance(base, jokers) - jokers
             if d <= slack:
-                out.append(Target("lan", max(d, 1), _orphan_ukeire(base, live), _YAO))
+                out.append(("lan", max(d, 1), _orphan_ukeire(base, live), _YAO))
         suit = self.lean_suit(base, melds)
         if suit >= 0:
             b = 9 * suit
@@ -996,7 +1004,7 @@ class Evaluator:
             d, u = suit_target(cs, sets, lv, b, tuple(base[27:]) if honors else ())
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("suit", d, u, (*_STANDARD, (key, True))))
+                out.append(("suit", d, u, (*_STANDARD, (key, True))))
             if not chows:
                 only = [*zeros_before, *cs, *zeros_after]
                 if honors:
@@ -1006,7 +1014,7 @@ class Evaluator:
                 d2 = max(1, d2 - jokers)
                 if d2 <= slack:
                     u2 = _pungs_ukeire(ob, low, live)
-                    out.append(Target("pungs", d2, u2, (*_PUNGS, (key, True))))
+                    out.append(("pungs", d2, u2, (*_PUNGS, (key, True))))
             if concealed13 and H.Form.SEVEN_PAIRS in self.forms and not honors:
                 ob = bytes([*zeros_before, *cs, *zeros_after])
                 q2 = self.quads_as_two
@@ -1014,7 +1022,7 @@ class Evaluator:
                 d3 = max(1, d3 - jokers)
                 if d3 <= slack:
                     u3 = _pairs_ukeire(ob, live)
-                    out.append(Target("pairs", d3, u3, (*_PAIRS, (key, True))))
+                    out.append(("pairs", d3, u3, (*_PAIRS, (key, True))))
         return out
 
     @staticmethod
@@ -1022,12 +1030,14 @@ class Evaluator:
         """The suit a one-suit hand would use: the most tiles, at least 7 with melds
         counted, every meld in it (or honors); -1 when none."""
         # loops and a mask rather than slices, sums, a set and ``max`` with a key: compiled,
-        # those were 5 % of a four-expert guiyang round's instructions (callgrind, 6 rounds)
+        # those were 5 % of a four-expert guiyang round's instructions (callgrind, 6 rounds);
+        # the counts read as a list (a generic sequence's items are looked up as objects)
+        cl: list[int] = c if isinstance(c, list) else list(c)
         m0 = m1 = m2 = 0
         for k in range(9):
-            m0 += c[k]
-            m1 += c[9 + k]
-            m2 += c[18 + k]
+            m0 += cl[k]
+            m1 += cl[9 + k]
+            m2 += cl[18 + k]
         suits = 0  # bit s: a meld in suit s
         for m in melds:
             t = m.tile
@@ -1065,7 +1075,7 @@ class Evaluator:
         best: Valued | None = None
         best_v = 0.0
         has_waits = bool(state.waits)
-        for shape, distance, ukeire, facts in self.targets(state):
+        for shape, distance, ukeire, facts in self._targets(state):
             if has_waits and distance == 1 and shape != "standard":
                 # a ready hand's waits are valued exactly, each by the best shape it
                 # completes (:meth:`_ready_rates`): a one-away target is one of them, and its
