@@ -219,8 +219,12 @@ class CautiousAgent(GreedyAgent):
 
     def _weigh(self, view: TableView, th: Threat) -> None:
         """Weights of every kind as a wait of ``th``'s seat (see the module docstring)."""
+        # the threat's fields read once (every decision of the expert weighs each opponent)
         unseen = view.live
         safe = th.safe
+        weak = th.weak
+        pairs = th.shape == "pairs"
+        focus = th.focus
         off_suit = self.off_suit_weight(th)
         weights = [0.0] * NUM_KINDS
         for t in range(NUM_KINDS):
@@ -232,7 +236,7 @@ class CautiousAgent(GreedyAgent):
                 w += 0.6  # 单吊
             if u >= 2:
                 w += 1.0  # 对倒
-            if th.shape == "pairs":
+            if pairs:
                 w *= 2.0  # 大对子 / 七对 wait on pairs and singles only
             elif t < 27:
                 r = t % 9
@@ -246,9 +250,9 @@ class CautiousAgent(GreedyAgent):
                     w += 1.0  # 边张 12 → 3
                 if 1 <= r <= 7 and unseen[t - 1] and unseen[t + 1]:
                     w += 1.0  # 嵌张
-            if t in th.weak:
+            if t in weak:
                 w *= 0.35
-            if th.focus >= 0 and (t >= 27 or t // 9 != th.focus):
+            if focus >= 0 and (t >= 27 or t // 9 != focus):
                 w *= off_suit  # a one-suit hand waits in its suit
             weights[t] = w
         th.weights = weights
@@ -260,13 +264,19 @@ def _suit_focus(discards: Sequence[int], melds: Sequence[Meld]) -> int:
     of them in that suit, no honor meld, and every meld in it."""
     if len(discards) < 6:
         return -1
-    counts = [0, 0, 0]
+    c0 = c1 = c2 = 0
     for t in discards:
-        if t < 27:
-            counts[t // 9] += 1
-    suits = {m.tile // 9 if m.tile < 27 else 3 for m in melds}
-    for s in range(3):
-        if counts[s] <= 1 and suits <= {s}:
+        if t < 9:
+            c0 += 1
+        elif t < 18:
+            c1 += 1
+        elif t < 27:
+            c2 += 1
+    suits = 0  # bit s: a meld in suit s (bit 3: an honor meld)
+    for m in melds:
+        suits |= 1 << (m.tile // 9 if m.tile < 27 else 3)
+    for s, n in ((0, c0), (1, c1), (2, c2)):
+        if n <= 1 and not suits & ~(1 << s):
             return s
     return -1
 

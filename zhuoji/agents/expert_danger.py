@@ -31,6 +31,7 @@ from zhuoji.agents.expert_value import (
 from zhuoji.contract.pricing import Pricing
 from zhuoji.hand import Form
 from zhuoji.outcome import Meld
+from zhuoji.tiles import NUM_KINDS
 
 
 class _Threats(CautiousAgent):
@@ -146,23 +147,51 @@ class DangerModel:
         return v
 
     def deal_in(self, view: TableView, ev: Evaluator, tile: int) -> tuple[float, float]:
-        """(chance that discarding ``tile`` deals in, expected points paid for it)."""
+        """(chance that discarding ``tile`` deals in, expected points paid for it): the sum
+        over :meth:`chances` of each chance, and of each chance times :meth:`loss_to`.
+
+        A decision asks it of most tiles it holds, several times each (the safest discard,
+        every option, every claim's discards): what does not depend on the tile — which
+        opponents count, their calibrated chance, their wait weights and what dealing into
+        each costs — is read once a decision (:meth:`_danger_table`), and each tile's answer
+        is kept.  The arithmetic is :meth:`chances`' own, term for term, so the answers are
+        the same floats."""
         if not ev.win_on_discard:
             return 0.0, 0.0
-        cache = view.cache.get("expert.danger")
-        if not isinstance(cache, dict):
-            cache = {}
-            view.cache["expert.danger"] = cache
-        got = cache.get(tile)
+        table = view.cache.get("expert.danger")
+        if not isinstance(table, _DangerTable):
+            table = self._danger_table(view, ev)
+            view.cache["expert.danger"] = table
+        got = table.answers[tile]
         if got is not None:
-            return got  # type: ignore[no-any-return]
+            return got
         p_total = paid = 0.0
-        for th, p in self.chances(view, ev, tile):
-            p_total += p
-            paid += p * self.loss_to(view, ev, th)
+        wph = table.waits_per_hand
+        for p_th, scale, weights, total, loss in table.active:
+            p = p_th * min(1.0, wph * weights[tile] / total)
+            p *= scale
+            if p > 0:
+                p_total += p
+                paid += p * loss
         out = (min(p_total, 1.0), paid)
-        cache[tile] = out
+        table.answers[tile] = out
         return out
+
+    def _danger_table(self, view: TableView, ev: Evaluator) -> _DangerTable:
+        """What :meth:`deal_in` reads of each opponent for one decision: the opponents
+        :meth:`chances` weighs (above :attr:`danger_floor`, with weights), in its order,
+        each as (ready chance, calibration, wait weights, their total, :meth:`loss_to`)."""
+        active: list[tuple[float, float, list[float], float, float]] = []
+        for th in self._threats.threats(view):
+            scale = self.scale_of(ev, th)
+            if th.p * scale < self.danger_floor:
+                continue
+            if not th.weights:
+                self._threats._weigh(view, th)
+            if th.total <= 0:
+                continue
+            active.append((th.p, scale, th.weights, th.total, self.loss_to(view, ev, th)))
+        return _DangerTable(active, self._threats.waits_per_hand)
 
     def chances(self, view: TableView, ev: Evaluator, tile: int) -> list[tuple[Threat, float]]:
         """Each opponent's chance to win on this seat's discard of ``tile`` (calibrated:
@@ -283,6 +312,20 @@ class DangerModel:
             p1 = live * rho * (1 - rho) ** (live - 1)
             p_none *= p0 + p1
         return 1.0 - p_none
+
+
+class _DangerTable:
+    """One decision's deal-in reading (:meth:`DangerModel._danger_table`) and the answers
+    :meth:`DangerModel.deal_in` gave so far, by tile."""
+
+    __slots__ = ("active", "answers", "waits_per_hand")
+
+    def __init__(
+        self, active: list[tuple[float, float, list[float], float, float]], waits_per_hand: float
+    ) -> None:
+        self.active = active
+        self.waits_per_hand = waits_per_hand
+        self.answers: list[tuple[float, float] | None] = [None] * NUM_KINDS
 
 
 def _plain_fan(ev: Evaluator) -> int:

@@ -689,6 +689,65 @@ def _pairs_ukeire(b: bytes, live: Sequence[int]) -> int:
     return sum(compress(live, b.translate(_ODD)))
 
 
+def _histogram(c: list[int], lo: int, hi: int) -> tuple[int, int, int, int]:
+    """How many kinds of ``c[lo:hi]`` are held exactly once, twice, three and four times
+    (one pass of machine integers compiled, where ``bytes.count`` was a method call each)."""
+    n1 = n2 = n3 = n4 = 0
+    for k in range(lo, hi):
+        x = c[k]
+        if x == 1:
+            n1 += 1
+        elif x == 2:
+            n2 += 1
+        elif x == 3:
+            n3 += 1
+        elif x == 4:
+            n4 += 1
+    return n1, n2, n3, n4
+
+
+def _pungs_cost(ones: int, twos: int, threes: int, fours: int, sets: int) -> tuple[int, int]:
+    """:func:`_pungs_distance` from the histogram of counts (:func:`_histogram`)."""
+    left = sets + 1
+    cost = 0
+    last = 0  # the lowest count picked
+    for held, missing, kinds in ((4, 0, fours), (3, 0, threes), (2, 1, twos), (1, 2, ones)):
+        if kinds and left:
+            take = min(kinds, left)
+            cost += take * missing
+            left -= take
+            last = held
+    if left:  # kinds not held at all
+        cost += 3 * left
+        last = 0
+    cost -= 1 if last <= 2 else 0
+    return cost, max(1, last)
+
+
+def _live_held(c: list[int], live: list[int], lo: int, hi: int, least: int, most: int) -> int:
+    """Live copies of the kinds of ``c[lo:hi]`` held ``least`` to ``most`` times (none when
+    ``least > most``): :func:`_pungs_ukeire` with ``least = low``, ``most = 2``."""
+    total = 0
+    if least > most:
+        return 0
+    for k in range(lo, hi):
+        x = c[k]
+        if least <= x <= most:
+            total += live[k]
+    return total
+
+
+def _live_odd(c: list[int], live: list[int], lo: int, hi: int) -> int:
+    """Live copies of the kinds of ``c[lo:hi]`` held once or three times
+    (:func:`_pairs_ukeire`)."""
+    total = 0
+    for k in range(lo, hi):
+        x = c[k]
+        if x == 1 or x == 3:
+            total += live[k]
+    return total
+
+
 @lru_cache(maxsize=65536)
 def suit_target(
     cs: tuple[int, ...], sets: int, live: tuple[int, ...], base: int, honors: tuple[int, ...] = ()
@@ -787,6 +846,9 @@ class Evaluator:
         self.ready_opponents = sum(self.p_ready)
         self.highest = rs.variant.patterns.combine == "highest"
         self.forms = rs.variant.forms.allowed
+        self.pairs_form = H.Form.SEVEN_PAIRS in self.forms
+        self.lan_form = H.Form.SHISANLAN in self.forms
+        self.yao_form = H.Form.SHISANYAO in self.forms
         self.quads_as_two = rs.variant.forms.quads_as_two_pairs
         self.wild = view.wild
         self.seat_wind = (me - view.dealer) % n
@@ -946,12 +1008,20 @@ class Evaluator:
 
     def targets(self, state: HandState) -> list[Target]:
         """The shapes this hand may still complete."""
+        return [Target(*t) for t in self._targets(state)]
+
+    def _targets(self, state: HandState) -> list[tuple[str, int, int, Facts]]:
+        """:meth:`targets` as plain tuples, which :meth:`value` reads: compiled, a named
+        tuple is made by its Python ``__new__`` (a frame each), a plain tuple natively (the
+        named tuples were a quarter of this method's instructions)."""
         c = state.c
         melds = state.melds
         sets = 4 - len(melds)
         live = self.live
         std_d = (state.shanten + 1) if state.shanten is not None else FAR
-        out = [Target("standard", std_d, state.ukeire, _STANDARD)] if std_d < FAR else []
+        out: list[tuple[str, int, int, Facts]] = (
+            [("standard", std_d, state.ukeire, _STANDARD)] if std_d < FAR else []
+        )
         if state.declared or state.quick:
             return out
         slack = std_d + self.target_slack
@@ -961,30 +1031,30 @@ class Evaluator:
             jokers = c[self.wild]
             base = list(c)
             base[self.wild] = 0
-        counts = bytes(base)
-        twos, threes, fours = counts.count(2), counts.count(3), counts.count(4)
+        ones, twos, threes, fours = _histogram(base, 0, T.NUM_KINDS)
         chows = any(m.kind is MeldKind.CHI for m in melds)
         # each target's distance first, its improving tiles only when it is kept
         if not chows and twos + threes + fours >= sets:
-            d, low = _pungs_distance(counts, sets)
+            d, low = _pungs_cost(ones, twos, threes, fours, sets)
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("pungs", d, _pungs_ukeire(counts, low, live), _PUNGS))
+                u = _live_held(base, live, 0, T.NUM_KINDS, low, 2)
+                out.append(("pungs", d, u, _PUNGS))
         concealed13 = not melds and sum(c) == 13
-        if concealed13 and H.Form.SEVEN_PAIRS in self.forms and twos + threes + 2 * fours >= 3:
-            d = H.pairs_distance(counts.count(1), twos, threes, fours, self.quads_as_two)
+        if concealed13 and self.pairs_form and twos + threes + 2 * fours >= 3:
+            d = H.pairs_distance(ones, twos, threes, fours, self.quads_as_two)
             d = max(1, d - jokers)
             if d <= slack:
                 facts = (*_PAIRS, ("quads", fours if not jokers else 0))
-                out.append(Target("pairs", d, _pairs_ukeire(counts, live), facts))
-        if concealed13 and H.Form.SHISANLAN in self.forms:
+                out.append(("pairs", d, _live_odd(base, live, 0, T.NUM_KINDS), facts))
+        if concealed13 and self.lan_form:
             d = H.shisanlan_distance(base, jokers) - jokers
             if d <= slack:
-                out.append(Target("lan", max(d, 1), -1, _LAN))
-        if concealed13 and H.Form.SHISANYAO in self.forms:
+                out.append(("lan", max(d, 1), -1, _LAN))
+        if concealed13 and self.yao_form:
             d = H.shisanyao_distance(base, jokers) - jokers
             if d <= slack:
-                out.append(Target("lan", max(d, 1), _orphan_ukeire(base, live), _YAO))
+                out.append(("lan", max(d, 1), _orphan_ukeire(base, live), _YAO))
         suit = self.lean_suit(base, melds)
         if suit >= 0:
             b = 9 * suit
@@ -992,29 +1062,29 @@ class Evaluator:
             lv = tuple(live[b : b + 9])
             honors = self.honors_in_set and (any(base[27:]) or any(m.tile >= 27 for m in melds))
             key = "mixed_one_suit" if honors else "one_suit"
-            zeros_before, zeros_after = [0] * b, [0] * (T.NUM_KINDS - b - 9)
             d, u = suit_target(cs, sets, lv, b, tuple(base[27:]) if honors else ())
             d = max(1, d - jokers)
             if d <= slack:
-                out.append(Target("suit", d, u, (*_STANDARD, (key, True))))
+                out.append(("suit", d, u, (*_STANDARD, (key, True))))
+            # the suit's tiles alone (and the honors, for 混一色): counted in place, the
+            # other kinds as not held
+            s1, s2, s3, s4 = _histogram(base, b, b + 9)
             if not chows:
-                only = [*zeros_before, *cs, *zeros_after]
-                if honors:
-                    only[27:] = base[27:]
-                ob = bytes(only)
-                d2, low = _pungs_distance(ob, sets)
+                h1, h2, h3, h4 = _histogram(base, 27, T.NUM_KINDS) if honors else (0, 0, 0, 0)
+                d2, low = _pungs_cost(s1 + h1, s2 + h2, s3 + h3, s4 + h4, sets)
                 d2 = max(1, d2 - jokers)
                 if d2 <= slack:
-                    u2 = _pungs_ukeire(ob, low, live)
-                    out.append(Target("pungs", d2, u2, (*_PUNGS, (key, True))))
-            if concealed13 and H.Form.SEVEN_PAIRS in self.forms and not honors:
-                ob = bytes([*zeros_before, *cs, *zeros_after])
+                    u2 = _live_held(base, live, b, b + 9, low, 2)
+                    if honors:
+                        u2 += _live_held(base, live, 27, T.NUM_KINDS, low, 2)
+                    out.append(("pungs", d2, u2, (*_PUNGS, (key, True))))
+            if concealed13 and self.pairs_form and not honors:
                 q2 = self.quads_as_two
-                d3 = H.pairs_distance(ob.count(1), ob.count(2), ob.count(3), ob.count(4), q2)
+                d3 = H.pairs_distance(s1, s2, s3, s4, q2)
                 d3 = max(1, d3 - jokers)
                 if d3 <= slack:
-                    u3 = _pairs_ukeire(ob, live)
-                    out.append(Target("pairs", d3, u3, (*_PAIRS, (key, True))))
+                    u3 = _live_odd(base, live, b, b + 9)
+                    out.append(("pairs", d3, u3, (*_PAIRS, (key, True))))
         return out
 
     @staticmethod
@@ -1022,12 +1092,14 @@ class Evaluator:
         """The suit a one-suit hand would use: the most tiles, at least 7 with melds
         counted, every meld in it (or honors); -1 when none."""
         # loops and a mask rather than slices, sums, a set and ``max`` with a key: compiled,
-        # those were 5 % of a four-expert guiyang round's instructions (callgrind, 6 rounds)
+        # those were 5 % of a four-expert guiyang round's instructions (callgrind, 6 rounds);
+        # the counts read as a list (a generic sequence's items are looked up as objects)
+        cl: list[int] = c if isinstance(c, list) else list(c)
         m0 = m1 = m2 = 0
         for k in range(9):
-            m0 += c[k]
-            m1 += c[9 + k]
-            m2 += c[18 + k]
+            m0 += cl[k]
+            m1 += cl[9 + k]
+            m2 += cl[18 + k]
         suits = 0  # bit s: a meld in suit s
         for m in melds:
             t = m.tile
@@ -1065,7 +1137,7 @@ class Evaluator:
         best: Valued | None = None
         best_v = 0.0
         has_waits = bool(state.waits)
-        for shape, distance, ukeire, facts in self.targets(state):
+        for shape, distance, ukeire, facts in self._targets(state):
             if has_waits and distance == 1 and shape != "standard":
                 # a ready hand's waits are valued exactly, each by the best shape it
                 # completes (:meth:`_ready_rates`): a one-away target is one of them, and its
