@@ -182,20 +182,14 @@ class DangerModel:
         :meth:`chances` weighs (above :attr:`danger_floor`, with weights), in its order,
         each as (ready chance, calibration, wait weights, their total, :meth:`loss_to`)."""
         active: list[tuple[float, float, list[float], float, float]] = []
-        for th in self._threats.threats(view):
-            scale = self.scale_of(ev, th)
-            if th.p * scale < self.danger_floor:
-                continue
-            if not th.weights:
-                self._threats._weigh(view, th)
-            if th.total <= 0:
-                continue
+        for th, scale in self._weighed(view, ev):
             active.append((th.p, scale, th.weights, th.total, self.loss_to(view, ev, th)))
         return _DangerTable(active, self._threats.waits_per_hand)
 
-    def chances(self, view: TableView, ev: Evaluator, tile: int) -> list[tuple[Threat, float]]:
-        """Each opponent's chance to win on this seat's discard of ``tile`` (calibrated:
-        :meth:`scale_of`), those below :attr:`danger_floor` left out."""
+    def _weighed(self, view: TableView, ev: Evaluator) -> list[tuple[Threat, float]]:
+        """The opponents worth weighing, in order, with their calibration
+        (:meth:`scale_of`): ready chance times calibration at least :attr:`danger_floor`,
+        wait weights worked out, some weight left."""
         out: list[tuple[Threat, float]] = []
         for th in self._threats.threats(view):
             scale = self.scale_of(ev, th)
@@ -203,8 +197,15 @@ class DangerModel:
                 continue
             if not th.weights:
                 self._threats._weigh(view, th)
-            if th.total <= 0:
-                continue
+            if th.total > 0:
+                out.append((th, scale))
+        return out
+
+    def chances(self, view: TableView, ev: Evaluator, tile: int) -> list[tuple[Threat, float]]:
+        """Each opponent's chance to win on this seat's discard of ``tile`` (calibrated:
+        :meth:`scale_of`), those below :attr:`danger_floor` left out."""
+        out: list[tuple[Threat, float]] = []
+        for th, scale in self._weighed(view, ev):
             p = th.p * min(1.0, self._threats.waits_per_hand * th.weights[tile] / th.total)
             p *= scale
             if p > 0:

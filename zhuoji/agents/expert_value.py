@@ -642,21 +642,7 @@ def _pungs_distance(b: bytes, sets: int) -> tuple[int, int]:
     """:func:`pungs_target`'s distance, and the lowest count picked (at least 1), from the
     counts as bytes: the sets + 1 highest counts, read from how many kinds are held 4, 3,
     2 and 1 times."""
-    left = sets + 1
-    cost = 0
-    last = 0  # the lowest count picked
-    for held, missing in _PUNG_COUNTS:
-        kinds = b.count(held)
-        if kinds and left:
-            take = min(kinds, left)
-            cost += take * missing
-            left -= take
-            last = held
-    if left:  # kinds not held at all
-        cost += 3 * left
-        last = 0
-    cost -= 1 if last <= 2 else 0
-    return cost, max(1, last)
+    return _pungs_cost(b.count(1), b.count(2), b.count(3), b.count(4), sets)
 
 
 def _pungs_ukeire(b: bytes, low: int, live: Sequence[int]) -> int:
@@ -668,7 +654,6 @@ def _pungs_ukeire(b: bytes, low: int, live: Sequence[int]) -> int:
 
 
 #: (count held, tiles missing for a pung) from the most held
-_PUNG_COUNTS = ((4, 0), (3, 0), (2, 1), (1, 2))
 #: byte tables marking the counts 1 or 2, 2, and 1 or 3 (bytes.translate)
 _ONE_OR_TWO = bytes(1 if x in (1, 2) else 0 for x in range(256))
 _TWO = bytes(1 if x == 2 else 0 for x in range(256))
