@@ -39,6 +39,9 @@ taken: no 包牌 risk), robbing a kong, and 换三张 and 定缺 where the engin
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from zhuoji import hand as H
 from zhuoji.actions import Action, ActionKind
@@ -63,6 +66,10 @@ from zhuoji.tiles import NUM_KINDS, suit_of
 _KONGS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED)
 
 
+# compiled (group "expert"), as a Python class: its methods run compiled, while subclasses
+# (``expert@N`` of bench/agents.py, the search bot), their tuning constants and
+# monkeypatched methods behave as they do in Python
+@mypyc_attr(native_class=False)
 class ExpertAgent(DangerModel):
     """Payout-aware bot; see the module docstring."""
 
@@ -132,7 +139,7 @@ class ExpertAgent(DangerModel):
         plus the chickens among the thrown tiles that still count for their discarder
         (内外鸡).  Ties: the suit with fewer, less useful tiles (:func:`suit_weakness`)."""
         ev = Evaluator(view)
-        return max(options, key=lambda a: self._void_value(view, ev, a.tile))
+        return options[_first_best([self._void_value(view, ev, a.tile) for a in options])]
 
     def _void_value(self, view: TableView, ev: Evaluator, s: int) -> tuple[float, float]:
         """The hand's value with suit ``s`` given up (see :meth:`choose_que`), then the
@@ -172,11 +179,13 @@ class ExpertAgent(DangerModel):
         if given and suit_of(given[0]) in suits:
             suit = suit_of(given[0])
         else:
-            suit = max(sorted(suits), key=lambda s: self._void_value(view, ev, s))
+            ordered = sorted(suits)
+            suit = ordered[_first_best([self._void_value(view, ev, s) for s in ordered])]
         mine = [a for a in legal if suit_of(a.tile) == suit]
         hand = view.hand
         worth = ev.prices.hold_values  # chickens (they pay their holder), and the like
-        return min(mine, key=lambda a: (worth[a.tile] > 0, tile_use(hand, a.tile), a.tile))
+        keys = [(worth[a.tile] > 0, tile_use(hand, a.tile), a.tile) for a in mine]
+        return mine[_first_least(keys)]
 
     # --- own turn ----------------------------------------------------------------------
 
@@ -195,7 +204,8 @@ class ExpertAgent(DangerModel):
         dead = _dead_ready(opts) if self.keep_live_waits else frozenset()
         for t in dead:
             scored.pop(t, None)
-        best_tile, best_value = max(scored.items(), key=lambda kv: kv[1])
+        items = list(scored.items())
+        best_tile, best_value = items[_first_best([v for _, v in items])]
         efficient = self._shape.choose_discard(view, opts)
         if efficient in scored and best_value - scored[efficient] < self.deviation_margin:
             best_tile, best_value = efficient, scored[efficient]
@@ -305,10 +315,8 @@ class ExpertAgent(DangerModel):
         """Next-draw expectimax for the best discards one step from ready (in place);
         ``valued`` holds each state's static value."""
         by_tile = {o.tile: o for o in opts}
-        top = sorted(
-            (t for t in scores if by_tile[t].shanten == 1 and by_tile[t].ukeire > 0),
-            key=lambda t: -scores[t],
-        )[: self.search_width]
+        near = [t for t in scores if by_tile[t].shanten == 1 and by_tile[t].ukeire > 0]
+        top = _ordered(near, [-scores[t] for t in near])[: self.search_width]
         if len(top) < 2 or scores[top[0]] - scores[top[-1]] > self.search_window:
             return
         per = max(1, self.search_budget // len(top))
@@ -319,7 +327,7 @@ class ExpertAgent(DangerModel):
         for t in top:
             state = states[t]
             o = by_tile[t]
-            draws = sorted(o.improving, key=lambda k: -live[k])
+            draws = _ordered(list(o.improving), [-live[k] for k in o.improving])
             values = [(live[k], self._ready_after(view, ev, state, k)) for k in draws[:per]]
             got = sum(n for n, _ in values)
             if not got:
@@ -353,7 +361,7 @@ class ExpertAgent(DangerModel):
         live[draw] = max(0, live[draw] - 1)
         kinds = [k for k in range(NUM_KINDS) if c[k]]
         ready = [o for o in view.analyzer.options(c, kinds, live) if o.shanten == 0]
-        ready.sort(key=lambda o: -o.ukeire)
+        ready = _ordered(ready, [-o.ukeire for o in ready])
         best = -1e18
         for o in ready[:2]:
             after = list(c)
@@ -555,6 +563,33 @@ def _dead_ready(opts: Sequence[DiscardOption]) -> frozenset[int]:
 
 def _ukeire(view: TableView, hand: Sequence[int]) -> int:
     return view.analyzer.ukeire(hand, view.live)[1]
+
+
+# no lambdas: a closure in a method of a non-native class stops mypyc (internal error)
+_T = TypeVar("_T")
+
+
+def _ordered(items: list[_T], keys: Sequence[float]) -> list[_T]:
+    """``sorted(items, key=...)`` with the keys given: stable, ties in the items' order."""
+    return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
+
+
+def _first_best(keys: Sequence[Any]) -> int:
+    """The index ``max(..., key=...)`` picks: the first of the greatest keys."""
+    best = 0
+    for i in range(1, len(keys)):
+        if keys[i] > keys[best]:
+            best = i
+    return best
+
+
+def _first_least(keys: Sequence[Any]) -> int:
+    """The index ``min(..., key=...)`` picks: the first of the least keys."""
+    best = 0
+    for i in range(1, len(keys)):
+        if keys[i] < keys[best]:
+            best = i
+    return best
 
 
 register_agent("expert", ExpertAgent)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from zhuoji.agents.analysis import TableView, meld_counts
 from zhuoji.agents.cautious import CautiousAgent, Threat
 from zhuoji.agents.expert_value import (
@@ -34,6 +36,7 @@ from zhuoji.outcome import Meld
 from zhuoji.tiles import NUM_KINDS
 
 
+@mypyc_attr(native_class=False)  # its base, the cautious bot, is a Python class
 class _Threats(CautiousAgent):
     """The cautious bot's reading of the opponents (who is ready, may win on this seat's
     discard, which tiles it waits on); the expert prices the losses itself, and reads an
@@ -92,6 +95,7 @@ def _passed_since_last_discard(view: TableView, o: int) -> set[int]:
     return out
 
 
+@mypyc_attr(native_class=False)  # the expert's base: see ExpertAgent
 class DangerModel:
     """Deal-in chances and what they cost, for :class:`~zhuoji.agents.expert.ExpertAgent`."""
 
