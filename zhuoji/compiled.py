@@ -68,6 +68,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # the bots' table view and hand analysis, and the greedy bot that cautious and expert
     # build on
     "bots": ("agents.analysis", "agents.greedy"),
+    # the cautious bot: its reading of the opponents (who is ready, which tiles they wait
+    # on), which the expert's danger model asks every decision.  A group of its own: its
+    # bot is a non-native class (a Python class whose methods are compiled) subclassing the
+    # greedy bot, and the expert's reading subclasses it in turn
+    "cautious": ("agents.cautious",),
     # the pattern screen the 通行证 check reads a hand's value from (the engine and the bots
     # call it; a group of its own, since the engine imports it while it loads)
     "screen": ("rules.screen",),
@@ -98,6 +103,7 @@ STAND_INS = (
     GROUPS["engine"]
     + GROUPS["expert"]
     + GROUPS["bots"]
+    + GROUPS["cautious"]
     + GROUPS["screen"]
     + GROUPS["pricing"]
     + GROUPS["chickens"]

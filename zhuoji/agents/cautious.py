@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.analysis import DiscardOption, TableView, meld_counts
 from zhuoji.agents.base import register_agent
@@ -81,6 +83,9 @@ class Threat:
         return self.p * self.loss
 
 
+# compiled (group "cautious") as a Python class: its methods run compiled, while its
+# subclasses (the expert's reading of the opponents) and tuning constants behave as Python's
+@mypyc_attr(native_class=False)
 class CautiousAgent(GreedyAgent):
     """Greedy offence; folds against ready opponents; see the module docstring."""
 
