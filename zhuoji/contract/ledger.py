@@ -283,25 +283,6 @@ class LedgerEntry:
         }
 
 
-def _entry(
-    payer: int, payee: int, amount: int, item: str, units: int, rule: str, f: Fact, text: str
-) -> LedgerEntry:
-    """A live :class:`LedgerEntry`, equal to ``LedgerEntry(...)``, built without the frozen
-    dataclass's field-by-field ``object.__setattr__`` (a round pays a dozen); the fields left
-    at their defaults (no text, not void) are read from the class."""
-    entry = _new_object(LedgerEntry)
-    if text:
-        entry.__dict__.update(
-            payer=payer, payee=payee, amount=amount, item=item, units=units, rule=rule, fact=f,
-            text=text,
-        )  # fmt: skip
-    else:
-        entry.__dict__.update(
-            payer=payer, payee=payee, amount=amount, item=item, units=units, rule=rule, fact=f
-        )
-    return entry
-
-
 @dataclass
 class Ledger:
     """The itemized settlement of one round.  The stake lives here and only here: stages pay
@@ -334,8 +315,24 @@ class Ledger:
             payer, payee, units = payee, payer, -units
         if units == 0 or payer == payee:
             return None
-        self.record.append(_entry(payer, payee, units * self.stake, item, units, rule, f, text))
-        return len(self.record) - 1
+        # the entry, equal to ``LedgerEntry(...)``, built here without the frozen dataclass's
+        # field-by-field ``object.__setattr__`` (a round pays a dozen; compiled stages call
+        # this directly): the fields left at their defaults (not void; no text) are read from
+        # the class
+        entry = _new_object(LedgerEntry)
+        if text:
+            entry.__dict__.update(
+                payer=payer, payee=payee, amount=units * self.stake, item=item, units=units,
+                rule=rule, fact=f, text=text,
+            )  # fmt: skip
+        else:
+            entry.__dict__.update(
+                payer=payer, payee=payee, amount=units * self.stake, item=item, units=units,
+                rule=rule, fact=f,
+            )  # fmt: skip
+        record = self.record
+        record.append(entry)
+        return len(record) - 1
 
     def void(
         self, indices: Iterable[int], why: str = "", *, by: Remark | None = None
