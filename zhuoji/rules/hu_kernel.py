@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from zhuoji.contract.ledger import Fact, fact, with_fact
+from zhuoji.contract.ledger_kernel import pay as ledger_pay
 from zhuoji.outcome import Declaration, WinHow
 
 # enum members as module constants: compiled, a member read off its class goes through the
@@ -237,6 +238,6 @@ def pay_win(ctx: Any, win: Any, t: HuTerms, value: Any) -> None:
                 share = times(share, ctx.players - 1, "robbed_pays_all")
         entries = win_entries.setdefault(seat, [])
         for item, f, units in share + bonus_parts:
-            at = ledger.pay(payer, seat, units, item, "", f, rule)
+            at = ledger_pay(ledger, payer, seat, units, item, "", f, rule)
             if at is not None:
                 entries.append(at)
