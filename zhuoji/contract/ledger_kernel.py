@@ -4,7 +4,7 @@
 dataclasses whose equality, ``dataclasses.asdict``/``replace``, pickling and JSON every
 reader relies on) and what they mean; this module is how they are built on every payment:
 ``fact``, ``with_fact`` and the ledger's ``pay`` (the stake applied here, by the ledger alone).
-A record is built with its given fields put into its ``__dict__`` (equal to the dataclass's
+A record is built with its given fields as its ``__dict__`` (equal to the dataclass's
 constructor, without its field-by-field ``object.__setattr__``), compiled so that the
 compiled stages (the win payment, the chickens stage) pay without a Python call.
 
@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 _new_object = object.__new__
+#: sets a record's ``__dict__`` (the frozen dataclasses refuse ``setattr``)
+_set = object.__setattr__
 
 #: the record classes of ``zhuoji.contract.ledger`` (set by :func:`bind` when it loads)
 _FACT: Any = None
@@ -32,18 +34,19 @@ def bind(fact_class: type, entry_class: type) -> None:
 
 def fact(**fields: Any) -> Any:
     """A ``Fact`` holding ``fields`` (the others keep their defaults, read from the class):
-    the same as ``Fact(**fields)``."""
+    the same as ``Fact(**fields)``.  The keyword dictionary, new for each call, becomes the
+    record's ``__dict__`` (no copy, no resizing of an empty one)."""
     f = _new_object(_FACT)
-    f.__dict__.update(fields)
+    _set(f, "__dict__", fields)
     return f
 
 
 def with_fact(f: Any, **fields: Any) -> Any:
     """``f`` with ``fields`` changed."""
-    g = _new_object(_FACT)
-    d = g.__dict__
-    d.update(f.__dict__)
+    d: dict[str, Any] = dict(f.__dict__)
     d.update(fields)
+    g = _new_object(_FACT)
+    _set(g, "__dict__", d)
     return g
 
 
@@ -60,17 +63,19 @@ def pay(
         return None
     stake: int = ledger.stake
     entry = _new_object(_ENTRY)
-    # the fields left at their defaults (not void; no text) are read from the class
+    # the fields left at their defaults (not void; no text) are read from the class; the
+    # dictionary is built at its size and becomes the entry's ``__dict__``
     if text:
-        entry.__dict__.update(
-            payer=payer, payee=payee, amount=units * stake, item=item, units=units, rule=rule,
-            fact=f, text=text,
-        )  # fmt: skip
+        d: dict[str, Any] = {
+            "payer": payer, "payee": payee, "amount": units * stake, "item": item,
+            "units": units, "rule": rule, "fact": f, "text": text,
+        }  # fmt: skip
     else:
-        entry.__dict__.update(
-            payer=payer, payee=payee, amount=units * stake, item=item, units=units, rule=rule,
-            fact=f,
-        )  # fmt: skip
+        d = {
+            "payer": payer, "payee": payee, "amount": units * stake, "item": item,
+            "units": units, "rule": rule, "fact": f,
+        }  # fmt: skip
+    _set(entry, "__dict__", d)
     record: list[Any] = ledger.record
     record.append(entry)
     return len(record) - 1
