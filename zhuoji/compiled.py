@@ -95,6 +95,14 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # rules/facts.py's kernel, which imports only the hand, the round's outcome and the
     # tiles (facts.py, with its pydantic model, re-exports it)
     "facts": ("rules.facts_kernel",),
+    # the win payment's arithmetic (every win settlement pays): the hu hook's own kernel,
+    # over its parameters read once into a plain class; it imports the ledger and the
+    # round's outcome only (rules/hu.py, with its pydantic models, imports it)
+    "hu": ("rules.hu_kernel",),
+    # the ledger's constructors and payment (every entry, every fact settlement writes):
+    # contract/ledger.py's kernel, which imports nothing of the package (the ledger hands it
+    # its classes when it loads)
+    "ledger": ("contract.ledger_kernel",),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
@@ -108,6 +116,8 @@ STAND_INS = (
     + GROUPS["pricing"]
     + GROUPS["chickens"]
     + GROUPS["facts"]
+    + GROUPS["hu"]
+    + GROUPS["ledger"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"

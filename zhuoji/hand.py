@@ -349,20 +349,26 @@ class HandRules:
         base = list(c)
         total = sum(base)
         out: list[Decomposition] = []
+        options = self._switches & _OPTION_SWITCHES
         for form in _FORMS_BY_NAME:
             if form not in self.forms:
                 continue
             if form is Form.STANDARD:
                 if total % 3 == 2:
-                    out += [Decomposition(form, g) for g in _plain_standard_realizations(base)]
+                    out += [_decomposition(form, g) for g in _plain_standard_realizations(base)]
             elif total == 14:
+                # a form the kernel finds incomplete has no realization (settlement values
+                # every win: a seven-pairs search in Python for a hand of sets is 5 K
+                # instructions, the kernel's answer a few hundred)
+                if _kernel.forms_distance(base, _FORM_SWITCH[form] | options):
+                    continue
                 if form is Form.SEVEN_PAIRS:
                     found = _pair_realizations(base, 0, 0, self.quads_as_two_pairs)
                 elif form is Form.SHISANLAN:
                     found = _lan_realizations(base, 0, 0, self.strict_lan)
                 else:
                     found = _yao_realizations(base, 0)
-                out += [Decomposition(form, g) for g in found]
+                out += [_decomposition(form, g) for g in found]
         return out
 
 
@@ -396,6 +402,18 @@ _PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
 #: the forms in the order :meth:`HandRules.decompositions` lists them (by name)
 _FORMS_BY_NAME = tuple(sorted(Form, key=lambda f: f.value))
 PLAIN = HandRules()
+
+
+def _decomposition(form: Form, groups: tuple[Group, ...]) -> Decomposition:
+    """``Decomposition(form, groups)`` without the frozen dataclass's field-by-field
+    ``object.__setattr__`` (every win settlement values makes them): its fields put into
+    its ``__dict__``, as ``outcome.frozen_from`` builds the round end."""
+    d = _new_object(Decomposition)
+    d.__dict__.update(form=form, groups=groups)
+    return d
+
+
+_new_object = object.__new__
 
 
 def decompositions(c: Sequence[int]) -> list[Decomposition]:

@@ -27,8 +27,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import TypedDict, Unpack
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
+from zhuoji.contract import ledger_kernel as _kernel
 from zhuoji.rules.registry import Words, words_of
 from zhuoji.rules.registry import label as item_label
 from zhuoji.tiles import text as tile_text
@@ -142,24 +143,19 @@ class FactFields(TypedDict, total=False):
     tags: tuple[str, ...]
 
 
-_new_object = object.__new__
-
-
 def fact(**fields: Unpack[FactFields]) -> Fact:
     """A :class:`Fact` holding ``fields`` (the others keep their defaults), the same as
     ``Fact(**fields)`` without the frozen dataclass's field-by-field ``object.__setattr__``
-    (settlement writes a dozen a round)."""
-    f = _new_object(Fact)
-    f.__dict__.update(fields)
-    return f
+    (settlement writes a dozen a round).  At run time this is the compiled
+    :func:`zhuoji.contract.ledger_kernel.fact` (bound below); this definition types it."""
+    made: Fact = _kernel.fact(**fields)
+    return made
 
 
 def with_fact(f: Fact, **fields: Unpack[FactFields]) -> Fact:
-    """``f`` with ``fields`` changed."""
-    g = _new_object(Fact)
-    g.__dict__.update(f.__dict__)
-    g.__dict__.update(fields)
-    return g
+    """``f`` with ``fields`` changed (at run time :func:`zhuoji.contract.ledger_kernel.with_fact`)."""
+    made: Fact = _kernel.with_fact(f, **fields)
+    return made
 
 
 NO_FACT = Fact()
@@ -283,25 +279,6 @@ class LedgerEntry:
         }
 
 
-def _entry(
-    payer: int, payee: int, amount: int, item: str, units: int, rule: str, f: Fact, text: str
-) -> LedgerEntry:
-    """A live :class:`LedgerEntry`, equal to ``LedgerEntry(...)``, built without the frozen
-    dataclass's field-by-field ``object.__setattr__`` (a round pays a dozen); the fields left
-    at their defaults (no text, not void) are read from the class."""
-    entry = _new_object(LedgerEntry)
-    if text:
-        entry.__dict__.update(
-            payer=payer, payee=payee, amount=amount, item=item, units=units, rule=rule, fact=f,
-            text=text,
-        )  # fmt: skip
-    else:
-        entry.__dict__.update(
-            payer=payer, payee=payee, amount=amount, item=item, units=units, rule=rule, fact=f
-        )
-    return entry
-
-
 @dataclass
 class Ledger:
     """The itemized settlement of one round.  The stake lives here and only here: stages pay
@@ -330,12 +307,7 @@ class Ledger:
         ``rule``, its facts ``f``); a negative amount is paid the other way, nothing is
         recorded for zero or a seat paying itself.  Returns the new entry's index in
         :attr:`record` (None when nothing was recorded)."""
-        if units < 0:
-            payer, payee, units = payee, payer, -units
-        if units == 0 or payer == payee:
-            return None
-        self.record.append(_entry(payer, payee, units * self.stake, item, units, rule, f, text))
-        return len(self.record) - 1
+        return _pay(self, payer, payee, units, item, text, f, rule)
 
     def void(
         self, indices: Iterable[int], why: str = "", *, by: Remark | None = None
@@ -398,3 +370,12 @@ class Ledger:
             "next_dealer": self.next_dealer,
             "next_streak": self.next_streak,
         }
+
+
+# the constructors and the payment, compiled (``contract/ledger_kernel.py``): it builds these
+# classes, which it does not import
+_kernel.bind(Fact, LedgerEntry)
+_pay = _kernel.pay
+if not TYPE_CHECKING:  # the same functions as above, without a Python call each
+    fact = _kernel.fact
+    with_fact = _kernel.with_fact

@@ -19,9 +19,18 @@ from pydantic import Field
 from zhuoji import tiles as T
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.context import SettleContext
-from zhuoji.contract.ledger import FOR, Fact, fact, with_fact
+from zhuoji.contract.ledger import FOR, Fact, fact
 from zhuoji.contract.pricing import Decision, Pricer
-from zhuoji.outcome import Declaration, Win, WinHow
+from zhuoji.rules.hu_kernel import (
+    BONUS,
+    Part,
+    baoting_part,
+    dealer_part,
+    pay_win,
+    robbed_with_dealer_part,
+    share_bearers,
+    terms_of,
+)
 from zhuoji.rules.needs import DECLARING, ROBBING, WINS_ON_DISCARD, Because, Set
 from zhuoji.rules.patterns import Component, HandValue
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
@@ -185,8 +194,6 @@ FACTOR_WORDS: dict[str, tuple[str, str]] = {
     "dealer_pays": ("庄家付翻倍", "the dealer pays"),
     "robbed_pays_all": ("被抢杠的人按各家的份付", "the robbed player pays every share"),
 }
-
-BONUS = ("bonus",)
 
 
 NEEDS = {
@@ -413,35 +420,17 @@ class _HuSeat(Pricer):
 def settle_wins(ctx: SettleContext, p: HuParams) -> None:
     """Pay each winner: every share-bearer pays the hand's components, 报听 and the dealer part.
 
-    Several winners on one discard are each paid separately (seed 001 一炮多响)."""
+    Several winners on one discard are each paid separately (seed 001 一炮多响).  The
+    payment's arithmetic is this hook's kernel (:func:`zhuoji.rules.hu_kernel.pay_win`,
+    compiled), over the parameters read once (:func:`~zhuoji.rules.hu_kernel.terms_of`)."""
+    terms = None
     for win in ctx.end.wins:
         if win.seat in ctx.void_wins:
             continue
-        _pay_win(ctx, win, p)
-
-
-def share_bearers(ctx: SettleContext, win: Win, discard_paid_by: str) -> list[int]:
-    if win.how is WinHow.DISCARD and discard_paid_by == "discarder":
-        assert win.source is not None
-        return [win.source]
-    return list(ctx.others(win.seat))
-
-
-Part = tuple[str, Fact, int]  # (item, what its units count, units)
-
-
-def baoting_part(pay: BaotingPay, declared: Declaration | None, base: int) -> Part | None:
-    """What a declared (报听) hand adds to its pattern value ``base``: ``hard``/``soft`` more
-    (add), or up to ``hard``/``soft`` (floor); None when nothing."""
-    if declared is None or pay.mode == "none":
-        return None
-    hard = declared is Declaration.HARD
-    target = pay.hard if hard else pay.soft
-    extra = target if pay.mode == "add" else max(0, target - base)
-    if not extra:
-        return None
-    f = fact(kind=declared.value, each=target, fan=extra, tags=(pay.mode,))
-    return ("baoting", f, extra)
+        if terms is None:
+            terms = terms_of(p)
+        value = ctx.win_value(win, rob_kong_as_self_draw=terms.rob_kong_as_self_draw)
+        pay_win(ctx, win, terms, value)
 
 
 def main_component(value: HandValue) -> Component | None:
@@ -465,124 +454,11 @@ def value_fact(value: HandValue, seat: int, kind: str) -> Fact:
     return fact(kind=kind, seat=seat, pattern=main.pattern, name=zh, name_en=en, fan=value.total)
 
 
-def _times(parts: list[Part], factor: int, why: str) -> list[Part]:
-    if factor == 1:
-        return parts
-    return [
-        (item, with_fact(f, factors=(*f.factors, (why, factor))), units * factor)
-        for item, f, units in parts
-    ]
-
-
-def _pay_win(ctx: SettleContext, win: Win, p: HuParams) -> None:
-    end = ctx.end
-    seat = win.seat
-    value = ctx.win_value(win, rob_kong_as_self_draw=p.rob_kong_as_self_draw)
-    tiles = (end.win_tile,) if end.win_tile is not None else ()
-    factors = _factors(ctx, win, p.multipliers)
-    times = 1
-    for _, n in factors:
-        times *= n
-    parts: list[Part] = [
-        (
-            c.item,
-            fact(
-                kind="win",
-                seat=seat,
-                tiles=tiles,
-                pattern=c.pattern,
-                name=c.name,
-                name_en=c.name_en,
-                fan=c.fan,
-                factors=factors,
-                tags=BONUS if c.bonus else (),
-            ),
-            c.fan * times,
-        )
-        for c in value.components
-    ]
-    declared = baoting_part(p.baoting, end.seats[seat].declared, value.base)
-    if declared is not None:
-        item, f, units = declared
-        parts.append((item, with_fact(f, seat=seat, factors=factors), units * times))
-    dealer_parts: list[Part] | None = None  # the same for every bearer where the dealer is in
-    with_dealer_part = win.how is not WinHow.ROB_KONG or robbed_with_dealer_part(
-        p, winner_dealer=seat == end.dealer
-    )
-    for bearer in share_bearers(ctx, win, p.discard_paid_by):
-        bonus_parts: list[Part] = []
-        if end.dealer in (bearer, seat):
-            if dealer_parts is None:
-                dealer_parts = _dealer_parts(ctx, seat, value.base, p, with_dealer_part)
-            bonus_parts = dealer_parts
-        elif p.other_bonus:
-            f = fact(kind="other", seat=seat, fan=p.other_bonus)
-            bonus_parts = [("hu.base", f, p.other_bonus)]
-        share = parts
-        if bearer == end.dealer != seat:
-            share = _times(share, p.multipliers.dealer_pays, "dealer_pays")
-        payer = bearer
-        if win.how is WinHow.ROB_KONG:
-            assert win.source is not None
-            robbed = bearer == win.source
-            if p.rob_kong_paid_by == "robbed_once" and not robbed:
-                continue
-            if p.rob_kong_paid_by == "robbed_for_all":
-                payer = win.source
-                if not robbed:  # he pays this bearer's share (seed 000 16))
-                    share = [(i, with_fact(f, for_seat=bearer), u) for i, f, u in share]
-                    bonus_parts = [(i, with_fact(f, for_seat=bearer), u) for i, f, u in bonus_parts]
-            elif p.rob_kong_paid_by == "robbed_triple_and_others" and robbed:
-                share = _times(share, ctx.players - 1, "robbed_pays_all")
-        entries = ctx.win_entries.setdefault(seat, [])
-        for item, f, units in share + bonus_parts:
-            at = ctx.pay(payer, seat, units, item, fact=f)
-            if at is not None:
-                entries.append(at)
-
-
-def dealer_part(p: HuParams, fan: int) -> int:
-    """The dealer's part of a share where he wins or pays (``dealer_bonus``, at most the
-    hand's value ``fan`` with ``dealer_bonus_max_pattern``): the one formula the payment and
-    the pricer both use."""
-    return min(p.dealer_bonus, fan) if p.dealer_bonus_max_pattern else p.dealer_bonus
-
-
-def robbed_with_dealer_part(p: HuParams, *, winner_dealer: bool) -> bool:
-    """Whether a robbed kong's shares carry the dealer part: always, or (seed 004 (2)
-    「闲家被抢杠和,闲自摸,闲家支付胡牌者牌型分*3+连庄分」, ``rob_kong_dealer_part: dealer_wins``) only
-    when the dealer is the robbing winner."""
-    return p.rob_kong_dealer_part == "always" or winner_dealer
-
-
-def _dealer_parts(
-    ctx: SettleContext, seat: int, base: int, p: HuParams, with_dealer_part: bool = True
-) -> list[Part]:
-    """What a share adds where the dealer pays or wins: his part (unless not
-    ``with_dealer_part``) and the streak's."""
-    out: list[Part] = []
-    bonus = dealer_part(p, base) if with_dealer_part else 0
-    if bonus:
-        out.append(("hu.base", fact(kind="dealer", seat=seat, fan=bonus), bonus))
-    streak = ctx.end.streak
-    if streak and p.streak_bonus:
-        f = fact(kind="streak", seat=seat, count=streak, each=p.streak_bonus)
-        out.append(("lianzhuang", f, streak * p.streak_bonus))
-    return out
-
-
-def _factors(ctx: SettleContext, win: Win, m: Multipliers) -> tuple[tuple[str, int], ...]:
-    """The factors on the hand's value by how it was won (``Fact.factors`` codes)."""
-    end, how = ctx.end, win.how
-    out = []
-    if how is WinHow.SELF_DRAW and m.self_draw > 1:
-        out.append(("self_draw", m.self_draw))
-    if end.gangkai and m.gangkai > 1:
-        out.append(("gangkai", m.gangkai))
-    if how is WinHow.DISCARD and end.repao and m.repao > 1:
-        out.append(("repao", m.repao))
-    if how is WinHow.ROB_KONG and m.rob_kong > 1:
-        out.append(("rob_kong", m.rob_kong))
-    if win.seat == end.dealer and m.dealer_wins > 1:
-        out.append(("dealer_wins", m.dealer_wins))
-    return tuple(out)
+__all__ = [
+    "BONUS",
+    "Part",
+    "baoting_part",
+    "dealer_part",
+    "robbed_with_dealer_part",
+    "share_bearers",
+]

@@ -14,6 +14,7 @@ from typing import Final
 
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import Fact, fact, with_fact
+from zhuoji.contract.ledger_kernel import pay as ledger_pay
 from zhuoji.rules.chickens.discards import Special
 from zhuoji.rules.chickens.ownership import Earning, Shown
 from zhuoji.rules.chickens.params import ChickenParams
@@ -68,7 +69,7 @@ def pay_holdings(
     pairwise = p.payment == "pairwise"
     ready = st.ready
     collects = st.collects
-    pay = ctx.ledger.pay  # ``ctx.pay`` without its call: the same entry, under this hook
+    ledger = ctx.ledger  # ``ctx.pay`` without its calls: the same entry, under this hook
     rule = ctx.rule
     seats = range(ctx.players)
     for s, items in enumerate(earnings):
@@ -83,7 +84,7 @@ def pay_holdings(
                     flows[(payer, s)] += e.amount
                     netted[(min(payer, s), max(payer, s))].update(e.fact.tiles)
                 else:
-                    pay(payer, s, e.amount, e.item, "", e.fact, rule)
+                    ledger_pay(ledger, payer, s, e.amount, e.item, "", e.fact, rule)
     if p.payment == "pairwise":
         for a in range(ctx.players):
             for b in range(a + 1, ctx.players):
