@@ -87,6 +87,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # rules/facts.py's kernel, which imports only the hand, the round's outcome and the
     # tiles (facts.py, with its pydantic model, re-exports it)
     "facts": ("rules.facts_kernel",),
+    # the table server's per-seat views (issue 26 item 8): each seat's round view with its
+    # names and menu, its waits and the waits each discard would leave, built for every
+    # seat after every action; pure functions of the round (no FastAPI, no SQLAlchemy)
+    "views": ("hints", "server.client_view"),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
@@ -99,6 +103,7 @@ STAND_INS = (
     + GROUPS["pricing"]
     + GROUPS["chickens"]
     + GROUPS["facts"]
+    + GROUPS["views"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"

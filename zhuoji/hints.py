@@ -106,8 +106,29 @@ def waits_left(obs: Observation, public: Sequence[int] | None = None) -> list[tu
     waits = _waits(obs.ruleset, obs.wild, hand)
     if not waits:
         return []
-    left = unseen(obs, public)
-    return [(w, left[w]) for w in waits]
+    # a server asks this of every waiting seat after every change: the copies left of the
+    # waits alone (as :func:`unseen` counts them), not of every kind
+    everyone = seen_by_all(obs) if public is None else public
+    in_set = _IN_SET[obs.ruleset.variant.tiles.set]
+    own = _own_concealed_kongs(obs) if obs.phase != "end" else None
+    out = []
+    for w in waits:
+        seen = everyone[w] + hand[w] + (own[w] if own is not None else 0)
+        out.append((w, T.COPIES - seen if in_set[w] and seen < T.COPIES else 0))
+    return out
+
+
+def _own_concealed_kongs(obs: Observation) -> list[int] | None:
+    """Per kind, the tiles of the seat's own concealed kongs (face down to the others, so
+    not in :func:`seen_by_all`), or None when it has none."""
+    out: list[int] | None = None
+    for m in obs.melds(obs.seat):
+        if m.kind is MeldKind.GANG_CONCEALED:
+            if out is None:
+                out = [0] * T.NUM_KINDS
+            for t in m.tiles:
+                out[t] += 1
+    return out
 
 
 def discard_waits(
