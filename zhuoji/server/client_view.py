@@ -201,15 +201,53 @@ def common_extras(table: Table, r: Round | None) -> tuple[dict[str, Any], dict[s
     return common, shared
 
 
+def live_view(
+    table: Table,
+    seat: int,
+    head: dict[str, Any],
+    r: Round,
+    settlement: Any,
+    common: dict[str, Any],
+    shared: dict[str, Any],
+    held: bool,
+) -> dict[str, Any]:
+    """``seat``'s whole view of the current round ``r`` (one no window hides it from):
+    ``head`` (the table facts, the seat, whether it may say ready), :func:`round_view`
+    (quieted when its answer is ``held``), the round's ``settlement``, the ``common``
+    extras and the seat's own (:func:`seat_extras`), in that order, the order of its keys
+    on the wire.  The table builds every such view with this, after every change."""
+    out = head
+    part = round_view(r, seat)
+    if held:
+        part = quiet(part)
+    out.update(part)
+    out["settlement"] = settlement
+    out.update(common)
+    _add_seat_extras(out, table, seat, out, r, shared)
+    return out
+
+
 def seat_extras(
     table: Table, seat: int, view: dict[str, Any], r: Round, shared: dict[str, Any]
 ) -> dict[str, Any]:
     """The extra keys of ``seat``'s own: its turn deadline, its waits and the waits each
     discard would leave, the settlement explained (``r``: the round as it is shown it)."""
+    out: dict[str, Any] = {}
+    _add_seat_extras(out, table, seat, view, r, shared)
+    return out
+
+
+def _add_seat_extras(
+    out: dict[str, Any],
+    table: Table,
+    seat: int,
+    view: dict[str, Any],
+    r: Round,
+    shared: dict[str, Any],
+) -> None:
+    """:func:`seat_extras`, written into ``out``."""
     deadline = table.clock.shown_to(seat, r, live=r is table.current)
-    out: dict[str, Any] = {
-        "deadline_ms": int(deadline * 1000) if deadline is not None else None,
-    }
+    out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
         obs = Observation(r, seat)
         out["waits"] = _left(waits_left(obs, shared["seen"]))
@@ -224,4 +262,3 @@ def seat_extras(
             explained = (view["settlement"], explain_settlement(view["settlement"], r.ledger))
             shared["settlement"] = explained
         out["settlement"] = explained[1]
-    return out

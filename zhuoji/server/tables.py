@@ -31,9 +31,9 @@ from zhuoji.server.client_view import (
     SharedExtras,
     client_extras,
     common_extras,
+    live_view,
     quiet,
     round_view,
-    seat_extras,
 )
 from zhuoji.server.rounds import normalized, rebuild_round
 
@@ -390,13 +390,8 @@ class Table:
                 out["settlement"] = None
                 out.update(client_extras(self, seat, out, w.before))  # from what it saw, too
             else:
-                part = round_view(r, seat)
-                if w is not None and seat in w.held:
-                    part = quiet(part)
-                out.update(part)
-                out["settlement"] = settlement
-                out.update(common)
-                out.update(seat_extras(self, seat, out, r, shared))
+                held = w is not None and seat in w.held
+                out = live_view(self, seat, out, r, settlement, common, shared, held)
             out_views.append(out)
         return out_views
 
