@@ -178,16 +178,21 @@ def test_seen_by_all_is_the_count_of_melds_ponds_and_indicator(variant: str) -> 
     assert checked > 40
 
 
-def test_waits_left_counts_the_seats_own_concealed_kongs() -> None:
-    """The copies left of a wait, counted on their own, see one's own concealed kongs as
-    unseen does: a wait whose four copies lie in one's own concealed kong has none left."""
-    checked = 0
-    for r, s in _states("guiyang", range(12)):
+def test_hints_count_the_seats_own_concealed_kongs() -> None:
+    """The copies left of a wait, counted kind by kind, see one's own concealed kongs as
+    unseen does: a wait whose four copies lie in one's own concealed kong has none left
+    (waits between turns, and the waits each discard would leave)."""
+    checked = hinted = 0
+    for r, s in _states("guiyang", range(16)):
         obs = Observation(r, s)
-        if sum(obs.hand) % 3 != 1:
-            continue
-        waits = r.ruleset.hand_rules(r.wild).waits(list(obs.hand))
-        free = [w for w in waits if obs.hand[w] == 0]
+        rules = r.ruleset.hand_rules(r.wild)
+        hand = list(obs.hand)
+        if sum(hand) % 3 == 1:
+            waits = rules.waits(hand)
+        else:
+            hints = discard_waits(obs)
+            waits = sorted({w for ws in hints.values() for w, _ in ws})
+        free = [w for w in waits if hand[w] == 0]
         if not free:
             continue
         public = seen_by_all(obs)  # the kong lies face down: the others' count is unchanged
@@ -197,8 +202,13 @@ def test_waits_left_counts_the_seats_own_concealed_kongs() -> None:
             kong = Observation(r, s)
             left = unseen(kong, public)
             assert left[free[0]] == 0
-            assert waits_left(kong, public) == [(w, left[w]) for w in waits]
+            if sum(hand) % 3 == 1:
+                assert waits_left(kong, public) == [(w, left[w]) for w in waits]
+                checked += 1
+            else:
+                expected = {t: [(w, left[w]) for w, _ in ws] for t, ws in hints.items()}
+                assert discard_waits(kong, public) == expected
+                hinted += 1
         finally:
             melds.pop()
-        checked += 1
-    assert checked > 3
+    assert checked > 3 and hinted > 3
