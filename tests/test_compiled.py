@@ -290,3 +290,44 @@ def test_the_bots_group_runs_compiled_and_subclasses_keep_their_constants(pure: 
     )
     assert done.stdout.split() == [*names, "cautious", "4", "greedy", "True"], done.stderr
     assert "changed since it was compiled" not in done.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# the views group: the server's per-seat views, imported by their own names
+# ---------------------------------------------------------------------------------------
+
+VIEWS_PROBE = (
+    "import zhuoji.server.client_view as c, zhuoji.hints as h, zhuoji.server.tables as t, "
+    "sys; print(c.__name__, h.__name__, t.round_view is c.round_view, "
+    "sys.modules['zhuoji.hints'] is h)"
+)
+
+
+def test_the_views_group_runs_compiled_under_its_own_names(tmp_path: Path) -> None:
+    """The server's view code (issue 26 item 8) is a group of its own: its modules import
+    no FastAPI or SQLAlchemy, and the table imports them by their own names."""
+    if any(compiled.compiled_module(n) is None for n in compiled.GROUPS["views"]):
+        if REQUIRE:
+            pytest.fail("ZHUOJI_REQUIRE_COMPILED is set but the views group is not compiled")
+        pytest.skip("no compiled build of the views group")
+    shutil.copytree(ROOT, tmp_path / "zhuoji", ignore=shutil.ignore_patterns("__pycache__"))
+    done = run_probe({}, tmp_path, probe=VIEWS_PROBE)
+    assert done.stdout.split() == [
+        "zhuoji._compiled.server_client_view",
+        "zhuoji._compiled.hints",
+        "True",
+        "True",
+    ]
+    assert "changed since it was compiled" not in done.stderr
+    pure = run_probe({"ZHUOJI_PURE": "1"}, tmp_path, probe=VIEWS_PROBE)
+    assert pure.stdout.split() == ["zhuoji.server.client_view", "zhuoji.hints", "True", "True"]
+
+
+def test_the_views_group_imports_no_web_framework() -> None:
+    """What the views group compiles imports neither FastAPI, Starlette, SQLAlchemy nor
+    pydantic at its top (mypyc would call them as Python, and the group's check imports
+    every member)."""
+    for name in compiled.GROUPS["views"]:
+        text = compiled.source_path(name).read_text(encoding="utf-8")
+        for framework in ("fastapi", "starlette", "sqlalchemy", "pydantic"):
+            assert f"import {framework}" not in text and f"from {framework}" not in text, name

@@ -13,7 +13,7 @@ from zhuoji.agents.base import make_agent
 from zhuoji.engine import Round
 from zhuoji.hints import discard_waits, marks_now, seen_by_all, unseen, waits_left
 from zhuoji.observation import Observation
-from zhuoji.outcome import MeldKind
+from zhuoji.outcome import Meld, MeldKind
 from zhuoji.variant_io import builtin_names, load_variant
 
 
@@ -54,7 +54,7 @@ def _visible(r: Round, seat: int) -> list[int]:
 
 @pytest.mark.parametrize("variant", ["guiyang", "luan"])
 def test_unseen_counts_only_what_the_seat_has_seen(variant: str) -> None:
-    checked = 0
+    checked = waiting = 0
     for seed in range(3):
         ruleset = load_variant(variant)
         r = Round(ruleset, seed=seed)
@@ -65,6 +65,13 @@ def test_unseen_counts_only_what_the_seat_has_seen(variant: str) -> None:
             for s in range(r.players):
                 left = unseen(Observation(r, s))
                 assert unseen(Observation(r, s), public) == left
+                # waits_left counts its waits' copies on its own: the same as unseen's
+                if sum(r.seats[s].hand) % 3 == 1:
+                    waits = ruleset.hand_rules(r.wild).waits(list(r.seats[s].hand))
+                    expected = [(w, left[w]) for w in waits]
+                    assert waits_left(Observation(r, s), public) == expected
+                    assert waits_left(Observation(r, s)) == expected
+                    waiting += bool(waits)
                 seen = _visible(r, s)
                 for k in range(T.NUM_KINDS):
                     assert left[k] == (4 if k in in_set else 0) - seen[k]
@@ -78,7 +85,7 @@ def test_unseen_counts_only_what_the_seat_has_seen(variant: str) -> None:
                 checked += 1
             s = r.to_act()[0]
             r.apply(bots[s].act(Observation(r, s)))
-    assert checked > 40
+    assert checked > 40 and waiting > 3
 
 
 @pytest.mark.parametrize("variant", ["guiyang", "luan"])
@@ -169,3 +176,39 @@ def test_seen_by_all_is_the_count_of_melds_ponds_and_indicator(variant: str) -> 
             r.apply(bots[s].act(Observation(r, s)))
         assert seen_by_all(Observation(r, 0)) == _seen_by_all_long_way(r)
     assert checked > 40
+
+
+def test_hints_count_the_seats_own_concealed_kongs() -> None:
+    """The copies left of a wait, counted kind by kind, see one's own concealed kongs as
+    unseen does: a wait whose four copies lie in one's own concealed kong has none left
+    (waits between turns, and the waits each discard would leave)."""
+    checked = hinted = 0
+    for r, s in _states("guiyang", range(16)):
+        obs = Observation(r, s)
+        rules = r.ruleset.hand_rules(r.wild)
+        hand = list(obs.hand)
+        if sum(hand) % 3 == 1:
+            waits = rules.waits(hand)
+        else:
+            hints = discard_waits(obs)
+            waits = sorted({w for ws in hints.values() for w, _ in ws})
+        free = [w for w in waits if hand[w] == 0]
+        if not free:
+            continue
+        public = seen_by_all(obs)  # the kong lies face down: the others' count is unchanged
+        melds = r.seats[s].melds
+        melds.append(Meld(MeldKind.GANG_CONCEALED, free[0]))  # for this check only
+        try:
+            kong = Observation(r, s)
+            left = unseen(kong, public)
+            assert left[free[0]] == 0
+            if sum(hand) % 3 == 1:
+                assert waits_left(kong, public) == [(w, left[w]) for w in waits]
+                checked += 1
+            else:
+                expected = {t: [(w, left[w]) for w, _ in ws] for t, ws in hints.items()}
+                assert discard_waits(kong, public) == expected
+                hinted += 1
+        finally:
+            melds.pop()
+    assert checked > 3 and hinted > 3

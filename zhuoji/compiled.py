@@ -103,6 +103,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # contract/ledger.py's kernel, which imports nothing of the package (the ledger hands it
     # its classes when it loads)
     "ledger": ("contract.ledger_kernel",),
+    # the table server's per-seat views (issue 26 item 8): each seat's round view with its
+    # names and menu, its waits and the waits each discard would leave, built for every
+    # seat after every action; pure functions of the round (no FastAPI, no SQLAlchemy)
+    "views": ("hints", "server.client_view"),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
@@ -118,6 +122,7 @@ STAND_INS = (
     + GROUPS["facts"]
     + GROUPS["hu"]
     + GROUPS["ledger"]
+    + GROUPS["views"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"

@@ -106,8 +106,35 @@ def waits_left(obs: Observation, public: Sequence[int] | None = None) -> list[tu
     waits = _waits(obs.ruleset, obs.wild, hand)
     if not waits:
         return []
-    left = unseen(obs, public)
-    return [(w, left[w]) for w in waits]
+    # a server asks this of every waiting seat after every change: the copies left of the
+    # waits alone, not of every kind
+    counted = _CopiesLeft(obs, public)
+    return [(w, counted.of(w)) for w in waits]
+
+
+class _CopiesLeft:
+    """The copies of a kind the seat has not seen, one kind at a time, as :func:`unseen`
+    counts them (for the few waits a hint lists, rather than every kind)."""
+
+    def __init__(self, obs: Observation, public: Sequence[int] | None) -> None:
+        self.everyone = seen_by_all(obs) if public is None else public
+        self.hand = obs.hand
+        self.in_set = _IN_SET[obs.ruleset.variant.tiles.set]
+        #: per kind, the tiles of the seat's own concealed kongs (face down to the others,
+        #: so not in :func:`seen_by_all`), or None when it has none (or the round is over)
+        self.own: list[int] | None = None
+        if obs.phase != "end":
+            for m in obs.melds(obs.seat):
+                if m.kind is MeldKind.GANG_CONCEALED:
+                    if self.own is None:
+                        self.own = [0] * T.NUM_KINDS
+                    for t in m.tiles:
+                        self.own[t] += 1
+
+    def of(self, kind: int) -> int:
+        own = self.own
+        seen = self.everyone[kind] + self.hand[kind] + (own[kind] if own is not None else 0)
+        return T.COPIES - seen if self.in_set[kind] and seen < T.COPIES else 0
 
 
 def discard_waits(
@@ -125,15 +152,15 @@ def discard_waits(
         return {}
     candidates = sorted({a.tile for a in obs.legal if a.kind is ActionKind.DISCARD and a.tile >= 0})
     out: dict[int, list[tuple[int, int]]] = {}
-    left: list[int] | None = None
+    counted: _CopiesLeft | None = None
     for tile in candidates:
         hand[tile] -= 1
         waits = list(rules.waits(hand))
         hand[tile] += 1
         if waits:
-            if left is None:
-                left = unseen(obs, public)
-            out[tile] = [(w, left[w]) for w in waits]
+            if counted is None:
+                counted = _CopiesLeft(obs, public)
+            out[tile] = [(w, counted.of(w)) for w in waits]
     return out
 
 

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zhuoji import tiles as T
+from zhuoji.actions import Action
 from zhuoji.explain import explain_settlement
 from zhuoji.hints import discard_waits, marks_now, marks_text, seen_by_all, waits_left
 from zhuoji.observation import Observation
@@ -60,6 +61,61 @@ class Table(Protocol):
     @property
     def shared_extras(self) -> SharedExtras:
         """The extras every seat's view of a state shares."""
+
+
+def round_view(r: Round, seat: int) -> dict[str, Any]:
+    """The round part of ``seat``'s view of ``r`` as the engine shows it
+    (:meth:`zhuoji.engine.Round.observation`), with names and the legal actions' menu."""
+    obs = r.observation(seat)  # in a window, its to_act names only this seat
+    obs["seq"] = r.public_seq()
+    own = r.seats[seat]
+    obs["hand_names"] = _hand_names(obs["hand"], own.hand)
+    obs["drawn_name"] = _NAMES[own.drawn] if obs["drawn"] else None
+    legal = r.legal_actions(seat)
+    obs["legal"] = [_menu_entry(a) for a in legal] if legal else []
+    return obs
+
+
+_NAMES = [T.name(k) for k in range(T.NUM_KINDS)]
+
+
+#: kind → copies → that many of its name, spaced ("九筒 九筒")
+_NAME_RUNS = [[" ".join([name] * n) for n in range(T.COPIES + 1)] for name in _NAMES]
+_HAND_NAMES: dict[str, str] = {}  # a hand's notation → its names (bounded: see below)
+
+
+def _hand_names(notation: str, hand: Sequence[int]) -> str:
+    """The names of a hand's tiles (``hand`` a count array, ``notation`` its sorted
+    notation, which the view already has) in sorted order; remembered by the notation, as a
+    seat's hand stays the same from one of its turns to the next."""
+    found = _HAND_NAMES.get(notation)
+    if found is None:
+        if len(_HAND_NAMES) >= 8192:
+            _HAND_NAMES.clear()
+        found = " ".join([_NAME_RUNS[k][n] for k, n in enumerate(hand) if n])
+        _HAND_NAMES[notation] = found
+    return found
+
+
+#: action → its menu entry (bounded: a table has a few hundred distinct actions)
+_MENU: dict[Action, dict[str, str]] = {}
+
+
+def _menu_entry(action: Action) -> dict[str, str]:
+    """A legal action with its label, remembered.  Views share these dicts: they are
+    serialized, never changed."""
+    found = _MENU.get(action)
+    if found is None:
+        if len(_MENU) >= 4096:
+            _MENU.clear()
+        found = {"action": str(action), "label": action.label()}
+        _MENU[action] = found
+    return found
+
+
+def quiet(view: dict[str, Any]) -> dict[str, Any]:
+    """A view whose seat may not act (it has acted, or answers are held)."""
+    return {**view, "legal": [], "legal_actions": [], "to_act": []}
 
 
 def _left(pairs: list[tuple[int, int]]) -> list[dict[str, Any]]:
@@ -145,15 +201,53 @@ def common_extras(table: Table, r: Round | None) -> tuple[dict[str, Any], dict[s
     return common, shared
 
 
+def live_view(
+    table: Table,
+    seat: int,
+    head: dict[str, Any],
+    r: Round,
+    settlement: Any,
+    common: dict[str, Any],
+    shared: dict[str, Any],
+    held: bool,
+) -> dict[str, Any]:
+    """``seat``'s whole view of the current round ``r`` (one no window hides it from):
+    ``head`` (the table facts, the seat, whether it may say ready), :func:`round_view`
+    (quieted when its answer is ``held``), the round's ``settlement``, the ``common``
+    extras and the seat's own (:func:`seat_extras`), in that order, the order of its keys
+    on the wire.  The table builds every such view with this, after every change."""
+    out = head
+    part = round_view(r, seat)
+    if held:
+        part = quiet(part)
+    out.update(part)
+    out["settlement"] = settlement
+    out.update(common)
+    _add_seat_extras(out, table, seat, out, r, shared)
+    return out
+
+
 def seat_extras(
     table: Table, seat: int, view: dict[str, Any], r: Round, shared: dict[str, Any]
 ) -> dict[str, Any]:
     """The extra keys of ``seat``'s own: its turn deadline, its waits and the waits each
     discard would leave, the settlement explained (``r``: the round as it is shown it)."""
+    out: dict[str, Any] = {}
+    _add_seat_extras(out, table, seat, view, r, shared)
+    return out
+
+
+def _add_seat_extras(
+    out: dict[str, Any],
+    table: Table,
+    seat: int,
+    view: dict[str, Any],
+    r: Round,
+    shared: dict[str, Any],
+) -> None:
+    """:func:`seat_extras`, written into ``out``."""
     deadline = table.clock.shown_to(seat, r, live=r is table.current)
-    out: dict[str, Any] = {
-        "deadline_ms": int(deadline * 1000) if deadline is not None else None,
-    }
+    out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
         obs = Observation(r, seat)
         out["waits"] = _left(waits_left(obs, shared["seen"]))
@@ -168,4 +262,3 @@ def seat_extras(
             explained = (view["settlement"], explain_settlement(view["settlement"], r.ledger))
             shared["settlement"] = explained
         out["settlement"] = explained[1]
-    return out

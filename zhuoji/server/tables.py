@@ -14,7 +14,6 @@ every hand (摊牌) are shown to all.
 from __future__ import annotations
 
 import asyncio
-import functools
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,14 +21,20 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from zhuoji import tiles as T
 from zhuoji.actions import Action
 from zhuoji.engine import Phase, Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.ruleset import Ruleset
 from zhuoji.server import store as S
 from zhuoji.server import turn_timer
-from zhuoji.server.client_view import SharedExtras, client_extras, common_extras, seat_extras
+from zhuoji.server.client_view import (
+    SharedExtras,
+    client_extras,
+    common_extras,
+    live_view,
+    quiet,
+    round_view,
+)
 from zhuoji.server.rounds import normalized, rebuild_round
 
 
@@ -141,50 +146,6 @@ class Window:
     held: dict[int, Action] = field(default_factory=dict)
     frozen: dict[int, dict[str, Any]] = field(default_factory=dict)
     before: Round | None = None
-
-
-def round_view(r: Round, seat: int) -> dict[str, Any]:
-    """The round part of ``seat``'s view of ``r`` as the engine shows it, with names."""
-    obs = r.observation(seat)  # in a window, its to_act names only this seat
-    obs["seq"] = r.public_seq()
-    own = r.seats[seat]
-    obs["hand_names"] = _hand_names(obs["hand"], own.hand)
-    obs["drawn_name"] = _NAMES[own.drawn] if obs["drawn"] else None
-    obs["legal"] = [_menu_entry(a) for a in r.legal_actions(seat)]
-    return obs
-
-
-_NAMES = [T.name(k) for k in range(T.NUM_KINDS)]
-
-
-#: kind → copies → that many of its name, spaced ("九筒 九筒")
-_NAME_RUNS = [[" ".join([name] * n) for n in range(T.COPIES + 1)] for name in _NAMES]
-_HAND_NAMES: dict[str, str] = {}  # a hand's notation → its names (bounded: see below)
-
-
-def _hand_names(notation: str, hand: Sequence[int]) -> str:
-    """The names of a hand's tiles (``hand`` a count array, ``notation`` its sorted
-    notation, which the view already has) in sorted order; remembered by the notation, as a
-    seat's hand stays the same from one of its turns to the next."""
-    found = _HAND_NAMES.get(notation)
-    if found is None:
-        if len(_HAND_NAMES) >= 8192:
-            _HAND_NAMES.clear()
-        found = " ".join([_NAME_RUNS[k][n] for k, n in enumerate(hand) if n])
-        _HAND_NAMES[notation] = found
-    return found
-
-
-@functools.lru_cache(maxsize=4096)
-def _menu_entry(action: Action) -> dict[str, str]:
-    """A legal action with its label (cached: a table has a few hundred distinct actions).
-    Views share these dicts: they are serialized, never changed."""
-    return {"action": str(action), "label": action.label()}
-
-
-def _quiet(view: dict[str, Any]) -> dict[str, Any]:
-    """A view whose seat may not act (it has acted, or answers are held)."""
-    return {**view, "legal": [], "legal_actions": [], "to_act": []}
 
 
 def _scores(rounds: Sequence[S.RoundRow], players: int) -> list[int]:
@@ -341,7 +302,7 @@ class Table:
                 w.before = rebuild_round(ruleset, events, f"table {self.id}")
             found = round_view(w.before, seat)
             if seat == w.opener:  # it has acted: it waits like everyone else
-                found = _quiet(found)
+                found = quiet(found)
             w.frozen[seat] = found
         return found
 
@@ -429,13 +390,8 @@ class Table:
                 out["settlement"] = None
                 out.update(client_extras(self, seat, out, w.before))  # from what it saw, too
             else:
-                part = round_view(r, seat)
-                if w is not None and seat in w.held:
-                    part = _quiet(part)
-                out.update(part)
-                out["settlement"] = settlement
-                out.update(common)
-                out.update(seat_extras(self, seat, out, r, shared))
+                held = w is not None and seat in w.held
+                out = live_view(self, seat, out, r, settlement, common, shared, held)
             out_views.append(out)
         return out_views
 
