@@ -30,6 +30,14 @@ Usage::
     python bench/simulate.py                          # guiyang, 3000 random / 1200 greedy rounds
     python bench/simulate.py --variant guiyang-weile --greedy-rounds 4000 --json
     python bench/simulate.py --bare-only              # the simulator against the bare loop alone
+    python bench/simulate.py --bare-only --instructions   # …and its instructions a round (callgrind)
+
+``--instructions`` runs the comparison once more under ``valgrind --tool=callgrind``: three
+slices a side of ``--instruction-rounds`` rounds, alternating, after a warm-up; a call of
+``os.getppid()`` after each slice makes callgrind write that slice's count to a file of its
+own (``--dump-after=os_getppid``).  It prints instructions a round of each side and their
+ratio, which a busy machine does not change (the CPU ratio above moves by a few hundredths
+between runs on a shared machine).
 """
 
 from __future__ import annotations
@@ -37,17 +45,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.cli import at_least, loadable_variant
 from zhuoji.engine import Round
+from zhuoji.ruleset import Ruleset
 from zhuoji.sim.backends import available_cpus
 from zhuoji.sim.records import SimSpec
 from zhuoji.sim.runner import simulate
+from zhuoji.variant_io import load_variant
 
 TIMING = ("elapsed_s", "rounds_per_s", "workers", "backend", "run_id")
 #: the simulator's rate with random bots as a share of the bare loop's (issue 28), at least
@@ -103,12 +118,9 @@ def bench(
     }
 
 
-def bare_loop(variant: str, seed: int) -> Any:
-    """``bench/engine.py``'s bare loop: ``play(n)`` plays ``n`` fresh rounds of ``variant``,
-    four seeded random agents, nothing kept."""
-    from zhuoji.variant_io import load_variant
-
-    ruleset = load_variant(variant)
+def bare_loop(ruleset: Ruleset, seed: int) -> Any:
+    """``bench/engine.py``'s bare loop: ``play(n)`` plays ``n`` fresh rounds of the
+    ruleset, four seeded random agents, nothing kept."""
     agents = [make_agent("random", seed * 10 + s) for s in range(ruleset.players)]
     counter = iter(range(seed * 1_000_000, sys.maxsize))
 
@@ -125,10 +137,14 @@ def bare_loop(variant: str, seed: int) -> Any:
 def against_bare(variant: str, rounds: int, seed: int) -> dict[str, Any]:
     """Rounds per CPU second of ``simulate(..., workers=1)`` with random bots and of the bare
     loop, each ``rounds`` rounds in :data:`BARE_SLICES` alternating slices (a change in the
-    machine's load slows both alike), and the ratio."""
-    play = bare_loop(variant, seed)
+    machine's load slows both alike), and the ratio.  The variant is loaded once for both,
+    as ``zhuoji simulate`` loads it once and hands it to ``simulate`` (``ruleset=``): read
+    again for each slice, its YAML alone cost about 40 K instructions a round of a
+    500-round slice, a cost the command does not have."""
+    ruleset = load_variant(variant)
+    play = bare_loop(ruleset, seed)
     play(20)  # warm up: imports, tables, first-call caches
-    simulate(SimSpec(variant, agents=("random",), rounds=20, seed=seed), workers=1)
+    simulate(SimSpec(variant, agents=("random",), rounds=20, seed=seed), workers=1, ruleset=ruleset)
     chunk = max(1, rounds // BARE_SLICES)
     cpu = {"bare": 0.0, "simulate": 0.0}
     done = 0
@@ -139,7 +155,7 @@ def against_bare(variant: str, rounds: int, seed: int) -> dict[str, Any]:
         cpu["bare"] += time.process_time() - t
         t = time.process_time()
         spec = SimSpec(variant, agents=("random",), rounds=n, seed=seed + 1 + i)
-        simulate(spec, workers=1)
+        simulate(spec, workers=1, ruleset=ruleset)
         cpu["simulate"] += time.process_time() - t
         done += n
     bare, sim = done / cpu["bare"], done / cpu["simulate"]
@@ -150,6 +166,68 @@ def against_bare(variant: str, rounds: int, seed: int) -> dict[str, Any]:
         "ratio": round(sim / bare, 3),
         "target": BARE_TARGET,
         "met": sim / bare >= BARE_TARGET,
+    }
+
+
+#: called after each counted slice: callgrind writes the slice's count to a file of its own
+DUMP_SYMBOL = "os_getppid"
+#: counted slices a side (alternating, bare loop first)
+COUNTED_SLICES = 3
+TOTALS = re.compile(r"^totals:\s+(\d+)", re.MULTILINE)
+
+
+def count_child(variant: str, rounds: int, seed: int) -> None:
+    """Under callgrind: a warm-up of both sides, then :data:`COUNTED_SLICES` slices a side
+    of ``rounds`` rounds, alternating, each followed by a dump (``os.getppid()``)."""
+    ruleset = load_variant(variant)
+    play = bare_loop(ruleset, seed)
+    play(20)
+    simulate(SimSpec(variant, agents=("random",), rounds=20, seed=seed), workers=1, ruleset=ruleset)
+    os.getppid()  # the warm-up's count, not used
+    for i in range(COUNTED_SLICES):
+        play(rounds)
+        os.getppid()
+        spec = SimSpec(variant, agents=("random",), rounds=rounds, seed=seed + 1 + i)
+        simulate(spec, workers=1, ruleset=ruleset)
+        os.getppid()
+
+
+def count_instructions(variant: str, rounds: int, seed: int) -> dict[str, Any] | None:
+    """Instructions a round of the bare loop and of ``simulate`` (:func:`count_child` under
+    callgrind), and their ratio; ``None`` without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            f"--dump-after={DUMP_SYMBOL}",
+            sys.executable,
+            os.path.abspath(__file__),
+            "--variant",
+            variant,
+            "--seed",
+            str(seed),
+            "--instruction-rounds",
+            str(rounds),
+            "--count-instructions",
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        dumps = [Path(f"{out}.{part}") for part in range(2, 2 + 2 * COUNTED_SLICES)]
+        found = [TOTALS.search(d.read_text()) if d.exists() else None for d in dumps]
+        if done.returncode or not all(found):
+            raise RuntimeError(f"callgrind run failed: {' '.join(command)}\n{done.stderr[-3000:]}")
+    counts = [int(m.group(1)) / rounds for m in found if m is not None]
+    bare, sim = sum(counts[0::2]) / COUNTED_SLICES, sum(counts[1::2]) / COUNTED_SLICES
+    return {
+        "rounds": rounds * COUNTED_SLICES,
+        "bare_instructions_per_round": round(bare),
+        "simulate_instructions_per_round": round(sim),
+        "ratio": round(bare / sim, 3),
+        "target": BARE_TARGET,
+        "met": bare / sim >= BARE_TARGET,
     }
 
 
@@ -185,8 +263,23 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the simulator against the bare loop (no worker runs)",
     )
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the comparison's instructions a round under callgrind (valgrind)",
+    )
+    ap.add_argument(
+        "--instruction-rounds",
+        type=at_least(1),
+        default=300,
+        help="rounds a counted slice (3 a side; default 300)",
+    )
+    ap.add_argument("--count-instructions", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.count_instructions:  # the child under callgrind
+        count_child(args.variant, args.instruction_rounds, args.seed)
+        return 0
     if args.bare_only and not args.bare_rounds:
         ap.error("--bare-only: the comparison needs --bare-rounds of at least 1")
     load_before = os.getloadavg()
@@ -199,6 +292,11 @@ def main(argv: list[str] | None = None) -> int:
         ]
     )
     bare = against_bare(args.variant, args.bare_rounds, args.seed) if args.bare_rounds else None
+    counted = (
+        count_instructions(args.variant, args.instruction_rounds, args.seed)
+        if args.instructions
+        else None
+    )
     load_after = os.getloadavg()
     target = 1.8 if args.workers == 2 else None
     if args.json:
@@ -211,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                     "load_after": load_after,
                     "results": rows,
                     "against_bare_loop": bare,
+                    "instructions": counted,
                 },
                 indent=2,
             )
@@ -220,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"zhuoji simulate against the bare loop: {args.variant}, random agents")
         print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
         _print_bare(bare)
+        _print_counted(args.instructions, counted)
         return 0
     print(
         f"zhuoji simulate throughput: {args.variant}, {args.workers} workers on {available_cpus()} CPUs"
@@ -246,7 +346,23 @@ def main(argv: list[str] | None = None) -> int:
         ok = all(r["speedup"] >= target for r in rows)
         print(f"target: all-core ≥ {target}× single on 2 cores: {'met' if ok else 'NOT met'}")
     _print_bare(bare)
+    _print_counted(args.instructions, counted)
     return 0
+
+
+def _print_counted(asked: bool, counted: dict[str, Any] | None) -> None:
+    if not asked:
+        return
+    if counted is None:
+        print("instructions: valgrind is not installed (apt-get install valgrind)")
+        return
+    print(
+        f"instructions a round (callgrind, {counted['rounds']} rounds a side in "
+        f"{COUNTED_SLICES} alternating slices): simulate "
+        f"{counted['simulate_instructions_per_round']:,}, the bare loop "
+        f"{counted['bare_instructions_per_round']:,}: {counted['ratio']:.3f}× the bare loop's "
+        f"rate; target ≥ {BARE_TARGET:.2f}×: {'met' if counted['met'] else 'NOT met'}"
+    )
 
 
 def _print_bare(bare: dict[str, Any] | None) -> None:

@@ -4,8 +4,12 @@ random bots; it reads ``Round.actions`` now)."""
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.engine import Round
+from zhuoji.sim.records import RoundRecord
 from zhuoji.sim.runner import record_round
 from zhuoji.variant_io import load_variant
 
@@ -17,6 +21,31 @@ def test_a_record_counts_every_action_of_its_round() -> None:
         play_round(r, [make_agent("greedy", s) for s in range(4)])
         rec = record_round(r, rs, index=0, match=0, round_in_match=0)
         assert rec.actions == sum(1 for e in r.log if e["type"] == "action") > 0
+
+
+def test_a_record_is_the_dataclass_its_fields_make() -> None:
+    """``record_round`` builds the frozen record as its ``__dict__`` (``frozen_from``): it is
+    equal to, hashes, replaces and pickles as the record the class's constructor makes,
+    and stays frozen — the SQLite store and worker processes keep and send it."""
+    rs = load_variant("liupanshui")
+    for seed in range(4):
+        r = Round(rs, seed=seed)
+        play_round(r, [make_agent("greedy", s) for s in range(4)])
+        rec = record_round(r, rs, index=seed, match=0, round_in_match=seed)
+        made = RoundRecord(
+            **{f.name: getattr(rec, f.name) for f in dataclasses.fields(RoundRecord)}
+        )
+        assert rec == made and hash(rec) == hash(made)
+        assert list(rec.__dict__) == list(made.__dict__)
+        assert pickle.dumps(rec) == pickle.dumps(made) and pickle.loads(pickle.dumps(rec)) == rec
+        assert dataclasses.replace(rec, index=9) == dataclasses.replace(made, index=9)
+        assert RoundRecord.from_row(rec.row()) == rec
+        try:
+            rec.index = 1  # type: ignore[misc]
+        except dataclasses.FrozenInstanceError:
+            pass
+        else:
+            raise AssertionError("a record built by record_round must stay frozen")
 
 
 def test_deal_ins_are_counted_by_risk_context() -> None:

@@ -32,8 +32,9 @@ def seat_spread(acc: Accumulator, seat: int) -> tuple[float, float]:
         return math.nan, math.nan
     mean = acc.total(f"seat{seat}.sum") / n
     sq = 0.0
+    key = f"seat{seat}.sum"
     for block in acc.blocks:
-        sq += (block[f"seat{seat}.sum"] - mean * block["n"]) ** 2
+        sq += (block.get(key, 0) - mean * block.get("n", 0)) ** 2
     return mean, math.sqrt(sq / n)
 
 

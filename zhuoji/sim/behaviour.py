@@ -60,21 +60,27 @@ def round_behaviour(end: RoundEnd, ruleset: Ruleset) -> tuple[tuple[str, int], .
             if i < EARLY:
                 out["first_chicken.early"] = 1
             break
-    sources = {w.source for w in end.wins if w.how is WinHow.DISCARD and w.source is not None}
-    if sources:
-        out["dealins"] = len(sources)
-        for key, n in dealin_contexts(end, sources).items():
-            if n:
-                out[key] = n
-    declared = sum(1 for s in end.seats if s.declared is not None)
+    if end.wins:
+        sources = {w.source for w in end.wins if w.how is WinHow.DISCARD and w.source is not None}
+        if sources:
+            out["dealins"] = len(sources)
+            for key, n in dealin_contexts(end, sources).items():
+                if n:
+                    out[key] = n
+    declared = 0
+    kongs = 0
+    for s in end.seats:
+        if s.declared is not None:
+            declared += 1
+        for m in s.melds:
+            kind_key = _KONG_KEYS.get(m.kind)
+            if kind_key is not None:
+                kongs += 1
+                out[kind_key] = out.get(kind_key, 0) + 1
     if declared:
         out["declared"] = declared
-    for s in end.seats:
-        for m in s.melds:
-            if m.kind.is_kong:
-                out["kongs"] = out.get("kongs", 0) + 1
-                key = _KONG_KEYS[m.kind]
-                out[key] = out.get(key, 0) + 1
+    if kongs:
+        out["kongs"] = kongs
     return tuple(sorted(out.items()))
 
 
@@ -212,11 +218,20 @@ def add_counts(counter: dict[str, int], behaviour: Iterable[tuple[str, int]]) ->
     """Add one round's behaviour to an accumulator block (keys prefixed ``beh.``); a round
     without a chicken discard counts in ``beh.first_chicken.none``."""
     seen = False
+    keys = _BLOCK_KEYS
     for k, v in behaviour:
-        counter["beh." + k] += v
+        key = keys.get(k)
+        if key is None:
+            key = keys[k] = "beh." + k
+        counter[key] = counter.get(key, 0) + v
         seen = seen or k == "first_chicken.rounds"
     if not seen:
-        counter["beh.first_chicken.none"] += 1
+        counter["beh.first_chicken.none"] = counter.get("beh.first_chicken.none", 0) + 1
+
+
+#: the accumulator's key of each behaviour count, made once (a key joined anew each round
+#: is a new string, hashed anew); the counts are the few names :func:`round_behaviour` makes
+_BLOCK_KEYS: dict[str, str] = {}
 
 
 # ---------------------------------------------------------------------------------------

@@ -61,6 +61,14 @@ class MaxPayout:
     round: int
 
 
+def _key(known: dict[str, str], prefix: str, name: str) -> str:
+    """``prefix + name``, made once per name and then looked up (see ``Accumulator``)."""
+    key = known.get(name)
+    if key is None:
+        key = known[name] = prefix + name
+    return key
+
+
 class Accumulator:
     """Integer sums of a run's rounds, per block of consecutive matches.
 
@@ -72,8 +80,11 @@ class Accumulator:
         self.matches = matches
         self.block_size = max(1, -(-matches // max_blocks))
         nblocks = -(-matches // self.block_size)
-        self.blocks: list[Counter[str]] = [Counter() for _ in range(nblocks)]
-        self.swing_hist: list[Counter[int]] = [Counter() for _ in range(nblocks)]
+        # plain dicts, not Counters: a Counter's ``c[k] += v`` costs about five times a dict's
+        # ``c[k] = c.get(k, 0) + v``, and a simulation adds some thirty counts a round; a key
+        # never added is absent (read it with ``block(b, key)`` or ``.get(key, 0)``)
+        self.blocks: list[dict[str, int]] = [{} for _ in range(nblocks)]
+        self.swing_hist: list[dict[int, int]] = [{} for _ in range(nblocks)]
         self.max_payout: MaxPayout | None = None
         self.rounds = 0
         #: each seat's keys, made once: (sum, sum of squares, wins, deal-ins)
@@ -81,39 +92,53 @@ class Accumulator:
             (f"seat{s}.sum", f"seat{s}.sq", f"seat{s}.wins", f"seat{s}.dealins")
             for s in range(players)
         ]
+        #: the block keys of outcome kinds, patterns, ledger items and behaviour counts, by
+        #: name, made once: a key joined anew each round is a new string hashed anew
+        self._kind_keys = {k: "kind." + k for k in KINDS}
+        self._pattern_keys: dict[str, str] = {}
+        self._item_keys: dict[str, str] = {}
 
     def add(self, rec: RoundRecord) -> None:
         b = rec.match // self.block_size
         c = self.blocks[b]
-        c["n"] += 1
+        get = c.get  # a block is a plain dict: ``c[k] = get(k, 0) + v`` is its ``+=``
+        c["n"] = get("n", 0) + 1
         keys = self._seat_keys
         net = swing = 0  # RoundRecord.net and .swing, read in this one pass
         for s, t in enumerate(rec.totals):
-            c[keys[s][0]] += t
-            c[keys[s][1]] += t * t
+            k_sum, k_sq = keys[s][0], keys[s][1]
+            c[k_sum] = get(k_sum, 0) + t
+            c[k_sq] = get(k_sq, 0) + t * t
             if t > 0:
                 net += t
             if abs(t) > swing:
                 swing = abs(t)
-        for seat, how, src in rec.wins:
-            c[keys[seat][2]] += 1
+        wins = rec.wins
+        for seat, how, src in wins:
+            k = keys[seat][2]
+            c[k] = get(k, 0) + 1
             if how == "discard" and src is not None:
-                c[keys[src][3]] += 1
-        c["kind." + rec.kind] += 1
-        c["wins"] += len(rec.wins)
+                k = keys[src][3]
+                c[k] = get(k, 0) + 1
+        k = _key(self._kind_keys, "kind.", rec.kind)
+        c[k] = get(k, 0) + 1
+        c["wins"] = get("wins", 0) + len(wins)
         for p in rec.patterns:
-            c["pattern." + p] += 1
+            k = _key(self._pattern_keys, "pattern.", p)
+            c[k] = get(k, 0) + 1
         gross = 0
         for item, amount in rec.items:
-            c["item." + item] += amount
+            k = _key(self._item_keys, "item.", item)
+            c[k] = get(k, 0) + amount
             gross += amount
-        c["gross"] += gross
-        c["net"] += net
-        c["swing"] += swing
-        self.swing_hist[b][swing] += 1
-        c["actions"] += rec.actions
-        c["discards"] += rec.discards
-        c["streak"] += rec.streak
+        c["gross"] = get("gross", 0) + gross
+        c["net"] = get("net", 0) + net
+        c["swing"] = get("swing", 0) + swing
+        hist = self.swing_hist[b]
+        hist[swing] = hist.get(swing, 0) + 1
+        c["actions"] = get("actions", 0) + rec.actions
+        c["discards"] = get("discards", 0) + rec.discards
+        c["streak"] = get("streak", 0) + rec.streak
         behaviour.add_counts(c, rec.behaviour)
         m = self.max_payout
         if rec.max_payout and (
@@ -137,7 +162,7 @@ class Accumulator:
         return out
 
     def total(self, key: str) -> int:
-        return sum(c[key] for c in self.blocks)
+        return sum(c.get(key, 0) for c in self.blocks)
 
     def swing_values(self) -> set[int]:
         out: set[int] = set()
@@ -147,13 +172,13 @@ class Accumulator:
 
     def matrix(self, keys: list[str]) -> FloatArray:
         """Block sums, one row per block, one column per key."""
-        return np.array([[c[k] for k in keys] for c in self.blocks], dtype=np.float64).reshape(
-            len(self.blocks), len(keys)
-        )
+        return np.array(
+            [[c.get(k, 0) for k in keys] for c in self.blocks], dtype=np.float64
+        ).reshape(len(self.blocks), len(keys))
 
     def hist_matrix(self, values: list[int]) -> FloatArray:
         return np.array(
-            [[h[v] for v in values] for h in self.swing_hist], dtype=np.float64
+            [[h.get(v, 0) for v in values] for h in self.swing_hist], dtype=np.float64
         ).reshape(len(self.swing_hist), len(values))
 
     def patterns(self) -> list[str]:
