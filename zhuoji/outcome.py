@@ -15,8 +15,6 @@ from zhuoji.tiles import NUM_KINDS, suit_of
 
 _T = TypeVar("_T")
 _new_object = object.__new__
-#: sets a record's ``__dict__`` (a frozen dataclass refuses ``setattr``)
-_set = object.__setattr__
 
 
 def frozen_from(cls: type[_T], fields: dict[str, object]) -> _T:
@@ -24,10 +22,9 @@ def frozen_from(cls: type[_T], fields: dict[str, object]) -> _T:
     default — equal to ``cls(**fields)``, built without the generated ``__init__``'s
     field-by-field ``object.__setattr__``: the engine ends every round with a
     :class:`RoundEnd` of 24 fields and a :class:`SeatEnd` a seat (issue 29: about 0.1 M
-    instructions a round that way), as :func:`zhuoji.contract.ledger.fact` builds facts.
-    ``fields`` becomes the object's ``__dict__`` (callers pass a dict made for it)."""
+    instructions a round that way), as :func:`zhuoji.contract.ledger.fact` builds facts."""
     obj = _new_object(cls)
-    _set(obj, "__dict__", fields)  # the caller's new dict, not copied into an empty one
+    obj.__dict__.update(fields)
     return obj
 
 
