@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
+from zhuoji.cli import shipped_variants
 from zhuoji.hand import HandRules, Wild
 from zhuoji.outcome import Meld, MeldKind
 from zhuoji.rules.facts import WinContext
-from zhuoji.rules.patterns import HandValue, evaluate
+from zhuoji.rules.patterns import HandValue, _prepared, evaluate
 from zhuoji.tiles import counts, parse_one
 from zhuoji.variant import PatternRow, PatternsSection
 from zhuoji.variant_io import load_variant
@@ -194,3 +195,17 @@ def test_stand_in_when(wild: str, when: str, stand_in: str | None) -> None:
     rs = load_variant("luan", {"wild.stand_in": si, "wild.stand_in_when": when})
     rules = rs.hand_rules(parse_one(wild))
     assert rules.wild == Wild(parse_one(wild), parse_one(stand_in) if stand_in else None)
+
+
+@pytest.mark.parametrize("variant", shipped_variants())
+def test_prepared_rows_read_every_condition(variant: str) -> None:
+    """The prepared table reads a row's conditions from the model's fields directly (not by
+    iterating the model): the same names and values, in the same order, on every shipped
+    variant's table."""
+    table = load_variant(variant).variant.patterns
+    prepared = _prepared.fn(table)
+    assert len(prepared.rows) == len(table.rows)
+    for row, (pid, model) in zip(prepared.rows, table.rows.items(), strict=True):
+        assert row.pid == pid
+        want = [(name, value) for name, value in model.requires if value is not None]
+        assert [(c[0], c[1]) for c in row.conditions] == want

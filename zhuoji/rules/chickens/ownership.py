@@ -22,6 +22,12 @@ from zhuoji.rules.chickens.discards import CHONGFENG, HENGJI, PLAIN, Status, sta
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import Chicken, Part
 
+# the meld kinds holdings tell apart, read as constants (a member read off its enum class,
+# and ``MeldKind.is_kong``, a Python property, are calls into Python from compiled code)
+CHI: Final = MeldKind.CHI
+PENG: Final = MeldKind.PENG
+GANG_CONCEALED: Final = MeldKind.GANG_CONCEALED
+
 
 class Earning:
     """One ledger line a holder earns from each of his payers; ``fact`` is what its amount
@@ -183,11 +189,9 @@ def holdings(
         thrown: dict[int, int] = {}  # of ``plain``, the discarded ones
         apart: dict[int, int] = {}  # discarded copies counted at their own value
         extra: list[Earning] = []
-        concealed = seat.concealed
-        for k in table:  # a few kinds: count each in the hand
-            n = concealed.count(k)
-            if n:
-                plain[k] = n
+        for t in seat.concealed:  # one pass over the tiles (``tuple.count`` a kind: 1.6 K each)
+            if t in table:
+                plain[t] = plain.get(t, 0) + 1
         standing = dict(plain) if stands is not None else {}
         if won is not None and won.seat == s and end.win_tile in table:
             k = won_kind
@@ -204,17 +208,17 @@ def holdings(
                     standing[k] = standing.get(k, 0) + 1
         for m in seat.melds:
             mk, t = m.kind, m.tile  # its kinds: ``set(m.tiles)`` without building the tiles
-            if mk is MeldKind.CHI:
+            if mk is CHI:
                 kinds: tuple[int, ...] = (t, t + 1, t + 2)
                 n = 1
             else:
                 kinds = (t,)
-                n = kong_counts if mk.is_kong else 3
+                n = 3 if mk is PENG else kong_counts  # a pung, else a kong (``is_kong``)
             for k in kinds:
                 if k not in table:
                     continue
                 plain[k] = plain.get(k, 0) + n
-                if concealed_kongs_stand and mk is MeldKind.GANG_CONCEALED:
+                if concealed_kongs_stand and mk is GANG_CONCEALED:
                     standing[k] = standing.get(k, 0) + n
         if scope != "hand":
             for i in discarded[s]:

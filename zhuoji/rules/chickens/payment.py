@@ -43,15 +43,16 @@ class Standing:
 
     @classmethod
     def of(cls, ctx: SettleContext, p: ChickenParams) -> Standing:
-        # the one place the chickens stage reads burning
-        burnt = frozenset(s for s in range(ctx.players) if ctx.chickens_burnt(s))
+        # the one place the chickens stage reads burning: the seats whose chickens are
+        # burnt, in one read (``ctx.chickens_burnt`` a seat was a call into Python each)
+        burnt: frozenset[int] = ctx.burnt
+        players: int = ctx.players
         ready = list(ctx.ready)
-        collects = [
-            (ready[s] or p.collectors == "all") and s not in burnt for s in range(ctx.players)
-        ]
+        everyone = p.collectors == "all"
+        collects = [(ready[s] or everyone) and s not in burnt for s in range(players)]
         # 倒赔 / 包鸡 are owed by a player who is not ready (seed 001 二(5) "未叫嘴"); burning
         # turns nothing into a debt (seed 001 (四)(1): only what was owed anyway stays)
-        owes = [not collects[s] and not ready[s] for s in range(ctx.players)]
+        owes = [not collects[s] and not ready[s] for s in range(players)]
         return cls(ready, burnt, collects, owes)
 
 

@@ -9,15 +9,16 @@ raises it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any
 
 from zhuoji.contract.ledger import Fact
 from zhuoji.outcome import Reveal, RevealAt
 from zhuoji.rules.chickens.params import ChickenParams, Direction
-from zhuoji.rules.memo import Identity
+from zhuoji.rules.memo import Identity, per_object
 from zhuoji.tiles import name, next_in_cycle, parse_one, prev_in_cycle
 
 
@@ -91,76 +92,166 @@ def weekday_kinds(weekday: int) -> list[int]:
     return [rank, 9 + rank, 18 + rank]
 
 
+class _Plan:
+    """What one chickens section says of every round, read once per parameters object, and
+    the chickens (and their parts) its tables have made, each made once.
+
+    A round's table is remembered by its reveals (:func:`round_chickens`), and a short
+    session sees most reveals for the first time: a table for new reveals takes the
+    permanent chickens and the reveal's chicken made before (by what made it), so what a
+    chicken earns (:attr:`Chicken.earned`) and the facts of its holdings (:attr:`Part.held`)
+    carry over from every earlier round that held it, and the parameters (pydantic models)
+    are not read again (issue 29: 95 K instructions a new reveal, 16 of 23 bench rounds)."""
+
+    def __init__(self, p: ChickenParams) -> None:
+        self.permanent: dict[int, Chicken] = {}
+        for pc in p.permanent:
+            k = parse_one(pc.tile)
+            v = pc.value * pc.fanbei
+            fanbei = pc.fanbei if pc.fanbei != 1 else None
+            part = Part(v, pc.item, pc.label, "permanent", None, fanbei, pc.label)
+            self.permanent[k] = Chicken(k, (part,), v, True, True, fanbei=pc.fanbei)
+        self.own = {parse_one(i.tile): (i.value, i.item, i.label) for i in p.flip.own_items}
+        self.makes: tuple[Direction, ...] = tuple(p.flip.makes)
+        ipm = p.flip.in_play_makes
+        self.in_play_makes: tuple[Direction, ...] | None = None if ipm is None else tuple(ipm)
+        self.flip_value = p.flip.value
+        #: (tile, flip tile, multiplier, discards) of each golden rule
+        self.golden = tuple(
+            (parse_one(g.tile), parse_one(g.flip), g.multiplier, g.discards) for g in p.golden
+        )
+        wd = p.weekday
+        #: (value, on top) of 星期鸡, None without it
+        self.weekday: tuple[int, bool] | None = (
+            (wd.value, wd.on_top) if wd is not None and wd.value else None
+        )
+        self._made: dict[tuple[int, bool], list[int]] = {}
+        self._chickens: dict[tuple[object, ...], Chicken] = {}
+
+    def made(self, tile: int, in_play: bool) -> list[int]:
+        """The kinds a reveal of ``tile`` makes chickens (during play or after the win)."""
+        key = (tile, in_play)
+        got = self._made.get(key)
+        if got is None:
+            makes = self.makes
+            if in_play and self.in_play_makes is not None:
+                makes = self.in_play_makes
+            got = self._made[key] = _made(tile, makes)
+        return got
+
+    def once(self, key: tuple[object, ...], make: Callable[..., Chicken], *args: Any) -> Chicken:
+        """The chicken ``make(*args)`` builds, made once for ``key`` (what it is built from: kinds,
+        tiles, and the ``id`` of a chicken it is built on, which is kept here or in
+        :attr:`permanent`, so no id is reused while its key stands).  Never emptied: the keys
+        are bounded by the tile kinds and the section's rules."""
+        got = self._chickens.get(key)
+        if got is None:
+            got = self._chickens[key] = make(*args)
+        return got
+
+
+_plan = per_object(maxsize=256)(_Plan)
+
+
 def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> dict[int, Chicken]:
-    """Kind → :class:`Chicken` for a round with these (counting) reveals on this weekday."""
+    """Kind → :class:`Chicken` for a round with these (counting) reveals on this weekday.
+
+    A chicken made the same way for another table of ``p`` is the same object (:class:`_Plan`):
+    the chickens are frozen, and what they remember (earnings, facts) follows from their fields."""
+    plan = _plan(p)
     reveals = list(reveals)
-    table: dict[int, Chicken] = {}
-    for pc in p.permanent:
-        k = parse_one(pc.tile)
-        v = pc.value * pc.fanbei
-        fanbei = pc.fanbei if pc.fanbei != 1 else None
-        part = Part(v, pc.item, pc.label, "permanent", None, fanbei, pc.label)
-        table[k] = Chicken(k, (part,), v, True, True, fanbei=pc.fanbei)
-    own = {parse_one(i.tile): i for i in p.flip.own_items}
+    table: dict[int, Chicken] = dict(plan.permanent)
+    once = plan.once
     for r in reveals:
         in_play = r.at is not RevealAt.WIN
-        makes = p.flip.makes
-        if in_play and p.flip.in_play_makes is not None:
-            makes = p.flip.in_play_makes
-        for k in _made(r.tile, makes):
+        for k in plan.made(r.tile, in_play):
             known = table.get(k)
             if known is not None:
                 if in_play and not known.fixed:
-                    table[k] = Chicken(k, known.parts, known.base, True, known.permanent)
+                    table[k] = once(("fixed", id(known)), _fixed, known)
                 continue
-            if k in own:
-                o = own[k]
-                part = Part(o.value, o.item, o.label, "reveal", r.tile, None, o.label)
+            own = plan.own.get(k)
+            if own is not None:
+                table[k] = once(("own", k, r.tile, in_play), _own, k, r.tile, in_play, *own)
             else:
-                part = Part(p.flip.value, "ji.fanji", f"翻鸡 {name(k)}", "flip", r.tile)
-            table[k] = Chicken(k, (part,), part.per_tile, in_play, False)
-    revealed = {r.tile for r in reveals}
-    for g in p.golden:
-        k = parse_one(g.tile)
-        if parse_one(g.flip) not in revealed:
-            continue
-        c = table.get(k) or Chicken(k, (), p.flip.value, False, False)
-        head = c.parts[0].label if c.parts else name(k)
-        own_name = c.parts[0].name if c.parts else None
-        flip = parse_one(g.flip)
-        part = Part(
-            c.base * g.multiplier,
-            "ji.jinji",
-            f"金鸡 {head}",
-            "golden",
-            flip,
-            g.multiplier,
-            own_name,
-        )
-        plain = c.parts or (Part(c.base, "ji.fanji", f"翻鸡 {name(k)}", "flip", flip),)
-        table[k] = Chicken(
-            k, (part,), c.base, c.fixed, c.permanent, True, c.fanbei, () if g.discards else plain
-        )
-    if p.weekday is not None and p.weekday.value:
-        wd = p.weekday
+                v = plan.flip_value
+                table[k] = once(("flip", k, r.tile, in_play), _flipped, k, r.tile, in_play, v)
+    if plan.golden:
+        revealed = {r.tile for r in reveals}
+        for k, flip, multiplier, discards in plan.golden:
+            if flip not in revealed:
+                continue
+            c = table.get(k) or once(("plain", k), Chicken, k, (), plan.flip_value, False, False)
+            table[k] = once(
+                ("golden", id(c), flip, multiplier, discards),
+                _golden,
+                c,
+                k,
+                flip,
+                multiplier,
+                discards,
+            )
+    if plan.weekday is not None:
+        value, on_top = plan.weekday
         for k in weekday_kinds(weekday):
             held = table.get(k)
             if held is None:  # not "fixed": 包鸡 and ``any`` rules do not take it (GA)
-                part = Part(wd.value, "ji.xingqi", f"星期鸡 {name(k)}", "weekday")
-                table[k] = Chicken(k, (part,), wd.value, False, False)
-            elif wd.on_top:
-                part = Part(wd.value, "ji.xingqi", "星期鸡", "weekday")
-                table[k] = Chicken(
-                    k,
-                    (*held.parts, part),
-                    held.base,
-                    True,
-                    held.permanent,
-                    held.golden,
-                    held.fanbei,
-                    (*held.discard_parts, part) if held.discard_parts else (),
-                )
+                table[k] = once(("weekday", k), _weekday, k, value)
+            elif on_top:
+                table[k] = once(("weekday on", id(held)), _weekday_on_top, held, k, value)
     return table
+
+
+def _fixed(c: Chicken) -> Chicken:
+    """Chicken ``c`` made fixed by a reveal during play (its other flags dropped)."""
+    return Chicken(c.kind, c.parts, c.base, True, c.permanent)
+
+
+def _flipped(k: int, tile: int, in_play: bool, value: int) -> Chicken:
+    """翻鸡 ``k``, made by a reveal of ``tile``, worth ``value`` a tile."""
+    part = Part(value, "ji.fanji", f"翻鸡 {name(k)}", "flip", tile)
+    return Chicken(k, (part,), value, in_play, False)
+
+
+def _own(k: int, tile: int, in_play: bool, value: int, item: str, label: str) -> Chicken:
+    """A reveal chicken ``k`` with its own item (``flip.own_items``), made by a reveal of ``tile``."""
+    part = Part(value, item, label, "reveal", tile, None, label)
+    return Chicken(k, (part,), value, in_play, False)
+
+
+def _weekday(k: int, value: int) -> Chicken:
+    """星期鸡 ``k``, no other chicken."""
+    return Chicken(
+        k, (Part(value, "ji.xingqi", f"星期鸡 {name(k)}", "weekday"),), value, False, False
+    )
+
+
+def _golden(c: Chicken, k: int, flip: int, multiplier: int, discards: bool) -> Chicken:
+    """金鸡: chicken ``c`` of kind ``k`` made golden by a reveal of ``flip``."""
+    head = c.parts[0].label if c.parts else name(k)
+    own_name = c.parts[0].name if c.parts else None
+    part = Part(
+        c.base * multiplier, "ji.jinji", f"金鸡 {head}", "golden", flip, multiplier, own_name
+    )
+    plain = c.parts or (Part(c.base, "ji.fanji", f"翻鸡 {name(k)}", "flip", flip),)
+    return Chicken(
+        k, (part,), c.base, c.fixed, c.permanent, True, c.fanbei, () if discards else plain
+    )
+
+
+def _weekday_on_top(held: Chicken, k: int, value: int) -> Chicken:
+    """星期鸡 on top of chicken ``held`` of kind ``k`` (``weekday.on_top``)."""
+    part = Part(value, "ji.xingqi", "星期鸡", "weekday")
+    return Chicken(
+        k,
+        (*held.parts, part),
+        held.base,
+        True,
+        held.permanent,
+        held.golden,
+        held.fanbei,
+        (*held.discard_parts, part) if held.discard_parts else (),
+    )
 
 
 @lru_cache(maxsize=1024)

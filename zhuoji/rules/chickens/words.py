@@ -17,12 +17,13 @@ ones, the day's), which the stage records so explanations and reports read them
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from zhuoji import tiles as T
 from zhuoji.contract.ledger import PAYEE, PAYER, SEAT, Fact, Remark, fact
 from zhuoji.outcome import Reveal, RevealAt
 from zhuoji.rules.chickens.params import ChickenParams
-from zhuoji.rules.chickens.values import Chicken, _made, weekday_kinds
+from zhuoji.rules.chickens.values import Chicken, _Plan, _plan, weekday_kinds
 from zhuoji.rules.memo import per_object
 from zhuoji.rules.registry import Words
 
@@ -325,8 +326,7 @@ def round_remarks(
     key = (rule, blown)
     found = store.get(key)
     if found is None:
-        facts = _remark_facts(p, tuple(reveals), weekday, table is None, blown)
-        found = store[key] = tuple(Remark(rule, item, f) for item, f in facts)
+        found = store[key] = _remarks(p, tuple(reveals), weekday, table is None, blown, rule)
     return found
 
 
@@ -340,41 +340,92 @@ def _by_params(p: ChickenParams) -> dict[tuple[str, int | None], tuple[Remark, .
     return {}
 
 
-def _remark_facts(
-    p: ChickenParams, reveals: tuple[Reveal, ...], weekday: int, draw: bool, blown: int | None
-) -> list[tuple[str, Fact]]:
+@per_object(maxsize=256)
+def _pieces(p: ChickenParams) -> dict[tuple[object, ...], tuple[Remark, ...]]:
+    """The remarks of one piece of a round's chickens (the permanent ones, one reveal's, a
+    golden rule's, a day's), by what it depends on: a table for new reveals takes the pieces
+    it shares with the tables before it (issue 29: a short session sees most reveals new).
+    Bounded by the tile kinds, the weekdays and the rules' ids."""
+    return {}
+
+
+def _remarks(
+    p: ChickenParams,
+    reveals: tuple[Reveal, ...],
+    weekday: int,
+    draw: bool,
+    blown: int | None,
+    rule: str,
+) -> tuple[Remark, ...]:
+    """The remarks :func:`round_remarks` gives, of their pieces (each made once: :func:`_pieces`)."""
     if blown is not None:
-        return [("ji", fact(tiles=(blown,), kind="blown", mark="none"))]
+        return (Remark(rule, "ji", fact(tiles=(blown,), kind="blown", mark="none")),)
+    pieces = _pieces(p)
+
+    def piece(
+        key: tuple[object, ...], facts: Callable[..., list[tuple[str, Fact]]], *args: Any
+    ) -> None:
+        got = pieces.get(key)
+        if got is None:
+            got = pieces[key] = tuple(Remark(rule, item, f) for item, f in facts(*args))
+        out.extend(got)
+
+    out: list[Remark] = []
+    piece(("permanent", rule), _permanent_facts, p)
+    if draw:
+        return tuple(out)
+    plan = _plan(p)
+    for r in reveals:
+        in_play = r.at is not RevealAt.WIN
+        piece(("flip", rule, r.tile, in_play), _flip_facts, plan, r.tile, in_play)
+    if plan.golden:
+        shown = {r.tile for r in reveals}
+        for k, flip, multiplier, _discards in plan.golden:
+            if flip in shown:
+                piece(("golden", rule, k, flip, multiplier), _golden_facts, k, flip, multiplier)
+    if plan.weekday is not None:
+        piece(("weekday", rule, weekday), _weekday_facts, weekday)
+    return tuple(out)
+
+
+def _permanent_facts(p: ChickenParams) -> list[tuple[str, Fact]]:
+    """The permanent chickens (常鸡), each named."""
     out: list[tuple[str, Fact]] = []
     for pc in p.permanent:
         k = T.parse_one(pc.tile)
         out.append((pc.item, fact(tiles=(k,), kind="permanent", name=pc.label, mark="chicken")))
-    if draw:
-        return out
-    for r in reveals:
-        makes = p.flip.makes
-        if r.at is not RevealAt.WIN and p.flip.in_play_makes is not None:
-            makes = p.flip.in_play_makes
-        made = _made(r.tile, makes)
-        if not made:
-            continue
-        tags = tuple(sorted(set(makes)))
-        f = fact(tiles=tuple(made), kind="flip", revealed=r.tile, mark="chicken", tags=tags)
-        out.append(("ji.fanji", f))
-    shown = {r.tile for r in reveals}
-    for g in p.golden:
-        flip, k = T.parse_one(g.flip), T.parse_one(g.tile)
-        if flip in shown:
-            f = fact(
-                tiles=(k,),
-                kind="golden",
-                revealed=flip,
-                multiplier=g.multiplier,
-                golden=True,
-                mark="golden",
-            )
-            out.append(("ji.jinji", f))
-    if p.weekday is not None and p.weekday.value:
-        kinds = tuple(weekday_kinds(weekday))
-        out.append(("ji.xingqi", fact(tiles=kinds, kind="weekday", mark="chicken")))
     return out
+
+
+def _flip_facts(plan: _Plan, tile: int, in_play: bool) -> list[tuple[str, Fact]]:
+    """翻鸡: the chickens a reveal of ``tile`` makes (none: no remark), and in which directions."""
+    made = plan.made(tile, in_play)
+    if not made:
+        return []
+    makes = plan.in_play_makes if in_play and plan.in_play_makes is not None else plan.makes
+    tags = tuple(sorted(set(makes)))
+    return [
+        (
+            "ji.fanji",
+            fact(tiles=tuple(made), kind="flip", revealed=tile, mark="chicken", tags=tags),
+        )
+    ]
+
+
+def _golden_facts(k: int, flip: int, multiplier: int) -> list[tuple[str, Fact]]:
+    """金鸡: chicken ``k`` made golden by a reveal of ``flip``."""
+    f = fact(
+        tiles=(k,),
+        kind="golden",
+        revealed=flip,
+        multiplier=multiplier,
+        golden=True,
+        mark="golden",
+    )
+    return [("ji.jinji", f)]
+
+
+def _weekday_facts(weekday: int) -> list[tuple[str, Fact]]:
+    """星期鸡: the day's chickens."""
+    kinds = tuple(weekday_kinds(weekday))
+    return [("ji.xingqi", fact(tiles=kinds, kind="weekday", mark="chicken"))]
