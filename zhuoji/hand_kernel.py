@@ -474,12 +474,15 @@ def _lan_strict_suited(m0: i64, m1: i64, m2: i64) -> i64:
 
 
 def _rank_mask(c: list[int], b: int) -> int:
-    """The ranks held in the suit starting at kind ``b``, as nine bits."""
-    mask = 0
+    """The ranks held in the suit starting at kind ``b``, as nine bits (machine integers:
+    the wild-tile kernels ask it of every reading)."""
+    mask: i64 = 0
+    bit: i64 = 1
     for r in range(9):
         if c[b + r]:
-            mask |= 1 << r
-    return mask
+            mask |= bit
+        bit <<= 1
+    return int(mask)
 
 
 def shisanlan_distance(c: Sequence[int], jokers: int = 0, strict: bool = False) -> int:
@@ -1336,7 +1339,9 @@ def _improving_kinds(
     # each form's distance now, and whether it may fall below the mark with one more tile
     pab: i64 = _PRODUCT[a << 8 | b]
     pdh: i64 = _PRODUCT[d << 8 | h]
-    std_on = std and _VECTORS[10 * _PRODUCT[pab << 8 | pdh] + cell] <= below
+    whole: i64 = _PRODUCT[pab << 8 | pdh]
+    now: i64 = _VECTORS[10 * whole + cell]
+    std_on = std and now <= below
     pairs_on = pairs and _pairs_from(hist, quads_two) <= below
     b0: i64 = 0
     b1: i64 = 0
@@ -1414,14 +1419,22 @@ def _improving_kinds(
         if x >= 4:
             continue
         if std_on:
+            # (each look-up into an i64 local: arithmetic on the bytes' items would be on
+            # boxed ints)
             if kg == 0:
-                dd: i64 = _VECTORS[10 * _PRODUCT[_SUIT_CLASS[i0 + kw] << 8 | o0] + cell]
+                k: i64 = _SUIT_CLASS[i0 + kw]
+                oth: i64 = o0
             elif kg == 1:
-                dd = _VECTORS[10 * _PRODUCT[_SUIT_CLASS[i1 + kw] << 8 | o1] + cell]
+                k = _SUIT_CLASS[i1 + kw]
+                oth = o1
             elif kg == 2:
-                dd = _VECTORS[10 * _PRODUCT[_SUIT_CLASS[i2 + kw] << 8 | o2] + cell]
+                k = _SUIT_CLASS[i2 + kw]
+                oth = o2
             else:
-                dd = _VECTORS[10 * _PRODUCT[_HONOR_CLASS[i3 + kw] << 8 | o3] + cell]
+                k = _HONOR_CLASS[i3 + kw]
+                oth = o3
+            p: i64 = _PRODUCT[k << 8 | oth]
+            dd: i64 = _VECTORS[10 * p + cell]
             if dd < below:
                 found |= mark
                 continue
