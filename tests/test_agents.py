@@ -12,6 +12,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import Action, ActionKind, make
 from zhuoji.agents.analysis import (
     DiscardOption,
+    HandAnalyzer,
     TableView,
     analyzer,
     may_win_on_discard,
@@ -318,6 +319,49 @@ def test_discard_options_match_brute_force(variant: str) -> None:
             assert (o.shanten, o.improving, o.ukeire) == (s, imp, sum(live[t] for t in imp))
             checked += 1
     assert checked > 100
+
+
+class _PerDiscardAnalyzer(HandAnalyzer):
+    """An analyzer answering :meth:`ukeire` its own way (here: as the base does), which
+    :meth:`HandAnalyzer.options` then asks discard by discard (the path before the
+    wild-tile batch)."""
+
+    def ukeire(self, c: Sequence[int], live: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
+        return super().ukeire(c, live)
+
+
+@pytest.mark.parametrize("wild", [4, 22, 27, 31])
+def test_wild_options_in_one_call_match_each_discard(wild: int) -> None:
+    """With wild tiles (六安: 红中配, the stand-in 红中 kind 31 unless it is the wild itself),
+    :meth:`HandAnalyzer.options` answers every discard in one kernel call; it gives what
+    asking :meth:`HandAnalyzer.ukeire` of each best discard gives, with and without
+    ``only_best``."""
+    ruleset = load_variant("luan")
+    rules = ruleset.hand_rules(wild)
+    an = HandAnalyzer(rules)
+    each = _PerDiscardAnalyzer(rules)
+    assert an.batch_wild and not each.batch_wild
+    assert not HandAnalyzer(ruleset.hand_rules(None)).batch_wild
+    kinds = T.kinds_in(ruleset.variant.tiles.set)
+    rng = random.Random(wild)
+    counted = 0
+    for i in range(150):
+        c = _random_hand(rng, kinds, rng.choice([14, 11, 8, 5]), rng.random() < 0.5)
+        for _ in range(rng.randrange(3)):  # the wild and the stand-in held often
+            k = rng.choice([wild, 31])
+            held = [t for t in kinds if c[t] and t != k]
+            if held and c[k] < 4:
+                c[rng.choice(held)] -= 1
+                c[k] += 1
+        live = [0] * T.NUM_KINDS
+        for k in kinds:
+            live[k] = max(0, T.COPIES - c[k] - rng.randint(0, 2))
+        held = [k for k in range(T.NUM_KINDS) if c[k]]
+        only_best = i % 2 == 0
+        got = an.options(c, held, live, only_best=only_best)
+        assert got == each.options(c, held, live, only_best=only_best), (c, wild)
+        counted += sum(o.ukeire > 0 for o in got)
+    assert counted > 300
 
 
 def test_table_view_counts_only_what_the_seat_sees() -> None:

@@ -192,3 +192,124 @@ def test_part_kinds_are_keyed_by_group_and_bits() -> None:
                 want = tuple(9 * g + r for r in range(9) if part >> r & 1)
                 assert kernel._part_kinds(g, part) == want
         assert len(table) == 4 << 9
+
+
+#: form switches of wild-tile tables (六安: standard, seven pairs, 十三烂), with and without
+#: the options, and every form alone
+_WILD_SWITCHES = [
+    hand_kernel.STANDARD | hand_kernel.SEVEN_PAIRS | hand_kernel.SHISANLAN,
+    hand_kernel.STANDARD | hand_kernel.SEVEN_PAIRS | hand_kernel.SHISANLAN | Q2,
+    hand_kernel.STANDARD
+    | hand_kernel.SEVEN_PAIRS
+    | hand_kernel.SHISANLAN
+    | hand_kernel.SHISANYAO
+    | hand_kernel.STRICT_LAN,
+    hand_kernel.STANDARD,
+    hand_kernel.STANDARD | hand_kernel.SEVEN_PAIRS | Q2,
+    hand_kernel.SHISANLAN | hand_kernel.STRICT_LAN,
+    hand_kernel.SHISANYAO,
+]
+
+
+def _wild_reference(
+    c: list[int],
+    kinds: list[int],
+    live: list[int],
+    wild: int,
+    stand_in: int,
+    switches: int,
+    only_best: bool,
+) -> list[tuple[object, ...]]:
+    """What ``wild_discard_options`` answers, from its definition: each discard's shanten
+    is ``forms_shanten_wild`` of the hand less it, and a live kind held fewer than four
+    times then improves it when one more copy lowers that shanten (one
+    ``forms_shanten_wild`` a discard and added kind)."""
+    k = hand_kernel
+    shanten = []
+    for d in kinds:
+        less = list(c)
+        less[d] -= 1
+        shanten.append(k.forms_shanten_wild(less, wild, stand_in, switches))
+    best = min(shanten, default=FAR)
+    out: list[tuple[object, ...]] = []
+    for d, s in zip(kinds, shanten, strict=True):
+        if only_best and s > best:
+            out.append((d, s, -1, ()))
+            continue
+        less = list(c)
+        less[d] -= 1
+        improving = []
+        for t in range(34):
+            if live[t] > 0 and less[t] < 4:
+                less[t] += 1
+                if k.forms_shanten_wild(less, wild, stand_in, switches) < s:
+                    improving.append(t)
+                less[t] -= 1
+        out.append((d, s, sum(live[t] for t in improving), tuple(improving)))
+    return out
+
+
+def _wild_call(rng: random.Random, size: int) -> tuple[list[int], list[int], list[int], int, int]:
+    """A hand of ``size`` tiles holding the wild kind or its stand-in often (up to four
+    copies), the discards asked about, live counts, the wild kind and the stand-in (-1,
+    the wild itself, 红中 as in 六安, or any kind)."""
+    wild = rng.randrange(34)
+    stand_in = rng.choice([-1, wild, 31, 31, rng.randrange(34)])
+    c = _random_hand(rng, size)
+    for _ in range(rng.randrange(4)):
+        k = rng.choice([wild, stand_in if stand_in >= 0 else wild])
+        held = [t for t in range(34) if c[t] and t != k]
+        if held and c[k] < 4:
+            c[rng.choice(held)] -= 1
+            c[k] += 1
+    held = [k for k in range(34) if c[k]]
+    kinds = held if rng.random() < 0.8 else sorted(rng.sample(held, rng.randint(1, len(held))))
+    live = [max(0, 4 - c[k] - rng.randint(0, 3)) for k in range(34)]
+    return c, kinds, live, wild, stand_in
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_wild_discard_options_are_their_definition(size: int) -> None:
+    """``wild_discard_options`` (every discard of a hand holding wild tiles at once, each
+    distance from one pass and each discard's improving kinds from one read of each reading
+    of the stand-ins) gives what one ``forms_shanten_wild`` per discard and added kind
+    gives — the bots' answers before, when each best discard asked ``forms_ukeire_wild`` —
+    in every build, on random hands under wild-tile form switches, with and without
+    ``only_best``; the caller's counts are left as they were."""
+    for kernel in _builds():
+        rng = random.Random(40 + size)
+        for i in range(150):
+            c, kinds, live, wild, stand_in = _wild_call(rng, size)
+            switches = _WILD_SWITCHES[i % len(_WILD_SWITCHES)]
+            only_best = i % 3 != 0
+            before = list(c)
+            got = _fields(
+                kernel.wild_discard_options(c, kinds, live, wild, stand_in, switches, only_best)
+            )
+            want = _wild_reference(c, kinds, live, wild, stand_in, switches, only_best)
+            assert got == want, (c, kinds, wild, stand_in, switches, only_best)
+            assert c == before
+            for d, s, count, improving in got:
+                if count >= 0:  # the same as forms_ukeire_wild of the hand less d
+                    less = list(c)
+                    less[d] -= 1
+                    ukeire = hand_kernel.forms_ukeire_wild(less, live, wild, stand_in, switches)
+                    assert (s, count, improving) == (ukeire[0], ukeire[1], tuple(ukeire[2]))
+
+
+def test_wild_discard_options_fail_on_a_hand_too_large() -> None:
+    """A hand of 15 tiles fails as asking ``forms_ukeire_wild`` of its best discard did
+    (the hand less it is too large to add a kind to), in every build."""
+    c = [0] * 34
+    for k in (0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 31, 31, 5):
+        c[k] += 1
+    live = [2] * 34
+    kinds = [k for k in range(34) if c[k]]
+    less = list(c)
+    less[5] -= 1  # the best discard
+    with pytest.raises(ValueError) as want:
+        hand_kernel.forms_ukeire_wild(less, live, 4, 31, hand_kernel.STANDARD)
+    for kernel in _builds():
+        with pytest.raises(ValueError) as got:
+            kernel.wild_discard_options(c, kinds, live, 4, 31, hand_kernel.STANDARD, True)
+        assert str(got.value) == str(want.value)

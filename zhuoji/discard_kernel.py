@@ -28,8 +28,12 @@ from zhuoji.hand_kernel import (
     FAR,
     NUM_KINDS,
     POW5,
+    _check_added,
     _held,
+    _kinds_below,
     _scan,
+    _total,
+    _wild_discard_distances,
     pairs_distance,
 )
 
@@ -512,6 +516,48 @@ def discard_options(
             found |= hand.pairs_improving(d, x, p)
         if y == dist:
             found |= hand.orphans_improving(d, x)
+        ukeire, improving = _improving_kinds(found, live)
+        out.append(DiscardOption(d, int(dist) - 1, ukeire, improving))
+    return out
+
+
+def wild_discard_options(
+    counts: list[int],
+    kinds: list[int],
+    live: list[int],
+    wild: int,
+    stand_in: int,
+    switches: int,
+    only_best: bool,
+) -> list[DiscardOption]:
+    """:func:`discard_options` for a hand holding wild tiles (the wild kind ``wild``, the
+    红中配 ``stand_in`` kind or -1, every form of ``switches``, as
+    :func:`zhuoji.hand_kernel.forms_distance_wild` reads them): every discard's distance
+    from one read of each reading of the stand-ins
+    (:func:`zhuoji.hand_kernel.forms_discard_distances_wild`), then, for the discards
+    ``only_best`` keeps, the improving kinds of the hand less that discard below that
+    distance (:func:`zhuoji.hand_kernel._kinds_below`).  The same answers as
+    ``forms_ukeire_wild`` of the hand less each discard, without working each one's
+    distance out again (the first pass has it).  ``counts`` is only read."""
+    cc = list(counts)
+    dists = _wild_discard_distances(cc, kinds, wild, stand_in, switches)
+    large = _total(cc) >= 15  # the hand less a discard may be too large to add a kind to
+    best: i64 = FAR
+    for far in dists:
+        if far < best:
+            best = far
+    out: list[DiscardOption] = []
+    for i in range(len(kinds)):
+        d = kinds[i]
+        dist: i64 = dists[i]
+        if only_best and dist > best:
+            out.append(DiscardOption(d, int(dist) - 1, -1, ()))
+            continue
+        cc[d] -= 1
+        if large:
+            _check_added(cc, live, wild, stand_in, switches)
+        found = _kinds_below(cc, live, int(dist), wild, stand_in, switches)
+        cc[d] += 1
         ukeire, improving = _improving_kinds(found, live)
         out.append(DiscardOption(d, int(dist) - 1, ukeire, improving))
     return out

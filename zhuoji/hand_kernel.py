@@ -474,12 +474,15 @@ def _lan_strict_suited(m0: i64, m1: i64, m2: i64) -> i64:
 
 
 def _rank_mask(c: list[int], b: int) -> int:
-    """The ranks held in the suit starting at kind ``b``, as nine bits."""
-    mask = 0
+    """The ranks held in the suit starting at kind ``b``, as nine bits (machine integers:
+    the wild-tile kernels ask it of every reading)."""
+    mask: i64 = 0
+    bit: i64 = 1
     for r in range(9):
         if c[b + r]:
-            mask |= 1 << r
-    return mask
+            mask |= bit
+        bit <<= 1
+    return int(mask)
 
 
 def shisanlan_distance(c: Sequence[int], jokers: int = 0, strict: bool = False) -> int:
@@ -1077,22 +1080,25 @@ def forms_ukeire_wild(
     cc = list(c)
     lv = list(live)
     dist = _wild_distance(cc, wild, stand_in, switches)
-    marks = _kinds_below(cc, lv, dist, wild, stand_in, switches)
+    _check_added(cc, lv, wild, stand_in, switches)
+    found: i64 = _kinds_below(cc, lv, dist, wild, stand_in, switches)
     count = 0
     kinds: list[int] = []
     for t in range(NUM_KINDS):
-        if marks[t]:
+        if found & 1:
             count += lv[t]
             kinds.append(t)
+        found >>= 1
     return dist - 1, count, kinds
 
 
 def _kinds_below(
     cc: list[int], lv: list[int], dist: int, wild: int, stand_in: int, switches: int
-) -> list[int]:
-    """For each kind ``t`` with ``lv[t] > 0`` held fewer than four times in ``cc`` (a hand
-    holding wild tiles, as in :func:`forms_distance_wild`; restored before returning): 1
-    when one more copy of it leaves the hand fewer than ``dist`` tiles from complete, else 0.
+) -> i64:
+    """Bit ``t`` set for each kind ``t`` with ``lv[t] > 0`` held fewer than four times in
+    ``cc`` (a hand holding wild tiles, as in :func:`forms_distance_wild`; restored before
+    returning) one more copy of which leaves the hand fewer than ``dist`` tiles from
+    complete.
 
     The distance is the least over the readings of the stand-ins (each with the wild's
     copies as jokers), and one more copy of a kind changes each reading by one tile: one
@@ -1101,14 +1107,8 @@ def _kinds_below(
     table look-ups, where each kind was a whole :func:`_wild_distance` before
     (``tests/test_hand_kernel.py`` compares the two on random hands).  One more wild is one
     more joker beside the same counts; one more stand-in is one more of its own face in
-    each reading, and a new last reading with all of them read as the wild's face."""
-    marks = [0] * NUM_KINDS
-    if switches & STANDARD and _total(cc) >= 14:  # too large: fail as the first kind tried
-        for t in range(NUM_KINDS):
-            if lv[t] > 0 and cc[t] < 4:
-                cc[t] += 1
-                _wild_distance(cc, wild, stand_in, switches)
-                cc[t] -= 1
+    each reading, and a new last reading with all of them read as the wild's face.  The
+    caller has checked the hand's size (:func:`_check_added`)."""
     jokers = cc[wild]
     joker_ok = lv[wild] > 0 and jokers < 4
     cc[wild] = 0
@@ -1117,17 +1117,30 @@ def _kinds_below(
     face = other if other >= 0 and lv[other] > 0 and held < 4 else -1
     # a stand-in held four times is no kind to add (the last reading adds no face either)
     skip = other if other >= 0 and face < 0 else -1
-    _improving_kinds(cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, marks)
+    found: i64 = _improving_kinds(
+        cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, 0
+    )
     for r in range(1, held + 1):  # r stand-ins read as the wild's own face, r = 1 … held
         cc[other] -= 1
         cc[wild] += 1
-        _improving_kinds(
-            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, marks
+        found = _improving_kinds(
+            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, found
         )
     if other >= 0:
         cc[other] += held
     cc[wild] = jokers
-    return marks
+    return found
+
+
+def _check_added(cc: list[int], lv: list[int], wild: int, stand_in: int, switches: int) -> None:
+    """Fails as :func:`_wild_distance` of the hand ``cc`` with the first kind
+    :func:`_kinds_below` tries added would, when that hand is too large (``cc`` restored)."""
+    if switches & STANDARD and _total(cc) >= 14:
+        for t in range(NUM_KINDS):
+            if lv[t] > 0 and cc[t] < 4:
+                cc[t] += 1
+                _wild_distance(cc, wild, stand_in, switches)
+                cc[t] -= 1
 
 
 def forms_discard_distances_wild(
@@ -1139,8 +1152,13 @@ def forms_discard_distances_wild(
     histogram, at most one rank or honor of 十三烂; a wild, one joker fewer beside the same
     counts; a stand-in, one fewer of its own face, in the readings that keep one), so each
     reading is read once (:func:`_discard_distances`)."""
-    cc = list(c)
-    kinds = list(discards)
+    return _wild_discard_distances(list(c), list(discards), wild, stand_in, switches)
+
+
+def _wild_discard_distances(
+    cc: list[int], kinds: list[int], wild: int, stand_in: int, switches: int
+) -> list[int]:
+    """:func:`forms_discard_distances_wild` of a list it may change and restores."""
     best = [FAR] * len(kinds)
     if switches & STANDARD and _total(cc) >= 16 and kinds:  # too large: fail as the first
         cc[kinds[0]] -= 1
@@ -1278,23 +1296,31 @@ def _improving_kinds(
     joker_ok: bool,
     last: bool,
     face: int,
-    marks: list[int],
-) -> None:
-    """Marks in ``marks`` every kind ``t`` (live, held fewer than four times, neither
-    ``wild`` nor ``skip``, not marked yet) one more copy of which takes the hand ``c`` (the
-    non-joker counts of one reading of the stand-ins; ``jokers`` held beside them) below
-    ``dist`` tiles from complete over the forms switched on, as
+    found: i64,
+) -> i64:
+    """``found`` (bit ``t`` for kind ``t``) with every kind ``t`` added (live, held fewer
+    than four times, neither ``wild`` nor ``skip``, not in it yet) one more copy of which
+    takes the hand ``c`` (the non-joker counts of one reading of the stand-ins; ``jokers``
+    held beside them) below ``dist`` tiles from complete over the forms switched on, as
     :func:`forms_distance_jokers` less the jokers would say: each form's part is read once
-    and changed by the one added tile.  With ``joker_ok``, ``wild`` is marked when one more
-    joker does it; on the ``last`` reading, ``face`` (the stand-in, or -1) is marked when
-    one more copy of the wild's own face does it (a new reading: every stand-in read so)."""
+    and changed by the one added tile.  With ``joker_ok``, ``wild`` is added when one more
+    joker does it; on the ``last`` reading, ``face`` (the stand-in, or -1) is added when
+    one more copy of the wild's own face does it (a new reading: every stand-in read so).
+
+    One more tile lowers a form's distance by one at most (it is the fewest tiles to add),
+    so a form already more than one tile above the mark (at the slot of the hand with the
+    added tile) cannot bring a kind below it and is not read kind by kind: on a turn that
+    is most readings' 十三烂 and seven pairs, and the standard form of the readings that are
+    not the best.  The standard form's other three groups are multiplied once a reading
+    (the class product is commutative and associative), so a kind costs one product; a kind
+    already held leaves the 十三烂 parts as they are."""
     i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
     j: i64 = jokers
     n: i64 = n0 + n1 + n2 + n3 + 1  # tiles held with the added one
     total: i64 = n + j
     below: i64 = dist + j  # a form's distance (jokers not taken off) that improves
     std = (switches & STANDARD) != 0
-    sets: i64 = total // 3  # at most 4: a larger hand failed in _kinds_below
+    sets: i64 = total // 3  # at most 4: a larger hand failed in _check_added
     cell: i64 = 2 * sets + 1
     a: i64 = _SUIT_CLASS[i0]
     b: i64 = _SUIT_CLASS[i1]
@@ -1310,74 +1336,140 @@ def _improving_kinds(
     h2: i64 = _held(hist, 2)
     h3: i64 = _held(hist, 3)
     h4: i64 = _held(hist, 4)
-    b0, b1, b2, honors = _lan_parts_of(c, kinds_held) if lan else (0, 0, 0, 0)
-    orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
+    # each form's distance now, and whether it may fall below the mark with one more tile
+    pab: i64 = _PRODUCT[a << 8 | b]
+    pdh: i64 = _PRODUCT[d << 8 | h]
+    whole: i64 = _PRODUCT[pab << 8 | pdh]
+    now: i64 = _VECTORS[10 * whole + cell]
+    std_on = std and now <= below
+    pairs_on = pairs and _pairs_from(hist, quads_two) <= below
+    b0: i64 = 0
+    b1: i64 = 0
+    b2: i64 = 0
+    honors: i64 = 0
+    lan_held: i64 = FAR  # the 十三烂 distance now (and with one more copy of a kind held)
+    if lan and 14 - kinds_held <= below:  # (it keeps one tile a kind held at most)
+        b0, b1, b2, honors = _lan_parts_of(c, kinds_held)
+        lan_held = 14 - _lan_kept(b0, b1, b2, honors, strict)
+    lan_on = lan and lan_held <= below
+    orphans: i64 = 0
+    orphan_pairs: i64 = 0
+    if yao:
+        orphans, orphan_pairs = _orphan_counts(c)
     orphan_pair: i64 = 1 if orphan_pairs else 0
-    if joker_ok and not marks[wild]:
-        # one more joker: the same counts, one tile more (the same sets as any added tile)
-        more: i64 = below + 1
-        if (
-            more > FAR  # no form applies: FAR less one more joker is less
-            or (std and _class_cell(a, b, d, h, cell) < more)
-            or (pairs and _pairs_from(hist, quads_two) < more)
-            or (lan and 14 - _lan_kept(b0, b1, b2, honors, strict) < more)
-            or (yao and 14 - orphans - orphan_pair < more)
-        ):
-            marks[wild] = 1
-    # the kinds, then (on the last reading) the wild's own face for the stand-in
+    wild_bit: i64 = 1
+    wild_bit <<= wild  # (not 1 << wild: compiled, a C int shifted, wrong past bit 31)
+    # one more joker: the same counts, one tile more (the same sets as any added tile),
+    # which takes a form now at the mark below it; with no form at all (FAR), FAR less one
+    # more joker is less
+    if (
+        joker_ok
+        and not found & wild_bit
+        and (
+            below >= FAR
+            or std_on
+            or pairs_on
+            or lan_on
+            or (yao and 14 - orphans - orphan_pair <= below)
+        )
+    ):
+        found |= wild_bit
+    if not (std_on or pairs_on or lan_on or yao):
+        return found
+    # the other groups' product class, for a kind of each group
+    o0: i64 = _PRODUCT[b << 8 | pdh]
+    o1: i64 = _PRODUCT[a << 8 | pdh]
+    o2: i64 = _PRODUCT[pab << 8 | h]
+    o3: i64 = _PRODUCT[pab << 8 | d]
+    # the kinds, then (on the last reading) the wild's own face for the stand-in; each
+    # kind's group g, its weight w in the group's pattern index and its rank bit rb
+    bit: i64 = 1
+    g: i64 = 0
+    w: i64 = 1
+    rb: i64 = 1
     for step in range(NUM_KINDS + 1):
         if step < NUM_KINDS:
             t = step
-            mark = step
-            if marks[t] or t in (wild, skip) or live[t] <= 0:
+            if t == 9 or t == 18 or t == 27:
+                g += 1
+                w = 1
+                rb = 1
+            kw: i64 = w
+            krb: i64 = rb
+            kg: i64 = g
+            w *= 5
+            rb <<= 1
+            mark: i64 = bit
+            bit <<= 1
+            if found & mark or t in (wild, skip) or live[t] <= 0:
                 continue
         else:
-            if not last or face < 0 or marks[face]:
+            if not last or face < 0:
+                continue
+            mark = 1
+            mark <<= face
+            if found & mark:
                 continue
             t = wild
-            mark = face
+            kg = t // 9 if t < 27 else 3
+            kw = POW5[t - 9 * kg]
+            krb = 1
+            krb <<= t - 9 * kg
         x: i64 = c[t]
         if x >= 4:
             continue
-        new: i64 = 1 if x == 0 else 0  # a kind not held before
-        if std:
-            if t < 9:
-                dd: i64 = _class_cell(_SUIT_CLASS[i0 + POW5[t]], b, d, h, cell)
-            elif t < 18:
-                dd = _class_cell(a, _SUIT_CLASS[i1 + POW5[t - 9]], d, h, cell)
-            elif t < 27:
-                dd = _class_cell(a, b, _SUIT_CLASS[i2 + POW5[t - 18]], h, cell)
+        if std_on:
+            # (each look-up into an i64 local: arithmetic on the bytes' items would be on
+            # boxed ints)
+            if kg == 0:
+                k: i64 = _SUIT_CLASS[i0 + kw]
+                oth: i64 = o0
+            elif kg == 1:
+                k = _SUIT_CLASS[i1 + kw]
+                oth = o1
+            elif kg == 2:
+                k = _SUIT_CLASS[i2 + kw]
+                oth = o2
             else:
-                dd = _class_cell(a, b, d, _HONOR_CLASS[i3 + POW5[t - 27]], cell)
+                k = _HONOR_CLASS[i3 + kw]
+                oth = o3
+            p: i64 = _PRODUCT[k << 8 | oth]
+            dd: i64 = _VECTORS[10 * p + cell]
             if dd < below:
-                marks[mark] = 1
+                found |= mark
                 continue
-        if pairs and _pairs_moved(h1, h2, h3, h4, x, 1, quads_two) < below:
-            marks[mark] = 1
+        if pairs_on and _pairs_moved(h1, h2, h3, h4, x, 1, quads_two) < below:
+            found |= mark
             continue
-        if lan and 14 - kinds_held - new < below:
-            m0: i64 = b0
-            m1: i64 = b1
-            m2: i64 = b2
-            hh: i64 = honors
-            if new:
-                if t < 9:
-                    m0 |= _RANK_BIT[t]
-                elif t < 18:
-                    m1 |= _RANK_BIT[t - 9]
-                elif t < 27:
-                    m2 |= _RANK_BIT[t - 18]
+        if lan_on:
+            if x:  # a kind held: the same parts
+                if lan_held < below:
+                    found |= mark
+                    continue
+            else:
+                m0: i64 = b0
+                m1: i64 = b1
+                m2: i64 = b2
+                hh: i64 = honors
+                if kg == 0:
+                    m0 |= krb
+                elif kg == 1:
+                    m1 |= krb
+                elif kg == 2:
+                    m2 |= krb
                 else:
                     hh += 1
-            if 14 - _lan_kept(m0, m1, m2, hh, strict) < below:
-                marks[mark] = 1
-                continue
+                if 14 - _lan_kept(m0, m1, m2, hh, strict) < below:
+                    found |= mark
+                    continue
         if yao and _ORPHAN_BITS[t]:
+            new: i64 = 1 if x == 0 else 0  # a kind not held before
             pair: i64 = 1 if x == 1 else orphan_pair
             if 14 - orphans - new - pair < below:
-                marks[mark] = 1
+                found |= mark
         elif yao and 14 - orphans - orphan_pair < below:
-            marks[mark] = 1
+            found |= mark
+    return found
 
 
 def _lan_parts_of(c: list[int], kinds_held: i64) -> tuple[i64, i64, i64, i64]:
@@ -1453,10 +1545,12 @@ def forms_waits_wild(c: Sequence[int], wild: int, stand_in: int, switches: int) 
     out: list[int] = []
     if (_total(cc) + 1) % 3 != 2:
         return out
-    marks = _kinds_below(cc, _EVERY_KIND, 1, wild, stand_in, switches)
+    _check_added(cc, _EVERY_KIND, wild, stand_in, switches)
+    found: i64 = _kinds_below(cc, _EVERY_KIND, 1, wild, stand_in, switches)
     for t in range(NUM_KINDS):
-        if marks[t]:
+        if found & 1:
             out.append(t)
+        found >>= 1
     return out
 
 

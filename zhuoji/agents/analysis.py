@@ -77,6 +77,12 @@ class HandAnalyzer:
         self.stand_in = (
             w.stand_in if w is not None and w.stand_in is not None and w.stand_in != w.kind else -1
         )
+        #: every form switch of the kernel's ``*_wild`` functions (the rules' own)
+        self.wild_switches: int = rules._switches
+        #: :meth:`options` works out every discard's improving kinds in one kernel call
+        #: (wild tiles) unless a subclass answers :meth:`ukeire` its own way (the expert's
+        #: remembering analyzer), which it then asks discard by discard
+        self.batch_wild = self.wild >= 0 and type(self).ukeire is _UKEIRE
         #: the incremental fast path applies (no wild tiles, no 十三烂)
         self.plain = self.wild < 0 and not self.lan and self.standard
         #: the other forms, as zhuoji.discard_kernel.discard_options reads them
@@ -165,6 +171,16 @@ class HandAnalyzer:
         kinds = _ascending_kinds(discards)
         if self.plain:  # (the kernel only reads the counts)
             return self._plain_options(c if type(c) is list else list(c), kinds, live, only_best)
+        if self.batch_wild:  # every discard and its improving kinds in one kernel call
+            return _discards.wild_discard_options(
+                c if type(c) is list else list(c),
+                kinds,
+                live if type(live) is list else list(live),
+                self.wild,
+                self.stand_in,
+                self.wild_switches,
+                only_best,
+            )
         cc = list(c)
         shanten = self.discard_shanten(cc, kinds)
         best = min(shanten.values(), default=_FAR)
@@ -188,6 +204,10 @@ class HandAnalyzer:
         (compiled)."""
         lv = live if type(live) is list else list(live)
         return _discards.discard_options(c, kinds, lv, self.switches, only_best)
+
+
+#: the analyzer's own :meth:`HandAnalyzer.ukeire` (a subclass may answer it its own way)
+_UKEIRE = HandAnalyzer.ukeire
 
 
 def _ascending_kinds(discards: Iterable[int]) -> list[int]:

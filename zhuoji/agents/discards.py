@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         DiscardOption,
         discard_options,
         discard_shanten,
+        wild_discard_options,
     )
 else:
     from zhuoji.compiled import select
@@ -25,6 +26,7 @@ else:
     DiscardOption = _kernel.DiscardOption  # one discard and what it leaves
     discard_options = _kernel.discard_options
     discard_shanten = _kernel.discard_shanten
+    wild_discard_options = _kernel.wild_discard_options
     SEVEN_PAIRS = _kernel.SEVEN_PAIRS
     SHISANYAO = _kernel.SHISANYAO
     QUADS_AS_TWO_PAIRS = _kernel.QUADS_AS_TWO_PAIRS
@@ -36,4 +38,5 @@ __all__ = [
     "DiscardOption",
     "discard_options",
     "discard_shanten",
+    "wild_discard_options",
 ]
