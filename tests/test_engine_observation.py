@@ -165,3 +165,31 @@ def test_seen_counts_equal_a_fresh_count_at_every_step(variant: str) -> None:
             r.apply(agents[seat].act(Observation(r, seat)))
         made.update(m.kind for st in r.seats for m in st.melds)
     assert MeldKind.PENG in made  # claims were exercised
+
+
+def test_hand_text_writes_what_format_counts_writes() -> None:
+    """A view's hand notation (written by the observation itself, compiled, since the
+    server writes two new hands a change) is ``tiles.format_counts``'s text for every count
+    array: hands of any size, and counts outside 0-4 (written tile by tile)."""
+    from zhuoji import observation as O
+    from zhuoji.observation import _hand_text
+
+    assert (O._KINDS, O._COPIES, O._LETTERS) == (T.NUM_KINDS, T.COPIES, T.LETTERS)
+
+    rng = random.Random(26)
+    for _ in range(3000):
+        c = [0] * T.NUM_KINDS
+        for _ in range(rng.randint(0, 18)):
+            k = rng.randrange(T.NUM_KINDS)
+            if c[k] < T.COPIES:
+                c[k] += 1
+        assert _hand_text(c) == T.format_counts(c), c
+    assert _hand_text([0] * T.NUM_KINDS) == ""
+    over = [0] * T.NUM_KINDS
+    over[3] = 5
+    assert _hand_text(over) == T.format_counts(over) == "44444m"
+    under = [1] * T.NUM_KINDS
+    under[0] = -1
+    assert _hand_text(under) == T.format_counts(under) == "23456789m123456789s123456789p1234567z"
+    longer = [1] * (T.NUM_KINDS + 1)  # not a count array of the kinds: format_counts' text
+    assert _hand_text(longer) == T.format_counts(longer)
