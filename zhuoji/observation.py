@@ -196,9 +196,14 @@ class Observation:
 # ----------------------------------------------------------------------------------
 
 
-def seat_view(r: RoundState, seat: int) -> dict[str, Any]:
+def seat_view(r: RoundState, seat: int, into: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``seat`` may see, as plain data: its own hand, every meld and discard, counts;
-    never another seat's concealed tiles or the wall order."""
+    never another seat's concealed tiles or the wall order.
+
+    ``into``: a dict to write these keys into, in this order (a key it holds already keeps
+    its place and takes the new value), returned; else a new dict.  The server writes each
+    seat's view of a state into the dict it sends, its table facts first, instead of
+    building this one and copying it over (docs/server.md, fifth pass)."""
     me = r.seats[seat]
     public = _public_view(r)
     # in a claim window, who else may claim is not public: only one's own turn shows
@@ -213,39 +218,43 @@ def seat_view(r: RoundState, seat: int) -> dict[str, Any]:
     if public["hidden_melds"]:  # one's own concealed kongs show their tiles to oneself
         melds = list(melds)
         melds[seat] = public["own_melds"][seat]
-    return {
-        "seat": seat,
-        "phase": public["phase"],
-        "to_act": to_act,
-        "dealer": r.dealer,
-        "streak": r.streak,
-        "hand": _hand_text(me.hand),
-        "drawn": T.TILE_TEXT[me.drawn] if me.drawn >= 0 else None,
-        "melds": melds,
-        "discards": public["discards"],
-        "declared": public["declared"],
-        # 定缺: another seat's void suit shows once every seat has chosen
-        "void_suits": void_suits,
-        "exchange": {
+    view: dict[str, Any] = {} if into is None else into
+    view["seat"] = seat
+    view["phase"] = public["phase"]
+    view["to_act"] = to_act
+    view["dealer"] = r.dealer
+    view["streak"] = r.streak
+    view["hand"] = _hand_text(me.hand)
+    view["drawn"] = T.TILE_TEXT[me.drawn] if me.drawn >= 0 else None
+    view["melds"] = melds
+    view["discards"] = public["discards"]
+    view["declared"] = public["declared"]
+    # 定缺: another seat's void suit shows once every seat has chosen
+    view["void_suits"] = void_suits
+    view["exchange"] = (
+        {
             "given": T.format(me.given),
             "received": T.format(me.received),
             "direction": r.exchange_direction,
         }
         if r.ruleset.variant.exchange is not None
-        else None,
-        "concealed_counts": public["concealed_counts"],
-        "wall": public["wall"],
-        "wild": public["wild"],
-        "wild_indicator": public["wild_indicator"],
-        "claim_tile": public["claim_tile"],
-        "claim_from": public["claim_from"],
-        "legal_actions": [_action_text(a) for a in r.legal_actions(seat)],
-        "reveal": public["reveal"],
-        "reveals": public["reveals"],
-        "result": public["result"],
-        # 补花: each seat's flowers set aside, face up (only where the wall has flowers)
-        **public["flowers"],
-    }
+        else None
+    )
+    view["concealed_counts"] = public["concealed_counts"]
+    view["wall"] = public["wall"]
+    view["wild"] = public["wild"]
+    view["wild_indicator"] = public["wild_indicator"]
+    view["claim_tile"] = public["claim_tile"]
+    view["claim_from"] = public["claim_from"]
+    view["legal_actions"] = [_action_text(a) for a in r.legal_actions(seat)]
+    view["reveal"] = public["reveal"]
+    view["reveals"] = public["reveals"]
+    view["result"] = public["result"]
+    # 补花: each seat's flowers set aside, face up (only where the wall has flowers)
+    flowers = public["flowers"]
+    if flowers:
+        view.update(flowers)
+    return view
 
 
 def _public_view(r: RoundState) -> dict[str, Any]:
