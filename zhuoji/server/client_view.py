@@ -248,7 +248,10 @@ def _add_seat_extras(
     shared: dict[str, Any],
 ) -> None:
     """:func:`seat_extras`, written into ``out``."""
-    deadline = table.clock.shown_to(seat, r, live=r is table.current)
+    clock = table.clock
+    # a table without a turn timer has no deadline to show (TurnClock.shown_to says None
+    # too): not asked, it is a Python call a view (7 % of the views' samples, fifth pass)
+    deadline = clock.shown_to(seat, r, live=r is table.current) if clock.seconds else None
     out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
         obs = Observation(r, seat)
