@@ -165,3 +165,58 @@ def test_seen_counts_equal_a_fresh_count_at_every_step(variant: str) -> None:
             r.apply(agents[seat].act(Observation(r, seat)))
         made.update(m.kind for st in r.seats for m in st.melds)
     assert MeldKind.PENG in made  # claims were exercised
+
+
+def test_hand_text_writes_what_format_counts_writes() -> None:
+    """A view's hand notation (written by the observation itself, compiled, since the
+    server writes two new hands a change) is ``tiles.format_counts``'s text for every count
+    array: hands of any size, and counts outside 0-4 (written tile by tile)."""
+    from zhuoji import observation as O
+    from zhuoji.observation import _hand_text
+
+    assert (O._KINDS, O._COPIES, O._LETTERS) == (T.NUM_KINDS, T.COPIES, T.LETTERS)
+
+    rng = random.Random(26)
+    for _ in range(3000):
+        c = [0] * T.NUM_KINDS
+        for _ in range(rng.randint(0, 18)):
+            k = rng.randrange(T.NUM_KINDS)
+            if c[k] < T.COPIES:
+                c[k] += 1
+        assert _hand_text(c) == T.format_counts(c), c
+    assert _hand_text([0] * T.NUM_KINDS) == ""
+    over = [0] * T.NUM_KINDS
+    over[3] = 5
+    assert _hand_text(over) == T.format_counts(over) == "44444m"
+    under = [1] * T.NUM_KINDS
+    under[0] = -1
+    assert _hand_text(under) == T.format_counts(under) == "23456789m123456789s123456789p1234567z"
+    longer = [1] * (T.NUM_KINDS + 1)  # not a count array of the kinds: format_counts' text
+    assert _hand_text(longer) == T.format_counts(longer)
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan", "qianxi"])
+def test_seat_view_written_into_a_dict_keeps_its_keys_and_order(variant: str) -> None:
+    """``seat_view(r, seat, into)`` (the server writes each seat's round into the dict it
+    sends, after the table's facts) gives the dict's own keys first, in their places, then
+    exactly the items of ``Round.observation`` in their order: the JSON the seat is sent is
+    the same byte for byte."""
+    from zhuoji.observation import seat_view
+
+    ruleset = load_variant(variant)
+    for game in range(3):
+        r = Round(ruleset, seed=game)
+        agents = [make_agent("greedy", game * 10 + s) for s in range(r.players)]
+        while True:
+            for seat in range(r.players):
+                alone = r.observation(seat)
+                head = {"table": "t1", "seat": seat, "can_ready": False}
+                into = seat_view(r, seat, head)
+                assert into is head
+                want = [("table", "t1"), ("seat", seat), ("can_ready", False)]
+                want += [(k, v) for k, v in alone.items() if k != "seat"]
+                assert list(into.items()) == want, (variant, game, seat, len(r.log))
+            if r.is_terminal():
+                break
+            seat = r.to_act()[0]
+            r.apply(agents[seat].act(Observation(r, seat)))

@@ -34,7 +34,7 @@ from zhuoji import tiles as T
 from zhuoji.actions import Action
 from zhuoji.explain import explain_settlement
 from zhuoji.hints import discard_waits, marks_now, marks_text, seen_by_all, waits_left
-from zhuoji.observation import Observation
+from zhuoji.observation import Observation, seat_view
 
 if TYPE_CHECKING:
     from zhuoji.engine import Round
@@ -63,10 +63,12 @@ class Table(Protocol):
         """The extras every seat's view of a state shares."""
 
 
-def round_view(r: Round, seat: int) -> dict[str, Any]:
+def round_view(r: Round, seat: int, into: dict[str, Any] | None = None) -> dict[str, Any]:
     """The round part of ``seat``'s view of ``r`` as the engine shows it
-    (:meth:`zhuoji.engine.Round.observation`), with names and the legal actions' menu."""
-    obs = r.observation(seat)  # in a window, its to_act names only this seat
+    (:meth:`zhuoji.engine.Round.observation`), with names and the legal actions' menu;
+    written into ``into`` (after the keys it has) and returned, else in a new dict."""
+    # in a window, its to_act names only this seat
+    obs = seat_view(r, seat, into) if into is not None else r.observation(seat)
     obs["seq"] = r.public_seq()
     own = r.seats[seat]
     obs["hand_names"] = _hand_names(obs["hand"], own.hand)
@@ -216,11 +218,11 @@ def live_view(
     (quieted when its answer is ``held``), the round's ``settlement``, the ``common``
     extras and the seat's own (:func:`seat_extras`), in that order, the order of its keys
     on the wire.  The table builds every such view with this, after every change."""
-    out = head
-    part = round_view(r, seat)
-    if held:
-        part = quiet(part)
-    out.update(part)
+    out = round_view(r, seat, head)  # one dict a view: the round written after the head
+    if held:  # quiet (:func:`quiet`), in place: these keys are already in their places
+        out["legal"] = []
+        out["legal_actions"] = []
+        out["to_act"] = []
     out["settlement"] = settlement
     out.update(common)
     _add_seat_extras(out, table, seat, out, r, shared)
@@ -246,7 +248,10 @@ def _add_seat_extras(
     shared: dict[str, Any],
 ) -> None:
     """:func:`seat_extras`, written into ``out``."""
-    deadline = table.clock.shown_to(seat, r, live=r is table.current)
+    clock = table.clock
+    # a table without a turn timer has no deadline to show (TurnClock.shown_to says None
+    # too): not asked, it is a Python call a view (7 % of the views' samples, fifth pass)
+    deadline = clock.shown_to(seat, r, live=r is table.current) if clock.seconds else None
     out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
         obs = Observation(r, seat)
