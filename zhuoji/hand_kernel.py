@@ -1285,6 +1285,150 @@ def _discard_distances(
 _ORPHAN_BITS: Final[tuple[int, ...]] = tuple(int(k in ORPHANS) for k in range(NUM_KINDS))
 
 
+class _Reading:
+    """One reading of the stand-ins as :func:`_improving_kinds` tests kinds against it: the
+    hand's suit and honor pattern indexes, each form's part now and whether it may fall
+    below the mark with one more tile (:func:`_reading_of`)."""
+
+    def __init__(self) -> None:
+        self.i0: i64 = 0
+        self.i1: i64 = 0
+        self.i2: i64 = 0
+        self.i3: i64 = 0
+        # the other groups' product class, for a kind of each group
+        self.o0: i64 = 0
+        self.o1: i64 = 0
+        self.o2: i64 = 0
+        self.o3: i64 = 0
+        self.cell: i64 = 0
+        self.below: i64 = 0  # a form's distance (jokers not taken off) that improves
+        self.std_on = False
+        self.pairs_on = False
+        self.quads_two = False
+        self.h1: i64 = 0
+        self.h2: i64 = 0
+        self.h3: i64 = 0
+        self.h4: i64 = 0
+        self.lan_on = False
+        self.strict = False
+        self.lan_held: i64 = FAR  # the 十三烂 distance now (and with a kind held added)
+        self.b0: i64 = 0
+        self.b1: i64 = 0
+        self.b2: i64 = 0
+        self.honors: i64 = 0
+        self.yao = False
+        self.orphans: i64 = 0
+        self.orphan_pair: i64 = 0
+
+
+def _reading_of(c: list[int], jokers: int, switches: int, dist: int) -> _Reading:
+    """The reading ``c`` (non-joker counts; ``jokers`` held beside them) as
+    :func:`_improving_kinds` reads it, for the mark ``dist``.  One more tile lowers a form's
+    distance by one at most (it is the fewest tiles to add), so a form already more than
+    one tile above the mark (at the slot of the hand with the added tile) is off: on a turn
+    that is most readings' 十三烂 and seven pairs, and the standard form of the readings
+    that are not the best.  The standard form's other three groups are multiplied once a
+    reading (the class product is commutative and associative), so a kind costs one
+    product."""
+    rd = _Reading()
+    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
+    rd.i0, rd.i1, rd.i2, rd.i3 = i0, i1, i2, i3
+    j: i64 = jokers
+    n: i64 = n0 + n1 + n2 + n3 + 1  # tiles held with the added one
+    total: i64 = n + j
+    below: i64 = dist + j
+    rd.below = below
+    sets: i64 = total // 3  # at most 4: a larger hand failed in _check_added
+    cell: i64 = 2 * sets + 1
+    rd.cell = cell
+    a: i64 = _SUIT_CLASS[i0]
+    b: i64 = _SUIT_CLASS[i1]
+    d: i64 = _SUIT_CLASS[i2]
+    h: i64 = _HONOR_CLASS[i3]
+    pab: i64 = _PRODUCT[a << 8 | b]
+    pdh: i64 = _PRODUCT[d << 8 | h]
+    whole: i64 = _PRODUCT[pab << 8 | pdh]
+    now: i64 = _VECTORS[10 * whole + cell]
+    rd.std_on = (switches & STANDARD) != 0 and now <= below
+    rd.o0 = _PRODUCT[b << 8 | pdh]
+    rd.o1 = _PRODUCT[a << 8 | pdh]
+    rd.o2 = _PRODUCT[pab << 8 | h]
+    rd.o3 = _PRODUCT[pab << 8 | d]
+    rd.quads_two = (switches & QUADS_AS_TWO_PAIRS) != 0
+    pairs = (switches & SEVEN_PAIRS) != 0 and total >= 13
+    rd.pairs_on = pairs and _pairs_from(hist, rd.quads_two) <= below
+    rd.h1 = _held(hist, 1)
+    rd.h2 = _held(hist, 2)
+    rd.h3 = _held(hist, 3)
+    rd.h4 = _held(hist, 4)
+    lan = (switches & SHISANLAN) != 0 and total >= 13
+    rd.strict = (switches & STRICT_LAN) != 0
+    kinds_held: i64 = NUM_KINDS - _held(hist, 0)
+    if lan and 14 - kinds_held <= below:  # (it keeps one tile a kind held at most)
+        rd.b0, rd.b1, rd.b2, rd.honors = _lan_parts_of(c, kinds_held)
+        rd.lan_held = 14 - _lan_kept(rd.b0, rd.b1, rd.b2, rd.honors, rd.strict)
+    rd.lan_on = lan and rd.lan_held <= below
+    rd.yao = (switches & SHISANYAO) != 0 and total >= 13
+    if rd.yao:
+        orphans, orphan_pairs = _orphan_counts(c)
+        rd.orphans = orphans
+        rd.orphan_pair = 1 if orphan_pairs else 0
+    return rd
+
+
+def _kind_below(rd: _Reading, t: int, x: i64, kg: i64, kw: i64, krb: i64) -> bool:
+    """Whether one more copy of kind ``t`` (held ``x`` times; its group ``kg``, its weight
+    ``kw`` in the group's pattern index, its rank bit ``krb``) takes the reading ``rd``
+    below its mark over a form that is on; a kind already held leaves the 十三烂 parts as
+    they are."""
+    below = rd.below
+    if rd.std_on:
+        # (each look-up into an i64 local: arithmetic on the bytes' items would be on
+        # boxed ints)
+        if kg == 0:
+            k: i64 = _SUIT_CLASS[rd.i0 + kw]
+            oth: i64 = rd.o0
+        elif kg == 1:
+            k = _SUIT_CLASS[rd.i1 + kw]
+            oth = rd.o1
+        elif kg == 2:
+            k = _SUIT_CLASS[rd.i2 + kw]
+            oth = rd.o2
+        else:
+            k = _HONOR_CLASS[rd.i3 + kw]
+            oth = rd.o3
+        p: i64 = _PRODUCT[k << 8 | oth]
+        dd: i64 = _VECTORS[10 * p + rd.cell]
+        if dd < below:
+            return True
+    if rd.pairs_on and _pairs_moved(rd.h1, rd.h2, rd.h3, rd.h4, x, 1, rd.quads_two) < below:
+        return True
+    if rd.lan_on:
+        if x:  # a kind held: the same parts
+            if rd.lan_held < below:
+                return True
+        else:
+            m0: i64 = rd.b0
+            m1: i64 = rd.b1
+            m2: i64 = rd.b2
+            hh: i64 = rd.honors
+            if kg == 0:
+                m0 |= krb
+            elif kg == 1:
+                m1 |= krb
+            elif kg == 2:
+                m2 |= krb
+            else:
+                hh += 1
+            if 14 - _lan_kept(m0, m1, m2, hh, rd.strict) < below:
+                return True
+    if rd.yao and _ORPHAN_BITS[t]:
+        new: i64 = 1 if x == 0 else 0  # a kind not held before
+        pair: i64 = 1 if x == 1 else rd.orphan_pair
+        return 14 - rd.orphans - new - pair < below
+    return rd.yao and 14 - rd.orphans - rd.orphan_pair < below
+
+
 def _improving_kinds(
     c: list[int],
     jokers: int,
@@ -1303,60 +1447,12 @@ def _improving_kinds(
     takes the hand ``c`` (the non-joker counts of one reading of the stand-ins; ``jokers``
     held beside them) below ``dist`` tiles from complete over the forms switched on, as
     :func:`forms_distance_jokers` less the jokers would say: each form's part is read once
-    and changed by the one added tile.  With ``joker_ok``, ``wild`` is added when one more
-    joker does it; on the ``last`` reading, ``face`` (the stand-in, or -1) is added when
-    one more copy of the wild's own face does it (a new reading: every stand-in read so).
-
-    One more tile lowers a form's distance by one at most (it is the fewest tiles to add),
-    so a form already more than one tile above the mark (at the slot of the hand with the
-    added tile) cannot bring a kind below it and is not read kind by kind: on a turn that
-    is most readings' 十三烂 and seven pairs, and the standard form of the readings that are
-    not the best.  The standard form's other three groups are multiplied once a reading
-    (the class product is commutative and associative), so a kind costs one product; a kind
-    already held leaves the 十三烂 parts as they are."""
-    i0, i1, i2, i3, n0, n1, n2, n3, hist = _scan(c)
-    j: i64 = jokers
-    n: i64 = n0 + n1 + n2 + n3 + 1  # tiles held with the added one
-    total: i64 = n + j
-    below: i64 = dist + j  # a form's distance (jokers not taken off) that improves
-    std = (switches & STANDARD) != 0
-    sets: i64 = total // 3  # at most 4: a larger hand failed in _check_added
-    cell: i64 = 2 * sets + 1
-    a: i64 = _SUIT_CLASS[i0]
-    b: i64 = _SUIT_CLASS[i1]
-    d: i64 = _SUIT_CLASS[i2]
-    h: i64 = _HONOR_CLASS[i3]
-    pairs = (switches & SEVEN_PAIRS) != 0 and total >= 13
-    quads_two = (switches & QUADS_AS_TWO_PAIRS) != 0
-    lan = (switches & SHISANLAN) != 0 and total >= 13
-    strict = (switches & STRICT_LAN) != 0
-    yao = (switches & SHISANYAO) != 0 and total >= 13
-    kinds_held: i64 = NUM_KINDS - _held(hist, 0)
-    h1: i64 = _held(hist, 1)
-    h2: i64 = _held(hist, 2)
-    h3: i64 = _held(hist, 3)
-    h4: i64 = _held(hist, 4)
-    # each form's distance now, and whether it may fall below the mark with one more tile
-    pab: i64 = _PRODUCT[a << 8 | b]
-    pdh: i64 = _PRODUCT[d << 8 | h]
-    whole: i64 = _PRODUCT[pab << 8 | pdh]
-    now: i64 = _VECTORS[10 * whole + cell]
-    std_on = std and now <= below
-    pairs_on = pairs and _pairs_from(hist, quads_two) <= below
-    b0: i64 = 0
-    b1: i64 = 0
-    b2: i64 = 0
-    honors: i64 = 0
-    lan_held: i64 = FAR  # the 十三烂 distance now (and with one more copy of a kind held)
-    if lan and 14 - kinds_held <= below:  # (it keeps one tile a kind held at most)
-        b0, b1, b2, honors = _lan_parts_of(c, kinds_held)
-        lan_held = 14 - _lan_kept(b0, b1, b2, honors, strict)
-    lan_on = lan and lan_held <= below
-    orphans: i64 = 0
-    orphan_pairs: i64 = 0
-    if yao:
-        orphans, orphan_pairs = _orphan_counts(c)
-    orphan_pair: i64 = 1 if orphan_pairs else 0
+    (:func:`_reading_of`) and changed by the one added tile (:func:`_kind_below`).  With
+    ``joker_ok``, ``wild`` is added when one more joker does it; on the ``last`` reading,
+    ``face`` (the stand-in, or -1) is added when one more copy of the wild's own face does
+    it (a new reading: every stand-in read so)."""
+    rd = _reading_of(c, jokers, switches, dist)
+    below = rd.below
     wild_bit: i64 = 1
     wild_bit <<= wild  # (not 1 << wild: compiled, a C int shifted, wrong past bit 31)
     # one more joker: the same counts, one tile more (the same sets as any added tile),
@@ -1367,20 +1463,15 @@ def _improving_kinds(
         and not found & wild_bit
         and (
             below >= FAR
-            or std_on
-            or pairs_on
-            or lan_on
-            or (yao and 14 - orphans - orphan_pair <= below)
+            or rd.std_on
+            or rd.pairs_on
+            or rd.lan_on
+            or (rd.yao and 14 - rd.orphans - rd.orphan_pair <= below)
         )
     ):
         found |= wild_bit
-    if not (std_on or pairs_on or lan_on or yao):
+    if not (rd.std_on or rd.pairs_on or rd.lan_on or rd.yao):
         return found
-    # the other groups' product class, for a kind of each group
-    o0: i64 = _PRODUCT[b << 8 | pdh]
-    o1: i64 = _PRODUCT[a << 8 | pdh]
-    o2: i64 = _PRODUCT[pab << 8 | h]
-    o3: i64 = _PRODUCT[pab << 8 | d]
     # the kinds, then (on the last reading) the wild's own face for the stand-in; each
     # kind's group g, its weight w in the group's pattern index and its rank bit rb
     bit: i64 = 1
@@ -1416,58 +1507,7 @@ def _improving_kinds(
             krb = 1
             krb <<= t - 9 * kg
         x: i64 = c[t]
-        if x >= 4:
-            continue
-        if std_on:
-            # (each look-up into an i64 local: arithmetic on the bytes' items would be on
-            # boxed ints)
-            if kg == 0:
-                k: i64 = _SUIT_CLASS[i0 + kw]
-                oth: i64 = o0
-            elif kg == 1:
-                k = _SUIT_CLASS[i1 + kw]
-                oth = o1
-            elif kg == 2:
-                k = _SUIT_CLASS[i2 + kw]
-                oth = o2
-            else:
-                k = _HONOR_CLASS[i3 + kw]
-                oth = o3
-            p: i64 = _PRODUCT[k << 8 | oth]
-            dd: i64 = _VECTORS[10 * p + cell]
-            if dd < below:
-                found |= mark
-                continue
-        if pairs_on and _pairs_moved(h1, h2, h3, h4, x, 1, quads_two) < below:
-            found |= mark
-            continue
-        if lan_on:
-            if x:  # a kind held: the same parts
-                if lan_held < below:
-                    found |= mark
-                    continue
-            else:
-                m0: i64 = b0
-                m1: i64 = b1
-                m2: i64 = b2
-                hh: i64 = honors
-                if kg == 0:
-                    m0 |= krb
-                elif kg == 1:
-                    m1 |= krb
-                elif kg == 2:
-                    m2 |= krb
-                else:
-                    hh += 1
-                if 14 - _lan_kept(m0, m1, m2, hh, strict) < below:
-                    found |= mark
-                    continue
-        if yao and _ORPHAN_BITS[t]:
-            new: i64 = 1 if x == 0 else 0  # a kind not held before
-            pair: i64 = 1 if x == 1 else orphan_pair
-            if 14 - orphans - new - pair < below:
-                found |= mark
-        elif yao and 14 - orphans - orphan_pair < below:
+        if x < 4 and _kind_below(rd, t, x, kg, kw, krb):
             found |= mark
     return found
 
