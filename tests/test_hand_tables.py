@@ -18,6 +18,7 @@ import random
 import subprocess
 import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -204,3 +205,43 @@ def test_import_is_cheap() -> None:
     assert traced_mb < 50, report
     assert rss_mb < 50 + 30, report  # the interpreter itself takes 10–30 MB
     assert rss_growth_mb < 50, report
+
+
+def test_the_inflated_tables_are_kept_and_used_by_the_file_they_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shipped: hand_tables.Tables
+) -> None:
+    """load() keeps the inflated bytes in data/__pycache__ (zhuoji.pycache) and uses them
+    while the shipped file keeps its size and modification time; a damaged or stale cache
+    is inflated again from the file, and a damaged file is still reported."""
+    import os
+    import zlib
+
+    from zhuoji import pycache
+
+    data = tmp_path / "hand_tables.bin"
+    data.write_bytes(hand_tables.DATA_FILE.read_bytes())
+    monkeypatch.setattr(hand_tables, "DATA_FILE", data)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    load = hand_tables.load.__wrapped__
+    cache = tmp_path / "__pycache__" / f"hand_tables.bin.{sys.implementation.cache_tag}.inflated"
+
+    assert load() == shipped
+    assert cache.exists()
+    assert load() == shipped  # from the cache
+    # the cache is what is read: a cache with other (well-formed) tables is believed...
+    raw = bytearray(zlib.decompress(data.read_bytes()))
+    raw[1] = (raw[1] + 1) % raw[0]
+    key = (hand_tables.INFLATED_FORMAT, pycache.stamp([data]))
+    pycache.store(cache, key, bytes(raw))
+    assert load().suit_class[0] == raw[1] != shipped.suit_class[0]
+    # ...until the file changes: a new modification time inflates the file again
+    st = data.stat()
+    os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert load() == shipped
+    # a damaged cache (cut short) is inflated again too
+    cache.write_bytes(cache.read_bytes()[:1000])
+    assert load() == shipped
+    # and a damaged file is an error naming it, cache or not
+    data.write_bytes(zlib.compress(zlib.decompress(data.read_bytes()) + b"\0"))
+    with pytest.raises(RuntimeError, match="is damaged"):
+        load()

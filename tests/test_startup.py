@@ -106,7 +106,9 @@ def test_a_shipped_file_is_read_from_its_parse_cache_as_it_was_parsed(
     assert vio._load_parsed(cache, text) is None
 
 
-def test_demo_start_up_imports_no_yaml_once_the_parse_is_cached(tmp_path: Path) -> None:
+def test_demo_start_up_imports_no_yaml_once_the_parse_is_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With the shipped file's parse cached (as a previous run leaves it), loading it
     imports neither PyYAML nor json."""
     from zhuoji import variant_io as vio
@@ -114,6 +116,7 @@ def test_demo_start_up_imports_no_yaml_once_the_parse_is_cached(tmp_path: Path) 
 
     source = VARIANTS_DIR / "guiyang.yaml"
     cache = tmp_path / "guiyang.marshal"
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
     vio._store_parsed(cache, source.read_text(encoding="utf-8"), vio.read_yaml(source))
     code = (
         "from pathlib import Path\n"
@@ -124,3 +127,32 @@ def test_demo_start_up_imports_no_yaml_once_the_parse_is_cached(tmp_path: Path) 
     loaded = _modules_after(code)
     assert "zhuoji.ruleset" in loaded
     assert [m for m in ("yaml", "zhuoji.yamltext", "json") if m in loaded] == []
+
+
+# --- the collector while the command is imported (cli._importing) ------------------------
+
+
+def _collector_after(call: str) -> tuple[bool, bool]:
+    """(collector enabled, anything frozen) after ``call`` in a fresh interpreter."""
+    code = (
+        "import contextlib, gc, io, sys\n"
+        "from zhuoji.cli import main\n"
+        "sys.argv = ['zhuoji', 'variants', 'list']\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    status = {call}\n"
+        "assert status == 0\n"
+        "print(gc.isenabled(), gc.get_freeze_count() > 0)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    enabled, frozen = proc.stdout.split()
+    return enabled == "True", frozen == "True"
+
+
+def test_the_zhuoji_process_imports_its_command_without_the_collector() -> None:
+    """The ``zhuoji`` process itself (``main()`` reading ``sys.argv``) freezes what the
+    command's imports made and runs its command with the collector on; a caller passing
+    its own arguments keeps its collector as it was."""
+    assert _collector_after("main()") == (True, True)
+    assert _collector_after("main(['variants', 'list'])") == (True, False)

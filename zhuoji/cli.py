@@ -11,11 +11,13 @@ and nothing written.  ``variants validate`` exits 1 when it finds problems in a 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -367,7 +369,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = previous
 
 
+@contextmanager
+def _importing(*, own_process: bool) -> Iterator[None]:
+    """Around importing the chosen command (its module, the engine, pydantic, the hook
+    modules): in the ``zhuoji`` process itself, the cyclic garbage collector is off, and
+    what the imports made is then moved out of its sight (``gc.freeze``) before it runs again.
+
+    Imports make hundreds of thousands of long-lived objects and almost no garbage; the
+    collector walked them about thirty times on the way to ``zhuoji demo``'s first line
+    (27 M of its 1.1 G instructions, issue 29 item 5), and every full collection of a long
+    run (``simulate``, ``serve``) walks them again.  Callers of :func:`main` in their own
+    process (tests, scripts) keep their collector as it was."""
+    if not own_process or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
 def _main(argv: Sequence[str] | None) -> int:
+    own_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     if not argv:
@@ -376,7 +401,8 @@ def _main(argv: Sequence[str] | None) -> int:
     chosen = _chosen(argv)
     prog = " ".join(["zhuoji", *_command_words(argv, chosen)])
     try:
-        args = build_parser(only=chosen or "").parse_args(argv)
+        with _importing(own_process=own_process):
+            args = build_parser(only=chosen or "").parse_args(argv)
     except UsageError as exc:
         _report_error(prog, one_line(exc), where_of(exc), as_json)
         return 2

@@ -22,10 +22,7 @@ when they are inside it, else by their absolute path.
 from __future__ import annotations
 
 import copy
-import marshal
-import os
 import re
-import sys
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -35,7 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 
-from zhuoji import migrations, textfile
+from zhuoji import migrations, pycache, textfile
 from zhuoji import tiles as T
 from zhuoji.errors import VariantError
 from zhuoji.rules.catalog import generation, hooks
@@ -146,20 +143,19 @@ def read_yaml(path: Path, label: str | None = None) -> Layer:
         if found is not None:
             return Layer(label, found[0], found[1])
     layer = parse_yaml(text, label)
-    if cache is not None and not sys.dont_write_bytecode:
+    if cache is not None:
         _store_parsed(cache, text, layer)
     return layer
 
 
-# A shipped file's parse (its data and lines) is kept as the interpreter keeps bytecode:
-# beside the file, in ``__pycache__/NAME.yaml.<cache tag>.marshal``, written unless bytecode
-# writing is off (``PYTHONDONTWRITEBYTECODE``, ``-B``), skipped when the folder cannot be
-# written, and used only when it was made from the same text by the same reader (the
-# files below, by size and modification time): ``zhuoji demo`` then neither imports PyYAML
-# nor parses (issue 29: about 100 M of its 1.2 G instructions to the first line).
+# A shipped file's parse (its data and lines) is kept as the interpreter keeps bytecode
+# (:mod:`zhuoji.pycache`): ``__pycache__/NAME.yaml.<cache tag>.marshal``, used only when it
+# was made from the same text by the same reader (the files below, by size and modification
+# time): ``zhuoji demo`` then neither imports PyYAML nor parses (issue 29: about 100 M of
+# its 1.2 G instructions to the first line).
 
 #: the layout of a cache file; change it whenever what it holds changes
-PARSED_FORMAT = 1
+PARSED_FORMAT = 2
 #: the modules whose code makes a parse: a cache made by other code is not used
 _READERS = ("variant_io.py", "yamltext.py", "textfile.py")
 
@@ -167,44 +163,28 @@ _READERS = ("variant_io.py", "yamltext.py", "textfile.py")
 def parsed_cache(path: Path) -> Path | None:
     """Where the parse of ``path`` is cached: for a shipped variant (the package's
     ``variants/`` or its ``history/``) only; None otherwise."""
-    tag = sys.implementation.cache_tag
-    if tag is None or path.parent.resolve() not in (VARIANTS_DIR.resolve(), HISTORY_DIR.resolve()):
+    if path.parent.resolve() not in (VARIANTS_DIR.resolve(), HISTORY_DIR.resolve()):
         return None
-    return path.parent / "__pycache__" / f"{path.name}.{tag}.marshal"
+    return pycache.cache_file(path, "marshal")
 
 
-def _readers_stamp() -> tuple[tuple[int, int], ...]:
+def _readers_stamp() -> pycache.Stamp:
     here = Path(__file__).parent
-    out = []
-    for name in _READERS:
-        st = os.stat(here / name)
-        out.append((st.st_size, st.st_mtime_ns))
-    return tuple(out)
+    return pycache.stamp(here / name for name in _READERS)
 
 
 def _load_parsed(cache: Path, text: str) -> tuple[dict[str, Any], dict[PathKey, int]] | None:
     """The cached (data, lines) of ``text``, or None when there is no current cache."""
-    try:
-        raw = cache.read_bytes()
-        layout, stamp, source, data, lines = marshal.loads(raw)
-    except (OSError, EOFError, ValueError, TypeError):
+    found = pycache.load(cache, (PARSED_FORMAT, _readers_stamp(), text))
+    if not (isinstance(found, tuple) and len(found) == 2):
         return None
-    if layout != PARSED_FORMAT or source != text or stamp != _readers_stamp():
-        return None
-    return data, lines
+    return found[0], found[1]
 
 
 def _store_parsed(cache: Path, text: str, layer: Layer) -> None:
     """Write the cache of ``text``'s parse (atomically); a folder that cannot be written is
     no error, as for bytecode."""
-    blob = marshal.dumps((PARSED_FORMAT, _readers_stamp(), text, layer.data, layer.lines))
-    tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-    try:
-        cache.parent.mkdir(exist_ok=True)
-        tmp.write_bytes(blob)
-        os.replace(tmp, cache)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+    pycache.store(cache, (PARSED_FORMAT, _readers_stamp(), text), (layer.data, layer.lines))
 
 
 def parse_yaml(text: str, label: str) -> Layer:
