@@ -5,17 +5,26 @@ built (:meth:`zhuoji.server.tables.Table.views`) and its state message encoded
 
     python bench/server_views.py                       # 10 guiyang rounds, best of 7 per state
     PYTHONPATH=../main python bench/server_views.py    # another checkout, for a ratio
+    python bench/server_views.py --hash                # the wire check: one SHA-256 of it all
 
 Each state is built ``--repeat`` times with the per-state caches cleared (the engine's
 public view, the table's shared extras of the state) and the fastest kept, so another job on the
 machine moves the figure less than it moves ``bench/server_load.py``'s; printed: µs per
 state (four seats) for building and for encoding, and the bytes of a seat's message.
 Run two checkouts one after the other, alternating, and compare their ratios.
+
+``--hash`` measures nothing: it plays 18 rounds (guiyang, luan and anshun, seeds 0-5, each
+seat playing its first legal action on even seeds and its last on odd ones), builds every
+seat's view of every state once and prints the SHA-256 of all the encoded state messages
+and how many states it saw.  A change to how views are built must print the same digest as
+``main`` (run this script on each checkout) compiled and pure (``ZHUOJI_PURE=1``): the
+bytes on the wire are pinned (docs/server.md, fifth and sixth passes).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import time
 from typing import Any
 
@@ -47,6 +56,30 @@ def _table(r: Round) -> Table:
     return t
 
 
+def wire_digest(
+    variants: tuple[str, ...] = ("guiyang", "luan", "anshun"), seeds: int = 6
+) -> tuple[str, int]:
+    """The SHA-256 of every state message of ``seeds`` rounds of each of ``variants`` (see
+    the module docstring, ``--hash``), and the number of states."""
+    rules = _Rules()
+    digest = hashlib.sha256()
+    states = 0
+    for variant in variants:
+        ruleset = load_variant(variant)
+        for seed in range(seeds):
+            r = Round(ruleset, seed=seed)
+            t = _table(r)
+            seats = range(r.players)
+            while not r.is_terminal():
+                seat = next(s for s in seats if r.legal_actions(s))
+                legal = r.legal_actions(seat)
+                r.apply(legal[0] if seed % 2 == 0 else legal[-1])
+                for v in t.views(seats, rules):
+                    digest.update(ENCODE({"type": "state", "view": v}))
+                states += 1
+    return digest.hexdigest(), states
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--variant", type=loadable_variant, default="guiyang")
@@ -54,7 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--repeat", type=at_least(1), default=7, help="builds of each state (fastest kept)"
     )
+    p.add_argument("--hash", action="store_true", help="print the wire check's digest only")
     args = p.parse_args(argv)
+    if args.hash:
+        digest, n = wire_digest()
+        print(f"{wire.__file__}: {n} states, sha256 {digest}")
+        return 0
     ruleset = load_variant(args.variant)
     rules = _Rules()
     clock = time.perf_counter

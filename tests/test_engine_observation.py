@@ -220,3 +220,47 @@ def test_seat_view_written_into_a_dict_keeps_its_keys_and_order(variant: str) ->
                 break
             seat = r.to_act()[0]
             r.apply(agents[seat].act(Observation(r, seat)))
+
+
+def test_tile_count_is_the_sum_of_a_hand() -> None:
+    """``tile_count`` (the compiled count the public view and the hints use instead of the
+    builtin ``sum``) adds any count array as ``sum`` does, and a seat's concealed count is
+    its hand's tiles at every step of a round."""
+    from zhuoji.observation import tile_count
+
+    rng = random.Random(31)
+    for _ in range(500):
+        c = [rng.randint(-1, 4) for _ in range(rng.choice((0, 1, T.NUM_KINDS)))]
+        assert tile_count(c) == sum(c), c
+    r = Round(load_variant("guiyang"), seed=4)
+    agents = [make_agent("greedy", s) for s in range(r.players)]
+    while not r.is_terminal():
+        for s in range(r.players):
+            obs = Observation(r, s)
+            assert obs.concealed_count(s) == sum(r.seats[s].hand)
+        seat = r.to_act()[0]
+        r.apply(agents[seat].act(Observation(r, seat)))
+
+
+def test_meld_texts_are_remembered_by_the_meld_itself() -> None:
+    """A meld's text in the view is remembered by the meld object's identity: the same
+    meld gives its text, another meld (even one equal to a forgotten one) its own, a hidden
+    concealed kong its hidden text, and the cache, once full, starts again."""
+    from zhuoji import observation as O
+
+    O._MELD_TEXTS.clear()
+    peng = Meld(MeldKind.PENG, T.parse_one("5m"), source=1)
+    kong = Meld(MeldKind.GANG_CONCEALED, T.parse_one("7p"))
+    assert O._meld_text_of(peng, True) == O._meld_text(peng) == "peng 555m from 1"
+    assert O._meld_text_of(peng, True) == "peng 555m from 1"  # from the cache
+    assert O._meld_text_of(kong, True) == "gang_concealed ????"
+    assert O._meld_text_of(kong, False) == O._meld_text(kong) == "gang_concealed 7777p"
+    other = Meld(MeldKind.CHI, T.parse_one("3s"), source=2, claimed=T.parse_one("4s"))
+    assert O._meld_text_of(other, False) == O._meld_text(other)
+    # a cached entry is only ever given to the meld it was made for
+    O._MELD_TEXTS[(id(other), True)] = (peng, "not this meld's text")
+    assert O._meld_text_of(other, True) == O._meld_text(other)
+    for _ in range(4100):  # bounded: cleared when full, still right afterwards
+        O._meld_text_of(Meld(MeldKind.PENG, 0, source=0), False)
+    assert len(O._MELD_TEXTS) <= 4096
+    assert O._meld_text_of(peng, False) == "peng 555m from 1"

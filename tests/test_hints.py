@@ -212,3 +212,28 @@ def test_hints_count_the_seats_own_concealed_kongs() -> None:
         finally:
             melds.pop()
     assert checked > 3 and hinted > 3
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "anshun"])
+def test_waits_keyed_by_the_hand_notation_are_the_hands_waits(variant: str) -> None:
+    """A seat's view passes its hand's notation as the key its waits are remembered by:
+    at every decision the waits found by that key are the waits found by the counts (and
+    the analyser's), for every seat; the notation of one seat's hand never brings another
+    hand's waits (the notation names the counts)."""
+    from zhuoji import hints as H
+    from zhuoji.observation import _hand_text
+
+    checked = 0
+    for r, _ in _states(variant, range(3)):
+        seen = seen_by_all(Observation(r, 0))
+        for s in range(r.players):
+            obs = Observation(r, s)
+            notation = _hand_text(list(obs.hand))
+            by_text = waits_left(obs, seen, notation)
+            assert by_text == waits_left(obs, seen) == waits_left(obs)
+            if sum(obs.hand) % 3 == 1:
+                rules = obs.ruleset.hand_rules(obs.wild)
+                assert [w for w, _ in by_text] == list(rules.waits(list(obs.hand)))
+                checked += 1
+    assert checked > 100
+    H._WAITS.clear()

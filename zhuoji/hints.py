@@ -77,11 +77,18 @@ def seen_by_all(obs: Observation) -> list[int]:
     return seen
 
 
-def _waits(ruleset: Ruleset, wild: int | None, hand: Sequence[int]) -> tuple[int, ...]:
+def _waits(
+    ruleset: Ruleset, wild: int | None, hand: Sequence[int], notation: str | None = None
+) -> tuple[int, ...]:
     """The hand's waits, remembered by hand: a server asks for every waiting seat's after
-    every change, and a seat's hand stays the same over the other seats' turns."""
+    every change, and a seat's hand stays the same over the other seats' turns.
+
+    ``notation``: the hand's notation (:func:`zhuoji.tiles.format_counts`, which a seat's
+    view holds already), a key that hashes and compares as one short string where the
+    34 counts' tuple cost about 2.5 K instructions a lookup (docs/server.md, sixth pass).
+    A notation names one count array, so either key finds the same waits."""
     rules = ruleset.hand_rules(wild)
-    key = (id(rules), tuple(hand))
+    key = (id(rules), notation if notation is not None else tuple(hand))
     found = _WAITS.get(key)
     if found is not None and found[0] is rules:
         return found[1]
@@ -92,18 +99,23 @@ def _waits(ruleset: Ruleset, wild: int | None, hand: Sequence[int]) -> tuple[int
     return waits
 
 
-#: (id of the hand rules, hand) → (those rules, the hand's waits); see :func:`_waits`
-_WAITS: dict[tuple[int, tuple[int, ...]], tuple[object, tuple[int, ...]]] = {}
+#: (id of the hand rules, hand or its notation) → (those rules, the hand's waits); see
+#: :func:`_waits`
+_WAITS: dict[tuple[int, object], tuple[object, tuple[int, ...]]] = {}
 
 
-def waits_left(obs: Observation, public: Sequence[int] | None = None) -> list[tuple[int, int]]:
+def waits_left(
+    obs: Observation, public: Sequence[int] | None = None, notation: str | None = None
+) -> list[tuple[int, int]]:
     """(wait, unseen copies) of the seat's hand between its turns (13, 10 … tiles); empty
     when it is not ready or when it is the seat's turn (see :func:`discard_waits`).
-    ``public`` as for :func:`unseen`."""
-    hand = obs.hand
-    if sum(hand) % 3 != 1:
+    ``public`` as for :func:`unseen`; ``notation``: the hand's notation, when the caller
+    has it (a seat's view does), as the key its waits are remembered by."""
+    # the count first (compiled, no copy of the hand): most calls stop here
+    if obs.concealed_count(obs.seat) % 3 != 1:
         return []
-    waits = _waits(obs.ruleset, obs.wild, hand)
+    hand = obs.hand
+    waits = _waits(obs.ruleset, obs.wild, hand, notation)
     if not waits:
         return []
     # a server asks this of every waiting seat after every change: the copies left of the
@@ -143,9 +155,9 @@ def discard_waits(
     """For each tile the seat may discard now, the (wait, unseen copies) the hand would be
     left with; discards that leave it not ready are not listed (听牌提示).  ``public`` as
     for :func:`unseen`."""
-    hand = list(obs.hand)
-    if sum(hand) % 3 != 2:
+    if obs.concealed_count(obs.seat) % 3 != 2:
         return {}
+    hand = list(obs.hand)
     rules = obs.ruleset.hand_rules(obs.wild)
     if rules.shanten(hand) > 0:
         # a discard leaving waits w would make the hand one tile (w) from a win: none does

@@ -255,7 +255,8 @@ def _add_seat_extras(
     out["deadline_ms"] = int(deadline * 1000) if deadline is not None else None
     if r.end is None:
         obs = Observation(r, seat)
-        out["waits"] = _left(waits_left(obs, shared["seen"]))
+        # the view's hand notation (of this round and seat) keys the hand's waits
+        out["waits"] = _left(waits_left(obs, shared["seen"], view.get("hand")))
         hints = discard_waits(obs, shared["seen"]) if view.get("legal") else {}
         out["discard_waits"] = (
             {T.TILE_TEXT[t]: _left(ws) for t, ws in hints.items()} if hints else {}
