@@ -81,6 +81,28 @@ def test_hu_seats_and_win_values_equal_the_uncached_call(variant: str) -> None:
         assert any(len(v) > 1 for v in answers.values())
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_hu_shares_equal_the_uncached_call(variant: str) -> None:
+    rule = _pricer(variant, HuPricer)
+    assert isinstance(rule, HuPricer)
+    rng = random.Random(variant)
+    answers = set()
+    for _ in range(600):
+        fan, streak = rng.randrange(1, 12), rng.randrange(4)
+        flags = [rng.random() < 0.5 for _ in range(4)]
+        got = rule.share(
+            fan,
+            self_draw=flags[0],
+            winner_dealer=flags[1],
+            payer_dealer=flags[2],
+            streak=streak,
+            repao=flags[3],
+        )
+        assert got == rule.share_of(fan, *flags[:3], streak, flags[3]), (fan, flags, streak)
+        answers.add(got)
+    assert len(answers) > 1
+
+
 def test_hu_seats_are_kept_within_a_bound() -> None:
     rule = _pricer("guiyang", HuPricer)
     assert isinstance(rule, HuPricer)
@@ -115,3 +137,46 @@ def test_dou_held_equals_the_uncached_call(variant: str) -> None:
             assert got == fresh.price_held(melds), (d, melds)
             answers.add(got)
     assert len(answers) > 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_seat_pricing_ends_equal_the_uncached_call(variant: str) -> None:
+    """``SeatPricing.ends`` keeps the answers of the pricers that read only the melds
+    (``held_by_melds``) for the melds of now: the same sums, in the same order, as a
+    fresh decision's first answer."""
+    pricing = load_variant(variant).pricing
+    players = load_variant(variant).players
+    rng = random.Random(variant)
+    answers = set()
+    for _ in range(60):
+        now = _melds(rng)
+        d = _decision(rng, players, now)
+        prices = pricing.decide(d)
+        for _ in range(5):
+            melds = now if rng.random() < 0.7 else _melds(rng)
+            concealed = [rng.randrange(3) for _ in range(34)]
+            discarded, declared = rng.randrange(-1, 34), rng.random() < 0.3
+            got = prices.ends(concealed, melds, discarded, declared)
+            fresh = pricing.decide(d).ends(concealed, melds, discarded, declared)
+            assert got == fresh, (d, melds, concealed, discarded)
+            answers.add(got)
+    if any(p.held_by_melds for p in prices.bound):  # jinyou: no holdings priced
+        assert len(answers) > 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_held_by_melds_pricers_read_only_the_melds(variant: str) -> None:
+    """A pricer that says its ``held`` reads only the melds answers the same whatever the
+    concealed counts and the discard."""
+    pricing = load_variant(variant).pricing
+    players = load_variant(variant).players
+    rng = random.Random(variant)
+    for _ in range(40):
+        d = _decision(rng, players, _melds(rng))
+        for p in pricing.decide(d).bound:
+            if not p.held_by_melds:
+                continue
+            melds = _melds(rng)
+            first = p.held([rng.randrange(3) for _ in range(34)], melds, rng.randrange(-1, 34))
+            again = p.held([rng.randrange(3) for _ in range(34)], melds, rng.randrange(-1, 34))
+            assert first == again, (type(p).__name__, melds)

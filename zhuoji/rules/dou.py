@@ -292,6 +292,7 @@ class DouSeat(Pricer):
     a 包杠 is paid back to."""
 
     burnt_as = DOU
+    held_by_melds = True  # :meth:`held` reads the melds alone
 
     def __init__(self, rule: DouPricer, d: Decision) -> None:
         self.rule = rule

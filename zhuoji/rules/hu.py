@@ -314,6 +314,8 @@ class HuPricer(Pricer):
         self.baoting_soft = p.baoting.soft
         #: each seat's :class:`_HuSeat` by (seat, dealer, streak, players): see :meth:`decide`
         self._seats: dict[tuple[int, int, int, int], _HuSeat] = {}
+        #: :meth:`share` by its arguments
+        self._shares: dict[tuple[int, bool, bool, bool, int, bool], float] = {}
 
     def share(
         self,
@@ -325,7 +327,17 @@ class HuPricer(Pricer):
         streak: int,
         repao: bool = False,
     ) -> float:
-        return self.share_of(fan, self_draw, winner_dealer, payer_dealer, streak, repao)
+        """:meth:`share_of`, remembered by its arguments (it reads nothing else that
+        changes: the parameters are read once): the expert asks it every decision."""
+        key = (fan, self_draw, winner_dealer, payer_dealer, streak, repao)
+        got = self._shares.get(key)
+        if got is None:
+            if len(self._shares) >= _SHARES_KEPT:
+                self._shares.clear()
+            got = self._shares[key] = self.share_of(
+                fan, self_draw, winner_dealer, payer_dealer, streak, repao
+            )
+        return got
 
     def share_of(
         self,
@@ -397,6 +409,8 @@ class HuPricer(Pricer):
 
 #: how many (seat, dealer, streak, players) a :class:`HuPricer` keeps its seats for
 _SEATS_KEPT = 64
+#: how many shares (:meth:`HuPricer.share`) a :class:`HuPricer` keeps
+_SHARES_KEPT = 4096
 
 
 class _HuSeat(Pricer):
