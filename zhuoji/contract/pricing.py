@@ -110,6 +110,10 @@ class Pricer:
     #: what a 烧 (burn) voids of this rule's holdings: :data:`CHICKENS`, :data:`DOU` or ""
     #: (nothing: a burnt seat keeps them)
     burnt_as: ClassVar[str] = ""
+    #: whether :meth:`held` reads only the melds (neither the concealed counts nor the
+    #: discard): a decision's :class:`SeatPricing` then keeps its answer for the seat's
+    #: melds of now, which most options keep
+    held_by_melds: ClassVar[bool] = False
 
     # --- once per decision --------------------------------------------------------------
 
@@ -415,6 +419,10 @@ class SeatPricing:
         self.bound = bound
         answering = _by_question(bound, SEAT_QUESTIONS)
         self._held = answering["held"]
+        #: per held pricer: whether it reads only the melds, and its answer for the melds
+        #: of now once asked (:attr:`Pricer.held_by_melds`)
+        self._by_melds = [p.held_by_melds for p in self._held]
+        self._held_now: list[Ends | None] = [None] * len(self._held)
         self._owed = answering["owed"]
         self._wins = answering["win_values"]
         self._hold = answering["hold_values"]
@@ -434,8 +442,16 @@ class SeatPricing:
     ) -> Ends:
         """The prices of the ends for an option (see :class:`Pricer`)."""
         a = b = c = e = f = 0.0
-        for p in self._held:
-            x = p.held(concealed, melds, discarded)
+        held = self._held
+        now = melds is self._melds_now
+        for i in range(len(held)):
+            if now and self._by_melds[i]:
+                got = self._held_now[i]
+                if got is None:
+                    got = self._held_now[i] = held[i].held(concealed, melds, discarded)
+                x = got
+            else:
+                x = held[i].held(concealed, melds, discarded)
             a += x[0]
             b += x[1]
             c += x[2]

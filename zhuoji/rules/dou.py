@@ -292,6 +292,7 @@ class DouSeat(Pricer):
     a 包杠 is paid back to."""
 
     burnt_as = DOU
+    held_by_melds = True  # :meth:`held` reads the melds alone
 
     def __init__(self, rule: DouPricer, d: Decision) -> None:
         self.rule = rule
@@ -299,6 +300,8 @@ class DouSeat(Pricer):
         self.dou_now = rule.owned(d.own_melds)
         self.ready_opponents = d.ready_opponents
         self._back: dict[tuple[Meld, ...], float] = {}
+        #: :meth:`held` of the melds of now, once asked
+        self._held_now: Ends | None = None
         #: the share of another's wins a 包杠 is owed on (``unready_pays_on``)
         share = d.other_self_draw_share
         on_self, on_discard = rule.back_on_self_draw, rule.back_on_discard
@@ -347,6 +350,16 @@ class DouSeat(Pricer):
         return total
 
     def held(self, concealed: Sequence[int], melds: tuple[Meld, ...], discarded: int) -> Ends:
+        """:meth:`price_held`, kept for the melds of now: it reads only the melds (and what
+        is fixed for the decision), and most options of a decision keep the seat's melds."""
+        if melds is self.melds_now:
+            got = self._held_now
+            if got is None:
+                got = self._held_now = self.price_held(melds)
+            return got
+        return self.price_held(melds)
+
+    def price_held(self, melds: tuple[Meld, ...]) -> Ends:
         """A win: the dou; another wins: the dou if ready (or if it needs no 叫), less the
         包杠 if not (on the share of wins ``unready_pays_on`` names); a draw: the dou unless
         ``void_on_draw`` (seed 000 17), less the 包杠 if not ready where it is owed then."""

@@ -84,6 +84,7 @@ class FlowerPricer(Pricer):
 
 class _FlowerSeat(Pricer):
     burnt_as = CHICKENS
+    held_by_melds = True  # the same ends whatever the option
 
     def __init__(self, ready: float, unready: float) -> None:
         self.ends: Ends = (ready, ready, unready, 0.0, 0.0)

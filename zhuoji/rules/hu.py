@@ -312,6 +312,10 @@ class HuPricer(Pricer):
         self.baoting_mode = p.baoting.mode if declaring else "none"
         self.baoting_hard = p.baoting.hard
         self.baoting_soft = p.baoting.soft
+        #: each seat's :class:`_HuSeat` by (seat, dealer, streak, players): see :meth:`decide`
+        self._seats: dict[tuple[int, int, int, int], _HuSeat] = {}
+        #: :meth:`share` by its arguments
+        self._shares: dict[tuple[int, bool, bool, bool, int, bool], float] = {}
 
     def share(
         self,
@@ -323,7 +327,17 @@ class HuPricer(Pricer):
         streak: int,
         repao: bool = False,
     ) -> float:
-        return self.share_of(fan, self_draw, winner_dealer, payer_dealer, streak, repao)
+        """:meth:`share_of`, remembered by its arguments (it reads nothing else that
+        changes: the parameters are read once): the expert asks it every decision."""
+        key = (fan, self_draw, winner_dealer, payer_dealer, streak, repao)
+        got = self._shares.get(key)
+        if got is None:
+            if len(self._shares) >= _SHARES_KEPT:
+                self._shares.clear()
+            got = self._shares[key] = self.share_of(
+                fan, self_draw, winner_dealer, payer_dealer, streak, repao
+            )
+        return got
 
     def share_of(
         self,
@@ -379,7 +393,24 @@ class HuPricer(Pricer):
         return self.rob_as_self_draw
 
     def decide(self, d: Decision) -> Pricer:
-        return _HuSeat(self, d)
+        """This seat's :class:`_HuSeat`, kept across decisions: it reads only the seat, the
+        dealer, the streak and the number of players (and this pricer's parameters, read
+        once), so every decision of a seat in a round shares one, and with it the win
+        values it has worked out (:meth:`_HuSeat.win_values`)."""
+        key = (d.seat, d.dealer, d.streak, d.players)
+        seats = self._seats
+        got = seats.get(key)
+        if got is None:
+            if len(seats) >= _SEATS_KEPT:
+                seats.clear()
+            got = seats[key] = _HuSeat(self, d)
+        return got
+
+
+#: how many (seat, dealer, streak, players) a :class:`HuPricer` keeps its seats for
+_SEATS_KEPT = 64
+#: how many shares (:meth:`HuPricer.share`) a :class:`HuPricer` keeps
+_SHARES_KEPT = 4096
 
 
 class _HuSeat(Pricer):
@@ -391,8 +422,19 @@ class _HuSeat(Pricer):
         self.streak = d.streak
         #: per payer (every other seat, in seat order): whether it is the dealer
         self.payers = [o == d.dealer for o in range(d.players) if o != d.seat]
+        #: :meth:`win_values` by its arguments (the rest of what it reads is fixed above)
+        self._values: dict[tuple[int, int, bool], tuple[float, float]] = {}
 
     def win_values(self, fan_sd: int, fan_disc: int, declared: bool) -> tuple[float, float]:
+        """:meth:`price_win`, remembered by its arguments: it reads nothing else that
+        changes (the seat, the dealer, the streak and the parameters are this object's)."""
+        key = (fan_sd, fan_disc, declared)
+        got = self._values.get(key)
+        if got is None:
+            got = self._values[key] = self.price_win(fan_sd, fan_disc, declared)
+        return got
+
+    def price_win(self, fan_sd: int, fan_disc: int, declared: bool) -> tuple[float, float]:
         """Every payer's share of a self-draw; the discarder's share of a discard win, or
         (``discard_paid_by: all``) every payer's — at a random discarder, its mean."""
         rule = self.rule

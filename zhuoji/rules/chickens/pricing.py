@@ -129,12 +129,15 @@ class RoundChickens:
 
 
 def _expected(
-    value: Sequence[int], by_reveal: Sequence[tuple[int, int, int]], weights: Sequence[float] | None
+    value: tuple[int, ...],
+    by_reveal: tuple[tuple[int, int, int], ...],
+    weights: Sequence[float] | None,
 ) -> list[float]:
     out = [float(v) for v in value]
     if weights is not None:
+        w: list[float] = weights if isinstance(weights, list) else list(weights)  # natively
         for r, k, extra in by_reveal:
-            out[k] = out[k] + extra * weights[r]
+            out[k] = out[k] + extra * w[r]
     return out
 
 
@@ -330,8 +333,10 @@ class ChickenSeat(Pricer):
         if rule.after_win_reveal:
             self.reveal = [x / d.unseen for x in d.live]
         self.prices = prices = rule.round(tuple(d.reveals), d.weekday)
-        self.chicken_ev = prices.expected(self.reveal)
-        self.thrown_ev = prices.expected_thrown(self.reveal)  # 金鸡 on held copies only (DS)
+        self.chicken_ev = ev = prices.expected(self.reveal)
+        # 金鸡 on held copies only (DS); where a discarded copy is worth a held one
+        # (``thrown`` empty), the values just worked out
+        self.thrown_ev = prices.expected_thrown(self.reveal) if prices.thrown else list(ev)
         cf_tiles, zeren_tiles = rule.cf_tiles, rule.zeren_tiles
         self.cf_tiles: frozenset[int] = (
             cf_tiles if cf_tiles is not None else rule.tiles_of("any", prices.table)
@@ -594,10 +599,12 @@ class ChickenSeat(Pricer):
     ) -> float:
         """Expected chicken value (from each payer) an option owns, 冲锋 apart."""
         ev = self.chicken_ev
-        # Σ value × count in kind order (a zero count adds nothing: skipped)
+        # Σ value × count in kind order (a zero count adds nothing: skipped), over a list
+        # (the expert's hands are lists: read natively, where a Sequence is read generically)
+        counts: list[int] = concealed if isinstance(concealed, list) else list(concealed)
         held = 0.0
         for k in range(NUM_KINDS):
-            n = concealed[k]
+            n = counts[k]
             if n:
                 held += ev[k] * n
         total: float = self._chk_fixed + held
