@@ -23,8 +23,11 @@ def settle(ruleset: Ruleset, end: RoundEnd) -> Ledger:
     variant's dealer rule, unless a stage decided him: :attr:`SettleContext.next_dealer`)."""
     ctx = SettleContext(ruleset, end)
     for stage in ruleset.stages:
-        ctx.rule = stage.hook.id  # what it pays is recorded as this hook's, worded by it
-        stage(ctx)
+        hook = stage.hook
+        ctx.rule = hook.id  # what it pays is recorded as this hook's, worded by it
+        # ``stage(ctx)`` without its frame: the hook's function with its parameters
+        # (``BoundHook.__call__``), one Python call a stage instead of two (issue 29)
+        hook.fn(ctx, stage.params)
     decided = ctx.next_dealer  # a stage that voided the round keeps the dealer (吹风鸡 FW)
     ctx.ledger.next_dealer, ctx.ledger.next_streak = decided or ruleset.dealer(end, ctx.ready)
     return ctx.ledger
