@@ -333,6 +333,7 @@ def run_paired(
         "seconds": wall,
         "cpu_seconds": cpu,
         "deals_per_cpu_hour": 3600 * sum(m.rounds for m in results) / cpu if cpu else 0.0,
+        "units": units,
     }
 
 

@@ -105,6 +105,7 @@ def test_paired_arms_that_never_overrule_differ_by_exactly_zero(
     assert same["counters"]["searched"] > 0 and same["counters"]["changed"] == 0
     assert same["arms_differing"] == 0 and same["points_per_round"] == 0.0
     assert same["ci95"] == [0.0, 0.0] and same["overrule_rate"] == 0.0
+    assert same["units"] == [0.0, 0.0]
     assert other["arms_differing"] > 0 and other["counters"]["decisions"] == 0
 
 
