@@ -30,6 +30,9 @@ averaged over the seats; reported with its 95 % interval over deals, how many se
 differ from the baseline at all, and, for the ``search`` bot, how often it overruled the
 expert.  A deal A plays exactly as B scores 0 exactly, so the luck of the cards cancels.
 
+``--seat-speed A:B`` times A's own decisions only (A in seat 0 against B's, match seed
+999): decisions per CPU second of a bot slower than its table.
+
 Then one process times each bot alone (``--speed-rounds``, the same bot in every seat,
 CPU time, engine included), and ``--budgets`` plays expert with several search budgets
 against cautious (strength against budget).
@@ -41,7 +44,8 @@ Usage::
     python bench/agents.py --mix cautious:greedy --family guiyang-weile --json
     python bench/agents.py --budgets 0,8,24,64 --family guiyang --rounds 2000 --speed-rounds 0
     python bench/agents.py --speed-only --mix expert:greedy   # the speed check alone (seven families)
-    python bench/agents.py --paired search:expert --family guiyang --rounds 200 --speed-rounds 0
+    python bench/agents.py --paired search:expert --family guiyang --rounds 200
+    python bench/agents.py --seat-speed search:expert --speed-rounds 4   # one bot's decisions timed
 """
 
 from __future__ import annotations
@@ -388,6 +392,41 @@ def speed(variant: str, kind: str, rounds: int) -> tuple[float, float]:
     return rounds / secs, 1000 * sum(a.secs for a in agents) / max(1, decisions)
 
 
+def seat_speed(variant: str, a: str, b: str, rounds: int) -> dict[str, Any]:
+    """``--seat-speed A:B``: A alone in seat 0 against B's, match seed 999; A's decisions,
+    the CPU time of its own ``act`` (the engine and the B's not counted) and, for
+    ``search``, its counters."""
+    _register((a, b))
+    ruleset = load_variant(variant)
+    bot = _Counting(make_agent(a, 999 * 16))
+    agents = [bot] + [make_agent(b, 999 * 16 + s) for s in range(1, ruleset.players)]
+    Match(ruleset, seed=999, rounds=rounds).play(agents)
+    return {
+        "variant": variant,
+        "seat_speed": f"{a}:{b}",
+        "rounds": rounds,
+        "decisions": bot.calls,
+        "cpu_seconds": bot.secs,
+        "decisions_per_cpu_second": bot.calls / bot.secs if bot.secs else 0.0,
+        "counters": dict(getattr(bot.inner, "stats", {})),
+    }
+
+
+def render_seat_speed(res: dict[str, Any]) -> str:
+    """``guiyang search against expert: 40 decisions in 1.8 CPU s, 21.8 per CPU s …``."""
+    a, b = split_mix(res["seat_speed"])
+    c = res["counters"]
+    line = (
+        f"{res['variant']:<14} {a} in seat 0 against {b}, {res['rounds']} rounds: "
+        f"{res['decisions']} decisions in {res['cpu_seconds']:.1f} CPU s, "
+        f"{res['decisions_per_cpu_second']:.1f} per CPU s"
+    )
+    if c.get("searched"):
+        ms = 1000 * res["cpu_seconds"] / c["searched"]
+        line += f"; {c['searched']} searched ({ms:.0f} ms each), {c.get('changed', 0)} overruled"
+    return line
+
+
 class _Counting:
     """Counts an agent's decisions and their CPU time."""
 
@@ -486,6 +525,12 @@ def _parser() -> argparse.ArgumentParser:
         "and again with A in each seat in turn; A's gain per seat-round, paired deal by deal "
         "(one round a match unless --match-rounds)",
     )
+    p.add_argument(
+        "--seat-speed",
+        action="append",
+        help="A:B (repeatable): only time A's own decisions, A in seat 0 against B's, match "
+        "seed 999, --speed-rounds rounds (default 100)",
+    )
     p.add_argument("--json", action="store_true")
     return p
 
@@ -523,6 +568,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paired:
         _check_mixes(p, "--paired", args.paired)
         return _main_paired(args)
+    if args.seat_speed:
+        _check_mixes(p, "--seat-speed", args.seat_speed)
+        if not args.speed_rounds:
+            p.error("--seat-speed: the speed check needs --speed-rounds of at least 1")
+        timed = [
+            seat_speed(fam, *split_mix(mix), args.speed_rounds)
+            for fam in args.family or list(PAIRED_FAMILIES)
+            for mix in args.seat_speed
+        ]
+        print(json.dumps({"seat_speed": timed}, indent=2) if args.json else
+              "\n".join(render_seat_speed(t) for t in timed))  # fmt: skip
+        return 0
     if args.speed_only and not args.speed_rounds:
         p.error("--speed-only: the speed check needs --speed-rounds of at least 1")
     families = args.family or list(SPEED_FAMILIES if args.speed_only else FAMILIES)

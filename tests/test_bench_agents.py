@@ -125,3 +125,18 @@ def test_a_bad_paired_mix_is_refused_by_name(capsys: pytest.CaptureFixture[str])
         bench_module("agents").main(["--paired", "search"])
     assert exit_.value.code == 2
     assert "--paired 'search': two bots as A:B" in capsys.readouterr().err
+
+
+def test_seat_speed_times_one_bot_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--seat-speed``: A's own decisions and their CPU time, A in seat 0 against B's,
+    with a search bot's counters."""
+    bench = bench_module("agents")
+    args = ["--family", "jinyou", "--speed-rounds", "1", "--seat-speed", "search:budget=4:expert"]
+    assert bench.main([*args, "--json"]) == 0
+    (res,) = json.loads(capsys.readouterr().out)["seat_speed"]
+    assert res["decisions"] > 0 and res["cpu_seconds"] > 0 and res["rounds"] == 1
+    assert res["counters"]["decisions"] == res["decisions"]
+    assert bench.main(args) == 0
+    assert "search:budget=4 in seat 0 against expert, 1 rounds" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench.main(["--seat-speed", "search"])
