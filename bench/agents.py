@@ -21,6 +21,18 @@ Reported per mix, for kind A (the ladder puts ``expert`` there):
   paid as the discarder of a winning discard: ``hu.*``, ``baoting``, ``shabao``, per
   seat-round).
 
+``--paired A:B`` (**paired**, or duplicate, measurement: ``--paired search:expert``) plays
+each deal once with four B's and once more per seat ``s`` with seat ``s`` replaced by A —
+the same walls, dice and bot seeds, so an arm is the baseline's play until A first decides
+otherwise.  The unit is the deal (one round a match unless ``--match-rounds`` says
+otherwise, each with its own seed): A's points in seat ``s`` less B's in the baseline,
+averaged over the seats; reported with its 95 % interval over deals, how many seat-arms
+differ from the baseline at all, and, for the ``search`` bot, how often it overruled the
+expert.  A deal A plays exactly as B scores 0 exactly, so the luck of the cards cancels.
+
+``--seat-speed A:B`` times A's own decisions only (A in seat 0 against B's, match seed
+999): decisions per CPU second of a bot slower than its table.
+
 Then one process times each bot alone (``--speed-rounds``, the same bot in every seat,
 CPU time, engine included), and ``--budgets`` plays expert with several search budgets
 against cautious (strength against budget).
@@ -32,6 +44,8 @@ Usage::
     python bench/agents.py --mix cautious:greedy --family guiyang-weile --json
     python bench/agents.py --budgets 0,8,24,64 --family guiyang --rounds 2000 --speed-rounds 0
     python bench/agents.py --speed-only --mix expert:greedy   # the speed check alone (seven families)
+    python bench/agents.py --paired search:expert --family guiyang --rounds 200
+    python bench/agents.py --seat-speed search:expert --speed-rounds 4   # one bot's decisions timed
 """
 
 from __future__ import annotations
@@ -67,6 +81,9 @@ SPEED_TARGETS = {"expert": 80.0, "greedy": 500.0}
 LADDER = ("expert:cautious", "expert:greedy", "expert:random")
 #: deals per mix unless ``--rounds`` says otherwise
 DEALS = 2000
+#: ``--paired``: the families issue 28 item 5 names, and deals unless ``--rounds`` says
+PAIRED_FAMILIES = ("guiyang", "liupanshui")
+PAIRED_DEALS = 200
 #: mixes whose edge is too small for 2,000 deals to tell from 0, given more (docs/agents.md,
 #: the ladder): in jinyou every round ends in a win worth 1–3 points a payer, and expert's
 #: edge over cautious is about 0.03 points a round against an interval of ±0.05 at 2,000
@@ -230,6 +247,117 @@ def run_mix(
     }
 
 
+#: the counters a ``search`` bot keeps (:attr:`SearchAgent.stats`), summed by ``--paired``
+SEARCH_COUNTERS = ("decisions", "searched", "rollouts", "changed")
+
+
+@dataclass
+class PairedMatch:
+    """One match of a paired measurement: per seat, A's points there less B's in the
+    baseline (all B), whether that arm's ledgers differ from the baseline's at all, and
+    A's own counters (a ``search`` bot's :attr:`stats`), summed over its arms."""
+
+    rounds: int
+    diffs: list[int]
+    differ: list[bool]
+    counters: dict[str, int]
+    cpu: float
+
+
+def _match_totals(
+    ruleset: Any, kinds: Sequence[str], seed: int, rounds: int
+) -> tuple[list[list[int]], list[Any]]:
+    """Play one match with ``kinds`` round the table (seeded as :func:`play_match` seeds
+    them); each round's ledger totals, and the agents."""
+    agents = [make_agent(k, seed * 16 + s) for s, k in enumerate(kinds)]
+    out = []
+    for r in Match(ruleset, seed=seed, rounds=rounds).rounds():
+        play_round(r, agents)
+        assert r.ledger is not None
+        out.append(list(r.ledger.totals()))
+    return out, agents
+
+
+def play_paired(job: tuple[str, str, str, int, int]) -> PairedMatch:
+    """One match with four B's, then once per seat with that seat's B replaced by A."""
+    variant, a, b, seed, rounds = job
+    _register((a, b))
+    start = time.process_time()
+    ruleset = load_variant(variant)
+    n = ruleset.players
+    base, _ = _match_totals(ruleset, [b] * n, seed, rounds)
+    diffs, differ = [], []
+    counters = dict.fromkeys(SEARCH_COUNTERS, 0)
+    for s in range(n):
+        arm, agents = _match_totals(ruleset, [a if i == s else b for i in range(n)], seed, rounds)
+        diffs.append(sum(t[s] for t in arm) - sum(t[s] for t in base))
+        differ.append(arm != base)
+        for k, v in getattr(agents[s], "stats", {}).items():
+            if k in counters:
+                counters[k] += v
+    return PairedMatch(rounds, diffs, differ, counters, time.process_time() - start)
+
+
+def run_paired(
+    variant: str, mix: str, deals: int, seed: int, workers: int, per_match: int
+) -> dict[str, Any]:
+    """A's gain over B per seat-round, paired deal by deal (``--paired``), with its 95 %
+    interval over matches (the independent unit)."""
+    a, b = split_mix(mix)
+    matches = math.ceil(deals / per_match)
+    jobs = [
+        (variant, a, b, seed + i, min(per_match, deals - i * per_match)) for i in range(matches)
+    ]
+    wall = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = list(pool.imap(play_paired, jobs, chunksize=1))
+    else:
+        results = [play_paired(job) for job in jobs]
+    wall = time.perf_counter() - wall
+    units = [sum(m.diffs) / (len(m.diffs) * m.rounds) for m in results]
+    mean = sum(units) / len(units)
+    half = 1.96 * _se(units)
+    counters = {k: sum(m.counters[k] for m in results) for k in SEARCH_COUNTERS}
+    cpu = sum(m.cpu for m in results)
+    return {
+        "paired": mix,
+        "variant": variant,
+        "deals": sum(m.rounds for m in results),
+        "matches": matches,
+        "arms": sum(len(m.diffs) for m in results),
+        "arms_differing": sum(sum(m.differ) for m in results),
+        "matches_differing": sum(1 for m in results if any(m.differ)),
+        "points_per_round": mean,
+        "ci95": [mean - half, mean + half],
+        "counters": counters,
+        "overrule_rate": counters["changed"] / counters["decisions"]
+        if counters["decisions"]
+        else 0.0,
+        "seconds": wall,
+        "cpu_seconds": cpu,
+        "deals_per_cpu_hour": 3600 * sum(m.rounds for m in results) / cpu if cpu else 0.0,
+        "units": units,
+    }
+
+
+def render_paired(res: dict[str, Any]) -> str:
+    """Two lines: A's paired gain with its interval, then how much of the play differed."""
+    lo, hi = res["ci95"]
+    a, b = split_mix(res["paired"])
+    c = res["counters"]
+    return (
+        f"{res['variant']:<14} paired {a} for {b}: {res['points_per_round']:+.3f} "
+        f"[{lo:+.3f}, {hi:+.3f}] points per seat-round over {res['deals']} deals "
+        f"({res['matches']} matches)\n"
+        f"{'':<14} {res['arms_differing']} of {res['arms']} seat-arms differ from the baseline "
+        f"({res['matches_differing']} matches); {a}: {c['decisions']} decisions, "
+        f"{c['searched']} searched, {c['changed']} overruled ({100 * res['overrule_rate']:.2f} %); "
+        f"{res['seconds']:.0f} s wall, {res['cpu_seconds']:.0f} CPU s, "
+        f"{res['deals_per_cpu_hour']:.0f} deals per CPU hour"
+    )
+
+
 def split_mix(mix: str) -> list[str]:
     """A mix's two bots: ``expert:cautious``; a bot's parameters follow its name after a
     colon, ``/`` between them (``search:budget=48/k=4:expert``)."""
@@ -262,6 +390,41 @@ def speed(variant: str, kind: str, rounds: int) -> tuple[float, float]:
     secs = time.process_time() - start
     decisions = sum(a.calls for a in agents)
     return rounds / secs, 1000 * sum(a.secs for a in agents) / max(1, decisions)
+
+
+def seat_speed(variant: str, a: str, b: str, rounds: int) -> dict[str, Any]:
+    """``--seat-speed A:B``: A alone in seat 0 against B's, match seed 999; A's decisions,
+    the CPU time of its own ``act`` (the engine and the B's not counted) and, for
+    ``search``, its counters."""
+    _register((a, b))
+    ruleset = load_variant(variant)
+    bot = _Counting(make_agent(a, 999 * 16))
+    agents = [bot] + [make_agent(b, 999 * 16 + s) for s in range(1, ruleset.players)]
+    Match(ruleset, seed=999, rounds=rounds).play(agents)
+    return {
+        "variant": variant,
+        "seat_speed": f"{a}:{b}",
+        "rounds": rounds,
+        "decisions": bot.calls,
+        "cpu_seconds": bot.secs,
+        "decisions_per_cpu_second": bot.calls / bot.secs if bot.secs else 0.0,
+        "counters": dict(getattr(bot.inner, "stats", {})),
+    }
+
+
+def render_seat_speed(res: dict[str, Any]) -> str:
+    """``guiyang search against expert: 40 decisions in 1.8 CPU s, 21.8 per CPU s …``."""
+    a, b = split_mix(res["seat_speed"])
+    c = res["counters"]
+    line = (
+        f"{res['variant']:<14} {a} in seat 0 against {b}, {res['rounds']} rounds: "
+        f"{res['decisions']} decisions in {res['cpu_seconds']:.1f} CPU s, "
+        f"{res['decisions_per_cpu_second']:.1f} per CPU s"
+    )
+    if c.get("searched"):
+        ms = 1000 * res["cpu_seconds"] / c["searched"]
+        line += f"; {c['searched']} searched ({ms:.0f} ms each), {c.get('changed', 0)} overruled"
+    return line
 
 
 class _Counting:
@@ -306,7 +469,7 @@ def render(results: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument(
         "--family",
@@ -355,8 +518,68 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="play no ladder: only the speed check of the mixes' bots (--speed-rounds)",
     )
+    p.add_argument(
+        "--paired",
+        action="append",
+        help="A:B (repeatable): instead of the ladder, each deal played with B in every seat "
+        "and again with A in each seat in turn; A's gain per seat-round, paired deal by deal "
+        "(one round a match unless --match-rounds)",
+    )
+    p.add_argument(
+        "--seat-speed",
+        action="append",
+        help="A:B (repeatable): only time A's own decisions, A in seat 0 against B's, match "
+        "seed 999, --speed-rounds rounds (default 100)",
+    )
     p.add_argument("--json", action="store_true")
+    return p
+
+
+def _check_mixes(p: argparse.ArgumentParser, flag: str, mixes: Sequence[str]) -> None:
+    for mix in mixes:
+        kinds = split_mix(mix)
+        if len(kinds) != 2 or not all(
+            k.split("@", 1)[0].split(":", 1)[0] in agent_names() for k in kinds
+        ):
+            p.error(f"{flag} {mix!r}: two bots as A:B, each one of {', '.join(agent_names())}")
+
+
+def _main_paired(args: argparse.Namespace) -> int:
+    """``--paired``: each mix on each family (default guiyang and liupanshui)."""
+    results = []
+    for fam in args.family or list(PAIRED_FAMILIES):
+        for mix in args.paired:
+            res = run_paired(
+                fam, mix, args.rounds or PAIRED_DEALS, args.seed, args.workers,
+                args.match_rounds or 1,
+            )  # fmt: skip
+            results.append(res)
+            if not args.json:
+                print(render_paired(res))
+                sys.stdout.flush()
+    if args.json:
+        print(json.dumps({"paired": results}, indent=2))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = _parser()
     args = p.parse_args(argv)
+    if args.paired:
+        _check_mixes(p, "--paired", args.paired)
+        return _main_paired(args)
+    if args.seat_speed:
+        _check_mixes(p, "--seat-speed", args.seat_speed)
+        if not args.speed_rounds:
+            p.error("--seat-speed: the speed check needs --speed-rounds of at least 1")
+        timed = [
+            seat_speed(fam, *split_mix(mix), args.speed_rounds)
+            for fam in args.family or list(PAIRED_FAMILIES)
+            for mix in args.seat_speed
+        ]
+        print(json.dumps({"seat_speed": timed}, indent=2) if args.json else
+              "\n".join(render_seat_speed(t) for t in timed))  # fmt: skip
+        return 0
     if args.speed_only and not args.speed_rounds:
         p.error("--speed-only: the speed check needs --speed-rounds of at least 1")
     families = args.family or list(SPEED_FAMILIES if args.speed_only else FAMILIES)
@@ -366,12 +589,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not all(b.strip().isdigit() for b in budgets):
             p.error(f"--budgets: whole numbers separated by commas, not {args.budgets!r}")
         mixes = [f"expert@{int(b)}:cautious" for b in budgets]
-    for mix in mixes:
-        kinds = split_mix(mix)
-        if len(kinds) != 2 or not all(
-            k.split("@", 1)[0].split(":", 1)[0] in agent_names() for k in kinds
-        ):
-            p.error(f"--mix {mix!r}: two bots as A:B, each one of {', '.join(agent_names())}")
+    _check_mixes(p, "--mix", mixes)
     results = []
     if not args.json and not args.speed_only:
         print(

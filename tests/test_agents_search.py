@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 from zhuoji import load_variant
-from zhuoji.actions import Action
+from zhuoji.actions import Action, ActionKind
 from zhuoji.agents.base import make_agent, play_round
 from zhuoji.agents.search import SearchAgent, SearchParams
 from zhuoji.agents.search_world import (
@@ -292,6 +292,7 @@ def test_picklable_and_made_from_its_name() -> None:
         ("search:depth=3", "'depth=3'"),
         ("search:k=x", "not a number"),
         ("search:policy=random", "greedy or expert"),
+        ("search:tilt=0", "tilt=0"),
         ("greedy:budget=3", "takes no parameters"),
     ],
 )
@@ -312,3 +313,85 @@ def test_simulate_takes_search_with_parameters(capsys: pytest.CaptureFixture[str
 def test_rollout_policy_expert() -> None:
     r, bot = _round_with_search("liupanshui", "search:budget=4/k=2/policy=expert", 2)
     assert r.phase is Phase.END and bot.stats["rollouts"] > 0
+
+
+def test_tilted_samples_deal_the_unseen_tiles_closer_to_a_win() -> None:
+    """``tilt``: the same unseen tiles in the same counts, each other hand the closest to
+    a win of ``tilt`` draws — over many samples nearer a win than the uniform deal's —
+    and the same samples again from the same generator (and from a hidden twin)."""
+    from zhuoji.agents.analysis import analyzer
+
+    r = Round(load_variant("guiyang"), seed=4)
+    _play_until(r, _greedy(4), 0, 6)
+    obs = Observation(r, 0)
+    dist = analyzer(r.ruleset.hand_rules()).distance
+
+    def mean_distance(tilt: int) -> float:
+        rng, total = random.Random(3), 0
+        for _ in range(40):
+            hands, wall = sample_hidden(obs, r, rng, tilt)
+            uniform, _ = sample_hidden(obs, r, random.Random(0))
+            assert sorted([t for h in hands for t in h] + wall) == sorted(
+                [t for h in uniform for t in h] + sample_hidden(obs, r, random.Random(0))[1]
+            )
+            assert [len(h) for h in hands] == [len(h) for h in uniform]
+            for h in hands[1:]:
+                c = [0] * 34
+                for t in h:
+                    c[t] += 1
+                total += dist(c)
+        return total / 40
+
+    assert mean_distance(6) < mean_distance(1) - 1.0
+    assert sample_hidden(obs, r, random.Random(7), 4) == sample_hidden(obs, r, random.Random(7), 4)
+    twin = _hidden_twin(r, 0, random.Random(2))
+    assert sample_hidden(obs, r, random.Random(7), 4) == sample_hidden(
+        Observation(twin, 0), twin, random.Random(7), 4
+    )
+
+
+def test_tilted_search_is_deterministic_for_a_seed() -> None:
+    spec = "search:budget=6/k=2/tilt=3"
+    r1, b1 = _round_with_search("liupanshui", spec, 3)
+    r2, b2 = _round_with_search("liupanshui", spec, 3)
+    assert [e for e in r1.log if e["type"] == "action"] == [
+        e for e in r2.log if e["type"] == "action"
+    ]
+    assert b1.stats == b2.stats and b1.stats["rollouts"] > 0
+
+
+def test_safe_leaves_out_discards_costlier_to_deal_in_with() -> None:
+    """``safe=0``: no candidate discard whose expected deal-in cost (the expert's
+    ``deal_in``) is above the expert's own choice's; without it such candidates occur."""
+    from zhuoji.agents.analysis import TableView
+    from zhuoji.agents.expert_value import Evaluator
+
+    kept = dropped = 0
+    for seed in range(1, 7):
+        r = Round(load_variant("guiyang"), seed=seed)
+        experts = [make_agent("expert", s) for s in range(4)]
+        try:
+            _play_until(r, experts, 0, 9)
+        except AssertionError:
+            continue
+        obs = Observation(r, 0)
+        if not obs.legal or obs.phase != "turn":
+            continue
+        for safe, spec in ((-1.0, "all"), (0.0, "safe")):
+            bot = SearchAgent(1, SearchParams(safe=safe, clear=100.0, k=6))
+            base = bot.expert.act(obs)
+            cands = bot.candidates(obs, base)
+            view = TableView(obs)
+            ev = Evaluator(view)
+            cost = {a: bot.expert.deal_in(view, ev, a.tile)[1] for a in cands}
+            worse = [
+                a
+                for a in cands[1:]
+                if a.kind is ActionKind.DISCARD and cost[a] > cost[base] + 1e-12
+            ]
+            if spec == "safe":
+                assert not worse
+                kept += len(cands) - 1
+            else:
+                dropped += len(worse)
+    assert dropped > 0 and kept > 0

@@ -87,3 +87,56 @@ def test_a_half_seating_ladder_plays_each_deal_twice(capsys: pytest.CaptureFixtu
     assert bench.main([*args, "--speed-rounds", "0", "--workers", "1", "--json"]) == 0
     (mix,) = json.loads(capsys.readouterr().out)["mixes"]
     assert mix["rounds"] == 4 and mix["seatings"] == 2
+
+
+def test_paired_arms_that_never_overrule_differ_by_exactly_zero(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--paired``: a search bot that searches but never overrules the expert (``z`` out
+    of reach) plays every seat-arm exactly as the all-expert baseline — the expert inside
+    it is seeded alike and keeps no state the search disturbs — so every difference is 0;
+    a bot that plays otherwise (greedy) differs."""
+    bench = bench_module("agents")
+    never = "search:budget=4/z=1e9/clear=100"
+    args = ["--family", "guiyang", "--rounds", "2", "--workers", "1", "--json"]
+    assert bench.main([*args, "--paired", f"{never}:expert", "--paired", "greedy:expert"]) == 0
+    same, other = json.loads(capsys.readouterr().out)["paired"]
+    assert same["deals"] == 2 and same["matches"] == 2 and same["arms"] == 8
+    assert same["counters"]["searched"] > 0 and same["counters"]["changed"] == 0
+    assert same["arms_differing"] == 0 and same["points_per_round"] == 0.0
+    assert same["ci95"] == [0.0, 0.0] and same["overrule_rate"] == 0.0
+    assert same["units"] == [0.0, 0.0]
+    assert other["arms_differing"] > 0 and other["counters"]["decisions"] == 0
+
+
+def test_paired_output_names_the_gain_and_the_overrules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = bench_module("agents")
+    args = ["--family", "jinyou", "--rounds", "1", "--workers", "1", "--paired", "expert:expert"]
+    assert bench.main(args) == 0
+    out = capsys.readouterr().out
+    assert "paired expert for expert: +0.000 [+0.000, +0.000] points per seat-round" in out
+    assert "0 of 4 seat-arms differ from the baseline" in out
+
+
+def test_a_bad_paired_mix_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        bench_module("agents").main(["--paired", "search"])
+    assert exit_.value.code == 2
+    assert "--paired 'search': two bots as A:B" in capsys.readouterr().err
+
+
+def test_seat_speed_times_one_bot_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--seat-speed``: A's own decisions and their CPU time, A in seat 0 against B's,
+    with a search bot's counters."""
+    bench = bench_module("agents")
+    args = ["--family", "jinyou", "--speed-rounds", "1", "--seat-speed", "search:budget=4:expert"]
+    assert bench.main([*args, "--json"]) == 0
+    (res,) = json.loads(capsys.readouterr().out)["seat_speed"]
+    assert res["decisions"] > 0 and res["cpu_seconds"] > 0 and res["rounds"] == 1
+    assert res["counters"]["decisions"] == res["decisions"]
+    assert bench.main(args) == 0
+    assert "search:budget=4 in seat 0 against expert, 1 rounds" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench.main(["--seat-speed", "search"])

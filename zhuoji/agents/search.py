@@ -31,7 +31,11 @@ Parameters, as agent names (``zhuoji simulate --agents search:budget=48/k=4``):
 ``budget`` rollouts per decision (48), ``ms`` milliseconds per decision (0: no time limit;
 with a limit the search stops at whichever comes first, and the answer then depends on the
 machine's speed), ``k`` candidates (3), ``policy`` (``greedy``), ``clear`` (2.0 points),
-``z`` (2.0).
+``z`` (2.0), ``tilt`` (1: each other hand dealt uniformly; above 1, the closest to a win
+of that many draws, as a seat that has played on holds a worked hand) and ``safe`` (−1:
+off; else no candidate discard the expert reckons costlier to deal in with than its own
+choice by more than that many expected points — the rollouts' bots barely defend, so
+they cannot be trusted to price that risk).
 """
 
 from __future__ import annotations
@@ -75,6 +79,13 @@ class SearchParams:
     #: a candidate replaces the expert's choice only when its mean gain is this many
     #: standard errors above 0
     z: float = 2.0
+    #: each other seat's sampled hand is the closest to a win of this many draws (1: the
+    #: unseen tiles dealt uniformly; ``search_world.sample_hidden``)
+    tilt: int = 1
+    #: a discard the expert reckons costlier to deal in with (expected points,
+    #: ``deal_in``) than its own choice by more than this is no candidate (below 0: none
+    #: left out)
+    safe: float = -1.0
 
     @classmethod
     def parse(cls, text: str) -> SearchParams:
@@ -94,7 +105,7 @@ class SearchParams:
                     raw.strip()
                     if key == "policy"
                     else int(raw)
-                    if key in ("budget", "k")
+                    if key in ("budget", "k", "tilt")
                     else float(raw)
                 )
             except ValueError:
@@ -110,6 +121,8 @@ class SearchParams:
             raise ZhuojiError(f"search agent: ms={self.ms}: not below 0")
         if self.k < 2:
             raise ZhuojiError(f"search agent: k={self.k}: at least 2 candidates")
+        if self.tilt < 1:
+            raise ZhuojiError(f"search agent: tilt={self.tilt}: at least 1 draw")
         if self.policy not in ("greedy", "expert"):
             raise ZhuojiError(f"search agent: policy={self.policy!r}: greedy or expert")
 
@@ -195,6 +208,14 @@ class SearchAgent:
                 values[a] = self.expert.kong_value(view, ev, a)
         if not values:
             return [base]
+        if self.settings.safe >= 0 and base.kind is ActionKind.DISCARD and base in values:
+            limit = self.expert.deal_in(view, ev, base.tile)[1] + self.settings.safe
+            values = {
+                a: v
+                for a, v in values.items()
+                if a.kind is not ActionKind.DISCARD
+                or self.expert.deal_in(view, ev, a.tile)[1] <= limit
+            }
         top = max(values.values())
         ranked = sorted(
             (a for a in values if a != base), key=lambda a: (-values[a], a.kind, a.tile)
@@ -228,7 +249,7 @@ class SearchAgent:
         for i in range(samples):
             if p.ms and i >= 2 and (time.perf_counter() - start) * 1000.0 >= p.ms:
                 break
-            world = determinized(obs, state, rng)
+            world = determinized(obs, state, rng, p.tilt)
             pol_seed = rng.getrandbits(32)
             money = [self._rollout(world, a, obs.seat, pol_seed) for a in cands]
             for j, m in enumerate(money):

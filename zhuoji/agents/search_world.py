@@ -13,11 +13,12 @@ again of their sampled hands).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
 from zhuoji.actions import Action
-from zhuoji.agents.analysis import TableView
+from zhuoji.agents.analysis import TableView, analyzer
 from zhuoji.engine import Round
 from zhuoji.errors import ZhuojiError
 from zhuoji.events import EventLog
@@ -117,16 +118,22 @@ def _fixed_positions(r: RoundState) -> dict[int, int]:
 
 
 def sample_hidden(
-    obs: Observation, state: RoundState, rng: random.Random
+    obs: Observation, state: RoundState, rng: random.Random, tilt: int = 1
 ) -> tuple[list[list[int]], list[int]]:
     """One deal of the tiles ``obs.seat`` has not seen: each other seat's concealed tiles
     (as many as it holds, sorted; its own seat's list empty) and the wall's undrawn
     positions, the public ones excluded, in position order.  Reads only what the seat may
     see: its view's unseen counts (:attr:`TableView.live`: the wall's copies less its own
     hand, every meld, the discards on the table and the 宝牌 indicator), the revealed
-    chicken tiles, the other seats' concealed counts, and which wall positions are drawn."""
+    chicken tiles, the other seats' concealed counts, and which wall positions are drawn.
+
+    ``tilt`` above 1 deals each other seat (in seat order) the closest to a win of ``tilt``
+    draws from the tiles left (:func:`_tilted`): a seat that has played on holds a worked
+    hand, which a uniform deal of the unseen tiles seldom is, so its threat (a ready hand,
+    a wait on this seat's discard) would be missing from the rollouts."""
     me = obs.seat
-    live = TableView(obs).live
+    view = TableView(obs)
+    live = view.live
     fixed = _fixed_positions(state)
     wall = state.wall
     for pos, tile in fixed.items():
@@ -141,6 +148,8 @@ def sample_hidden(
             f"{slots} wall positions (seat {me})"
         )
     rng.shuffle(pool)
+    if tilt > 1:
+        return _tilted(pool, counts, rng, tilt, analyzer(view.rules).distance)
     hands: list[list[int]] = []
     at = 0
     for s in range(obs.players):
@@ -149,13 +158,46 @@ def sample_hidden(
     return hands, pool[at:]
 
 
-def determinized(obs: Observation, state: RoundState, rng: random.Random) -> Round:
+def _tilted(
+    pool: list[int],
+    counts: Sequence[int],
+    rng: random.Random,
+    tilt: int,
+    distance: Callable[[Sequence[int]], int],
+) -> tuple[list[list[int]], list[int]]:
+    """Each seat with concealed tiles, in seat order: ``tilt`` draws of its count from
+    what is left of ``pool`` (shuffled), the one fewest tiles from a win kept (the first
+    on a tie); the rest, shuffled, is the wall's."""
+    left = pool
+    hands: list[list[int]] = []
+    for n in counts:
+        if n == 0:
+            hands.append([])
+            continue
+        best: list[int] = []
+        best_d = 1 << 30
+        for _ in range(tilt):
+            picks = rng.sample(range(len(left)), n)
+            hist = [0] * NUM_KINDS
+            for i in picks:
+                hist[left[i]] += 1
+            d = distance(hist)
+            if d < best_d:
+                best, best_d = picks, d
+        chosen = set(best)
+        hands.append(sorted(left[i] for i in best))
+        left = [t for i, t in enumerate(left) if i not in chosen]
+    rng.shuffle(left)
+    return hands, left
+
+
+def determinized(obs: Observation, state: RoundState, rng: random.Random, tilt: int = 1) -> Round:
     """A copy of the round with every hidden part replaced by a sample
-    (:func:`sample_hidden`): the other seats' hands and what follows from them (waits,
+    (:func:`sample_hidden`, ``tilt`` as there): the other seats' hands and what follows from them (waits,
     passed wins, the turn a kong was first possible), the wall's undrawn tiles, the dice
     and the round's random generator."""
     r = clone_round(state)
-    hands, wall_tiles = sample_hidden(obs, state, rng)
+    hands, wall_tiles = sample_hidden(obs, state, rng, tilt)
     me = obs.seat
     for s, st in enumerate(r.seats):
         if s == me:
