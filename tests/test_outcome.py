@@ -32,20 +32,6 @@ def test_frozen_from_equals_the_constructor() -> None:
         made.flowers = 3  # type: ignore[misc]
 
 
-def test_frozen_from_is_the_ledger_kernels_record_and_takes_the_dict() -> None:
-    """``frozen_from`` is the ``ledger`` group's ``record`` (compiled when that group is: no
-    Python frame a record, issue 29), and the dict it is given becomes the ``__dict__``."""
-    from zhuoji.contract import ledger_kernel
-
-    assert frozen_from is ledger_kernel.record
-    given: dict[str, object] = {"concealed": (), "melds": (), "declared": None,
-                                "ever_ready": False, "xianggong": False, "void_suit": None,
-                                "flowers": 0}  # fmt: skip
-    made = frozen_from(SeatEnd, given)
-    assert made.__dict__ is given
-    assert type(made) is SeatEnd and made == SeatEnd((), (), None, False, False, None, 0)
-
-
 @pytest.mark.parametrize("variant", ["guiyang", "luan"])
 def test_engine_round_end_holds_every_field(variant: str) -> None:
     """Every field is set on the instance (none read from a class default), in field order,

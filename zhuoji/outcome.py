@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
-from zhuoji.contract import ledger_kernel as _records
 from zhuoji.tiles import NUM_KINDS, suit_of
 
 _T = TypeVar("_T")
@@ -32,13 +31,6 @@ def frozen_from(cls: type[_T], fields: dict[str, object]) -> _T:
     obj = _new_object(cls)
     _set_attr(obj, "__dict__", fields)
     return obj
-
-
-if not TYPE_CHECKING:
-    # the same construction compiled (the ``ledger`` group's ``record``): no Python frame a
-    # call, from the compiled ``_round_end`` (five a round) or the settle context and the
-    # pattern components (issue 29); the definition above stays the typed signature
-    frozen_from = _records.record
 
 
 class MeldKind(StrEnum):

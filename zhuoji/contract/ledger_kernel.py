@@ -3,8 +3,7 @@
 :mod:`zhuoji.contract.ledger` keeps the records (``Fact``, ``LedgerEntry``, ``Ledger``: frozen
 dataclasses whose equality, ``dataclasses.asdict``/``replace``, pickling and JSON every
 reader relies on) and what they mean; this module is how they are built on every payment:
-``fact``, ``with_fact`` and the ledger's ``pay`` (the stake applied here, by the ledger alone);
-and ``record``, which :mod:`zhuoji.outcome` builds the round end's frozen records with.
+``fact``, ``with_fact`` and the ledger's ``pay`` (the stake applied here, by the ledger alone).
 A record is built with its given fields as its ``__dict__`` (equal to the dataclass's
 constructor, without its field-by-field ``object.__setattr__``), compiled so that the
 compiled stages (the win payment, the chickens stage) pay without a Python call.
@@ -40,16 +39,6 @@ def fact(**fields: Any) -> Any:
     f = _new_object(_FACT)
     _set(f, "__dict__", fields)
     return f
-
-
-def record(cls: type, fields: dict[str, Any]) -> Any:
-    """The frozen dataclass ``cls`` holding ``fields`` (every field of it): ``fields``
-    becomes its ``__dict__``.  :func:`zhuoji.outcome.frozen_from` compiled, so that the round
-    end's records, a win's context and the pattern components are built without a Python
-    frame each (see its conditions there)."""
-    obj: Any = _new_object(cls)
-    _set(obj, "__dict__", fields)
-    return obj
 
 
 def with_fact(f: Any, **fields: Any) -> Any:
