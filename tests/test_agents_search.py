@@ -395,3 +395,53 @@ def test_safe_leaves_out_discards_costlier_to_deal_in_with() -> None:
             else:
                 dropped += len(worse)
     assert dropped > 0 and kept > 0
+
+
+_KONG_KINDS = (ActionKind.GANG_CONCEALED, ActionKind.GANG_ADDED, ActionKind.GANG_EXPOSED)
+
+
+class _KongFlipper(SearchAgent):
+    """A search bot whose every search overrules the expert so that a kong becomes a
+    discard and a discard a kong, where the legal actions allow: no rollouts, only the
+    bookkeeping of :meth:`SearchAgent.act` under test."""
+
+    def candidates(self, obs: Observation, base: Action) -> list[Action]:
+        return [base, *(a for a in obs.legal if a != base)]
+
+    def search(self, obs: Observation, cands: Sequence[Action]) -> Action:
+        was_kong = cands[0].kind in _KONG_KINDS
+        flipped = [a for a in cands[1:] if (a.kind in _KONG_KINDS) != was_kong]
+        return flipped[0] if flipped else cands[0]
+
+
+class _Watched:
+    """Checks, after each of the bot's actions, that its expert's 热炮 reading follows the
+    action played; counts the discards the search turned into kongs."""
+
+    name = "watched"
+
+    def __init__(self, bot: _KongFlipper) -> None:
+        self.bot = bot
+        self.kongs_chosen = 0
+
+    def act(self, obs: Observation) -> Action:
+        before = self.bot.stats["changed"]
+        a = self.bot.act(obs)
+        assert self.bot.expert._konged == (a.kind in _KONG_KINDS)
+        if self.bot.stats["changed"] > before and a.kind in _KONG_KINDS:
+            self.kongs_chosen += 1
+        return a
+
+
+def test_the_expert_inside_notes_the_action_played_not_its_own() -> None:
+    """After the search overrules its expert, the expert's 热炮 reading (a discard right
+    after this seat's own kong) follows the action the search played: a kong the search
+    chose makes the next discard a 热炮 risk, a kong it declined does not."""
+    rs = load_variant("guiyang")
+    kongs_chosen = 0
+    for seed in range(1, 9):
+        watched = _Watched(_KongFlipper(seed))
+        agents = [watched] + [make_agent("expert", seed + s) for s in range(1, rs.players)]
+        play_round(Round(rs, seed=seed), agents)
+        kongs_chosen += watched.kongs_chosen
+    assert kongs_chosen > 0  # the rounds did overrule a discard with a kong

@@ -19,6 +19,7 @@ running code.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import sys
@@ -63,14 +64,13 @@ def store(cache: Path, key: object, payload: object) -> None:
     off; a folder that cannot be written is no error, as for bytecode."""
     if sys.dont_write_bytecode:
         return
-    blob = marshal.dumps((key, payload))
+    kept: Any = (key, payload)  # marshal's own types: the caller's key and payload are such
+    blob = marshal.dumps(kept)
     tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
     try:
         cache.parent.mkdir(exist_ok=True)
         tmp.write_bytes(blob)
         os.replace(tmp, cache)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):  # no folder to have left it in
             tmp.unlink(missing_ok=True)
-        except OSError:
-            pass  # no folder to have left it in

@@ -108,23 +108,25 @@ class ExpertAgent(DangerModel):
     def act(self, obs: Observation) -> Action:
         legal = obs.legal
         if len(legal) == 1:
-            return self._note(legal[0])
+            return self.note_played(legal[0])
         if obs.phase == "exchange":
-            return self._note(self.choose_exchange(TableView(obs), legal))
+            return self.note_played(self.choose_exchange(TableView(obs), legal))
         for a in legal:
             if a.kind is ActionKind.HU:
-                return self._note(a)
+                return self.note_played(a)
         view = TableView(obs)
         view.analyzer = memo_analyzer(view.rules)
         if obs.phase == "dingque":
-            return self._note(self.choose_que(view, legal))
+            return self.note_played(self.choose_que(view, legal))
         if obs.phase == "turn":
-            return self._note(self.turn(view, legal))
-        return self._note(self.claim(view, legal))
+            return self.note_played(self.turn(view, legal))
+        return self.note_played(self.claim(view, legal))
 
-    def _note(self, a: Action) -> Action:
+    def note_played(self, a: Action) -> Action:
         """Remember whether this seat just made a kong: its next discard is a 热炮 risk.
-        After a kong the seat acts again before anyone else (replacement draw)."""
+        After a kong the seat acts again before anyone else (replacement draw).  A bot
+        that plays another action than the expert chose (the search bot) notes it here,
+        so the expert's reading of its own 热炮 risk follows what was played."""
         self._konged = a.kind in _KONGS or a.kind is ActionKind.GANG_EXPOSED
         self._kong_tile = a.tile if self._konged else -1
         return a

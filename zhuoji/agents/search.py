@@ -179,6 +179,7 @@ class SearchAgent:
         choice = self.search(obs, cands)
         if choice is not base:
             self.stats["changed"] += 1
+            self.expert.note_played(choice)  # its 热炮 reading follows the action played
         return choice
 
     # --- which options -------------------------------------------------------------------
