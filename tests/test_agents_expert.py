@@ -346,7 +346,7 @@ def test_repao_follows_the_variant_section() -> None:
     assert bot.deals_repao(_repao_view("guiyang", (kong,)))
     assert not bot.deals_repao(_repao_view("guiyang", ()))
     assert not bot.deals_repao(_repao_view("dushan", (kong,)))
-    bot._note(make(0, ActionKind.GANG_CONCEALED, T.parse_one("5m")))
+    bot.note_played(make(0, ActionKind.GANG_CONCEALED, T.parse_one("5m")))
     assert bot.deals_repao(_repao_view("dushan", (kong,)))
     late = Meld(MeldKind.GANG_CONCEALED, T.parse_one("5m"), late=True)
     assert not bot.deals_repao(_repao_view("liupanshui", (late,)))
