@@ -32,6 +32,7 @@ from zhuoji.agents.expert_value import (
     Profile,
     _future,
     _outlook,
+    context_facts_reader,
     context_reader,
     counted_tiles,
     hand_context,
@@ -197,6 +198,56 @@ def test_context_facts_match_their_definitions() -> None:
         )
         for fact, want in _context_reference(c, melds, wild, seat_wind).items():
             assert got[fact] == want, fact
+
+
+@pytest.mark.parametrize("variant", ["luan", "jinyou", "dushan", "guiyang", "zunyi"])
+def test_the_context_reader_keeps_what_hand_context_gives(variant: str) -> None:
+    """:class:`~zhuoji.agents.expert_value.ContextReader` works out only the facts the
+    table's rows read, in one pass: the same tuple as :func:`hand_context` kept by
+    :func:`context_reader`; and where it says the facts do not read the counts (or the
+    melds), other counts (melds) give the same facts."""
+    rs = load_variant(variant)
+    reader = context_facts_reader(rs)
+    keep = context_reader(rs)
+    counted = counted_tiles(rs)
+    rng = random.Random(17)
+    meld_sets = [
+        (),
+        (Meld(MeldKind.PENG, 31, 1),),
+        (Meld(MeldKind.CHI, 0, 3, 1), Meld(MeldKind.GANG_CONCEALED, 28)),
+        (Meld(MeldKind.GANG_EXPOSED, 18, 2), Meld(MeldKind.PENG, 27, 3)),
+        (Meld(MeldKind.GANG_ADDED, 8, 2),),
+    ]
+    for _ in range(600):
+        melds = rng.choice(meld_sets)
+        c = _hand(rng, 13 - 3 * len(melds))
+        wild = rng.choice((None, 4, 31, 27))
+        seat_wind = rng.randrange(4)
+        dealer, declared = rng.random() < 0.5, rng.random() < 0.5
+        want = keep(
+            hand_context(
+                c,
+                melds,
+                wild=wild,
+                dealer=dealer,
+                declared=declared,
+                seat_wind=seat_wind,
+                round_wind=0,
+                counted=counted,
+            )
+        )
+        got = reader.read(c, melds, -1 if wild is None else wild, dealer, declared, seat_wind)
+        assert got == want
+        assert [type(v) for _, v in got] == [type(v) for _, v in want]
+        other = _hand(rng, 13 - 3 * len(melds))
+        if not reader.hand:
+            assert reader.read(other, melds, -1, dealer, declared, seat_wind) == reader.read(
+                c, melds, -1, dealer, declared, seat_wind
+            )
+        if not reader.melds:
+            assert reader.read(c, (), -1, dealer, declared, seat_wind) == reader.read(
+                c, melds, -1, dealer, declared, seat_wind
+            )
 
 
 def test_pungs_target_reads_the_most_held_kinds_from_counts() -> None:

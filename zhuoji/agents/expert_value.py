@@ -543,6 +543,148 @@ def hand_context(
     )
 
 
+#: the facts of :data:`CONTEXT_FACTS` that read the concealed counts, and those that read
+#: the melds
+_FROM_HAND = frozenset(
+    (
+        "no_wild",
+        "wilds",
+        "missing_suit",
+        "no_terminals",
+        "kan",
+        "held",
+        "dragon_pungs",
+        "seat_wind_pung",
+        "round_wind_pung",
+    )
+)
+_FROM_MELDS = frozenset(
+    (
+        "concealed",
+        "missing_suit",
+        "no_terminals",
+        "held",
+        "melds",
+        "peng_sets",
+        "concealed_kongs",
+        "exposed_kongs",
+        "dragon_pungs",
+        "seat_wind_pung",
+        "round_wind_pung",
+    )
+)
+#: the terminal and honor kinds as marks by kind (``no_terminals``)
+_IS_TERMINAL_HONOR = [T.is_terminal_or_honor(k) for k in range(T.NUM_KINDS)]
+
+
+class ContextReader:
+    """:func:`hand_context` kept to the facts one table's pattern rows read
+    (:func:`read_facts`, as :func:`context_reader` keeps them), worked out in one pass over
+    the counts: a 捉鸡-style additive table reads a few facts (独山: the melds alone), where
+    the whole context cost a tenth of a four-expert round.  :attr:`hand` and :attr:`melds`
+    say whether the facts read depend on the concealed counts and on the melds at all
+    (a context that reads neither is the same for every option of a decision)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        reads = read_facts(ruleset)
+        #: the facts read, in the order of :data:`CONTEXT_FACTS`
+        self.names: list[str] = [name for name in CONTEXT_FACTS if name in reads]
+        self.hand = any(name in _FROM_HAND for name in self.names)
+        self.melds = any(name in _FROM_MELDS for name in self.names)
+        self.counted: list[int] = sorted(counted_tiles(ruleset))
+
+    def read(
+        self,
+        c: list[int],
+        melds: tuple[Meld, ...],
+        wild: int,
+        dealer: bool,
+        declared: bool,
+        seat_wind: int,
+    ) -> Facts:
+        """``context_reader(ruleset)(hand_context(c, melds, ...))`` with ``wild`` -1 for
+        none and the round wind 0, as :class:`Evaluator` asks it."""
+        m = _meld_facts(melds)
+        wilds = c[wild] if wild >= 0 else 0
+        suits = 0  # bit s: suit s held (the wild tiles apart)
+        terminals = m.terminals
+        kan = 0
+        dragons = m.dragon_pungs
+        seat_k, round_k = 27 + seat_wind, 27
+        seat_pung = seat_k in m.pungs
+        round_pung = round_k in m.pungs
+        if self.hand:
+            for k in range(T.NUM_KINDS):
+                x = c[k]
+                if x == 0 or k == wild:
+                    continue
+                if k < 27:
+                    suits |= 1 << (k // 9)
+                if _IS_TERMINAL_HONOR[k]:
+                    terminals = True
+                if x >= 3:
+                    kan += 1
+                    if k >= 31:
+                        dragons += 1
+                    if k == seat_k:
+                        seat_pung = True
+                    if k == round_k:
+                        round_pung = True
+        for s in m.suits:
+            suits |= 1 << s
+        out: list[tuple[str, object]] = []
+        for name in self.names:
+            value: object
+            if name == "concealed":
+                value = m.concealed
+            elif name == "no_wild":
+                value = wilds == 0
+            elif name == "wilds":
+                value = wilds
+            elif name == "missing_suit":
+                value = suits != 7
+            elif name == "no_terminals":
+                value = not terminals
+            elif name == "kan":
+                value = kan
+            elif name == "held":
+                value = self._held(c, m.tiles, wild)
+            elif name == "melds":
+                value = len(melds)
+            elif name == "peng_sets":
+                value = m.peng_sets
+            elif name == "concealed_kongs":
+                value = m.concealed_kongs
+            elif name == "exposed_kongs":
+                value = m.exposed_kongs
+            elif name == "dragon_pungs":
+                value = dragons
+            elif name == "seat_wind_pung":
+                value = seat_pung
+            elif name == "round_wind_pung":
+                value = round_pung
+            elif name == "declared":
+                value = declared
+            else:
+                value = dealer
+            out.append((name, value))
+        return tuple(out)
+
+    def _held(self, c: list[int], meld_tiles: tuple[int, ...], wild: int) -> tuple[int, ...]:
+        """:func:`_held` over the counted kinds."""
+        out = [0] * T.NUM_KINDS
+        for k in self.counted:
+            if k != wild:
+                out[k] = c[k] + meld_tiles.count(k)
+        return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def context_facts_reader(ruleset: Ruleset) -> ContextReader:
+    """One :class:`ContextReader` per table."""
+    return ContextReader(ruleset)
+
+
 @lru_cache(maxsize=65536)
 def complete_shapes(
     full: tuple[int, ...], melds: tuple[Meld, ...], ruleset: Ruleset, wild: int | None
@@ -845,7 +987,7 @@ class Evaluator:
         self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
-        self._reads = context_reader(rs)
+        self._reader = context_facts_reader(rs)
         self.opp_fan = self._typical_opponent_fan()
         #: the variant's pricers bound to this decision
         self.prices: SeatPricing = self.pricing.decide(
@@ -945,34 +1087,29 @@ class Evaluator:
     def _context(self, state: HandState) -> _Context:
         """:meth:`context`, with the pattern values of this context looked up so far (by
         shape: see :meth:`_fans`)."""
-        # a 捉鸡 table's context reads 报听 alone
-        hand: tuple[int, ...] = () if self.highest else tuple(state.c)
-        key = (hand, () if self.highest else state.melds, state.declared)
+        # a 捉鸡 table's context reads 报听 alone; an additive one the facts its rows read,
+        # so the key leaves out the counts or the melds where none of those facts reads them
+        reader = self._reader
+        hand: tuple[int, ...] = () if self.highest or not reader.hand else tuple(state.c)
+        melds = () if self.highest or not reader.melds else state.melds
+        key = (hand, melds, state.declared)
         got = self._ctx_cache.get(key)
         if got is not None:
             return got
         if self.highest:
             ctx: Facts = (("declared", state.declared), ("dealer", self.dealer))
         else:
-            ctx = self._read_context(
-                hand_context(
-                    state.c,
-                    state.melds,
-                    wild=self.wild,
-                    dealer=self.dealer,
-                    declared=state.declared,
-                    seat_wind=self.seat_wind,
-                    round_wind=0,
-                    counted=counted_tiles(self.ruleset),
-                )
+            wild = self.wild
+            ctx = reader.read(
+                state.c,
+                state.melds,
+                wild if wild is not None else -1,
+                self.dealer,
+                state.declared,
+                self.seat_wind,
             )
         got = self._ctx_cache[key] = _context_of(self.ruleset, ctx)
         return got
-
-    def _read_context(self, ctx: Facts) -> Facts:
-        """The facts of ``ctx`` (from :func:`hand_context`) the pattern rows read
-        (:func:`read_facts`)."""
-        return self._reads(ctx)
 
     def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
         """:meth:`fans` of ``shape`` in a context from :meth:`_context`, remembered there."""
