@@ -587,11 +587,16 @@ class ContextReader:
 
     def __init__(self, ruleset: Ruleset) -> None:
         reads = read_facts(ruleset)
-        #: the facts read, in the order of :data:`CONTEXT_FACTS`
+        #: the facts read, in the order of :data:`CONTEXT_FACTS`, and their places there
         self.names: list[str] = [name for name in CONTEXT_FACTS if name in reads]
+        self.places: list[int] = [CONTEXT_FACTS.index(name) for name in self.names]
         self.hand = any(name in _FROM_HAND for name in self.names)
         self.melds = any(name in _FROM_MELDS for name in self.names)
         self.counted: list[int] = sorted(counted_tiles(ruleset))
+        # the melds last read and their facts: most options of a decision keep the melds
+        # of now (the same tuple), whose hash is the dataclass's Python ``__hash__``
+        self._last_melds: tuple[Meld, ...] | None = None
+        self._last_facts: _MeldFacts | None = None
 
     def read(
         self,
@@ -604,7 +609,10 @@ class ContextReader:
     ) -> Facts:
         """``context_reader(ruleset)(hand_context(c, melds, ...))`` with ``wild`` -1 for
         none and the round wind 0, as :class:`Evaluator` asks it."""
-        m = _meld_facts(melds)
+        m = self._last_facts
+        if m is None or melds is not self._last_melds:
+            m = self._last_facts = _meld_facts(melds)
+            self._last_melds = melds
         wilds = c[wild] if wild >= 0 else 0
         suits = 0  # bit s: suit s held (the wild tiles apart)
         terminals = m.terminals
@@ -614,13 +622,14 @@ class ContextReader:
         seat_pung = seat_k in m.pungs
         round_pung = round_k in m.pungs
         if self.hand:
+            marks = _IS_TERMINAL_HONOR
             for k in range(T.NUM_KINDS):
                 x = c[k]
                 if x == 0 or k == wild:
                     continue
                 if k < 27:
                     suits |= 1 << (k // 9)
-                if _IS_TERMINAL_HONOR[k]:
+                if marks[k]:
                     terminals = True
                 if x >= 3:
                     kan += 1
@@ -633,41 +642,45 @@ class ContextReader:
         for s in m.suits:
             suits |= 1 << s
         out: list[tuple[str, object]] = []
-        for name in self.names:
+        names = self.names
+        places = self.places
+        for i in range(len(places)):
+            # by the fact's place in CONTEXT_FACTS (compared as machine integers)
+            place = places[i]
             value: object
-            if name == "concealed":
+            if place == 0:  # concealed
                 value = m.concealed
-            elif name == "no_wild":
+            elif place == 1:  # no_wild
                 value = wilds == 0
-            elif name == "wilds":
+            elif place == 2:  # wilds
                 value = wilds
-            elif name == "missing_suit":
+            elif place == 3:  # missing_suit
                 value = suits != 7
-            elif name == "no_terminals":
+            elif place == 4:  # no_terminals
                 value = not terminals
-            elif name == "kan":
+            elif place == 5:  # kan
                 value = kan
-            elif name == "held":
+            elif place == 6:  # held
                 value = self._held(c, m.tiles, wild)
-            elif name == "melds":
+            elif place == 7:  # melds
                 value = len(melds)
-            elif name == "peng_sets":
+            elif place == 8:  # peng_sets
                 value = m.peng_sets
-            elif name == "concealed_kongs":
+            elif place == 9:  # concealed_kongs
                 value = m.concealed_kongs
-            elif name == "exposed_kongs":
+            elif place == 10:  # exposed_kongs
                 value = m.exposed_kongs
-            elif name == "dragon_pungs":
+            elif place == 11:  # dragon_pungs
                 value = dragons
-            elif name == "seat_wind_pung":
+            elif place == 12:  # seat_wind_pung
                 value = seat_pung
-            elif name == "round_wind_pung":
+            elif place == 13:  # round_wind_pung
                 value = round_pung
-            elif name == "declared":
+            elif place == 14:  # declared
                 value = declared
-            else:
+            else:  # dealer
                 value = dealer
-            out.append((name, value))
+            out.append((names[i], value))
         return tuple(out)
 
     def _held(self, c: list[int], meld_tiles: tuple[int, ...], wild: int) -> tuple[int, ...]:
@@ -685,6 +698,28 @@ def context_facts_reader(ruleset: Ruleset) -> ContextReader:
     return ContextReader(ruleset)
 
 
+#: the forms, read once (an enum member read off its class is an attribute look-up each)
+_FORM_STANDARD = H.Form.STANDARD
+_FORM_PAIRS = H.Form.SEVEN_PAIRS
+_FORM_LAN = H.Form.SHISANLAN
+_FORM_YAO = H.Form.SHISANYAO
+
+
+@lru_cache(maxsize=64)
+def _complete_forms(ruleset: Ruleset) -> tuple[bool, bool, bool, bool, bool]:
+    """(standard, 七对, 十三烂, 十三幺 allowed; four-of-a-kind as two pairs) of a table, for
+    :func:`complete_shapes` (its model's fields read once)."""
+    forms = ruleset.variant.forms
+    allowed = forms.allowed
+    return (
+        _FORM_STANDARD in allowed,
+        _FORM_PAIRS in allowed,
+        _FORM_LAN in allowed,
+        _FORM_YAO in allowed,
+        forms.quads_as_two_pairs,
+    )
+
+
 @lru_cache(maxsize=65536)
 def complete_shapes(
     full: tuple[int, ...], melds: tuple[Meld, ...], ruleset: Ruleset, wild: int | None
@@ -697,8 +732,7 @@ def complete_shapes(
     if wild is not None:
         jokers = c[wild]
         c[wild] = 0
-    v = ruleset.variant
-    forms = v.forms.allowed
+    standard, pairs, lan, yao, q2 = _complete_forms(ruleset)
     n = sum(c) + jokers
     kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
     suits = {k // 9 for k in kinds if k < 27}
@@ -708,37 +742,23 @@ def complete_shapes(
         ("mixed_one_suit", len(suits) == 1 and honors),
     )
     out: list[Facts] = []
-    if (
-        H.Form.STANDARD in forms
-        and H.standard_distance(c, jokers, wild_in_play=wild is not None) - jokers <= 0
-    ):
+    if standard and H.standard_distance(c, jokers, wild_in_play=wild is not None) - jokers <= 0:
         chi = any(m.kind is MeldKind.CHI for m in melds)
         pungs = not chi and not jokers and all(x in (0, 2, 3) for x in c) and c.count(2) == 1
-        out.append((("form", H.Form.STANDARD), ("all_pungs", pungs), *suit))
-    q2 = v.forms.quads_as_two_pairs
+        out.append((("form", _FORM_STANDARD), ("all_pungs", pungs), *suit))
     if (
-        H.Form.SEVEN_PAIRS in forms
+        pairs
         and n == 14
         and not melds
         and H.seven_pairs_distance(c, jokers, quads_as_two_pairs=q2) - jokers <= 0
     ):
         quads = c.count(4) if not jokers else 0
-        out.append((("form", H.Form.SEVEN_PAIRS), ("quads", quads), *suit))
-    if (
-        H.Form.SHISANLAN in forms
-        and not melds
-        and n == 14
-        and H.shisanlan_distance(c, jokers) - jokers <= 0
-    ):
-        out.append((("form", H.Form.SHISANLAN), *suit))
-    if (
-        H.Form.SHISANYAO in forms
-        and not melds
-        and n == 14
-        and H.shisanyao_distance(c, jokers) - jokers <= 0
-    ):
-        out.append((("form", H.Form.SHISANYAO), *suit))
-    return tuple(out) or ((("form", H.Form.STANDARD), *suit),)
+        out.append((("form", _FORM_PAIRS), ("quads", quads), *suit))
+    if lan and not melds and n == 14 and H.shisanlan_distance(c, jokers) - jokers <= 0:
+        out.append((("form", _FORM_LAN), *suit))
+    if yao and not melds and n == 14 and H.shisanyao_distance(c, jokers) - jokers <= 0:
+        out.append((("form", _FORM_YAO), *suit))
+    return tuple(out) or ((("form", _FORM_STANDARD), *suit),)
 
 
 # ---------------------------------------------------------------------------------------

@@ -100,17 +100,25 @@ class RoundChickens:
         #: after-win reveal
         self.thrown = thrown
         self.thrown_by_reveal = thrown_by_reveal
+        # the same as columns of machine integers (every decision of a seat reads them)
+        self._value_floats = [float(v) for v in value]
+        self._reveal_columns = _columns(by_reveal)
+        self._thrown_floats = [float(v) for v in thrown]
+        self._thrown_columns = _columns(thrown_by_reveal)
+        #: 包鸡: one owned copy's value per kind (held, thrown), by the pricer's rule, once
+        #: its first seat works it out (:meth:`ChickenSeat._baoji_value`)
+        self.baoji: list[float] | None = None
 
     def expected(self, weights: Sequence[float] | None) -> list[float]:
         """Expected value of one owned tile of each kind, from each payer; ``weights``: the
         chance of each after-win reveal (None: there is none)."""
-        return _expected(self.value, self.by_reveal, weights)
+        return _expected(self._value_floats, self._reveal_columns, weights)
 
     def expected_thrown(self, weights: Sequence[float] | None) -> list[float]:
         """The same for a discarded copy nobody took (内外鸡, 包鸡)."""
         if not self.thrown:
             return self.expected(weights)
-        return _expected(self.thrown, self.thrown_by_reveal, weights)
+        return _expected(self._thrown_floats, self._thrown_columns, weights)
 
     def chongfeng_value(
         self, multiplier: int, golden_multiplier: int, kind: int, weights: Sequence[float] | None
@@ -128,16 +136,26 @@ class RoundChickens:
         return base * (multiplier * (1.0 - p) + golden_multiplier * p)
 
 
+#: (after-win reveals, kinds, values added) of a ``by_reveal`` table, as three columns
+Columns = tuple[list[int], list[int], list[int]]
+
+
+def _columns(by_reveal: tuple[tuple[int, int, int], ...]) -> Columns:
+    return [r for r, _, _ in by_reveal], [k for _, k, _ in by_reveal], [x for _, _, x in by_reveal]
+
+
 def _expected(
-    value: tuple[int, ...],
-    by_reveal: tuple[tuple[int, int, int], ...],
-    weights: Sequence[float] | None,
+    value: list[float], by_reveal: Columns, weights: Sequence[float] | None
 ) -> list[float]:
-    out = [float(v) for v in value]
+    """Per kind, ``value`` plus each after-win reveal's addition times its chance, added in
+    the order of the reveal table (the same floats as adding its rows one by one)."""
+    out = list(value)
     if weights is not None:
         w: list[float] = weights if isinstance(weights, list) else list(weights)  # natively
-        for r, k, extra in by_reveal:
-            out[k] = out[k] + extra * w[r]
+        reveals, kinds, extras = by_reveal
+        for i in range(len(kinds)):
+            k = kinds[i]
+            out[k] = out[k] + extras[i] * w[reveals[i]]
     return out
 
 
@@ -582,8 +600,10 @@ class ChickenSeat(Pricer):
                     owed += self._baoji_hengji(tile)
                 elif i not in self.cf_indexes or rule.cf_also_discard:
                     owed += self._baoji_value(tile, thrown=True)
-        if "melds" in rule.unready_of:
-            values = [self._baoji_value(k) for k in range(NUM_KINDS)]
+        if "melds" in rule.unready_of and self.melds_now:
+            values = self.prices.baoji
+            if values is None:  # the round's prices and the rule decide them: kept there
+                values = self.prices.baoji = [self._baoji_value(k) for k in range(NUM_KINDS)]
             owed += self._meld_chickens(self.melds_now, values)
         if "chongfeng" in rule.unready_of:
             owed += self.cf_mine
