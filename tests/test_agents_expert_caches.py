@@ -32,11 +32,13 @@ from zhuoji.agents.expert_value import (
     Profile,
     _future,
     _outlook,
+    _round200,
     context_facts_reader,
     context_reader,
     counted_tiles,
     hand_context,
     hazard_profile,
+    outlook,
     pairs_target,
     pungs_target,
     read_facts,
@@ -172,6 +174,41 @@ def _context_reference(
         "round_wind_pung": 27 in pungs,
         "wilds": c[wild] if wild is not None else 0,
     }
+
+
+def test_chances_are_rounded_as_round_rounds_them() -> None:
+    """The outlook's rounding to 1/200 in machine arithmetic is ``round``'s, ties to even."""
+    rng = random.Random(4)
+    xs = [rng.random() for _ in range(20000)] + [0.0, 0.9, 1.0, 1e-9]
+    xs += [(k + 0.5) / 200 for k in range(400)] + [k / 400 for k in range(800)]
+    for x in xs:
+        assert _round200(x) == round(x * 200) / 200, x
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan"])
+def test_a_decisions_outlook_is_the_kept_chains(variant: str) -> None:
+    """:meth:`Evaluator._outlook`, which finds the chain's tables by shape once a decision,
+    answers as :func:`outlook` with the decision's hazard profile and the shape's rates,
+    asked in any order (tables grown by either are shared)."""
+    ruleset = load_variant(variant)
+    r = Round(ruleset, seed=11)
+    ev = Evaluator(TableView(Observation(r, r.current)))
+    rng = random.Random(8)
+    for _ in range(400):
+        shape = rng.choice(("standard", "pairs", "pungs", "suit", "lan"))
+        rates = ev._rates.setdefault(shape, typical_rates(shape, ev.unseen_bucket))
+        cycles, d, t = rng.randrange(-1, 20), rng.randrange(0, 10), rng.randrange(-2, 45)
+        q1, ws, wd = rng.random() * 0.5, rng.random() * 0.3, rng.choice((0.0, rng.random() * 0.2))
+        want = outlook(cycles, d, q1, t, ev.profile, ws, wd, rates)
+        if rng.random() < 0.5:
+            _empty_chains()
+        assert ev._outlook(cycles, d, q1, t, ws, wd, shape) == want
+
+
+def _empty_chains() -> None:
+    from zhuoji.agents import expert_value
+
+    expert_value._CHAINS.clear()
 
 
 def test_context_facts_match_their_definitions() -> None:

@@ -144,17 +144,39 @@ def _chain(
     d: int,
 ) -> list[list[tuple[float, ...]]]:
     """The chain's table of this diagonal (:func:`_future`), grown to hold ``[cycles][d]``."""
+    table = _chain_table(prof, ws, wd, rates, diagonal)
+    _grown(table, prof, ws, wd, rates, diagonal, cycles, d)
+    return table
+
+
+def _chain_table(
+    prof: Profile, ws: float, wd: float, rates: tuple[float, ...], diagonal: int
+) -> list[list[tuple[float, ...]]]:
+    """The kept table of this chain and diagonal (:func:`_chain`), as far as it is grown."""
     key = (prof, ws, wd, rates, diagonal)
     table = _CHAINS.get(key)
     if table is None:
         if len(_CHAINS) >= _CHAINS_KEPT:
             _CHAINS.clear()
         table = _CHAINS[key] = []
+    return table
+
+
+def _grown(
+    table: list[list[tuple[float, ...]]],
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+    diagonal: int,
+    cycles: int,
+    d: int,
+) -> None:
+    """Grow ``table`` (:func:`_chain_table`) to hold ``[cycles][d]``."""
     if len(table) <= cycles or len(table[0]) <= d:
         rows = max(cycles + 1, len(table))
         cols = max(d + 1, len(table[0]) if table else 0)
         _grow_chain(table, prof, ws, wd, rates, diagonal, rows, cols)
-    return table
 
 
 _DRAWN_READY = tuple(1.0 if i == DRAW_READY else 0.0 for i in range(6))
@@ -268,8 +290,14 @@ def _outlook(
     if cycles <= 0 or d == 1:
         return _future(cycles, d, t, prof, ws, wd, rates)
     hz = hazard_profile(*prof)[t]
-    alive = 1.0 - hz
     nxt = _chain(prof, ws, wd, rates, cycles + t, cycles - 1, d)[cycles - 1]
+    return _first_cycle(hz, nxt, d, q1)
+
+
+def _first_cycle(hz: float, nxt: list[tuple[float, ...]], d: int, q1: float) -> tuple[float, ...]:
+    """The first cycle of :func:`_outlook` (hazard ``hz``, improvement chance ``q1``) over
+    the chain's row ``nxt`` of one draw fewer."""
+    alive = 1.0 - hz
     a = nxt[d - 1]
     b = nxt[d]
     p = 1.0 - q1
@@ -281,6 +309,19 @@ def _outlook(
         alive * (q1 * a[4] + p * b[4]),
         alive * (q1 * a[5] + p * b[5]),
     )
+
+
+def _round200(x: float) -> float:
+    """``round(x * 200) / 200`` (:func:`outlook`'s rounding, ties to even) in machine
+    arithmetic for ``x >= 0`` (``y - floor(y)`` is exact below 2**52)."""
+    y = x * 200
+    if not 0.0 <= y < 4503599627370496.0:
+        return round(y) / 200
+    r = int(y)
+    diff = y - r
+    if diff > 0.5 or (diff == 0.5 and r % 2 == 1):
+        r += 1
+    return r / 200
 
 
 @lru_cache(maxsize=4096)
@@ -1007,6 +1048,8 @@ class Evaluator:
         self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
+        #: the chain's kept tables this decision reads, by (shape, ws, wd, diagonal)
+        self._tables: dict[tuple[str, float, float, int], list[list[tuple[float, ...]]]] = {}
         self._reader = context_facts_reader(rs)
         self.opp_fan = self._typical_opponent_fan()
         #: the variant's pricers bound to this decision
@@ -1070,7 +1113,9 @@ class Evaluator:
             round((self.ready_win_any if self.win_on_discard else self.ready_win_self) * 1000),
             self.ready_fit,
         )
-        return hazard_profile(*self.profile)[min(self.t0, _MAX_T)]
+        #: the chance another seat ends the round in a cycle, by the opponents' progress
+        self.hazards = hazard_profile(*self.profile)
+        return self.hazards[min(self.t0, _MAX_T)]
 
     def _typical_opponent_fan(self) -> float:
         """An opponent's plain win as this seat pays it (查叫, 包付)."""
@@ -1310,9 +1355,7 @@ class Evaluator:
             key = (cycles, distance, q1, t, ws, wd, shape)
             probs = outlooks.get(key)
             if probs is None:
-                probs = outlooks[key] = outlook(
-                    cycles, distance, q1, t, self.profile, ws, wd, rates
-                )
+                probs = outlooks[key] = self._outlook(cycles, distance, q1, t, ws, wd, shape)
             v = (
                 probs[WIN_SELF] * (w_sd + win_extra)
                 + probs[WIN_DISCARD] * (w_dc + win_extra)
@@ -1329,6 +1372,31 @@ class Evaluator:
         best.ready_now = bool(state.waits) or state.shanten == 0
         best.end_now = ready if best.ready_now else unready
         return best
+
+    def _outlook(
+        self, cycles: int, d: int, q1: float, t: int, ws: float, wd: float, shape: str
+    ) -> tuple[float, ...]:
+        """:func:`outlook` with this decision's hazard profile and ``shape``'s typical
+        rates: the same rounding, arithmetic and kept tables, each table found by shape
+        here once a decision, where :func:`outlook` hashes the profile and the rates at
+        every look-up."""
+        rates = self._rates[shape]
+        cycles = max(0, cycles)
+        d = max(1, min(d, len(rates) + 2))
+        q1 = _round200(q1)
+        t = max(0, min(t, _MAX_T))
+        ws = _round200(ws)
+        wd = _round200(wd)
+        diagonal = cycles + t
+        key = (shape, ws, wd, diagonal)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = _chain_table(self.profile, ws, wd, rates, diagonal)
+        if cycles <= 0 or d == 1:
+            _grown(table, self.profile, ws, wd, rates, diagonal, cycles, d)
+            return table[cycles][d]
+        _grown(table, self.profile, ws, wd, rates, diagonal, cycles - 1, d)
+        return _first_cycle(self.hazards[t], table[cycles - 1], d, q1)
 
     def _may_pass(self, base_fan: int, declared: bool, has_kong: bool) -> bool:
         """Whether a hand of this pattern value may win on another seat's discard (通行证)."""
