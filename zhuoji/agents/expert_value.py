@@ -1025,7 +1025,7 @@ class Evaluator:
         self.unseen = max(1, sum(live))
         self.unseen_bucket = round(self.unseen / 4.0) * 4
         self.cycles = max(0, obs.wall_left // n)
-        self.table = obs.discards
+        self.table = view.table
         open_table = self.win_on_discard and not self.pricing.limited
         #: the readiness fit of this table (see :data:`READY_FIT`)
         self.ready_fit = READY_FIT_OPEN if open_table else READY_FIT

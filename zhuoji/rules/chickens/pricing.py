@@ -136,26 +136,39 @@ class RoundChickens:
         return base * (multiplier * (1.0 - p) + golden_multiplier * p)
 
 
-#: (after-win reveals, kinds, values added) of a ``by_reveal`` table, as three columns
+#: a ``by_reveal`` table by kind: where each kind's rows start (one more entry: the end),
+#: and the rows' after-win reveals and values added, each kind's in the table's order
 Columns = tuple[list[int], list[int], list[int]]
 
 
 def _columns(by_reveal: tuple[tuple[int, int, int], ...]) -> Columns:
-    return [r for r, _, _ in by_reveal], [k for _, k, _ in by_reveal], [x for _, _, x in by_reveal]
+    order = sorted([(k, i) for i, (_r, k, _x) in enumerate(by_reveal)])  # by kind, then row
+    starts = [0] * (NUM_KINDS + 1)
+    for k, _i in order:
+        starts[k + 1] += 1
+    for k in range(NUM_KINDS):
+        starts[k + 1] += starts[k]
+    return starts, [by_reveal[i][0] for _k, i in order], [by_reveal[i][2] for _k, i in order]
 
 
 def _expected(
     value: list[float], by_reveal: Columns, weights: Sequence[float] | None
 ) -> list[float]:
     """Per kind, ``value`` plus each after-win reveal's addition times its chance, added in
-    the order of the reveal table (the same floats as adding its rows one by one)."""
+    the order of the reveal table: kind by kind, each kind's additions in the table's order,
+    so the same floats as adding the table's rows one by one."""
     out = list(value)
     if weights is not None:
         w: list[float] = weights if isinstance(weights, list) else list(weights)  # natively
-        reveals, kinds, extras = by_reveal
-        for i in range(len(kinds)):
-            k = kinds[i]
-            out[k] = out[k] + extras[i] * w[reveals[i]]
+        starts, reveals, extras = by_reveal
+        for k in range(NUM_KINDS):
+            lo, hi = starts[k], starts[k + 1]
+            if lo == hi:
+                continue
+            acc: float = out[k]
+            for i in range(lo, hi):
+                acc = acc + extras[i] * w[reveals[i]]
+            out[k] = acc
     return out
 
 
