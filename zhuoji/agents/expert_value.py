@@ -433,6 +433,8 @@ def _context_of(ruleset: Ruleset, facts: Facts) -> _Context:
 
 
 _CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+#: the melds a context key holds where the facts read do not depend on the melds
+_NO_MELDS: tuple[Meld, ...] = ()
 
 
 def _held(
@@ -1044,8 +1046,13 @@ class Evaluator:
         self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
         #: per-decision scratch space for callers (search caches)
         self.scratch: dict[str, dict[Any, float]] = {}
-        #: each state's context facts, with the pattern values already looked up for it
-        self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
+        #: each state's context facts, with the pattern values already looked up for it: by
+        #: the melds tuple's identity (held here with its states' contexts, so its id stays
+        #: its own), then by the counts and the declaration — a Meld's hash is a Python
+        #: call, and most options of a decision share one melds tuple
+        self._ctx_cache: dict[
+            int, tuple[tuple[Meld, ...], dict[tuple[tuple[int, ...], bool], _Context]]
+        ] = {}
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
         #: the chain's kept tables this decision reads, by (shape, ws, wd, diagonal)
@@ -1156,9 +1163,13 @@ class Evaluator:
         # so the key leaves out the counts or the melds where none of those facts reads them
         reader = self._reader
         hand: tuple[int, ...] = () if self.highest or not reader.hand else tuple(state.c)
-        melds = () if self.highest or not reader.melds else state.melds
-        key = (hand, melds, state.declared)
-        got = self._ctx_cache.get(key)
+        melds = _NO_MELDS if self.highest or not reader.melds else state.melds
+        entry = self._ctx_cache.get(id(melds))
+        if entry is None or entry[0] is not melds:
+            entry = self._ctx_cache[id(melds)] = (melds, {})
+        by_hand = entry[1]
+        key = (hand, state.declared)
+        got = by_hand.get(key)
         if got is not None:
             return got
         if self.highest:
@@ -1173,7 +1184,7 @@ class Evaluator:
                 state.declared,
                 self.seat_wind,
             )
-        got = self._ctx_cache[key] = _context_of(self.ruleset, ctx)
+        got = by_hand[key] = _context_of(self.ruleset, ctx)
         return got
 
     def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
