@@ -32,10 +32,13 @@ from zhuoji.agents.expert_value import (
     Profile,
     _future,
     _outlook,
+    _round200,
+    context_facts_reader,
     context_reader,
     counted_tiles,
     hand_context,
     hazard_profile,
+    outlook,
     pairs_target,
     pungs_target,
     read_facts,
@@ -68,6 +71,8 @@ def test_remembered_improving_tiles_answer_as_the_analysis(variant: str) -> None
     wild = 31 if variant == "luan" else None  # 六安: a drawn indicator makes one kind wild
     rules = ruleset.hand_rules(wild)
     plain, memo = HandAnalyzer(rules), MemoAnalyzer(rules)
+    # with wild tiles every discard of a hand is one kernel call, as the plain analysis's
+    assert memo.batch_wild is plain.batch_wild is (wild is not None)
     for _ in range(60):
         c = _hand(rng, 13)
         for _ in range(3):
@@ -171,6 +176,41 @@ def _context_reference(
     }
 
 
+def test_chances_are_rounded_as_round_rounds_them() -> None:
+    """The outlook's rounding to 1/200 in machine arithmetic is ``round``'s, ties to even."""
+    rng = random.Random(4)
+    xs = [rng.random() for _ in range(20000)] + [0.0, 0.9, 1.0, 1e-9]
+    xs += [(k + 0.5) / 200 for k in range(400)] + [k / 400 for k in range(800)]
+    for x in xs:
+        assert _round200(x) == round(x * 200) / 200, x
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "luan"])
+def test_a_decisions_outlook_is_the_kept_chains(variant: str) -> None:
+    """:meth:`Evaluator._outlook`, which finds the chain's tables by shape once a decision,
+    answers as :func:`outlook` with the decision's hazard profile and the shape's rates,
+    asked in any order (tables grown by either are shared)."""
+    ruleset = load_variant(variant)
+    r = Round(ruleset, seed=11)
+    ev = Evaluator(TableView(Observation(r, r.current)))
+    rng = random.Random(8)
+    for _ in range(400):
+        shape = rng.choice(("standard", "pairs", "pungs", "suit", "lan"))
+        rates = ev._rates.setdefault(shape, typical_rates(shape, ev.unseen_bucket))
+        cycles, d, t = rng.randrange(-1, 20), rng.randrange(0, 10), rng.randrange(-2, 45)
+        q1, ws, wd = rng.random() * 0.5, rng.random() * 0.3, rng.choice((0.0, rng.random() * 0.2))
+        want = outlook(cycles, d, q1, t, ev.profile, ws, wd, rates)
+        if rng.random() < 0.5:
+            _empty_chains()
+        assert ev._outlook(cycles, d, q1, t, ws, wd, shape) == want
+
+
+def _empty_chains() -> None:
+    from zhuoji.agents import expert_value
+
+    expert_value._CHAINS.clear()
+
+
 def test_context_facts_match_their_definitions() -> None:
     rng = random.Random(9)
     meld_sets = [
@@ -197,6 +237,56 @@ def test_context_facts_match_their_definitions() -> None:
         )
         for fact, want in _context_reference(c, melds, wild, seat_wind).items():
             assert got[fact] == want, fact
+
+
+@pytest.mark.parametrize("variant", ["luan", "jinyou", "dushan", "guiyang", "zunyi"])
+def test_the_context_reader_keeps_what_hand_context_gives(variant: str) -> None:
+    """:class:`~zhuoji.agents.expert_value.ContextReader` works out only the facts the
+    table's rows read, in one pass: the same tuple as :func:`hand_context` kept by
+    :func:`context_reader`; and where it says the facts do not read the counts (or the
+    melds), other counts (melds) give the same facts."""
+    rs = load_variant(variant)
+    reader = context_facts_reader(rs)
+    keep = context_reader(rs)
+    counted = counted_tiles(rs)
+    rng = random.Random(17)
+    meld_sets = [
+        (),
+        (Meld(MeldKind.PENG, 31, 1),),
+        (Meld(MeldKind.CHI, 0, 3, 1), Meld(MeldKind.GANG_CONCEALED, 28)),
+        (Meld(MeldKind.GANG_EXPOSED, 18, 2), Meld(MeldKind.PENG, 27, 3)),
+        (Meld(MeldKind.GANG_ADDED, 8, 2),),
+    ]
+    for _ in range(600):
+        melds = rng.choice(meld_sets)
+        c = _hand(rng, 13 - 3 * len(melds))
+        wild = rng.choice((None, 4, 31, 27))
+        seat_wind = rng.randrange(4)
+        dealer, declared = rng.random() < 0.5, rng.random() < 0.5
+        want = keep(
+            hand_context(
+                c,
+                melds,
+                wild=wild,
+                dealer=dealer,
+                declared=declared,
+                seat_wind=seat_wind,
+                round_wind=0,
+                counted=counted,
+            )
+        )
+        got = reader.read(c, melds, -1 if wild is None else wild, dealer, declared, seat_wind)
+        assert got == want
+        assert [type(v) for _, v in got] == [type(v) for _, v in want]
+        other = _hand(rng, 13 - 3 * len(melds))
+        if not reader.hand:
+            assert reader.read(other, melds, -1, dealer, declared, seat_wind) == reader.read(
+                c, melds, -1, dealer, declared, seat_wind
+            )
+        if not reader.melds:
+            assert reader.read(c, (), -1, dealer, declared, seat_wind) == reader.read(
+                c, melds, -1, dealer, declared, seat_wind
+            )
 
 
 def test_pungs_target_reads_the_most_held_kinds_from_counts() -> None:

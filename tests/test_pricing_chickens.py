@@ -4,6 +4,8 @@ and the 冲锋 / 责任 / 包鸡 rules as the variant files set them."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conformance.walls import stack
 from pricing_support import bound, evaluator, reveal_weights
@@ -533,3 +535,29 @@ def test_the_seat_reads_the_discards_as_the_stage_classifies_them(variant: str) 
             obs = Observation(r, r.to_act()[0])
             r.apply(rng.choice(obs.legal))
     assert asked > 100
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "dushan", "liupanshui"])
+def test_expected_values_add_the_reveals_row_by_row(variant: str) -> None:
+    """A round's expected chicken values (``RoundChickens.expected``, kind by kind from
+    columns) are the plain sum over the after-win reveal table, row by row in its order:
+    the same floats, for held and thrown copies, on random reveal weights."""
+    rs = load_variant(variant)
+    prices = pricer(rs).round((), 3)
+    rng = random.Random(6)
+    for _ in range(50):
+        live = [rng.randrange(5) for _ in range(T.NUM_KINDS)]
+        weights = [x / max(1, sum(live)) for x in live]
+        for value, rows, got in (
+            (prices.value, prices.by_reveal, prices.expected(weights)),
+            (
+                prices.thrown or prices.value,
+                prices.thrown_by_reveal if prices.thrown else prices.by_reveal,
+                prices.expected_thrown(weights),
+            ),
+        ):
+            want = [float(v) for v in value]
+            for r, k, extra in rows:
+                want[k] = want[k] + extra * weights[r]
+            assert got == want
+        assert prices.expected(None) == [float(v) for v in prices.value]

@@ -61,10 +61,15 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "autoplay",
     ),
     # the expert bot: its value model (target shapes, pattern values, the outlook chain),
-    # its danger model and its decisions (their classes are non-native: Python classes
-    # whose methods are compiled, so subclasses, class constants and monkeypatching behave
-    # as in Python)
-    "expert": ("agents.expert_value", "agents.expert_danger", "agents.expert"),
+    # its danger model, its remembering hand analysis and its decisions (their classes are
+    # non-native: Python classes whose methods are compiled, so subclasses, class constants
+    # and monkeypatching behave as in Python)
+    "expert": (
+        "agents.expert_value",
+        "agents.expert_danger",
+        "agents.expert_memo",
+        "agents.expert",
+    ),
     # the bots' table view and hand analysis, and the greedy bot that cautious and expert
     # build on
     "bots": ("agents.analysis", "agents.greedy"),

@@ -302,6 +302,12 @@ class TableView:
         return self._rows
 
     @property
+    def table(self) -> tuple[tuple[int, int, int | None], ...]:
+        """(seat, tile, claimed_by) of every discard in table order, read once (the
+        observation builds the tuple anew each time it is asked)."""
+        return self._table
+
+    @property
     def live(self) -> list[int]:
         """Copies of each kind this seat has not seen (in the wall or others' hands): the
         wall's copies less :attr:`visible`, never below 0."""

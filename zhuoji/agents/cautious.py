@@ -226,14 +226,22 @@ class CautiousAgent(GreedyAgent):
         """Weights of every kind as a wait of ``th``'s seat (see the module docstring)."""
         # the threat's fields read once (every decision of the expert weighs each opponent)
         unseen = view.live
-        safe = th.safe
-        weak = th.weak
+        # the safe and weak kinds as marks by kind (a list read natively, where each
+        # membership test of a set boxed the kind)
+        safe = [False] * NUM_KINDS
+        for t in th.safe:
+            if 0 <= t < NUM_KINDS:
+                safe[t] = True
+        weak = [False] * NUM_KINDS
+        for t in th.weak:
+            if 0 <= t < NUM_KINDS:
+                weak[t] = True
         pairs = th.shape == "pairs"
         focus = th.focus
         off_suit = self.off_suit_weight(th)
         weights = [0.0] * NUM_KINDS
         for t in range(NUM_KINDS):
-            if t in safe:
+            if safe[t]:
                 continue
             w = 0.0
             u = unseen[t]
@@ -246,16 +254,16 @@ class CautiousAgent(GreedyAgent):
             elif t < 27:
                 r = t % 9
                 if r <= 5 and unseen[t + 1] and unseen[t + 2]:
-                    w += 0.0 if t + 3 in safe else 2.0  # 两面 (r+1, r+2), suji of t+3
+                    w += 0.0 if safe[t + 3] else 2.0  # 两面 (r+1, r+2), suji of t+3
                 if r == 6 and unseen[t + 1] and unseen[t + 2]:
                     w += 1.0  # 边张 89 → 7
                 if r >= 3 and unseen[t - 1] and unseen[t - 2]:
-                    w += 0.0 if t - 3 in safe else 2.0  # 两面 (r-2, r-1)
+                    w += 0.0 if safe[t - 3] else 2.0  # 两面 (r-2, r-1)
                 if r == 2 and unseen[t - 1] and unseen[t - 2]:
                     w += 1.0  # 边张 12 → 3
                 if 1 <= r <= 7 and unseen[t - 1] and unseen[t + 1]:
                     w += 1.0  # 嵌张
-            if t in weak:
+            if weak[t]:
                 w *= 0.35
             if focus >= 0 and (t >= 27 or t // 9 != focus):
                 w *= off_suit  # a one-suit hand waits in its suit

@@ -86,7 +86,7 @@ def _passed_since_last_discard(view: TableView, o: int) -> set[int]:
     """The tiles others discarded after seat ``o``'s last discard (claimed or not: a win
     goes before a claim), which ``o`` let go by with the hand it still holds."""
     out: set[int] = set()
-    for who, tile, _claimed in reversed(view.obs.discards):
+    for who, tile, _claimed in reversed(view.table):
         if who == o:
             break
         out.add(tile)

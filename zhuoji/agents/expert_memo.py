@@ -9,7 +9,9 @@ more copy lowers its shanten (:mod:`zhuoji.agents.analysis`), and the live count
 drop the kinds with no copy left and add up the rest.  So each hand's shanten and improving
 kinds (every kind counted live) are kept, and a question with live counts is answered from
 them: exactly the analysis's own answer, at the cost of a look-up.  With wild tiles
-(六安) one such hand costs a kernel call of 35 wild distances.
+(六安) one such hand costs a kernel call of 35 wild distances, so every discard of a hand
+is asked in one kernel call instead (:meth:`HandAnalyzer.options`, ``batch_wild``): few of
+those hands repeat (a third, callgrind on six luan rounds), and each was a call of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from zhuoji import hand as H
 from zhuoji import tiles as T
 from zhuoji.agents.analysis import HandAnalyzer
@@ -27,6 +31,9 @@ from zhuoji.agents.analysis import HandAnalyzer
 _EVERY_KIND_LIVE = [T.COPIES] * T.NUM_KINDS
 
 
+# compiled (group "expert") as a Python class: its methods run compiled, while its class
+# attributes (the store's size, tests lower it) and its weak references behave as Python's
+@mypyc_attr(native_class=False)
 class MemoAnalyzer(HandAnalyzer):
     """:class:`HandAnalyzer` whose :meth:`ukeire` remembers each hand's improving kinds."""
 
@@ -37,7 +44,11 @@ class MemoAnalyzer(HandAnalyzer):
     _every: ClassVar[weakref.WeakSet[MemoAnalyzer]] = weakref.WeakSet()
 
     def __init__(self, rules: H.HandRules) -> None:
-        super().__init__(rules)
+        HandAnalyzer.__init__(self, rules)
+        # every discard of a hand with wild tiles is still answered in one kernel call
+        # (:meth:`HandAnalyzer.options`: the same answers as asking :meth:`ukeire` of each
+        # discard, which cost a kernel call of its own for most hands, few repeating)
+        self.batch_wild = self.wild >= 0
         self._improving: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
         self._distance: dict[tuple[int, ...], int] = {}
         MemoAnalyzer._every.add(self)
@@ -62,7 +73,7 @@ class MemoAnalyzer(HandAnalyzer):
         got = self._distance.get(key)
         if got is None:
             known = self._improving.get(key)
-            got = known[0] + 1 if known is not None else super().distance(c)
+            got = known[0] + 1 if known is not None else HandAnalyzer.distance(self, c)
             self._keep_one()
             self._distance[key] = got
         return got
@@ -73,12 +84,18 @@ class MemoAnalyzer(HandAnalyzer):
         key = tuple(c)
         got = self._improving.get(key)
         if got is None:
-            shanten, _, kinds = super().ukeire(c, _EVERY_KIND_LIVE)
+            shanten, _, kinds = HandAnalyzer.ukeire(self, c, _EVERY_KIND_LIVE)
             self._keep_one()
             got = self._improving[key] = (shanten, kinds)
         shanten, kinds = got
-        improving = tuple(k for k in kinds if live[k] > 0)
-        return shanten, sum(live[k] for k in improving), improving
+        improving: list[int] = []
+        total = 0
+        for k in kinds:
+            n = live[k]
+            if n > 0:
+                improving.append(k)
+                total += n
+        return shanten, total, tuple(improving)
 
 
 @lru_cache(maxsize=64)

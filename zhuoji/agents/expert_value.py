@@ -144,17 +144,39 @@ def _chain(
     d: int,
 ) -> list[list[tuple[float, ...]]]:
     """The chain's table of this diagonal (:func:`_future`), grown to hold ``[cycles][d]``."""
+    table = _chain_table(prof, ws, wd, rates, diagonal)
+    _grown(table, prof, ws, wd, rates, diagonal, cycles, d)
+    return table
+
+
+def _chain_table(
+    prof: Profile, ws: float, wd: float, rates: tuple[float, ...], diagonal: int
+) -> list[list[tuple[float, ...]]]:
+    """The kept table of this chain and diagonal (:func:`_chain`), as far as it is grown."""
     key = (prof, ws, wd, rates, diagonal)
     table = _CHAINS.get(key)
     if table is None:
         if len(_CHAINS) >= _CHAINS_KEPT:
             _CHAINS.clear()
         table = _CHAINS[key] = []
+    return table
+
+
+def _grown(
+    table: list[list[tuple[float, ...]]],
+    prof: Profile,
+    ws: float,
+    wd: float,
+    rates: tuple[float, ...],
+    diagonal: int,
+    cycles: int,
+    d: int,
+) -> None:
+    """Grow ``table`` (:func:`_chain_table`) to hold ``[cycles][d]``."""
     if len(table) <= cycles or len(table[0]) <= d:
         rows = max(cycles + 1, len(table))
         cols = max(d + 1, len(table[0]) if table else 0)
         _grow_chain(table, prof, ws, wd, rates, diagonal, rows, cols)
-    return table
 
 
 _DRAWN_READY = tuple(1.0 if i == DRAW_READY else 0.0 for i in range(6))
@@ -268,8 +290,14 @@ def _outlook(
     if cycles <= 0 or d == 1:
         return _future(cycles, d, t, prof, ws, wd, rates)
     hz = hazard_profile(*prof)[t]
-    alive = 1.0 - hz
     nxt = _chain(prof, ws, wd, rates, cycles + t, cycles - 1, d)[cycles - 1]
+    return _first_cycle(hz, nxt, d, q1)
+
+
+def _first_cycle(hz: float, nxt: list[tuple[float, ...]], d: int, q1: float) -> tuple[float, ...]:
+    """The first cycle of :func:`_outlook` (hazard ``hz``, improvement chance ``q1``) over
+    the chain's row ``nxt`` of one draw fewer."""
+    alive = 1.0 - hz
     a = nxt[d - 1]
     b = nxt[d]
     p = 1.0 - q1
@@ -281,6 +309,19 @@ def _outlook(
         alive * (q1 * a[4] + p * b[4]),
         alive * (q1 * a[5] + p * b[5]),
     )
+
+
+def _round200(x: float) -> float:
+    """``round(x * 200) / 200`` (:func:`outlook`'s rounding, ties to even) in machine
+    arithmetic for ``x >= 0`` (``y - floor(y)`` is exact below 2**52)."""
+    y = x * 200
+    if not 0.0 <= y < 4503599627370496.0:
+        return round(y) / 200
+    r = int(y)
+    diff = y - r
+    if diff > 0.5 or (diff == 0.5 and r % 2 == 1):
+        r += 1
+    return r / 200
 
 
 @lru_cache(maxsize=4096)
@@ -392,6 +433,8 @@ def _context_of(ruleset: Ruleset, facts: Facts) -> _Context:
 
 
 _CLAIMED_SETS = (MeldKind.PENG, MeldKind.GANG_EXPOSED, MeldKind.GANG_ADDED)
+#: the melds a context key holds where the facts read do not depend on the melds
+_NO_MELDS: tuple[Meld, ...] = ()
 
 
 def _held(
@@ -543,6 +586,183 @@ def hand_context(
     )
 
 
+#: the facts of :data:`CONTEXT_FACTS` that read the concealed counts, and those that read
+#: the melds
+_FROM_HAND = frozenset(
+    (
+        "no_wild",
+        "wilds",
+        "missing_suit",
+        "no_terminals",
+        "kan",
+        "held",
+        "dragon_pungs",
+        "seat_wind_pung",
+        "round_wind_pung",
+    )
+)
+_FROM_MELDS = frozenset(
+    (
+        "concealed",
+        "missing_suit",
+        "no_terminals",
+        "held",
+        "melds",
+        "peng_sets",
+        "concealed_kongs",
+        "exposed_kongs",
+        "dragon_pungs",
+        "seat_wind_pung",
+        "round_wind_pung",
+    )
+)
+#: the terminal and honor kinds as marks by kind (``no_terminals``)
+_IS_TERMINAL_HONOR = [T.is_terminal_or_honor(k) for k in range(T.NUM_KINDS)]
+
+
+class ContextReader:
+    """:func:`hand_context` kept to the facts one table's pattern rows read
+    (:func:`read_facts`, as :func:`context_reader` keeps them), worked out in one pass over
+    the counts: a 捉鸡-style additive table reads a few facts (独山: the melds alone), where
+    the whole context cost a tenth of a four-expert round.  :attr:`hand` and :attr:`melds`
+    say whether the facts read depend on the concealed counts and on the melds at all
+    (a context that reads neither is the same for every option of a decision)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        reads = read_facts(ruleset)
+        #: the facts read, in the order of :data:`CONTEXT_FACTS`, and their places there
+        self.names: list[str] = [name for name in CONTEXT_FACTS if name in reads]
+        self.places: list[int] = [CONTEXT_FACTS.index(name) for name in self.names]
+        self.hand = any(name in _FROM_HAND for name in self.names)
+        self.melds = any(name in _FROM_MELDS for name in self.names)
+        self.counted: list[int] = sorted(counted_tiles(ruleset))
+        # the melds last read and their facts: most options of a decision keep the melds
+        # of now (the same tuple), whose hash is the dataclass's Python ``__hash__``
+        self._last_melds: tuple[Meld, ...] | None = None
+        self._last_facts: _MeldFacts | None = None
+
+    def read(
+        self,
+        c: list[int],
+        melds: tuple[Meld, ...],
+        wild: int,
+        dealer: bool,
+        declared: bool,
+        seat_wind: int,
+    ) -> Facts:
+        """``context_reader(ruleset)(hand_context(c, melds, ...))`` with ``wild`` -1 for
+        none and the round wind 0, as :class:`Evaluator` asks it."""
+        m = self._last_facts
+        if m is None or melds is not self._last_melds:
+            m = self._last_facts = _meld_facts(melds)
+            self._last_melds = melds
+        wilds = c[wild] if wild >= 0 else 0
+        suits = 0  # bit s: suit s held (the wild tiles apart)
+        terminals = m.terminals
+        kan = 0
+        dragons = m.dragon_pungs
+        seat_k, round_k = 27 + seat_wind, 27
+        seat_pung = seat_k in m.pungs
+        round_pung = round_k in m.pungs
+        if self.hand:
+            marks = _IS_TERMINAL_HONOR
+            for k in range(T.NUM_KINDS):
+                x = c[k]
+                if x == 0 or k == wild:
+                    continue
+                if k < 27:
+                    suits |= 1 << (k // 9)
+                if marks[k]:
+                    terminals = True
+                if x >= 3:
+                    kan += 1
+                    if k >= 31:
+                        dragons += 1
+                    if k == seat_k:
+                        seat_pung = True
+                    if k == round_k:
+                        round_pung = True
+        for s in m.suits:
+            suits |= 1 << s
+        out: list[tuple[str, object]] = []
+        names = self.names
+        places = self.places
+        for i in range(len(places)):
+            # by the fact's place in CONTEXT_FACTS (compared as machine integers)
+            place = places[i]
+            value: object
+            if place == 0:  # concealed
+                value = m.concealed
+            elif place == 1:  # no_wild
+                value = wilds == 0
+            elif place == 2:  # wilds
+                value = wilds
+            elif place == 3:  # missing_suit
+                value = suits != 7
+            elif place == 4:  # no_terminals
+                value = not terminals
+            elif place == 5:  # kan
+                value = kan
+            elif place == 6:  # held
+                value = self._held(c, m.tiles, wild)
+            elif place == 7:  # melds
+                value = len(melds)
+            elif place == 8:  # peng_sets
+                value = m.peng_sets
+            elif place == 9:  # concealed_kongs
+                value = m.concealed_kongs
+            elif place == 10:  # exposed_kongs
+                value = m.exposed_kongs
+            elif place == 11:  # dragon_pungs
+                value = dragons
+            elif place == 12:  # seat_wind_pung
+                value = seat_pung
+            elif place == 13:  # round_wind_pung
+                value = round_pung
+            elif place == 14:  # declared
+                value = declared
+            else:  # dealer
+                value = dealer
+            out.append((names[i], value))
+        return tuple(out)
+
+    def _held(self, c: list[int], meld_tiles: tuple[int, ...], wild: int) -> tuple[int, ...]:
+        """:func:`_held` over the counted kinds."""
+        out = [0] * T.NUM_KINDS
+        for k in self.counted:
+            if k != wild:
+                out[k] = c[k] + meld_tiles.count(k)
+        return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def context_facts_reader(ruleset: Ruleset) -> ContextReader:
+    """One :class:`ContextReader` per table."""
+    return ContextReader(ruleset)
+
+
+#: the forms, read once (an enum member read off its class is an attribute look-up each)
+_FORM_STANDARD = H.Form.STANDARD
+_FORM_PAIRS = H.Form.SEVEN_PAIRS
+_FORM_LAN = H.Form.SHISANLAN
+_FORM_YAO = H.Form.SHISANYAO
+
+
+@lru_cache(maxsize=64)
+def _complete_forms(ruleset: Ruleset) -> tuple[bool, bool, bool, bool, bool]:
+    """(standard, 七对, 十三烂, 十三幺 allowed; four-of-a-kind as two pairs) of a table, for
+    :func:`complete_shapes` (its model's fields read once)."""
+    forms = ruleset.variant.forms
+    allowed = forms.allowed
+    return (
+        _FORM_STANDARD in allowed,
+        _FORM_PAIRS in allowed,
+        _FORM_LAN in allowed,
+        _FORM_YAO in allowed,
+        forms.quads_as_two_pairs,
+    )
+
+
 @lru_cache(maxsize=65536)
 def complete_shapes(
     full: tuple[int, ...], melds: tuple[Meld, ...], ruleset: Ruleset, wild: int | None
@@ -555,8 +775,7 @@ def complete_shapes(
     if wild is not None:
         jokers = c[wild]
         c[wild] = 0
-    v = ruleset.variant
-    forms = v.forms.allowed
+    standard, pairs, lan, yao, q2 = _complete_forms(ruleset)
     n = sum(c) + jokers
     kinds = [k for k in range(T.NUM_KINDS) if c[k]] + [t for m in melds for t in m.tiles]
     suits = {k // 9 for k in kinds if k < 27}
@@ -566,37 +785,23 @@ def complete_shapes(
         ("mixed_one_suit", len(suits) == 1 and honors),
     )
     out: list[Facts] = []
-    if (
-        H.Form.STANDARD in forms
-        and H.standard_distance(c, jokers, wild_in_play=wild is not None) - jokers <= 0
-    ):
+    if standard and H.standard_distance(c, jokers, wild_in_play=wild is not None) - jokers <= 0:
         chi = any(m.kind is MeldKind.CHI for m in melds)
         pungs = not chi and not jokers and all(x in (0, 2, 3) for x in c) and c.count(2) == 1
-        out.append((("form", H.Form.STANDARD), ("all_pungs", pungs), *suit))
-    q2 = v.forms.quads_as_two_pairs
+        out.append((("form", _FORM_STANDARD), ("all_pungs", pungs), *suit))
     if (
-        H.Form.SEVEN_PAIRS in forms
+        pairs
         and n == 14
         and not melds
         and H.seven_pairs_distance(c, jokers, quads_as_two_pairs=q2) - jokers <= 0
     ):
         quads = c.count(4) if not jokers else 0
-        out.append((("form", H.Form.SEVEN_PAIRS), ("quads", quads), *suit))
-    if (
-        H.Form.SHISANLAN in forms
-        and not melds
-        and n == 14
-        and H.shisanlan_distance(c, jokers) - jokers <= 0
-    ):
-        out.append((("form", H.Form.SHISANLAN), *suit))
-    if (
-        H.Form.SHISANYAO in forms
-        and not melds
-        and n == 14
-        and H.shisanyao_distance(c, jokers) - jokers <= 0
-    ):
-        out.append((("form", H.Form.SHISANYAO), *suit))
-    return tuple(out) or ((("form", H.Form.STANDARD), *suit),)
+        out.append((("form", _FORM_PAIRS), ("quads", quads), *suit))
+    if lan and not melds and n == 14 and H.shisanlan_distance(c, jokers) - jokers <= 0:
+        out.append((("form", _FORM_LAN), *suit))
+    if yao and not melds and n == 14 and H.shisanyao_distance(c, jokers) - jokers <= 0:
+        out.append((("form", _FORM_YAO), *suit))
+    return tuple(out) or ((("form", _FORM_STANDARD), *suit),)
 
 
 # ---------------------------------------------------------------------------------------
@@ -822,7 +1027,7 @@ class Evaluator:
         self.unseen = max(1, sum(live))
         self.unseen_bucket = round(self.unseen / 4.0) * 4
         self.cycles = max(0, obs.wall_left // n)
-        self.table = obs.discards
+        self.table = view.table
         open_table = self.win_on_discard and not self.pricing.limited
         #: the readiness fit of this table (see :data:`READY_FIT`)
         self.ready_fit = READY_FIT_OPEN if open_table else READY_FIT
@@ -841,11 +1046,18 @@ class Evaluator:
         self._win_cache: dict[tuple[int, int, bool], tuple[float, float]] = {}
         #: per-decision scratch space for callers (search caches)
         self.scratch: dict[str, dict[Any, float]] = {}
-        #: each state's context facts, with the pattern values already looked up for it
-        self._ctx_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...], bool], _Context] = {}
+        #: each state's context facts, with the pattern values already looked up for it: by
+        #: the melds tuple's identity (held here with its states' contexts, so its id stays
+        #: its own), then by the counts and the declaration — a Meld's hash is a Python
+        #: call, and most options of a decision share one melds tuple
+        self._ctx_cache: dict[
+            int, tuple[tuple[Meld, ...], dict[tuple[tuple[int, ...], bool], _Context]]
+        ] = {}
         self._outlooks: dict[tuple[int, int, float, int, float, float, str], tuple[float, ...]] = {}
         self._rates: dict[str, tuple[float, ...]] = {}  # typical_rates by shape
-        self._reads = context_reader(rs)
+        #: the chain's kept tables this decision reads, by (shape, ws, wd, diagonal)
+        self._tables: dict[tuple[str, float, float, int], list[list[tuple[float, ...]]]] = {}
+        self._reader = context_facts_reader(rs)
         self.opp_fan = self._typical_opponent_fan()
         #: the variant's pricers bound to this decision
         self.prices: SeatPricing = self.pricing.decide(
@@ -908,7 +1120,9 @@ class Evaluator:
             round((self.ready_win_any if self.win_on_discard else self.ready_win_self) * 1000),
             self.ready_fit,
         )
-        return hazard_profile(*self.profile)[min(self.t0, _MAX_T)]
+        #: the chance another seat ends the round in a cycle, by the opponents' progress
+        self.hazards = hazard_profile(*self.profile)
+        return self.hazards[min(self.t0, _MAX_T)]
 
     def _typical_opponent_fan(self) -> float:
         """An opponent's plain win as this seat pays it (查叫, 包付)."""
@@ -945,34 +1159,33 @@ class Evaluator:
     def _context(self, state: HandState) -> _Context:
         """:meth:`context`, with the pattern values of this context looked up so far (by
         shape: see :meth:`_fans`)."""
-        # a 捉鸡 table's context reads 报听 alone
-        hand: tuple[int, ...] = () if self.highest else tuple(state.c)
-        key = (hand, () if self.highest else state.melds, state.declared)
-        got = self._ctx_cache.get(key)
+        # a 捉鸡 table's context reads 报听 alone; an additive one the facts its rows read,
+        # so the key leaves out the counts or the melds where none of those facts reads them
+        reader = self._reader
+        hand: tuple[int, ...] = () if self.highest or not reader.hand else tuple(state.c)
+        melds = _NO_MELDS if self.highest or not reader.melds else state.melds
+        entry = self._ctx_cache.get(id(melds))
+        if entry is None or entry[0] is not melds:
+            entry = self._ctx_cache[id(melds)] = (melds, {})
+        by_hand = entry[1]
+        key = (hand, state.declared)
+        got = by_hand.get(key)
         if got is not None:
             return got
         if self.highest:
             ctx: Facts = (("declared", state.declared), ("dealer", self.dealer))
         else:
-            ctx = self._read_context(
-                hand_context(
-                    state.c,
-                    state.melds,
-                    wild=self.wild,
-                    dealer=self.dealer,
-                    declared=state.declared,
-                    seat_wind=self.seat_wind,
-                    round_wind=0,
-                    counted=counted_tiles(self.ruleset),
-                )
+            wild = self.wild
+            ctx = reader.read(
+                state.c,
+                state.melds,
+                wild if wild is not None else -1,
+                self.dealer,
+                state.declared,
+                self.seat_wind,
             )
-        got = self._ctx_cache[key] = _context_of(self.ruleset, ctx)
+        got = by_hand[key] = _context_of(self.ruleset, ctx)
         return got
-
-    def _read_context(self, ctx: Facts) -> Facts:
-        """The facts of ``ctx`` (from :func:`hand_context`) the pattern rows read
-        (:func:`read_facts`)."""
-        return self._reads(ctx)
 
     def _fans(self, shape: Facts, context: _Context) -> tuple[int, int, int]:
         """:meth:`fans` of ``shape`` in a context from :meth:`_context`, remembered there."""
@@ -1153,9 +1366,7 @@ class Evaluator:
             key = (cycles, distance, q1, t, ws, wd, shape)
             probs = outlooks.get(key)
             if probs is None:
-                probs = outlooks[key] = outlook(
-                    cycles, distance, q1, t, self.profile, ws, wd, rates
-                )
+                probs = outlooks[key] = self._outlook(cycles, distance, q1, t, ws, wd, shape)
             v = (
                 probs[WIN_SELF] * (w_sd + win_extra)
                 + probs[WIN_DISCARD] * (w_dc + win_extra)
@@ -1172,6 +1383,31 @@ class Evaluator:
         best.ready_now = bool(state.waits) or state.shanten == 0
         best.end_now = ready if best.ready_now else unready
         return best
+
+    def _outlook(
+        self, cycles: int, d: int, q1: float, t: int, ws: float, wd: float, shape: str
+    ) -> tuple[float, ...]:
+        """:func:`outlook` with this decision's hazard profile and ``shape``'s typical
+        rates: the same rounding, arithmetic and kept tables, each table found by shape
+        here once a decision, where :func:`outlook` hashes the profile and the rates at
+        every look-up."""
+        rates = self._rates[shape]
+        cycles = max(0, cycles)
+        d = max(1, min(d, len(rates) + 2))
+        q1 = _round200(q1)
+        t = max(0, min(t, _MAX_T))
+        ws = _round200(ws)
+        wd = _round200(wd)
+        diagonal = cycles + t
+        key = (shape, ws, wd, diagonal)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = _chain_table(self.profile, ws, wd, rates, diagonal)
+        if cycles <= 0 or d == 1:
+            _grown(table, self.profile, ws, wd, rates, diagonal, cycles, d)
+            return table[cycles][d]
+        _grown(table, self.profile, ws, wd, rates, diagonal, cycles - 1, d)
+        return _first_cycle(self.hazards[t], table[cycles - 1], d, q1)
 
     def _may_pass(self, base_fan: int, declared: bool, has_kong: bool) -> bool:
         """Whether a hand of this pattern value may win on another seat's discard (通行证)."""

@@ -100,17 +100,25 @@ class RoundChickens:
         #: after-win reveal
         self.thrown = thrown
         self.thrown_by_reveal = thrown_by_reveal
+        # the same as columns of machine integers (every decision of a seat reads them)
+        self._value_floats = [float(v) for v in value]
+        self._reveal_columns = _columns(by_reveal)
+        self._thrown_floats = [float(v) for v in thrown]
+        self._thrown_columns = _columns(thrown_by_reveal)
+        #: 包鸡: one owned copy's value per kind (held, thrown), by the pricer's rule, once
+        #: its first seat works it out (:meth:`ChickenSeat._baoji_value`)
+        self.baoji: list[float] | None = None
 
     def expected(self, weights: Sequence[float] | None) -> list[float]:
         """Expected value of one owned tile of each kind, from each payer; ``weights``: the
         chance of each after-win reveal (None: there is none)."""
-        return _expected(self.value, self.by_reveal, weights)
+        return _expected(self._value_floats, self._reveal_columns, weights)
 
     def expected_thrown(self, weights: Sequence[float] | None) -> list[float]:
         """The same for a discarded copy nobody took (内外鸡, 包鸡)."""
         if not self.thrown:
             return self.expected(weights)
-        return _expected(self.thrown, self.thrown_by_reveal, weights)
+        return _expected(self._thrown_floats, self._thrown_columns, weights)
 
     def chongfeng_value(
         self, multiplier: int, golden_multiplier: int, kind: int, weights: Sequence[float] | None
@@ -128,16 +136,39 @@ class RoundChickens:
         return base * (multiplier * (1.0 - p) + golden_multiplier * p)
 
 
+#: a ``by_reveal`` table by kind: where each kind's rows start (one more entry: the end),
+#: and the rows' after-win reveals and values added, each kind's in the table's order
+Columns = tuple[list[int], list[int], list[int]]
+
+
+def _columns(by_reveal: tuple[tuple[int, int, int], ...]) -> Columns:
+    order = sorted([(k, i) for i, (_r, k, _x) in enumerate(by_reveal)])  # by kind, then row
+    starts = [0] * (NUM_KINDS + 1)
+    for k, _i in order:
+        starts[k + 1] += 1
+    for k in range(NUM_KINDS):
+        starts[k + 1] += starts[k]
+    return starts, [by_reveal[i][0] for _k, i in order], [by_reveal[i][2] for _k, i in order]
+
+
 def _expected(
-    value: tuple[int, ...],
-    by_reveal: tuple[tuple[int, int, int], ...],
-    weights: Sequence[float] | None,
+    value: list[float], by_reveal: Columns, weights: Sequence[float] | None
 ) -> list[float]:
-    out = [float(v) for v in value]
+    """Per kind, ``value`` plus each after-win reveal's addition times its chance, added in
+    the order of the reveal table: kind by kind, each kind's additions in the table's order,
+    so the same floats as adding the table's rows one by one."""
+    out = list(value)
     if weights is not None:
         w: list[float] = weights if isinstance(weights, list) else list(weights)  # natively
-        for r, k, extra in by_reveal:
-            out[k] = out[k] + extra * w[r]
+        starts, reveals, extras = by_reveal
+        for k in range(NUM_KINDS):
+            lo, hi = starts[k], starts[k + 1]
+            if lo == hi:
+                continue
+            acc: float = out[k]
+            for i in range(lo, hi):
+                acc = acc + extras[i] * w[reveals[i]]
+            out[k] = acc
     return out
 
 
@@ -582,8 +613,10 @@ class ChickenSeat(Pricer):
                     owed += self._baoji_hengji(tile)
                 elif i not in self.cf_indexes or rule.cf_also_discard:
                     owed += self._baoji_value(tile, thrown=True)
-        if "melds" in rule.unready_of:
-            values = [self._baoji_value(k) for k in range(NUM_KINDS)]
+        if "melds" in rule.unready_of and self.melds_now:
+            values = self.prices.baoji
+            if values is None:  # the round's prices and the rule decide them: kept there
+                values = self.prices.baoji = [self._baoji_value(k) for k in range(NUM_KINDS)]
             owed += self._meld_chickens(self.melds_now, values)
         if "chongfeng" in rule.unready_of:
             owed += self.cf_mine
