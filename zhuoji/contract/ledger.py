@@ -19,6 +19,11 @@ readers written before they existed (or is the free text an older plug-in gave).
 A :class:`Remark` is a record that moves no money: what the round was (the chickens it made,
 a burnt player, a draw with nobody ready), worded by its hook like an entry.
 
+The two records settlement makes on every payment, :class:`Fact` and :class:`LedgerEntry`,
+are defined in :mod:`zhuoji.contract.ledger_kernel` (compiled as native classes, still frozen
+dataclasses to every reader) and are this module's under its name: imported, pickled and
+worded from here (``fact_as_dict``, ``entry_words``, ``entry_detail``, ``entry_as_dict``).
+
 Part of the hook contract (:mod:`zhuoji.contract`): the hooks write it, settlement returns it.
 """
 
