@@ -107,6 +107,14 @@ def test_records_keep_their_dataclass_readers() -> None:
             setattr(x, name, 1)
 
 
+def test_fact_takes_the_fields_by_keyword_only() -> None:
+    assert fact() == NO_FACT and fact(count=2, tags=("back",)) == Fact(count=2, tags=("back",))
+    with pytest.raises(TypeError):
+        fact(counts=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        fact((1,))  # type: ignore[arg-type, call-arg]
+
+
 def test_a_ledger_pays_through_the_records() -> None:
     ledger = Ledger(4, stake=3)
     assert ledger.pay(0, 1, -2, "hu.pattern", "", NO_FACT, "hu") == 0
