@@ -108,6 +108,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # contract/ledger.py's kernel, which imports nothing of the package (the ledger hands it
     # its classes when it loads)
     "ledger": ("contract.ledger_kernel",),
+    # the settle context every settlement stage is called with and pays through (its
+    # readiness, hand values and payments; issue 29): it imports the ledger, the hand, the
+    # round's outcome and the pattern evaluation, none of which imports it back
+    "context": ("contract.context", "rules.patterns"),
     # the table server's per-seat views (issue 26 item 8): each seat's round view with its
     # names and menu, its waits and the waits each discard would leave, built for every
     # seat after every action; pure functions of the round (no FastAPI, no SQLAlchemy)
@@ -127,6 +131,7 @@ STAND_INS = (
     + GROUPS["facts"]
     + GROUPS["hu"]
     + GROUPS["ledger"]
+    + GROUPS["context"]
     + GROUPS["views"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not

@@ -19,17 +19,24 @@ readers written before they existed (or is the free text an older plug-in gave).
 A :class:`Remark` is a record that moves no money: what the round was (the chickens it made,
 a burnt player, a draw with nobody ready), worded by its hook like an entry.
 
+The two records settlement makes on every payment, :class:`Fact` and :class:`LedgerEntry`,
+are defined in :mod:`zhuoji.contract.ledger_kernel` (compiled as native classes, still frozen
+dataclasses to every reader) and are this module's under its name: imported, pickled and
+worded from here (``fact_as_dict``, ``entry_words``, ``entry_detail``, ``entry_as_dict``).
+
 Part of the hook contract (:mod:`zhuoji.contract`): the hooks write it, settlement returns it.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from zhuoji.contract import ledger_kernel as _kernel
+from zhuoji.contract.ledger_kernel import NO_FACT as NO_FACT
+from zhuoji.contract.ledger_kernel import Fact as Fact
+from zhuoji.contract.ledger_kernel import LedgerEntry as LedgerEntry
 from zhuoji.rules.registry import Words, words_of
 from zhuoji.rules.registry import label as item_label
 from zhuoji.tiles import text as tile_text
@@ -41,82 +48,29 @@ SEAT = "{seat}"  # the fact's ``seat``
 FOR = "{for}"  # the fact's ``for_seat``
 
 
-@dataclass(frozen=True)
-class Fact:
-    """The structured facts behind one record's units, every field optional.
-
-    * ``tiles`` — the tiles it is about (a chicken's tile, a kong's, the winning tile, the
-      chickens netted);
-    * ``count`` — how many: copies of a chicken, a dealer's streak, tiles of a void suit, sets;
-    * ``each`` — the value of one of ``count`` (a chicken's per-tile value; a 冲锋's base);
-    * ``multiplier`` — what ``each`` is multiplied by (冲锋, 金鸡, 站鸡, 责任, 包牌 …);
-    * ``golden`` — the chicken is golden (金鸡);
-    * ``pattern``, ``name``, ``name_en`` — a pattern row (its id and names), or the variant's
-      own name of the thing paid (幺鸡, 英雄鸡); ``name_en`` may be empty;
-    * ``fan`` — a part's value before ``factors``;
-    * ``factors`` — why, and by how much, ``fan`` was multiplied: ``(("self_draw", 2),
-      ("dealer_wins", 2))``; :attr:`factor` is their product;
-    * ``kind`` — the rule's own case (a dou's kong kind, a chicken's origin, 硬报/软报 …);
-    * ``seat`` — the seat it is about (the winner whose hand is valued, the declared player
-      of 杀报, the thrower of 扔宝, a burnt player);
-    * ``for_seat`` — the seat whose share the payer pays (抢杠, 包付);
-    * ``revealed`` — the revealed tile that made a chicken (翻鸡, 金鸡);
-    * ``discarded`` — of ``count``, the copies that were discarded;
-    * ``extra`` — a flat addition (查叫's extra, 站鸡's bonus);
-    * ``netted`` — (owed, owed back) of a pairwise settlement; units are the difference;
-    * ``mark`` — how a client marks the tiles of a remark (``chicken``, ``golden``, ``none``);
-    * ``tags`` — the rule's flags (``back``: paid the other way; ``bonus``: an additive row …).
-
-    Hooks build facts with :func:`fact` (cheap: only the given fields are stored)."""
-
-    tiles: tuple[int, ...] = ()
-    count: int | None = None
-    each: int | None = None
-    multiplier: int | None = None
-    golden: bool = False
-    pattern: str | None = None
-    name: str | None = None
-    name_en: str | None = None
-    fan: int | None = None
-    factors: tuple[tuple[str, int], ...] = ()
-    kind: str | None = None
-    seat: int | None = None
-    for_seat: int | None = None
-    revealed: int | None = None
-    discarded: int | None = None
-    extra: int | None = None
-    netted: tuple[int, int] | None = None
-    mark: str | None = None
-    tags: tuple[str, ...] = ()
-
-    @property
-    def factor(self) -> int:
-        """The product of :attr:`factors` (1 when none)."""
-        return math.prod(n for _, n in self.factors) if self.factors else 1
-
-    def as_dict(self) -> dict[str, object]:
-        """The fields that are set, for JSON: tiles in notation (``"8p"``), ``factors`` as
-        ``[{"why", "times"}]`` with their product ``factor``."""
-        out: dict[str, object] = {}
-        for key in _FACT_FIELDS:
-            value = getattr(self, key)
-            if value is None or value == () or value is False:
-                continue
-            if key == "tiles":
-                out[key] = [tile_text(t) for t in value]
-            elif key == "revealed":
-                out[key] = tile_text(value)
-            elif key == "factors":
-                out[key] = [{"why": why, "times": n} for why, n in value]
-                out["factor"] = self.factor
-            elif key in ("netted", "tags"):
-                out[key] = list(value)
-            else:
-                out[key] = value
-        return out
-
-
 _FACT_FIELDS = tuple(f.name for f in fields(Fact))
+
+
+def fact_as_dict(f: Fact) -> dict[str, object]:
+    """:meth:`Fact.as_dict`: the fields that are set, for JSON: tiles in notation (``"8p"``),
+    ``factors`` as ``[{"why", "times"}]`` with their product ``factor``."""
+    out: dict[str, object] = {}
+    for key in _FACT_FIELDS:
+        value = getattr(f, key)
+        if value is None or value == () or value is False:
+            continue
+        if key == "tiles":
+            out[key] = [tile_text(t) for t in value]
+        elif key == "revealed":
+            out[key] = tile_text(value)
+        elif key == "factors":
+            out[key] = [{"why": why, "times": n} for why, n in value]
+            out["factor"] = f.factor
+        elif key in ("netted", "tags"):
+            out[key] = list(value)
+        else:
+            out[key] = value
+    return out
 
 
 class FactFields(TypedDict, total=False):
@@ -145,8 +99,7 @@ class FactFields(TypedDict, total=False):
 
 def fact(**fields: Unpack[FactFields]) -> Fact:
     """A :class:`Fact` holding ``fields`` (the others keep their defaults), the same as
-    ``Fact(**fields)`` without the frozen dataclass's field-by-field ``object.__setattr__``
-    (settlement writes a dozen a round).  At run time this is the compiled
+    ``Fact(**fields)``.  At run time this is the compiled
     :func:`zhuoji.contract.ledger_kernel.fact` (bound below); this definition types it."""
     made: Fact = _kernel.fact(**fields)
     return made
@@ -156,9 +109,6 @@ def with_fact(f: Fact, **fields: Unpack[FactFields]) -> Fact:
     """``f`` with ``fields`` changed (at run time :func:`zhuoji.contract.ledger_kernel.with_fact`)."""
     made: Fact = _kernel.with_fact(f, **fields)
     return made
-
-
-NO_FACT = Fact()
 
 
 def words(rule: str, item: str, f: Fact) -> Words:
@@ -227,56 +177,42 @@ class Remark:
         }
 
 
-@dataclass(frozen=True)
-class LedgerEntry:
-    """One payment: ``units`` of the rule's own unit (番, 分, 鸡 or 嘴) times the table's stake
-    make ``amount``; ``rule`` is the hook that paid it, ``fact`` what its units count.  A
-    ``void`` entry (its reason given; ``voided_by`` the record that says why) stays on record
-    to explain the round but moves no money.  ``text`` is free text a hook gave in place of
-    words (plug-ins written before words)."""
+def entry_words(e: LedgerEntry) -> Words:
+    """:meth:`LedgerEntry.words`: what the paying hook says of the entry (its labels when it
+    says nothing)."""
+    return words(e.rule, e.item, e.fact)
 
-    payer: int
-    payee: int
-    amount: int
-    item: str
-    units: int
-    rule: str = ""
-    fact: Fact = NO_FACT
-    text: str = ""
-    void: str | None = None
-    voided_by: Remark | None = None
 
-    def words(self) -> Words:
-        """What the paying hook says of this entry (its labels when it says nothing)."""
-        return words(self.rule, self.item, self.fact)
+def entry_detail(e: LedgerEntry) -> str:
+    """:attr:`LedgerEntry.detail`: a human-readable line, the hook's free text when it gave
+    one, else what its words say this entry counted, Chinese then English (seats as "N号位" /
+    "seat N")."""
+    if e.text:
+        return e.text
+    w = entry_words(e)
+    zh = fill(w.zh, e.payer, e.payee, e.fact, _seat_zh)
+    en = fill(w.en, e.payer, e.payee, e.fact, _seat_en)
+    return f"{zh} / {en}" if zh != en else zh
 
-    @property
-    def detail(self) -> str:
-        """A human-readable line: the hook's free text when it gave one, else what its words
-        say this entry counted, Chinese then English (seats as "N号位" / "seat N")."""
-        if self.text:
-            return self.text
-        w = self.words()
-        zh = fill(w.zh, self.payer, self.payee, self.fact, _seat_zh)
-        en = fill(w.en, self.payer, self.payee, self.fact, _seat_en)
-        return f"{zh} / {en}" if zh != en else zh
 
-    def as_dict(self) -> dict[str, object]:
-        zh, en = item_label(self.item)
-        return {
-            "payer": self.payer,
-            "payee": self.payee,
-            "amount": self.amount,
-            "units": self.units,
-            "item": self.item,
-            "label": zh,
-            "label_en": en,
-            "detail": self.detail,
-            "void": self.void,
-            "rule": self.rule,
-            "fields": self.fact.as_dict(),
-            "voided_by": self.voided_by.as_dict() if self.voided_by is not None else None,
-        }
+def entry_as_dict(e: LedgerEntry) -> dict[str, object]:
+    """:meth:`LedgerEntry.as_dict`: the entry for JSON."""
+    zh, en = item_label(e.item)
+    voided_by: Remark | None = e.voided_by
+    return {
+        "payer": e.payer,
+        "payee": e.payee,
+        "amount": e.amount,
+        "units": e.units,
+        "item": e.item,
+        "label": zh,
+        "label_en": en,
+        "detail": entry_detail(e),
+        "void": e.void,
+        "rule": e.rule,
+        "fields": fact_as_dict(e.fact),
+        "voided_by": voided_by.as_dict() if voided_by is not None else None,
+    }
 
 
 @dataclass
@@ -372,9 +308,11 @@ class Ledger:
         }
 
 
-# the constructors and the payment, compiled (``contract/ledger_kernel.py``): it builds these
-# classes, which it does not import
-_kernel.bind(Fact, LedgerEntry)
+# the records and their construction, compiled (``contract/ledger_kernel.py``): it reads
+# their meaning here, which it does not import
+_kernel.bind(fact_as_dict, entry_words, entry_detail, entry_as_dict)
+for _record in (Fact, LedgerEntry):  # pickled under this module's name, in both builds
+    _record.__module__ = __name__
 _pay = _kernel.pay
 if not TYPE_CHECKING:  # the same functions as above, without a Python call each
     fact = _kernel.fact

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld, frozen_from
 from zhuoji.rules.facts import WinContext, hand_facts
@@ -30,6 +32,7 @@ from zhuoji.tiles import parse_one, suit_of
 from zhuoji.variant import PatternsSection
 
 
+@mypyc_attr(native_class=False)  # Python classes: built by frozen_from, pickled, compared
 @dataclass(frozen=True)
 class Component:
     """One scoring part of a hand: a pattern row and the fan it adds."""
@@ -46,6 +49,7 @@ class Component:
         return f"{self.name} ({self.name_en})" if self.name_en else self.name
 
 
+@mypyc_attr(native_class=False)  # Python classes: built by frozen_from, pickled, compared
 @dataclass(frozen=True)
 class HandValue:
     components: tuple[Component, ...]
