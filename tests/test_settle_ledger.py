@@ -164,3 +164,45 @@ def test_every_golden_settlement_matches_the_output_schema() -> None:
                 seen.add("voided_by")
         seen.update(k for r in doc["remarks"] for k in r["fields"])
     assert {"tiles", "factors", "for_seat", "revealed", "netted", "mark", "voided_by"} <= seen
+
+
+def _reference_tally(ledger: Ledger) -> tuple[list[int], dict[str, int], LedgerEntry | None]:
+    """The sums as the ledger's Python loop made them before the kernel took them (issue 29)."""
+    totals = [0] * ledger.players
+    items: dict[str, int] = {}
+    top: LedgerEntry | None = None
+    for e in ledger.record:
+        if e.void is None:
+            totals[e.payer] -= e.amount
+            totals[e.payee] += e.amount
+            items[e.item] = items.get(e.item, 0) + e.amount
+            if top is None or e.amount > top.amount:
+                top = e
+    return totals, items, top
+
+
+def test_totals_and_tally_leave_void_entries_out_and_keep_the_first_largest() -> None:
+    ledger = Ledger(3, stake=2)
+    ledger.pay(0, 1, 4, "hu", "", NO_FACT, "hu")
+    ledger.pay(2, 1, 4, "hu", "", NO_FACT, "hu")  # as large: the first stays the top
+    ledger.pay(1, 2, 9, "dou", "", NO_FACT, "dou")  # voided below, the largest
+    ledger.pay(1, 0, -3, "ji", "", NO_FACT, "chickens")  # paid the other way: 0 pays 1
+    ledger.void([2], "liability")
+    totals, items, top = ledger.tally()
+    assert totals == ledger.totals() == [-8 - 6, 8 + 8 + 6, -8]
+    assert (totals, items, top) == _reference_tally(ledger)
+    assert items == {"hu": 16, "ji": 6}
+    assert top is ledger.record[0]
+    assert Ledger(4).tally() == ([0, 0, 0, 0], {}, None) and Ledger(4).totals() == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("variant", ["guiyang", "liupanshui", "luan"])
+def test_totals_and_tally_of_played_rounds_are_the_reference_sums(variant: str) -> None:
+    rs = load_variant(variant)
+    agents = [make_agent("greedy", 10 + s) for s in range(rs.players)]
+    for seed in range(12):
+        ledger = play_round(Round(rs, seed=seed), agents).ledger
+        assert ledger is not None
+        want = _reference_tally(ledger)
+        assert ledger.tally() == want and ledger.tally()[2] is want[2]
+        assert ledger.totals() == want[0]

@@ -116,6 +116,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # names and menu, its waits and the waits each discard would leave, built for every
     # seat after every action; pure functions of the round (no FastAPI, no SQLAlchemy)
     "views": ("hints", "server.client_view"),
+    # the round's frozen records built without their generated __init__ (outcome.frozen_from:
+    # the round end and its seats, a win's context, the pattern components; issue 29): in the
+    # lowest layer beside zhuoji/outcome.py, importing nothing of the package
+    "outcome": ("outcome_kernel",),
 }
 #: every compiled module
 MODULES = tuple(name for group in GROUPS.values() for name in group)
@@ -133,6 +137,7 @@ STAND_INS = (
     + GROUPS["ledger"]
     + GROUPS["context"]
     + GROUPS["views"]
+    + GROUPS["outcome"]
 )
 #: set to ``1`` to run every module as pure Python, compiled or not
 PURE_ENV = "ZHUOJI_PURE"

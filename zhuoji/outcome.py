@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from zhuoji import outcome_kernel as _kernel
 from zhuoji.tiles import NUM_KINDS, suit_of
 
 _T = TypeVar("_T")
@@ -31,6 +32,13 @@ def frozen_from(cls: type[_T], fields: dict[str, object]) -> _T:
     obj = _new_object(cls)
     _set_attr(obj, "__dict__", fields)
     return obj
+
+
+if not TYPE_CHECKING:
+    # the same construction compiled (the ``outcome`` group's ``record``, issue 29): no Python
+    # frame a call from the compiled ``_round_end`` (five a round), the settle context (one a
+    # win) and the pattern components; the definition above stays the typed signature
+    frozen_from = _kernel.record
 
 
 class MeldKind(StrEnum):

@@ -11,14 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from zhuoji.contract.bound import BoundRules
 from zhuoji.contract.ledger import NO_FACT, Fact, Ledger, Remark, fact
+from zhuoji.contract.ledger_kernel import pay as ledger_pay
 from zhuoji.hand import HandRules
 from zhuoji.outcome import Meld, RoundEnd, Win, WinHow, frozen_from
 from zhuoji.rules.facts import WinContext
 from zhuoji.rules.patterns import HandValue, evaluate, waiting_value
 from zhuoji.tiles import suit_of
+
+# a win's kinds as module constants: compiled, a member read off its class goes through the
+# enum type's ``__getattr__`` (about 0.9 K instructions a read; issue 29)
+_SELF_DRAW: Final = WinHow.SELF_DRAW
+_ROB_KONG: Final = WinHow.ROB_KONG
 
 
 class DouBurn(StrEnum):
@@ -127,7 +134,8 @@ class SettleContext:
         for s, seat in enumerate(self.end.seats):
             if s in self.winners:
                 out.append(True)
-            elif seat.xianggong or seat.void_tiles():
+            # (``void_tiles`` is a Python call: asked only of a seat with a void suit)
+            elif seat.xianggong or (seat.void_suit is not None and seat.void_tiles()):
                 out.append(False)
             elif known is not None and known[s] is not None:
                 out.append(bool(known[s]))
@@ -143,9 +151,9 @@ class SettleContext:
         return frozen_from(
             WinContext,
             {
-                "self_draw": win.how is WinHow.SELF_DRAW
-                or (rob_kong_as_self_draw and win.how is WinHow.ROB_KONG),
-                "rob_kong": win.how is WinHow.ROB_KONG,
+                "self_draw": win.how is _SELF_DRAW
+                or (rob_kong_as_self_draw and win.how is _ROB_KONG),
+                "rob_kong": win.how is _ROB_KONG,
                 "gangkai": end.gangkai,
                 "repao": end.repao,
                 "haidi": end.haidi,
@@ -208,7 +216,9 @@ class SettleContext:
         :class:`~zhuoji.contract.ledger.Fact`), which the paying hook's words turn into
         sentences; ``detail`` is free text for a hook that registers no words.  Returns the
         entry's index in the ledger's record (None when nothing was paid)."""
-        return self.ledger.pay(payer, payee, units, item, detail, fact, self.rule)
+        # ``Ledger.pay``'s own payment, called without its Python frame (the compiled stages
+        # pay through it so too)
+        return ledger_pay(self.ledger, payer, payee, units, item, detail, fact, self.rule)
 
     def remark(self, item: str, fact: Fact = NO_FACT) -> None:
         """Record something about the round that moves no money (worded by this hook)."""

@@ -266,12 +266,10 @@ class Ledger:
         return [e for e in self.record if e.void is None]
 
     def totals(self) -> list[int]:
-        out = [0] * self.players
-        for e in self.record:
-            if e.void is None:
-                out[e.payer] -= e.amount
-                out[e.payee] += e.amount
-        return out
+        """Each seat's net over the entries that move money (void ones left out): the
+        kernel's :func:`~zhuoji.contract.ledger_kernel.totals`, which reads the records
+        natively."""
+        return _kernel.totals(self.record, self.players)
 
     def by_item(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -282,19 +280,8 @@ class Ledger:
     def tally(self) -> tuple[list[int], dict[str, int], LedgerEntry | None]:
         """:meth:`totals`, :meth:`by_item` and the largest entry that moves money (the first
         of the largest), in one pass over the record (a simulation summarizes every round
-        with them)."""
-        totals = [0] * self.players
-        items: dict[str, int] = {}
-        top: LedgerEntry | None = None
-        for e in self.record:
-            if e.void is None:
-                amount = e.amount
-                totals[e.payer] -= amount
-                totals[e.payee] += amount
-                items[e.item] = items.get(e.item, 0) + amount
-                if top is None or amount > top.amount:
-                    top = e
-        return totals, items, top
+        with them; the kernel's :func:`~zhuoji.contract.ledger_kernel.tally`)."""
+        return _kernel.tally(self.record, self.players)
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -7,6 +7,8 @@ Sources: seed 000 胡牌算番规则 11) ("报听玩家需要给胡牌玩家十�
 
 from __future__ import annotations
 
+from typing import Final
+
 from pydantic import Field
 
 from zhuoji.contract.bound import BoundRules
@@ -111,6 +113,12 @@ class _ShabaoSeat(Pricer):
         return self.owes_ends if declared and self.owes else NO_ENDS
 
 
+# a win's kinds as module constants (read off their class, each goes through the enum type's
+# ``__getattr__``: 杀报 asks them for every seat of every win; issue 29)
+_SELF_DRAW: Final = WinHow.SELF_DRAW
+_ON_TILE: Final = (WinHow.DISCARD, WinHow.ROB_KONG)
+
+
 @register(
     Point.SETTLE,
     "shabao",
@@ -137,14 +145,14 @@ def settle_shabao(ctx: SettleContext, p: ShabaoParams) -> None:
     for win in end.wins:
         if win.seat in ctx.void_wins:
             continue
-        on_tile = win.how in (WinHow.DISCARD, WinHow.ROB_KONG)
+        on_tile = win.how in _ON_TILE
         for s, seat in enumerate(end.seats):
             if s in winners or seat.declared is None:
                 continue
             dealt_in = on_tile and win.source == s
             by_other = on_tile and not dealt_in and p.others_on_discard
             if ((dealt_in or by_other) and p.on_discard) or (
-                win.how is WinHow.SELF_DRAW and p.on_self_draw
+                win.how is _SELF_DRAW and p.on_self_draw
             ):
                 how = "dealt_in" if dealt_in else "other_dealt_in" if by_other else "self_draw"
                 f = fact(seat=s, kind=how, fan=p.value)

@@ -9,7 +9,7 @@ seed 004 豆 (点 1, 闷 2, 转弯 3; a kong not made when first possible scores
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field
 
@@ -143,12 +143,21 @@ NEEDS = {
 }
 
 
+#: the kinds of meld that are kongs (what ``MeldKind.is_kong`` says, read once: it is a Python
+#: property, and settlement asks it of every meld of every round; issue 29)
+_KONG_KINDS: Final = frozenset(k for k in MeldKind if k.is_kong)
+# enum members as module constants (read off their class, each goes through the enum type's
+# ``__getattr__``)
+_SELF_DRAW: Final = WinHow.SELF_DRAW
+_GANG_EXPOSED: Final = MeldKind.GANG_EXPOSED
+
+
 def round_end_kind(end: RoundEnd) -> str:
     """How the round ended, as ``unready_pays_on`` names it: ``draw``, ``self_draw`` (a win
     by self-draw), or ``discard`` (a win on a discard or on a robbed kong)."""
     if end.is_draw:
         return "draw"
-    return "self_draw" if any(w.how is WinHow.SELF_DRAW for w in end.wins) else "discard"
+    return "self_draw" if any(w.how is _SELF_DRAW for w in end.wins) else "discard"
 
 
 def pays_back_on(p: DouParams, kind: str) -> bool:
@@ -392,6 +401,16 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     """Pay each kong by kind; late kongs (憨包) at ``late_value``; burnt owners' kongs void;
     an unready owner's paid back (包杠) on the round ends ``unready_pays_on`` names."""
     end = ctx.end
+    # the kongs, seat by seat in meld order: a round without one pays nothing here, and most
+    # rounds have none (what follows reads the parameters, pydantic attributes; issue 29)
+    kongs = [
+        (s, seat, meld)
+        for s, seat in enumerate(end.seats)
+        for meld in seat.melds
+        if meld.kind in _KONG_KINDS
+    ]
+    if not kongs:
+        return
     kongs_score = not (end.is_draw and p.void_on_draw)
     back_now = pays_back_on(p, round_end_kind(end))
     if not kongs_score and not back_now:
@@ -399,38 +418,35 @@ def settle_dou(ctx: SettleContext, p: DouParams) -> None:
     pays_back = (
         None if p.unready_pays_tiles is None else {parse_one(t) for t in p.unready_pays_tiles}
     )
-    for s, seat in enumerate(end.seats):
-        for meld in seat.melds:
-            if not meld.is_kong:
-                continue
-            if ctx.kong_burnt(s, meld):
-                continue
-            scores = {
-                "none": True,
-                "at_end": ctx.ready[s],
-                "ever": ctx.ready[s] or seat.ever_ready,
-            }[p.requires_ready]
-            if scores and not kongs_score:
-                continue  # 黄庄: no kong scores (DS 流局包杠 pays only the unready back)
-            if not scores and not (back_now and (pays_back is None or meld.tile in pays_back)):
-                continue
-            item = "dou.hanbao" if meld.late else _ITEMS[meld.kind]
-            value = kong_value(p, meld)
-            if not value:
-                continue
-            if meld.kind is MeldKind.GANG_EXPOSED and not meld.late and p.exposed_paid_by != "all":
-                assert meld.source is not None
-                pairs = [(meld.source, s)] if p.exposed_paid_by == "feeder" else [(s, meld.source)]
-            else:
-                pairs = [(o, s) for o in ctx.others(s)]
-            tags = (
-                *(("jiandousan",) if p.jiandousan and not meld.late else ()),
-                *(("konger_pays",) if pairs and pairs[0][0] == s else ()),
-                *(() if scores else ("back",)),
-            )
-            f = fact(tiles=(meld.tile,), kind=meld.kind.value, fan=value, seat=s, tags=tags)
-            for payer, payee in pairs:
-                if scores:
-                    ctx.pay(payer, payee, value, item, fact=f)
-                elif p.unready_pays_to == "all" or ctx.ready[payer]:
-                    ctx.pay(payee, payer, value, item, fact=f)
+    for s, seat, meld in kongs:
+        if ctx.kong_burnt(s, meld):
+            continue
+        scores = {
+            "none": True,
+            "at_end": ctx.ready[s],
+            "ever": ctx.ready[s] or seat.ever_ready,
+        }[p.requires_ready]
+        if scores and not kongs_score:
+            continue  # 黄庄: no kong scores (DS 流局包杠 pays only the unready back)
+        if not scores and not (back_now and (pays_back is None or meld.tile in pays_back)):
+            continue
+        item = "dou.hanbao" if meld.late else _ITEMS[meld.kind]
+        value = kong_value(p, meld)
+        if not value:
+            continue
+        if meld.kind is _GANG_EXPOSED and not meld.late and p.exposed_paid_by != "all":
+            assert meld.source is not None
+            pairs = [(meld.source, s)] if p.exposed_paid_by == "feeder" else [(s, meld.source)]
+        else:
+            pairs = [(o, s) for o in ctx.others(s)]
+        tags = (
+            *(("jiandousan",) if p.jiandousan and not meld.late else ()),
+            *(("konger_pays",) if pairs and pairs[0][0] == s else ()),
+            *(() if scores else ("back",)),
+        )
+        f = fact(tiles=(meld.tile,), kind=meld.kind.value, fan=value, seat=s, tags=tags)
+        for payer, payee in pairs:
+            if scores:
+                ctx.pay(payer, payee, value, item, fact=f)
+            elif p.unready_pays_to == "all" or ctx.ready[payer]:
+                ctx.pay(payee, payer, value, item, fact=f)

@@ -27,6 +27,9 @@ from zhuoji.rules.chickens.values import Chicken, Part
 CHI: Final = MeldKind.CHI
 PENG: Final = MeldKind.PENG
 GANG_CONCEALED: Final = MeldKind.GANG_CONCEALED
+# a win's kinds as constants too (a member read off its class is the enum type's __getattr__)
+SELF_DRAW: Final = WinHow.SELF_DRAW
+DISCARD: Final = WinHow.DISCARD
 
 
 class Earning:
@@ -96,7 +99,7 @@ def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
     if end.win_tile is None or not end.wins or p.won_tile == "never":
         return None
     first = end.wins[0]
-    if first.how is WinHow.SELF_DRAW:
+    if first.how is SELF_DRAW:
         return WonTile(first.seat, None)
     if p.won_tile == "self_draw" or first.source is None:
         return None
@@ -112,7 +115,7 @@ def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
         ),
         None,
     )
-    if index is not None and first.how is WinHow.DISCARD:
+    if index is not None and first.how is DISCARD:
         holder = end.discards[index].claimed_by
         assert holder is not None
         return WonTile(holder, index)
