@@ -1117,14 +1117,21 @@ def _kinds_below(
     face = other if other >= 0 and lv[other] > 0 and held < 4 else -1
     # a stand-in held four times is no kind to add (the last reading adds no face either)
     skip = other if other >= 0 and face < 0 else -1
+    # the kinds a reading's standard form may add (live, neither wild nor skip), as bits
+    addable: i64 = 0
+    bit: i64 = 1
+    for t in range(NUM_KINDS):
+        if lv[t] > 0 and t != wild and t != skip:
+            addable |= bit
+        bit <<= 1
     found: i64 = _improving_kinds(
-        cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, 0
+        cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, 0, addable
     )
     for r in range(1, held + 1):  # r stand-ins read as the wild's own face, r = 1 … held
         cc[other] -= 1
         cc[wild] += 1
         found = _improving_kinds(
-            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, found
+            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, found, addable
         )
     if other >= 0:
         cc[other] += held
@@ -1441,6 +1448,7 @@ def _improving_kinds(
     last: bool,
     face: int,
     found: i64,
+    addable: i64,
 ) -> i64:
     """``found`` (bit ``t`` for kind ``t``) with every kind ``t`` added (live, held fewer
     than four times, neither ``wild`` nor ``skip``, not in it yet) one more copy of which
@@ -1472,6 +1480,25 @@ def _improving_kinds(
         found |= wild_bit
     if not (rd.std_on or rd.pairs_on or rd.lan_on or rd.yao):
         return found
+    if rd.std_on:
+        # the standard form's kinds group by group, from masks kept by what they depend on
+        # (:func:`_standard_kinds`); ``addable`` (bit ``t``: ``live[t] > 0``, ``t`` neither
+        # ``wild`` nor ``skip``) as the loop below filters them
+        found |= _standard_kinds(rd) & addable
+        if last and face >= 0:  # the wild's own face for the stand-in, every form asked
+            face_bit: i64 = 1
+            face_bit <<= face
+            if not found & face_bit:
+                fg: i64 = wild // 9 if wild < 27 else 3
+                frb: i64 = 1
+                frb <<= wild - 9 * fg
+                fx: i64 = c[wild]
+                if fx < 4 and _kind_below(rd, wild, fx, fg, POW5[wild - 9 * fg], frb):
+                    found |= face_bit
+            last = False
+        if not (rd.pairs_on or rd.lan_on or rd.yao):  # the standard form alone
+            return found
+        rd.std_on = False  # its kinds are in ``found``: the loop asks the other forms
     # the kinds, then (on the last reading) the wild's own face for the stand-in; each
     # kind's group g, its weight w in the group's pattern index and its rank bit rb
     bit: i64 = 1
@@ -1510,6 +1537,77 @@ def _improving_kinds(
         if x < 4 and _kind_below(rd, t, x, kg, kw, krb):
             found |= mark
     return found
+
+
+def _standard_kinds(rd: _Reading) -> i64:
+    """Bit ``t`` for each kind ``t`` held fewer than four times one more copy of which takes
+    the reading ``rd``'s standard form below its mark (:func:`_kind_below`'s standard part),
+    whether live or not: each group's answer depends only on the group's pattern index,
+    the other groups' product, the slot and the mark, so it is kept by those
+    (:data:`_STANDARD_MASKS`: a hand's groups recur from discard to discard and turn to
+    turn)."""
+    below: i64 = rd.below
+    cell: i64 = rd.cell
+    if below < 0 or below >= 256 or cell >= 128:  # (never on a hand of 14 tiles or fewer)
+        return (
+            _group_mask(False, rd.i0, rd.o0, cell, below)
+            | _group_mask(False, rd.i1, rd.o1, cell, below) << 9
+            | _group_mask(False, rd.i2, rd.o2, cell, below) << 18
+            | _group_mask(True, rd.i3, rd.o3, cell, below) << 27
+        )
+    rest: i64 = cell << 29 | below << 36
+    return (
+        _kept_mask(False, rd.i0, rd.o0, cell, below, rest)
+        | _kept_mask(False, rd.i1, rd.o1, cell, below, rest) << 9
+        | _kept_mask(False, rd.i2, rd.o2, cell, below, rest) << 18
+        | _kept_mask(True, rd.i3, rd.o3, cell, below, rest | _HONOR_KEY) << 27
+    )
+
+
+#: :func:`_group_mask`'s answers by (honors, index, other groups' product, slot, mark)
+#: packed in one integer (:func:`_kept_mask`); cleared when it holds :data:`_MASKS_KEPT`
+_STANDARD_MASKS: Final[dict[int, int]] = {}
+_MASKS_KEPT: Final = 1 << 16
+_HONOR_KEY: Final = 1 << 44
+
+
+def _kept_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64, rest: i64) -> i64:
+    """:func:`_group_mask`, kept in :data:`_STANDARD_MASKS` (the index below 5**9: 21 bits,
+    the product below 256, the slot below 128, the mark below 256)."""
+    key = idx | oth << 21 | rest
+    kept = _STANDARD_MASKS.get(key)
+    if kept is not None:
+        return kept
+    mask = _group_mask(honors, idx, oth, cell, below)
+    if len(_STANDARD_MASKS) >= _MASKS_KEPT:
+        _STANDARD_MASKS.clear()
+    _STANDARD_MASKS[key] = mask
+    return mask
+
+
+def _group_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64) -> i64:
+    """Bit ``r`` for each rank ``r`` of a group (suited, or the honors) held fewer than four
+    times in its pattern index ``idx`` one more copy of which takes the standard form below
+    ``below`` at slot ``cell``, the other groups' class product being ``oth``."""
+    mask: i64 = 0
+    w: i64 = 1
+    bit: i64 = 1
+    n: i64 = 7 if honors else 9
+    r: i64 = 0
+    while r < n:
+        if (idx // w) % 5 < 4:
+            if honors:
+                k: i64 = _HONOR_CLASS[idx + w]
+            else:
+                k = _SUIT_CLASS[idx + w]
+            p: i64 = _PRODUCT[k << 8 | oth]
+            dd: i64 = _VECTORS[10 * p + cell]
+            if dd < below:
+                mask |= bit
+        w *= 5
+        bit <<= 1
+        r += 1
+    return mask
 
 
 def _lan_parts_of(c: list[int], kinds_held: i64) -> tuple[i64, i64, i64, i64]:
