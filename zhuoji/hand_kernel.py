@@ -1498,7 +1498,9 @@ def _improving_kinds(
             last = False
         if not (rd.pairs_on or rd.lan_on or rd.yao):  # the standard form alone
             return found
-        rd.std_on = False  # its kinds are in ``found``: the loop asks the other forms
+        rd.std_on = False  # its kinds are in ``found``: the rest asks the other forms
+    if not rd.yao:  # seven pairs and 十三烂: their answers by the kind's count, in masks
+        return _pairs_lan_kinds(rd, c, wild, last, face, found, addable)
     # the kinds, then (on the last reading) the wild's own face for the stand-in; each
     # kind's group g, its weight w in the group's pattern index and its rank bit rb
     bit: i64 = 1
@@ -1536,6 +1538,87 @@ def _improving_kinds(
         x: i64 = c[t]
         if x < 4 and _kind_below(rd, t, x, kg, kw, krb):
             found |= mark
+    return found
+
+
+def _pairs_lan_kinds(
+    rd: _Reading, c: list[int], wild: int, last: bool, face: int, found: i64, addable: i64
+) -> i64:
+    """:func:`_improving_kinds`' answer over seven pairs and 十三烂 (the reading's standard
+    form off, or its kinds in ``found`` already; no 十三幺): seven pairs by the added
+    kind's count alone (one :func:`_pairs_moved` a count, not a kind), 十三烂 by whether
+    the kind is held (then the parts stay) or its rank or honor is new."""
+    below = rd.below
+    m0: i64 = 0  # the kinds held 0, 1, 2 and 3 times, as bits
+    m1: i64 = 0
+    m2: i64 = 0
+    m3: i64 = 0
+    bit: i64 = 1
+    for t in range(NUM_KINDS):
+        x: i64 = c[t]
+        if x == 0:
+            m0 |= bit
+        elif x == 1:
+            m1 |= bit
+        elif x == 2:
+            m2 |= bit
+        elif x == 3:
+            m3 |= bit
+        bit <<= 1
+    open_: i64 = addable & ~found  # (a kind held four times is in no mask)
+    if rd.pairs_on:
+        h1 = rd.h1
+        h2 = rd.h2
+        h3 = rd.h3
+        h4 = rd.h4
+        q = rd.quads_two
+        if _pairs_moved(h1, h2, h3, h4, 0, 1, q) < below:
+            found |= m0 & open_
+        if _pairs_moved(h1, h2, h3, h4, 1, 1, q) < below:
+            found |= m1 & open_
+        if _pairs_moved(h1, h2, h3, h4, 2, 1, q) < below:
+            found |= m2 & open_
+        if _pairs_moved(h1, h2, h3, h4, 3, 1, q) < below:
+            found |= m3 & open_
+    if rd.lan_on:
+        if rd.lan_held < below:  # a kind held: the same parts
+            found |= (m1 | m2 | m3) & open_
+        new: i64 = m0 & open_ & ~found
+        if new:
+            bit = 1
+            g: i64 = 0
+            rb: i64 = 1
+            for t in range(NUM_KINDS):
+                if t == 9 or t == 18 or t == 27:
+                    g += 1
+                    rb = 1
+                if new & bit:
+                    b0: i64 = rd.b0
+                    b1: i64 = rd.b1
+                    b2: i64 = rd.b2
+                    hh: i64 = rd.honors
+                    if g == 0:
+                        b0 |= rb
+                    elif g == 1:
+                        b1 |= rb
+                    elif g == 2:
+                        b2 |= rb
+                    else:
+                        hh += 1
+                    if 14 - _lan_kept(b0, b1, b2, hh, rd.strict) < below:
+                        found |= bit
+                bit <<= 1
+                rb <<= 1
+    if last and face >= 0:  # the wild's own face for the stand-in
+        face_bit: i64 = 1
+        face_bit <<= face
+        if not found & face_bit:
+            fg: i64 = wild // 9 if wild < 27 else 3
+            frb: i64 = 1
+            frb <<= wild - 9 * fg
+            fx: i64 = c[wild]
+            if fx < 4 and _kind_below(rd, wild, fx, fg, POW5[wild - 9 * fg], frb):
+                found |= face_bit
     return found
 
 

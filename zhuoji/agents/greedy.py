@@ -280,7 +280,12 @@ def _suit_lean(view: TableView) -> int:
     """The suit a hand leans to (清一色 / 混一色 chance), or -1: at least 9 of its tiles,
     melds counted, in one suit."""
     hand = view.hand
-    counts = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
+    counts = [0, 0, 0]
+    for s in range(3):  # (a loop over the counts: ``sum`` of a slice is two generic calls)
+        n = 0
+        for t in range(9 * s, 9 * s + 9):
+            n += hand[t]
+        counts[s] = n
     for m in view.own_melds():
         if m.tile < 27:
             counts[m.tile // 9] = counts[m.tile // 9] + 3
