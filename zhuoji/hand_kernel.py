@@ -1625,47 +1625,16 @@ def _pairs_lan_kinds(
 def _standard_kinds(rd: _Reading) -> i64:
     """Bit ``t`` for each kind ``t`` held fewer than four times one more copy of which takes
     the reading ``rd``'s standard form below its mark (:func:`_kind_below`'s standard part),
-    whether live or not: each group's answer depends only on the group's pattern index,
-    the other groups' product, the slot and the mark, so it is kept by those
-    (:data:`_STANDARD_MASKS`: a hand's groups recur from discard to discard and turn to
-    turn)."""
+    whether live or not, group by group (:func:`_group_mask`: the group's pattern index and
+    the other groups' product read once)."""
     below: i64 = rd.below
     cell: i64 = rd.cell
-    if below < 0 or below >= 256 or cell >= 128:  # (never on a hand of 14 tiles or fewer)
-        return (
-            _group_mask(False, rd.i0, rd.o0, cell, below)
-            | _group_mask(False, rd.i1, rd.o1, cell, below) << 9
-            | _group_mask(False, rd.i2, rd.o2, cell, below) << 18
-            | _group_mask(True, rd.i3, rd.o3, cell, below) << 27
-        )
-    rest: i64 = cell << 29 | below << 36
     return (
-        _kept_mask(False, rd.i0, rd.o0, cell, below, rest)
-        | _kept_mask(False, rd.i1, rd.o1, cell, below, rest) << 9
-        | _kept_mask(False, rd.i2, rd.o2, cell, below, rest) << 18
-        | _kept_mask(True, rd.i3, rd.o3, cell, below, rest | _HONOR_KEY) << 27
+        _group_mask(False, rd.i0, rd.o0, cell, below)
+        | _group_mask(False, rd.i1, rd.o1, cell, below) << 9
+        | _group_mask(False, rd.i2, rd.o2, cell, below) << 18
+        | _group_mask(True, rd.i3, rd.o3, cell, below) << 27
     )
-
-
-#: :func:`_group_mask`'s answers by (honors, index, other groups' product, slot, mark)
-#: packed in one integer (:func:`_kept_mask`); cleared when it holds :data:`_MASKS_KEPT`
-_STANDARD_MASKS: Final[dict[int, int]] = {}
-_MASKS_KEPT: Final = 1 << 16
-_HONOR_KEY: Final = 1 << 44
-
-
-def _kept_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64, rest: i64) -> i64:
-    """:func:`_group_mask`, kept in :data:`_STANDARD_MASKS` (the index below 5**9: 21 bits,
-    the product below 256, the slot below 128, the mark below 256)."""
-    key = idx | oth << 21 | rest
-    kept = _STANDARD_MASKS.get(key)
-    if kept is not None:
-        return kept
-    mask = _group_mask(honors, idx, oth, cell, below)
-    if len(_STANDARD_MASKS) >= _MASKS_KEPT:
-        _STANDARD_MASKS.clear()
-    _STANDARD_MASKS[key] = mask
-    return mask
 
 
 def _group_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64) -> i64:
@@ -1677,8 +1646,10 @@ def _group_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64) -> i64:
     bit: i64 = 1
     n: i64 = 7 if honors else 9
     r: i64 = 0
+    rest: i64 = idx  # the digits of ranks r and up
     while r < n:
-        if (idx // w) % 5 < 4:
+        above: i64 = rest // 5  # (by a constant: no division instruction)
+        if rest - 5 * above < 4:
             if honors:
                 k: i64 = _HONOR_CLASS[idx + w]
             else:
@@ -1687,6 +1658,7 @@ def _group_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64) -> i64:
             dd: i64 = _VECTORS[10 * p + cell]
             if dd < below:
                 mask |= bit
+        rest = above
         w *= 5
         bit <<= 1
         r += 1
