@@ -34,6 +34,7 @@ from zhuoji.hand_kernel import (
     _scan,
     _total,
     _wild_discard_distances,
+    live_bits_of,
     pairs_distance,
 )
 
@@ -547,6 +548,7 @@ def wild_discard_options(
         if far < best:
             best = far
     out: list[DiscardOption] = []
+    live_bits: i64 = live_bits_of(live)  # (read once for every discard)
     for i in range(len(kinds)):
         d = kinds[i]
         dist: i64 = dists[i]
@@ -556,7 +558,7 @@ def wild_discard_options(
         cc[d] -= 1
         if large:
             _check_added(cc, live, wild, stand_in, switches)
-        found = _kinds_below(cc, live, int(dist), wild, stand_in, switches)
+        found = _kinds_below(cc, live, int(dist), wild, stand_in, switches, live_bits)
         cc[d] += 1
         ukeire, improving = _improving_kinds(found, live)
         out.append(DiscardOption(d, int(dist) - 1, ukeire, improving))

@@ -1093,7 +1093,13 @@ def forms_ukeire_wild(
 
 
 def _kinds_below(
-    cc: list[int], lv: list[int], dist: int, wild: int, stand_in: int, switches: int
+    cc: list[int],
+    lv: list[int],
+    dist: int,
+    wild: int,
+    stand_in: int,
+    switches: int,
+    live_bits: i64 = -1,
 ) -> i64:
     """Bit ``t`` set for each kind ``t`` with ``lv[t] > 0`` held fewer than four times in
     ``cc`` (a hand holding wild tiles, as in :func:`forms_distance_wild`; restored before
@@ -1108,7 +1114,8 @@ def _kinds_below(
     (``tests/test_hand_kernel.py`` compares the two on random hands).  One more wild is one
     more joker beside the same counts; one more stand-in is one more of its own face in
     each reading, and a new last reading with all of them read as the wild's face.  The
-    caller has checked the hand's size (:func:`_check_added`)."""
+    caller has checked the hand's size (:func:`_check_added`); ``live_bits``, when given,
+    is :func:`live_bits_of` ``lv``."""
     jokers = cc[wild]
     joker_ok = lv[wild] > 0 and jokers < 4
     cc[wild] = 0
@@ -1117,13 +1124,16 @@ def _kinds_below(
     face = other if other >= 0 and lv[other] > 0 and held < 4 else -1
     # a stand-in held four times is no kind to add (the last reading adds no face either)
     skip = other if other >= 0 and face < 0 else -1
-    # the kinds a reading's standard form may add (live, neither wild nor skip), as bits
-    addable: i64 = 0
+    # the kinds a reading may add besides the wild and its face (live, neither wild nor
+    # skip), as bits
+    addable: i64 = live_bits if live_bits >= 0 else live_bits_of(lv)
     bit: i64 = 1
-    for t in range(NUM_KINDS):
-        if lv[t] > 0 and t != wild and t != skip:
-            addable |= bit
-        bit <<= 1
+    bit <<= wild
+    addable &= ~bit
+    if skip >= 0:
+        bit = 1
+        bit <<= skip
+        addable &= ~bit
     found: i64 = _improving_kinds(
         cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, 0, addable
     )
@@ -1137,6 +1147,17 @@ def _kinds_below(
         cc[other] += held
     cc[wild] = jokers
     return found
+
+
+def live_bits_of(live: list[int]) -> i64:
+    """Bit ``t`` for each kind ``t`` with ``live[t] > 0``."""
+    bits: i64 = 0
+    bit: i64 = 1
+    for t in range(NUM_KINDS):
+        if live[t] > 0:
+            bits |= bit
+        bit <<= 1
+    return bits
 
 
 def _check_added(cc: list[int], lv: list[int], wild: int, stand_in: int, switches: int) -> None:
@@ -1220,7 +1241,7 @@ def _discard_distances(
     h2: i64 = _held(hist, 2)
     h3: i64 = _held(hist, 3)
     h4: i64 = _held(hist, 4)
-    b0, b1, b2, honors = _lan_parts_of(c, kinds_held) if lan else (0, 0, 0, 0)
+    b0, b1, b2, honors = _lan_parts_of(i0, i1, i2, kinds_held) if lan else (0, 0, 0, 0)
     # orphan kinds held, and those held twice or more
     orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
     for i in range(len(kinds)):
@@ -1372,7 +1393,7 @@ def _reading_of(c: list[int], jokers: int, switches: int, dist: int) -> _Reading
     rd.strict = (switches & STRICT_LAN) != 0
     kinds_held: i64 = NUM_KINDS - _held(hist, 0)
     if lan and 14 - kinds_held <= below:  # (it keeps one tile a kind held at most)
-        rd.b0, rd.b1, rd.b2, rd.honors = _lan_parts_of(c, kinds_held)
+        rd.b0, rd.b1, rd.b2, rd.honors = _lan_parts_of(i0, i1, i2, kinds_held)
         rd.lan_held = 14 - _lan_kept(rd.b0, rd.b1, rd.b2, rd.honors, rd.strict)
     rd.lan_on = lan and rd.lan_held <= below
     rd.yao = (switches & SHISANYAO) != 0 and total >= 13
@@ -1665,13 +1686,29 @@ def _group_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64) -> i64:
     return mask
 
 
-def _lan_parts_of(c: list[int], kinds_held: i64) -> tuple[i64, i64, i64, i64]:
-    """The 十三烂 parts of a hand holding ``kinds_held`` kinds: each suit's ranks held (nine
-    bits) and the honor kinds held."""
-    b0: i64 = _rank_mask(c, 0)
-    b1: i64 = _rank_mask(c, 9)
-    b2: i64 = _rank_mask(c, 18)
+def _lan_parts_of(i0: i64, i1: i64, i2: i64, kinds_held: i64) -> tuple[i64, i64, i64, i64]:
+    """The 十三烂 parts of a hand holding ``kinds_held`` kinds, its suits' pattern indexes
+    ``i0``, ``i1``, ``i2`` (:func:`_scan`): each suit's ranks held (nine bits) and the honor
+    kinds held."""
+    b0: i64 = _ranks_held(i0)
+    b1: i64 = _ranks_held(i1)
+    b2: i64 = _ranks_held(i2)
     return b0, b1, b2, kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
+
+
+def _ranks_held(idx: i64) -> i64:
+    """The ranks held in a suit of pattern index ``idx`` (its base-5 digits), as nine bits
+    (from the index :func:`_scan` gave, not a second read of the counts)."""
+    mask: i64 = 0
+    bit: i64 = 1
+    rest: i64 = idx
+    for _r in range(9):
+        above: i64 = rest // 5
+        if rest - 5 * above:
+            mask |= bit
+        rest = above
+        bit <<= 1
+    return mask
 
 
 def _orphan_counts(c: list[int]) -> tuple[i64, i64]:
