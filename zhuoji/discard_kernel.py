@@ -471,6 +471,17 @@ class _Hand:
         return _ORPHAN_BITS & (m0 | m1)
 
 
+def least_shanten(options: list[DiscardOption]) -> int:
+    """The lowest shanten among ``options`` (99 when there are none): read here, where the
+    options' fields are native attributes (the bots' group reads them by name)."""
+    best = 99
+    for o in options:
+        s = o.shanten
+        if s < best:
+            best = s
+    return best
+
+
 def discard_shanten(counts: list[int], kinds: list[int], switches: int) -> list[int]:
     """The shanten after each discard of ``kinds`` (distinct, held) from the plain hand
     ``counts`` (forms as in :func:`discard_options`)."""

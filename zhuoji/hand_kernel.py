@@ -310,10 +310,10 @@ def hand_vector(c: Sequence[int]) -> bytes:
 
 
 def _total(c: list[int]) -> int:
-    n = 0
+    n: i64 = 0  # (machine integers: a tagged int's add is a call a kind)
     for k in range(NUM_KINDS):
         n += c[k]
-    return n
+    return int(n)
 
 
 # ---------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from typing import ClassVar
 from mypy_extensions import mypyc_attr
 
 from zhuoji.actions import Action, ActionKind
+from zhuoji.agents import discards as _discards
 from zhuoji.agents.analysis import DiscardOption, TableView, wait_values
 from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
@@ -267,7 +268,10 @@ class GreedyAgent:
 
 
 def _least_shanten(opts: Sequence[DiscardOption]) -> int:
-    """The lowest shanten among the options (each option's attribute read once)."""
+    """The lowest shanten among the options (each option's attribute read once; a list, as
+    the analyzer gives, by the discard kernel, where the attribute is native)."""
+    if type(opts) is list:
+        return _discards.least_shanten(opts)
     best = 99
     for o in opts:
         s = o.shanten
