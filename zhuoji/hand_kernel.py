@@ -1241,9 +1241,18 @@ def _discard_distances(
     h2: i64 = _held(hist, 2)
     h3: i64 = _held(hist, 3)
     h4: i64 = _held(hist, 4)
-    b0, b1, b2, honors = _lan_parts_of(i0, i1, i2, kinds_held) if lan else (0, 0, 0, 0)
+    # (an ``if`` each, not a conditional of two tuples: that one is unpacked generically)
+    b0: i64 = 0
+    b1: i64 = 0
+    b2: i64 = 0
+    honors: i64 = 0
+    if lan:
+        b0, b1, b2, honors = _lan_parts_of(i0, i1, i2, kinds_held)
     # orphan kinds held, and those held twice or more
-    orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
+    orphans: i64 = 0
+    orphan_pairs: i64 = 0
+    if yao:
+        orphans, orphan_pairs = _orphan_counts(c)
     for i in range(len(kinds)):
         t = kinds[i]
         if t == wild:  # one joker fewer: the same counts (and the same sets)
