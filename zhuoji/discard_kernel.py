@@ -34,6 +34,7 @@ from zhuoji.hand_kernel import (
     _scan,
     _total,
     _wild_discard_distances,
+    live_bits_of,
     pairs_distance,
 )
 
@@ -470,6 +471,17 @@ class _Hand:
         return _ORPHAN_BITS & (m0 | m1)
 
 
+def least_shanten(options: list[DiscardOption]) -> int:
+    """The lowest shanten among ``options`` (99 when there are none): read here, where the
+    options' fields are native attributes (the bots' group reads them by name)."""
+    best = 99
+    for o in options:
+        s = o.shanten
+        if s < best:
+            best = s
+    return best
+
+
 def discard_shanten(counts: list[int], kinds: list[int], switches: int) -> list[int]:
     """The shanten after each discard of ``kinds`` (distinct, held) from the plain hand
     ``counts`` (forms as in :func:`discard_options`)."""
@@ -547,6 +559,7 @@ def wild_discard_options(
         if far < best:
             best = far
     out: list[DiscardOption] = []
+    live_bits: i64 = live_bits_of(live)  # (read once for every discard)
     for i in range(len(kinds)):
         d = kinds[i]
         dist: i64 = dists[i]
@@ -556,7 +569,7 @@ def wild_discard_options(
         cc[d] -= 1
         if large:
             _check_added(cc, live, wild, stand_in, switches)
-        found = _kinds_below(cc, live, int(dist), wild, stand_in, switches)
+        found = _kinds_below(cc, live, int(dist), wild, stand_in, switches, live_bits)
         cc[d] += 1
         ukeire, improving = _improving_kinds(found, live)
         out.append(DiscardOption(d, int(dist) - 1, ukeire, improving))

@@ -310,10 +310,10 @@ def hand_vector(c: Sequence[int]) -> bytes:
 
 
 def _total(c: list[int]) -> int:
-    n = 0
+    n: i64 = 0  # (machine integers: a tagged int's add is a call a kind)
     for k in range(NUM_KINDS):
         n += c[k]
-    return n
+    return int(n)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1093,7 +1093,13 @@ def forms_ukeire_wild(
 
 
 def _kinds_below(
-    cc: list[int], lv: list[int], dist: int, wild: int, stand_in: int, switches: int
+    cc: list[int],
+    lv: list[int],
+    dist: int,
+    wild: int,
+    stand_in: int,
+    switches: int,
+    live_bits: i64 = -1,
 ) -> i64:
     """Bit ``t`` set for each kind ``t`` with ``lv[t] > 0`` held fewer than four times in
     ``cc`` (a hand holding wild tiles, as in :func:`forms_distance_wild`; restored before
@@ -1108,7 +1114,8 @@ def _kinds_below(
     (``tests/test_hand_kernel.py`` compares the two on random hands).  One more wild is one
     more joker beside the same counts; one more stand-in is one more of its own face in
     each reading, and a new last reading with all of them read as the wild's face.  The
-    caller has checked the hand's size (:func:`_check_added`)."""
+    caller has checked the hand's size (:func:`_check_added`); ``live_bits``, when given,
+    is :func:`live_bits_of` ``lv``."""
     jokers = cc[wild]
     joker_ok = lv[wild] > 0 and jokers < 4
     cc[wild] = 0
@@ -1117,19 +1124,40 @@ def _kinds_below(
     face = other if other >= 0 and lv[other] > 0 and held < 4 else -1
     # a stand-in held four times is no kind to add (the last reading adds no face either)
     skip = other if other >= 0 and face < 0 else -1
+    # the kinds a reading may add besides the wild and its face (live, neither wild nor
+    # skip), as bits
+    addable: i64 = live_bits if live_bits >= 0 else live_bits_of(lv)
+    bit: i64 = 1
+    bit <<= wild
+    addable &= ~bit
+    if skip >= 0:
+        bit = 1
+        bit <<= skip
+        addable &= ~bit
     found: i64 = _improving_kinds(
-        cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, 0
+        cc, jokers, switches, dist, lv, wild, skip, joker_ok, held == 0, face, 0, addable
     )
     for r in range(1, held + 1):  # r stand-ins read as the wild's own face, r = 1 … held
         cc[other] -= 1
         cc[wild] += 1
         found = _improving_kinds(
-            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, found
+            cc, jokers, switches, dist, lv, wild, skip, joker_ok, r == held, face, found, addable
         )
     if other >= 0:
         cc[other] += held
     cc[wild] = jokers
     return found
+
+
+def live_bits_of(live: list[int]) -> i64:
+    """Bit ``t`` for each kind ``t`` with ``live[t] > 0``."""
+    bits: i64 = 0
+    bit: i64 = 1
+    for t in range(NUM_KINDS):
+        if live[t] > 0:
+            bits |= bit
+        bit <<= 1
+    return bits
 
 
 def _check_added(cc: list[int], lv: list[int], wild: int, stand_in: int, switches: int) -> None:
@@ -1213,9 +1241,18 @@ def _discard_distances(
     h2: i64 = _held(hist, 2)
     h3: i64 = _held(hist, 3)
     h4: i64 = _held(hist, 4)
-    b0, b1, b2, honors = _lan_parts_of(c, kinds_held) if lan else (0, 0, 0, 0)
+    # (an ``if`` each, not a conditional of two tuples: that one is unpacked generically)
+    b0: i64 = 0
+    b1: i64 = 0
+    b2: i64 = 0
+    honors: i64 = 0
+    if lan:
+        b0, b1, b2, honors = _lan_parts_of(i0, i1, i2, kinds_held)
     # orphan kinds held, and those held twice or more
-    orphans, orphan_pairs = _orphan_counts(c) if yao else (0, 0)
+    orphans: i64 = 0
+    orphan_pairs: i64 = 0
+    if yao:
+        orphans, orphan_pairs = _orphan_counts(c)
     for i in range(len(kinds)):
         t = kinds[i]
         if t == wild:  # one joker fewer: the same counts (and the same sets)
@@ -1365,7 +1402,7 @@ def _reading_of(c: list[int], jokers: int, switches: int, dist: int) -> _Reading
     rd.strict = (switches & STRICT_LAN) != 0
     kinds_held: i64 = NUM_KINDS - _held(hist, 0)
     if lan and 14 - kinds_held <= below:  # (it keeps one tile a kind held at most)
-        rd.b0, rd.b1, rd.b2, rd.honors = _lan_parts_of(c, kinds_held)
+        rd.b0, rd.b1, rd.b2, rd.honors = _lan_parts_of(i0, i1, i2, kinds_held)
         rd.lan_held = 14 - _lan_kept(rd.b0, rd.b1, rd.b2, rd.honors, rd.strict)
     rd.lan_on = lan and rd.lan_held <= below
     rd.yao = (switches & SHISANYAO) != 0 and total >= 13
@@ -1441,6 +1478,7 @@ def _improving_kinds(
     last: bool,
     face: int,
     found: i64,
+    addable: i64,
 ) -> i64:
     """``found`` (bit ``t`` for kind ``t``) with every kind ``t`` added (live, held fewer
     than four times, neither ``wild`` nor ``skip``, not in it yet) one more copy of which
@@ -1472,6 +1510,27 @@ def _improving_kinds(
         found |= wild_bit
     if not (rd.std_on or rd.pairs_on or rd.lan_on or rd.yao):
         return found
+    if rd.std_on:
+        # the standard form's kinds group by group, from masks kept by what they depend on
+        # (:func:`_standard_kinds`); ``addable`` (bit ``t``: ``live[t] > 0``, ``t`` neither
+        # ``wild`` nor ``skip``) as the loop below filters them
+        found |= _standard_kinds(rd) & addable
+        if last and face >= 0:  # the wild's own face for the stand-in, every form asked
+            face_bit: i64 = 1
+            face_bit <<= face
+            if not found & face_bit:
+                fg: i64 = wild // 9 if wild < 27 else 3
+                frb: i64 = 1
+                frb <<= wild - 9 * fg
+                fx: i64 = c[wild]
+                if fx < 4 and _kind_below(rd, wild, fx, fg, POW5[wild - 9 * fg], frb):
+                    found |= face_bit
+            last = False
+        if not (rd.pairs_on or rd.lan_on or rd.yao):  # the standard form alone
+            return found
+        rd.std_on = False  # its kinds are in ``found``: the rest asks the other forms
+    if not rd.yao:  # seven pairs and 十三烂: their answers by the kind's count, in masks
+        return _pairs_lan_kinds(rd, c, wild, last, face, found, addable)
     # the kinds, then (on the last reading) the wild's own face for the stand-in; each
     # kind's group g, its weight w in the group's pattern index and its rank bit rb
     bit: i64 = 1
@@ -1512,13 +1571,153 @@ def _improving_kinds(
     return found
 
 
-def _lan_parts_of(c: list[int], kinds_held: i64) -> tuple[i64, i64, i64, i64]:
-    """The 十三烂 parts of a hand holding ``kinds_held`` kinds: each suit's ranks held (nine
-    bits) and the honor kinds held."""
-    b0: i64 = _rank_mask(c, 0)
-    b1: i64 = _rank_mask(c, 9)
-    b2: i64 = _rank_mask(c, 18)
+def _pairs_lan_kinds(
+    rd: _Reading, c: list[int], wild: int, last: bool, face: int, found: i64, addable: i64
+) -> i64:
+    """:func:`_improving_kinds`' answer over seven pairs and 十三烂 (the reading's standard
+    form off, or its kinds in ``found`` already; no 十三幺): seven pairs by the added
+    kind's count alone (one :func:`_pairs_moved` a count, not a kind), 十三烂 by whether
+    the kind is held (then the parts stay) or its rank or honor is new."""
+    below = rd.below
+    m0: i64 = 0  # the kinds held 0, 1, 2 and 3 times, as bits
+    m1: i64 = 0
+    m2: i64 = 0
+    m3: i64 = 0
+    bit: i64 = 1
+    for t in range(NUM_KINDS):
+        x: i64 = c[t]
+        if x == 0:
+            m0 |= bit
+        elif x == 1:
+            m1 |= bit
+        elif x == 2:
+            m2 |= bit
+        elif x == 3:
+            m3 |= bit
+        bit <<= 1
+    open_: i64 = addable & ~found  # (a kind held four times is in no mask)
+    if rd.pairs_on:
+        h1 = rd.h1
+        h2 = rd.h2
+        h3 = rd.h3
+        h4 = rd.h4
+        q = rd.quads_two
+        if _pairs_moved(h1, h2, h3, h4, 0, 1, q) < below:
+            found |= m0 & open_
+        if _pairs_moved(h1, h2, h3, h4, 1, 1, q) < below:
+            found |= m1 & open_
+        if _pairs_moved(h1, h2, h3, h4, 2, 1, q) < below:
+            found |= m2 & open_
+        if _pairs_moved(h1, h2, h3, h4, 3, 1, q) < below:
+            found |= m3 & open_
+    if rd.lan_on:
+        if rd.lan_held < below:  # a kind held: the same parts
+            found |= (m1 | m2 | m3) & open_
+        new: i64 = m0 & open_ & ~found
+        if new:
+            bit = 1
+            g: i64 = 0
+            rb: i64 = 1
+            for t in range(NUM_KINDS):
+                if t == 9 or t == 18 or t == 27:
+                    g += 1
+                    rb = 1
+                if new & bit:
+                    b0: i64 = rd.b0
+                    b1: i64 = rd.b1
+                    b2: i64 = rd.b2
+                    hh: i64 = rd.honors
+                    if g == 0:
+                        b0 |= rb
+                    elif g == 1:
+                        b1 |= rb
+                    elif g == 2:
+                        b2 |= rb
+                    else:
+                        hh += 1
+                    if 14 - _lan_kept(b0, b1, b2, hh, rd.strict) < below:
+                        found |= bit
+                bit <<= 1
+                rb <<= 1
+    if last and face >= 0:  # the wild's own face for the stand-in
+        face_bit: i64 = 1
+        face_bit <<= face
+        if not found & face_bit:
+            fg: i64 = wild // 9 if wild < 27 else 3
+            frb: i64 = 1
+            frb <<= wild - 9 * fg
+            fx: i64 = c[wild]
+            if fx < 4 and _kind_below(rd, wild, fx, fg, POW5[wild - 9 * fg], frb):
+                found |= face_bit
+    return found
+
+
+def _standard_kinds(rd: _Reading) -> i64:
+    """Bit ``t`` for each kind ``t`` held fewer than four times one more copy of which takes
+    the reading ``rd``'s standard form below its mark (:func:`_kind_below`'s standard part),
+    whether live or not, group by group (:func:`_group_mask`: the group's pattern index and
+    the other groups' product read once)."""
+    below: i64 = rd.below
+    cell: i64 = rd.cell
+    return (
+        _group_mask(False, rd.i0, rd.o0, cell, below)
+        | _group_mask(False, rd.i1, rd.o1, cell, below) << 9
+        | _group_mask(False, rd.i2, rd.o2, cell, below) << 18
+        | _group_mask(True, rd.i3, rd.o3, cell, below) << 27
+    )
+
+
+def _group_mask(honors: bool, idx: i64, oth: i64, cell: i64, below: i64) -> i64:
+    """Bit ``r`` for each rank ``r`` of a group (suited, or the honors) held fewer than four
+    times in its pattern index ``idx`` one more copy of which takes the standard form below
+    ``below`` at slot ``cell``, the other groups' class product being ``oth``."""
+    mask: i64 = 0
+    w: i64 = 1
+    bit: i64 = 1
+    n: i64 = 7 if honors else 9
+    r: i64 = 0
+    rest: i64 = idx  # the digits of ranks r and up
+    while r < n:
+        above: i64 = rest // 5  # (by a constant: no division instruction)
+        if rest - 5 * above < 4:
+            if honors:
+                k: i64 = _HONOR_CLASS[idx + w]
+            else:
+                k = _SUIT_CLASS[idx + w]
+            p: i64 = _PRODUCT[k << 8 | oth]
+            dd: i64 = _VECTORS[10 * p + cell]
+            if dd < below:
+                mask |= bit
+        rest = above
+        w *= 5
+        bit <<= 1
+        r += 1
+    return mask
+
+
+def _lan_parts_of(i0: i64, i1: i64, i2: i64, kinds_held: i64) -> tuple[i64, i64, i64, i64]:
+    """The 十三烂 parts of a hand holding ``kinds_held`` kinds, its suits' pattern indexes
+    ``i0``, ``i1``, ``i2`` (:func:`_scan`): each suit's ranks held (nine bits) and the honor
+    kinds held."""
+    b0: i64 = _ranks_held(i0)
+    b1: i64 = _ranks_held(i1)
+    b2: i64 = _ranks_held(i2)
     return b0, b1, b2, kinds_held - _bits(b0) - _bits(b1) - _bits(b2)
+
+
+def _ranks_held(idx: i64) -> i64:
+    """The ranks held in a suit of pattern index ``idx`` (its base-5 digits), as nine bits
+    (from the index :func:`_scan` gave, not a second read of the counts)."""
+    mask: i64 = 0
+    bit: i64 = 1
+    rest: i64 = idx
+    for _r in range(9):
+        above: i64 = rest // 5
+        if rest - 5 * above:
+            mask |= bit
+        rest = above
+        bit <<= 1
+    return mask
 
 
 def _orphan_counts(c: list[int]) -> tuple[i64, i64]:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         DiscardOption,
         discard_options,
         discard_shanten,
+        least_shanten,
         wild_discard_options,
     )
 else:
@@ -26,6 +27,7 @@ else:
     DiscardOption = _kernel.DiscardOption  # one discard and what it leaves
     discard_options = _kernel.discard_options
     discard_shanten = _kernel.discard_shanten
+    least_shanten = _kernel.least_shanten
     wild_discard_options = _kernel.wild_discard_options
     SEVEN_PAIRS = _kernel.SEVEN_PAIRS
     SHISANYAO = _kernel.SHISANYAO
@@ -38,5 +40,6 @@ __all__ = [
     "DiscardOption",
     "discard_options",
     "discard_shanten",
+    "least_shanten",
     "wild_discard_options",
 ]

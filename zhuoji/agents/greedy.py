@@ -36,6 +36,7 @@ from typing import ClassVar
 from mypy_extensions import mypyc_attr
 
 from zhuoji.actions import Action, ActionKind
+from zhuoji.agents import discards as _discards
 from zhuoji.agents.analysis import DiscardOption, TableView, wait_values
 from zhuoji.agents.base import choose_start, register_agent
 from zhuoji.observation import Observation
@@ -267,7 +268,10 @@ class GreedyAgent:
 
 
 def _least_shanten(opts: Sequence[DiscardOption]) -> int:
-    """The lowest shanten among the options (each option's attribute read once)."""
+    """The lowest shanten among the options (each option's attribute read once; a list, as
+    the analyzer gives, by the discard kernel, where the attribute is native)."""
+    if type(opts) is list:
+        return _discards.least_shanten(opts)
     best = 99
     for o in opts:
         s = o.shanten
@@ -280,7 +284,12 @@ def _suit_lean(view: TableView) -> int:
     """The suit a hand leans to (清一色 / 混一色 chance), or -1: at least 9 of its tiles,
     melds counted, in one suit."""
     hand = view.hand
-    counts = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
+    counts = [0, 0, 0]
+    for s in range(3):  # (a loop over the counts: ``sum`` of a slice is two generic calls)
+        n = 0
+        for t in range(9 * s, 9 * s + 9):
+            n += hand[t]
+        counts[s] = n
     for m in view.own_melds():
         if m.tile < 27:
             counts[m.tile // 9] = counts[m.tile // 9] + 3
