@@ -19,7 +19,7 @@ would have collected (:func:`zhuoji.rules.dou.kong_collects`, the ``dou`` stage'
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import Field
 
@@ -33,6 +33,11 @@ from zhuoji.outcome import Meld, MeldKind, RoundEnd, Win, WinHow
 from zhuoji.rules.dou import DouParams, kong_collects
 from zhuoji.rules.needs import ROBBING, WINS_ON_DISCARD, Because, IsNot, Set, all_of
 from zhuoji.rules.registry import Params, Phase, Point, Words, register
+
+# a win's kinds as module constants (read off their class, each goes through the enum type's
+# ``__getattr__``: the stage asks them of every win; issue 29)
+_DISCARD: Final = WinHow.DISCARD
+_ROB_KONG: Final = WinHow.ROB_KONG
 
 
 class BurnParts(Params):
@@ -268,9 +273,9 @@ def settle_burn(ctx: SettleContext, p: BurnParams) -> None:
         if win.source is None:
             continue
         parts: BurnParts | None
-        if win.how is WinHow.DISCARD and ctx.end.repao:
+        if win.how is _DISCARD and ctx.end.repao:
             parts, why = p.repao, "repao"
-        elif win.how is WinHow.ROB_KONG:
+        elif win.how is _ROB_KONG:
             parts, why = p.rob_kong, "rob_kong"
         else:
             continue
@@ -319,6 +324,6 @@ def _kong_behind(ctx: SettleContext, win: Win) -> int | None:
     burnt player's, else his latest kong."""
     assert win.source is not None
     kongs = [m.tile for m in ctx.end.seats[win.source].melds if m.is_kong]
-    if ctx.end.kong_tile is not None and (ctx.end.kong_tile in kongs or win.how is WinHow.ROB_KONG):
+    if ctx.end.kong_tile is not None and (ctx.end.kong_tile in kongs or win.how is _ROB_KONG):
         return ctx.end.kong_tile
     return kongs[-1] if kongs else None

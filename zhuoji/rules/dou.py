@@ -150,6 +150,8 @@ _KONG_KINDS: Final = frozenset(k for k in MeldKind if k.is_kong)
 # ``__getattr__``)
 _SELF_DRAW: Final = WinHow.SELF_DRAW
 _GANG_EXPOSED: Final = MeldKind.GANG_EXPOSED
+_GANG_CONCEALED: Final = MeldKind.GANG_CONCEALED
+_GANG_ADDED: Final = MeldKind.GANG_ADDED
 
 
 def round_end_kind(end: RoundEnd) -> str:
@@ -212,11 +214,16 @@ def kong_value(p: DouParams, meld: Meld) -> int:
         return p.late_value
     if p.jiandousan:
         return p.jiandousan_value
-    return {
-        MeldKind.GANG_CONCEALED: p.values.concealed,
-        MeldKind.GANG_EXPOSED: p.values.exposed,
-        MeldKind.GANG_ADDED: p.values.added,
-    }[meld.kind]
+    # by kind, without a dict of the three built per call (its keys read off the enum class)
+    values = p.values
+    kind = meld.kind
+    if kind is _GANG_CONCEALED:
+        return values.concealed
+    if kind is _GANG_EXPOSED:
+        return values.exposed
+    if kind is _GANG_ADDED:
+        return values.added
+    raise KeyError(kind)  # no kong: it has no value (as the kind's table had none)
 
 
 def kong_collects(p: DouParams, meld: Meld, others: int) -> int:
@@ -230,7 +237,7 @@ def kong_collects(p: DouParams, meld: Meld, others: int) -> int:
     value = kong_value(p, meld)
     if meld.late:
         return value * others
-    if meld.kind is MeldKind.GANG_EXPOSED:
+    if meld.kind is _GANG_EXPOSED:
         return {"feeder": value, "all": value * others, "konger": 0}[p.exposed_paid_by]
     return value * others
 

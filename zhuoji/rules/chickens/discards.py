@@ -16,7 +16,16 @@ from typing import Any, Final
 
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import RoundEnd
-from zhuoji.rules.chickens.params import ChickenParams, TileChoice
+from zhuoji.rules.chickens.params import (
+    ChickenParams,
+    Chongfeng,
+    Hengji,
+    Shouquan,
+    TileChoice,
+    UnreadyPays,
+    Zeren,
+)
+from zhuoji.rules.chickens.params import Standing as StandingRule
 from zhuoji.rules.chickens.values import Chicken
 from zhuoji.rules.memo import per_object
 from zhuoji.tiles import parse_one
@@ -76,6 +85,84 @@ CHONGFENG: Final = Status.CHONGFENG
 HENGJI: Final = Status.HENGJI
 
 
+class ChongfengTerms:
+    """``Chongfeng`` read once into plain fields (the same names and values)."""
+
+    def __init__(self, c: Chongfeng) -> None:
+        self.tiles: Final[TileChoice] = c.tiles
+        self.label: Final[str] = c.label
+        self.multiplier: Final[int] = c.multiplier
+        self.golden_multiplier: Final[int] = c.golden_multiplier
+        self.first: Final[str] = c.first
+        self.claimed: Final[str] = c.claimed
+        self.also_discard: Final[bool] = c.also_discard
+        self.shouquan: Final[Shouquan | None] = c.shouquan
+
+
+class HengjiTerms:
+    """``Hengji`` read once into plain fields (the same names and values)."""
+
+    def __init__(self, h: Hengji) -> None:
+        self.tiles: Final[TileChoice] = h.tiles
+        self.multiplier: Final[int] = h.multiplier
+        self.label: Final[str] = h.label
+
+
+class ZerenTerms:
+    """``Zeren`` read once into plain fields (the same names and values)."""
+
+    def __init__(self, z: Zeren) -> None:
+        self.tiles: Final[TileChoice] = z.tiles
+        self.extra: Final[int] = z.extra
+        self.premium: Final[bool] = z.premium
+        self.claims: Final[str] = z.claims
+        self.discarder: Final[str] = z.discarder
+        self.claimer_unready: Final[str] = z.claimer_unready
+        self.claimer_pays_back: Final[str] = z.claimer_pays_back
+        self.shouquan: Final[Shouquan | None] = z.shouquan
+
+
+class ChickenTerms:
+    """``ChickenParams`` read once into plain fields, as ``HuTerms`` reads the ``hu`` hook's
+    (issue 29: a pydantic model's attribute is a Python read through its ``__getattr__`` hook,
+    about 0.3 K instructions from compiled code; a field here is a native read).  The same
+    names and values: :class:`~zhuoji.rules.chickens.params.ChickenParams` stays the validated
+    source and the one the words, the pricer and the table read; the stage's compiled
+    functions read this (:func:`terms`), and take either."""
+
+    def __init__(self, p: ChickenParams) -> None:
+        cf, hj, zr = p.chongfeng, p.hengji, p.zeren
+        self.chongfeng: Final[ChongfengTerms | None] = None if cf is None else ChongfengTerms(cf)
+        self.hengji: Final[HengjiTerms | None] = None if hj is None else HengjiTerms(hj)
+        self.zeren: Final[ZerenTerms | None] = None if zr is None else ZerenTerms(zr)
+        self.standing: Final[StandingRule | None] = p.standing
+        self.unready_pays: Final[UnreadyPays | None] = p.unready_pays
+        self.kong_counts: Final[int] = p.kong_counts
+        self.scope: Final[str] = p.scope
+        self.won_tile: Final[str] = p.won_tile
+        self.zhuopao: Final[bool] = p.zhuopao
+        self.collectors: Final[str] = p.collectors
+        self.payers: Final[str] = p.payers
+        self.payment: Final[str] = p.payment
+
+
+_TERMS: dict[int, tuple[ChickenParams, ChickenTerms]] = {}
+
+
+def terms(p: ChickenParams | ChickenTerms) -> ChickenTerms:
+    """The :class:`ChickenTerms` of ``p`` (itself when it is one), read on its first use and
+    kept with ``p`` (so its id is not reused) for the rounds of the same ruleset."""
+    if isinstance(p, ChickenTerms):
+        return p
+    got = _TERMS.get(id(p))
+    if got is None or got[0] is not p:
+        if len(_TERMS) >= 256:  # a process meets few rule sets (as rules/memo.py's stores)
+            _TERMS.clear()
+        got = (p, ChickenTerms(p))
+        _TERMS[id(p)] = got
+    return got[1]
+
+
 @per_object(maxsize=256)
 def named_kinds(tiles: list[str]) -> frozenset[int]:
     """The kinds a variant's tile list names, read once per list (it is read every round)."""
@@ -117,41 +204,45 @@ def _own_firsts(end: RoundEnd) -> set[int]:
     return set(firsts.values())
 
 
-def classify(end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams) -> dict[int, Status]:
+def classify(
+    end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams | ChickenTerms
+) -> dict[int, Status]:
     """Discard index → status, for every discarded chicken (in discard order)."""
-    if p.hengji is not None:
-        return _classify_with_rounds(end, table, p)
+    t = terms(p)
+    if t.hengji is not None:
+        return _classify_with_rounds(end, table, t)
     # without 横鸡 a discard's status reads only earlier discards of its own kind (冲锋
     # ``round``) or its discarder's first discard (冲锋 ``own``): only the chickens are walked
     discards = end.discards
     chickens = [i for i, d in enumerate(discards) if d.tile in table]
-    cf = p.chongfeng
+    cf = t.chongfeng
     if cf is None:
         return dict.fromkeys(chickens, PLAIN)
     cf_tiles = tiles_of(cf.tiles, table)
+    first = cf.first
     out: dict[int, Status] = {}
-    if cf.first == "round":
+    if first == "round":
         seen: set[int] = set()
         for i in chickens:
             k = discards[i].tile
             out[i] = CHONGFENG if k in cf_tiles and k not in seen else PLAIN
             seen.add(k)
-    elif cf.first == "round_any":  # one 冲锋 a round: the first discard of any of its tiles
+    elif first == "round_any":  # one 冲锋 a round: the first discard of any of its tiles
         taken = False
         for i in chickens:
-            first = discards[i].tile in cf_tiles and not taken
-            out[i] = CHONGFENG if first else PLAIN
+            is_first = discards[i].tile in cf_tiles and not taken
+            out[i] = CHONGFENG if is_first else PLAIN
             taken = taken or discards[i].tile in cf_tiles
     else:
         own = _own_firsts(end)
         for i in chickens:
-            first = i in own and discards[i].tile in cf_tiles
-            out[i] = CHONGFENG if first else PLAIN
+            is_first = i in own and discards[i].tile in cf_tiles
+            out[i] = CHONGFENG if is_first else PLAIN
     return out
 
 
 def _classify_with_rounds(
-    end: RoundEnd, table: Mapping[int, Chicken], p: ChickenParams
+    end: RoundEnd, table: Mapping[int, Chicken], p: ChickenTerms
 ) -> dict[int, Status]:
     """:func:`classify` with 横鸡 rounds, which every discard may close (DS §7.3)."""
     walk = DiscardWalk(table, p)
@@ -168,7 +259,9 @@ class DiscardWalk:
     横鸡 rounds any discard may close (DS §7.3): :func:`classify` walks a round with it, and
     a bot asks what its next discard would be (:meth:`next_status`)."""
 
-    def __init__(self, table: Mapping[int, Chicken], p: ChickenParams | None) -> None:
+    def __init__(
+        self, table: Mapping[int, Chicken], p: ChickenParams | ChickenTerms | None
+    ) -> None:
         """The walk of a round's discards from its start (``p`` None: one that knows no
         冲锋 or 横鸡 rule, which :meth:`copy` fills in)."""
         cf = p.chongfeng if p is not None else None
@@ -237,19 +330,23 @@ class DiscardWalk:
         return PLAIN
 
 
-def status_value(status: Status, c: Chicken, p: ChickenParams) -> int:
+def status_value(status: Status, c: Chicken, p: ChickenParams | ChickenTerms) -> int:
     """A discarded chicken's own value: 冲锋 and 横鸡 multiply the tile's value (not golden)."""
-    if status is CHONGFENG and p.chongfeng is not None:
-        return p.chongfeng.multiplier * c.base
-    if status is HENGJI and p.hengji is not None:
-        return p.hengji.multiplier * c.base
+    if status is CHONGFENG:
+        cf = terms(p).chongfeng
+        if cf is not None:
+            return cf.multiplier * c.base
+    elif status is HENGJI:
+        hj = terms(p).hengji
+        if hj is not None:
+            return hj.multiplier * c.base
     return c.base
 
 
-def chongfeng_multipliers(p: ChickenParams, first_round: bool) -> tuple[int, int]:
+def chongfeng_multipliers(p: ChickenParams | ChickenTerms, first_round: bool) -> tuple[int, int]:
     """(multiplier, golden multiplier) of a 冲锋鸡: the 首圈 ones for a 冲锋 in the first
     go-round where the variant sets them (FW idx 14), else the 冲锋 ones."""
-    cf = p.chongfeng
+    cf = terms(p).chongfeng
     assert cf is not None
     if first_round and cf.shouquan is not None:
         sq = cf.shouquan
@@ -258,14 +355,15 @@ def chongfeng_multipliers(p: ChickenParams, first_round: bool) -> tuple[int, int
 
 
 def chongfeng_value(
-    c: Chicken, p: ChickenParams, first_round: bool, tags: tuple[str, ...] = ()
+    c: Chicken, p: ChickenParams | ChickenTerms, first_round: bool, tags: tuple[str, ...] = ()
 ) -> tuple[int, str, Fact]:
     """(amount, item, fact) of a 冲锋鸡 on ``c``: its tile, base value (``each``) and
     multiplier, golden or not, the variant's name of it (冲锋鸡 / 英雄鸡 / 首圈鸡); ``tags``
     say how it was made (``own``: a player's own first discard; ``claimed``/``claimer``)."""
-    cf = p.chongfeng
+    t = terms(p)
+    cf = t.chongfeng
     assert cf is not None
-    plain_mult, golden_mult = chongfeng_multipliers(p, first_round)
+    plain_mult, golden_mult = chongfeng_multipliers(t, first_round)
     mult = golden_mult if c.golden else plain_mult
     item, label, kind = "ji.chongfeng", cf.label, "chongfeng"
     if first_round and cf.shouquan is not None:
@@ -292,10 +390,11 @@ def chongfeng(
     table: Mapping[int, Chicken],
     status: dict[int, Status],
     ready: list[bool],
-    p: ChickenParams,
+    p: ChickenParams | ChickenTerms,
 ) -> list[Special]:
     """Every 冲锋鸡 of the round with its owner."""
-    cf = p.chongfeng
+    t = terms(p)
+    cf = t.chongfeng
     if cf is None:
         return []
     firsts = first_go_round(end)
@@ -314,16 +413,20 @@ def chongfeng(
             tags = ("claimed", "claimer") if owner == d.claimed_by else ("claimed",)
         else:
             continue  # punged or konged: 责任鸡, not 冲锋
-        amount, item, f = chongfeng_value(table[d.tile], p, i < firsts, tags)
+        amount, item, f = chongfeng_value(table[d.tile], t, i < firsts, tags)
         out.append(Special(owner, None, amount, item, f))
     return out
 
 
 def zeren(
-    end: RoundEnd, table: Mapping[int, Chicken], status: dict[int, Status], p: ChickenParams
+    end: RoundEnd,
+    table: Mapping[int, Chicken],
+    status: dict[int, Status],
+    p: ChickenParams | ChickenTerms,
 ) -> list[Special]:
     """Every 责任鸡 of the round: (discarder, claimer, amount)."""
-    zr = p.zeren
+    t = terms(p)
+    zr = t.zeren
     if zr is None:
         return []
     kinds = tiles_of(zr.tiles, table)
@@ -353,7 +456,7 @@ def zeren(
             )
         elif zr.premium:
             st = status.get(i, PLAIN)
-            amount, item = status_value(st, c, p) - c.base, "ji.zeren"
+            amount, item = status_value(st, c, t) - c.base, "ji.zeren"
             f = fact(tiles=tiles, kind="zeren", each=c.base, fan=amount, tags=("premium", st.value))
         else:
             amount, item = zr.extra * c.base, "ji.zeren"

@@ -18,7 +18,15 @@ from typing import Final
 
 from zhuoji.contract.ledger import Fact, fact
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
-from zhuoji.rules.chickens.discards import CHONGFENG, HENGJI, PLAIN, Status, status_value
+from zhuoji.rules.chickens.discards import (
+    CHONGFENG,
+    HENGJI,
+    PLAIN,
+    ChickenTerms,
+    Status,
+    status_value,
+    terms,
+)
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import Chicken, Part
 
@@ -94,14 +102,15 @@ class WonTile:
         self.discard = discard
 
 
-def won_tile(end: RoundEnd, p: ChickenParams) -> WonTile | None:
+def won_tile(end: RoundEnd, p: ChickenParams | ChickenTerms) -> WonTile | None:
     """Who holds the winning tile as a chicken, if anyone (``won_tile``)."""
-    if end.win_tile is None or not end.wins or p.won_tile == "never":
+    rule = terms(p).won_tile
+    if end.win_tile is None or not end.wins or rule == "never":
         return None
     first = end.wins[0]
     if first.how is SELF_DRAW:
         return WonTile(first.seat, None)
-    if p.won_tile == "self_draw" or first.source is None:
+    if rule == "self_draw" or first.source is None:
         return None
     winners = {w.seat for w in end.wins}
     index = next(
@@ -176,15 +185,16 @@ def holdings(
     table: Mapping[int, Chicken],
     status: dict[int, Status],
     discarded: list[list[int]],
-    p: ChickenParams,
+    p: ChickenParams | ChickenTerms,
 ) -> list[list[Earning]]:
     """Per seat, what his chickens earn from each payer (before who collects is decided);
     ``discarded`` is :func:`discarded_chickens`."""
-    won = won_tile(end, p)
-    stands = p.standing  # 站鸡: counted only where the variant has it
+    pt = terms(p)
+    won = won_tile(end, pt)
+    stands = pt.standing  # 站鸡: counted only where the variant has it
     won_kind = -1 if end.win_tile is None else end.win_tile
-    # the parameters read once (pydantic attributes), not per seat and tile
-    kong_counts, scope = p.kong_counts, p.scope
+    # the parameters read once, not per seat and tile
+    kong_counts, scope, zhuopao = pt.kong_counts, pt.scope, pt.zhuopao
     concealed_kongs_stand = stands is not None and stands.concealed_kongs
     out: list[list[Earning]] = []
     for s, seat in enumerate(end.seats):
@@ -199,11 +209,11 @@ def holdings(
         if won is not None and won.seat == s and end.win_tile in table:
             k = won_kind
             st = status.get(won.discard, PLAIN) if won.discard is not None else None
-            if p.zhuopao and st is not None and st is not PLAIN:
-                v = status_value(st, table[k], p)
+            if zhuopao and st is not None and st is not PLAIN:
+                v = status_value(st, table[k], pt)
                 f = fact(tiles=(k,), kind="zhuopao", fan=v, tags=(st.value,))
                 extra.append(Earning(v, "ji.zhuopao", f))
-            elif p.zhuopao and st is not None and table[k].discard_parts:
+            elif zhuopao and st is not None and table[k].discard_parts:
                 apart[k] = apart.get(k, 0) + 1  # 捉炮鸡 of a plain discard: its discard value
             else:
                 plain[k] = plain.get(k, 0) + 1
@@ -231,19 +241,19 @@ def holdings(
                     continue
                 st = status.get(i, PLAIN)
                 if st is CHONGFENG:
-                    assert p.chongfeng is not None
-                    if p.chongfeng.also_discard:
+                    assert pt.chongfeng is not None
+                    if pt.chongfeng.also_discard:
                         plain[d.tile] = plain.get(d.tile, 0) + 1
                         thrown[d.tile] = thrown.get(d.tile, 0) + 1
                 elif st is HENGJI:
-                    assert p.hengji is not None
-                    v = status_value(st, c, p)
+                    assert pt.hengji is not None
+                    v = status_value(st, c, pt)
                     f = fact(
                         tiles=(d.tile,),
                         kind="hengji",
                         each=c.base,
-                        multiplier=p.hengji.multiplier,
-                        name=p.hengji.label,
+                        multiplier=pt.hengji.multiplier,
+                        name=pt.hengji.label,
                     )
                     extra.append(Earning(v, "ji.hengji", f))
                 elif c.discard_parts:  # a golden chicken not golden on discards
@@ -257,14 +267,14 @@ def holdings(
                 e for k in sorted(apart) for e in _plain(table[k].discarded(), apart[k], apart[k])
             ]
         if standing:
-            earnings += _standing(table, standing, p)
+            earnings += _standing(table, standing, pt)
         earnings += extra
         out.append(earnings)
     return out
 
 
 def _standing(
-    table: Mapping[int, Chicken], standing: Mapping[int, int], p: ChickenParams
+    table: Mapping[int, Chicken], standing: Mapping[int, int], p: ChickenTerms
 ) -> list[Earning]:
     """站鸡: a chicken still standing is worth its value × multiplier + bonus."""
     st = p.standing
@@ -296,11 +306,12 @@ def shown(
     table: Mapping[int, Chicken],
     status: dict[int, Status],
     discards: list[list[int]],
-    p: ChickenParams,
+    p: ChickenParams | ChickenTerms,
 ) -> list[Shown]:
     """Per unready seat, the chickens he showed — discarded (nobody took) and melded — for
     包鸡 (``unready_pays``); ``discards`` is :func:`discarded_chickens`."""
-    up = p.unready_pays
+    t = terms(p)
+    up = t.unready_pays
     assert up is not None
     out = []
     for s, seat in enumerate(end.seats):
@@ -317,17 +328,17 @@ def shown(
                 continue
             st = status.get(i, PLAIN)
             if st is HENGJI:
-                v = status_value(st, c, p)
+                v = status_value(st, c, t)
                 f = fact(tiles=(d.tile,), kind="baoji", fan=v, seat=s, tags=("hengji",))
                 extra.append(Earning(v, "ji.baoji", f))
-            elif st is PLAIN or (p.chongfeng is not None and p.chongfeng.also_discard):
+            elif st is PLAIN or (t.chongfeng is not None and t.chongfeng.also_discard):
                 discarded[d.tile] += 1
         for m in seat.melds:
             for k in set(m.tiles):
                 held = table.get(k)
                 if held is None or (up.tiles == "permanent" and not held.fixed):
                     continue
-                melded[k] += p.kong_counts if m.is_kong else m.tiles.count(k)
+                melded[k] += t.kong_counts if m.is_kong else m.tiles.count(k)
         lines = []
         for k in sorted(set(discarded) | set(melded)):
             c, thrown = table[k], table[k].discarded()

@@ -15,7 +15,7 @@ from typing import Final
 from zhuoji.contract.context import SettleContext
 from zhuoji.contract.ledger import Fact, fact, with_fact
 from zhuoji.contract.ledger_kernel import pay as ledger_pay
-from zhuoji.rules.chickens.discards import Special
+from zhuoji.rules.chickens.discards import ChickenTerms, Special, terms
 from zhuoji.rules.chickens.ownership import Earning, Shown
 from zhuoji.rules.chickens.params import ChickenParams
 
@@ -42,13 +42,13 @@ class Standing:
         self.owes = owes
 
     @classmethod
-    def of(cls, ctx: SettleContext, p: ChickenParams) -> Standing:
+    def of(cls, ctx: SettleContext, p: ChickenParams | ChickenTerms) -> Standing:
         # the one place the chickens stage reads burning: the seats whose chickens are
         # burnt, in one read (``ctx.chickens_burnt`` a seat was a call into Python each)
         burnt: frozenset[int] = ctx.burnt
         players: int = ctx.players
         ready = list(ctx.ready)
-        everyone = p.collectors == "all"
+        everyone = terms(p).collectors == "all"
         collects = [(ready[s] or everyone) and s not in burnt for s in range(players)]
         # 倒赔 / 包鸡 are owed by a player who is not ready (seed 001 二(5) "未叫嘴"); burning
         # turns nothing into a debt (seed 001 (四)(1): only what was owed anyway stays)
@@ -58,7 +58,7 @@ class Standing:
 
 def pay_holdings(
     ctx: SettleContext,
-    p: ChickenParams,
+    p: ChickenParams | ChickenTerms,
     st: Standing,
     earnings: list[list[Earning]],
 ) -> None:
@@ -66,8 +66,9 @@ def pay_holdings(
     settles the difference in one entry)."""
     flows: dict[tuple[int, int], int] = defaultdict(int)
     netted: dict[tuple[int, int], set[int]] = defaultdict(set)  # the chickens in a flow
-    unready_only = p.payers == "unready"
-    pairwise = p.payment == "pairwise"
+    t = terms(p)
+    unready_only = t.payers == "unready"
+    pairwise = t.payment == "pairwise"
     ready = st.ready
     collects = st.collects
     ledger = ctx.ledger  # ``ctx.pay`` without its calls: the same entry, under this hook
@@ -86,7 +87,7 @@ def pay_holdings(
                     netted[(min(payer, s), max(payer, s))].update(e.fact.tiles)
                 else:
                     ledger_pay(ledger, payer, s, e.amount, e.item, "", e.fact, rule)
-    if p.payment == "pairwise":
+    if pairwise:
         for a in range(ctx.players):
             for b in range(a + 1, ctx.players):
                 owed, due = flows[(a, b)], flows[(b, a)]
@@ -99,11 +100,13 @@ def pay_holdings(
                     ctx.pay(b, a, due - owed, "ji.net", fact=f)
 
 
-def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[Special]) -> None:
+def pay_zeren(
+    ctx: SettleContext, p: ChickenParams | ChickenTerms, st: Standing, events: list[Special]
+) -> None:
     """责任鸡: the discarder pays a collecting claimer; ``reversed``: an unready claimer pays a
     ready discarder (GA); ``reversed_to_any``: any discarder (DS §11.2) — the 责任, or with
     ``claimer_pays_back: face_and_amount`` the chicken's face value on top (DS §11.2)."""
-    zr = p.zeren
+    zr = terms(p).zeren
     assert zr is not None or not events
     for z in events:
         discarder, claimer = z.seat, z.other
@@ -125,14 +128,14 @@ def pay_zeren(ctx: SettleContext, p: ChickenParams, st: Standing, events: list[S
 
 def pay_unready(
     ctx: SettleContext,
-    p: ChickenParams,
+    p: ChickenParams | ChickenTerms,
     st: Standing,
     shown: list[Shown],
     chongfeng: list[Special],
 ) -> None:
     """包鸡: an unready player pays each payee for the chickens he showed; his 冲锋鸡 is paid
     back (倒赔)."""
-    up = p.unready_pays
+    up = terms(p).unready_pays
     if up is None:
         return
     owing = [s for s in range(ctx.players) if st.owes[s]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from zhuoji.contract.context import SettleContext
-from zhuoji.rules.chickens.discards import chongfeng, classify, named_kinds, zeren
+from zhuoji.rules.chickens.discards import chongfeng, classify, named_kinds, terms, zeren
 from zhuoji.rules.chickens.ownership import Earning, discarded_chickens, holdings, shown
 from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.payment import Standing, pay_holdings, pay_unready, pay_zeren
@@ -69,14 +69,15 @@ def settle_chickens(ctx: SettleContext, p: ChickenParams) -> None:
     remarks.extend(round_remarks(p, table, counting, end.weekday, ctx.rule, blown))
     if blown is not None:
         return
-    status = classify(end, table, p)
-    st = Standing.of(ctx, p)
-    cf = chongfeng(end, table, status, st.ready, p)
+    t = terms(p)  # the parameters as plain fields, which the compiled functions read natively
+    status = classify(end, table, t)
+    st = Standing.of(ctx, t)
+    cf = chongfeng(end, table, status, st.ready, t)
     discarded = discarded_chickens(end, status)
-    earnings = holdings(end, table, status, discarded, p)
+    earnings = holdings(end, table, status, discarded, t)
     for c in cf:
         earnings[c.seat].append(Earning(c.amount, c.item, c.fact, chongfeng=True))
-    pay_holdings(ctx, p, st, earnings)
-    pay_zeren(ctx, p, st, zeren(end, table, status, p))
-    if p.unready_pays is not None:
-        pay_unready(ctx, p, st, shown(end, st.ready, table, status, discarded, p), cf)
+    pay_holdings(ctx, t, st, earnings)
+    pay_zeren(ctx, t, st, zeren(end, table, status, t))
+    if t.unready_pays is not None:
+        pay_unready(ctx, t, st, shown(end, st.ready, table, status, discarded, t), cf)

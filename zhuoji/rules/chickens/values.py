@@ -13,13 +13,17 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from zhuoji.contract.ledger import Fact
 from zhuoji.outcome import Reveal, RevealAt
 from zhuoji.rules.chickens.params import ChickenParams, Direction
 from zhuoji.rules.memo import Identity, per_object
 from zhuoji.tiles import name, next_in_cycle, parse_one, prev_in_cycle
+
+# read off its class, a member goes through the enum type's ``__getattr__`` (every reveal of
+# every round; issue 29)
+_AT_WIN: Final = RevealAt.WIN
 
 
 @dataclass(frozen=True)
@@ -163,7 +167,7 @@ def chicken_table(p: ChickenParams, reveals: Iterable[Reveal], weekday: int) -> 
     table: dict[int, Chicken] = dict(plan.permanent)
     once = plan.once
     for r in reveals:
-        in_play = r.at is not RevealAt.WIN
+        in_play = r.at is not _AT_WIN
         for k in plan.made(r.tile, in_play):
             known = table.get(k)
             if known is not None:

@@ -17,7 +17,7 @@ ones, the day's), which the stage records so explanations and reports read them
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from zhuoji import tiles as T
 from zhuoji.contract.ledger import PAYEE, PAYER, SEAT, Fact, Remark, fact
@@ -26,6 +26,10 @@ from zhuoji.rules.chickens.params import ChickenParams
 from zhuoji.rules.chickens.values import Chicken, _Plan, _plan, weekday_kinds
 from zhuoji.rules.memo import per_object
 from zhuoji.rules.registry import Words
+
+# read off its class, a member goes through the enum type's ``__getattr__`` (every reveal of
+# every round; issue 29)
+_AT_WIN: Final = RevealAt.WIN
 
 #: what a reveal makes, by the set of directions (``flip.makes``), when it has a name
 _MAKES = {
@@ -376,7 +380,7 @@ def _remarks(
         return tuple(out)
     plan = _plan(p)
     for r in reveals:
-        in_play = r.at is not RevealAt.WIN
+        in_play = r.at is not _AT_WIN
         piece(("flip", rule, r.tile, in_play), _flip_facts, plan, r.tile, in_play)
     if plan.golden:
         shown = {r.tile for r in reveals}
