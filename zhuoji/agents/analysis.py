@@ -428,10 +428,19 @@ _CAPS = {
 }
 
 
-@lru_cache(maxsize=64)
+#: :func:`_caps` by ruleset (a ruleset hashes by identity; emptied past 64 rulesets)
+_CAPS_OF: Final[dict[Ruleset, list[int]]] = {}
+
+
 def _caps(ruleset: Ruleset) -> list[int]:
-    """:data:`_CAPS` of the ruleset's tile set (looked up once per ruleset)."""
-    return _CAPS[ruleset.variant.tiles.set]
+    """:data:`_CAPS` of the ruleset's tile set (looked up once per ruleset; a dictionary,
+    where an ``lru_cache`` cost each view a call through its wrapper)."""
+    got = _CAPS_OF.get(ruleset)
+    if got is None:
+        if len(_CAPS_OF) >= 64:
+            _CAPS_OF.clear()
+        got = _CAPS_OF[ruleset] = _CAPS[ruleset.variant.tiles.set]
+    return got
 
 
 # ---------------------------------------------------------------------------------------
