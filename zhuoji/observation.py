@@ -19,6 +19,8 @@ from zhuoji.outcome import Meld, MeldKind, RoundEnd
 from zhuoji.round_state import Phase, RoundState
 
 if TYPE_CHECKING:
+    from mypy_extensions import i64  # mypyc's unboxed 64-bit int; plain int as Python
+
     from zhuoji.ruleset import Ruleset
 
 
@@ -87,11 +89,17 @@ class Observation:
         r = self._state
         hand = r.seats[self.seat].hand
         table = r.table_seen
-        out = [0] * len(hand)
-        for k in range(len(hand)):
-            x = copies[k] - hand[k] - table[k]
-            if x > 0:
-                out[k] = x
+        n = len(hand)
+        # the copies as they are where none is seen (most kinds early on), the difference in
+        # machine integers where some are (the kinds with no copies in the wall read 0)
+        out = copies[:n]
+        for k in range(n):
+            seen: i64 = hand[k]
+            seen += table[k]
+            if seen:
+                x: i64 = copies[k]
+                x -= seen
+                out[k] = x if x > 0 else 0
         return out
 
     def flowers(self, seat: int) -> int:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -316,7 +316,7 @@ class TableView:
         if live is None:
             live = self._live = self.obs.live_counts(_caps(self.ruleset))
             if self.wild is not None:  # the revealed 宝牌 indicator is seen too
-                k = T.prev_in_cycle(self.wild)
+                k = _PREV_IN_CYCLE[self.wild]
                 live[k] = max(live[k] - 1, 0)
         return live
 
@@ -328,7 +328,7 @@ class TableView:
         if visible is None:
             visible = self._visible = self.obs.seen_counts()
             if self.wild is not None:
-                k = T.prev_in_cycle(self.wild)
+                k = _PREV_IN_CYCLE[self.wild]
                 visible[k] = visible[k] + 1
         return visible
 
@@ -417,6 +417,10 @@ class TableView:
         return any(m.kind.is_kong for m in self.melds[self.seat if seat is None else seat])
 
 
+#: :func:`zhuoji.tiles.prev_in_cycle` of each kind, looked up once here (the view asks it of
+#: the wild kind for the 宝牌 indicator; a call into the tiles module costs a Python call)
+_PREV_IN_CYCLE: Final[tuple[int, ...]] = tuple(T.prev_in_cycle(k) for k in range(T.NUM_KINDS))
+
 #: copies of each kind in a tile set's wall
 _CAPS = {
     ts: [T.COPIES if k in set(T.kinds_in(ts)) else 0 for k in range(T.NUM_KINDS)]
@@ -424,10 +428,19 @@ _CAPS = {
 }
 
 
-@lru_cache(maxsize=64)
+#: :func:`_caps` by ruleset (a ruleset hashes by identity; emptied past 64 rulesets)
+_CAPS_OF: Final[dict[Ruleset, list[int]]] = {}
+
+
 def _caps(ruleset: Ruleset) -> list[int]:
-    """:data:`_CAPS` of the ruleset's tile set (looked up once per ruleset)."""
-    return _CAPS[ruleset.variant.tiles.set]
+    """:data:`_CAPS` of the ruleset's tile set (looked up once per ruleset; a dictionary,
+    where an ``lru_cache`` cost each view a call through its wrapper)."""
+    got = _CAPS_OF.get(ruleset)
+    if got is None:
+        if len(_CAPS_OF) >= 64:
+            _CAPS_OF.clear()
+        got = _CAPS_OF[ruleset] = _CAPS[ruleset.variant.tiles.set]
+    return got
 
 
 # ---------------------------------------------------------------------------------------
