@@ -118,12 +118,26 @@ def test_one_click_from_the_lobby_to_a_table_against_paced_bots(
               window.noteSeq(document.body.dataset.seq); })
             .observe(document.body, { attributes: true, attributeFilter: ['data-seq'] }); }"""
         )
-        me.act(view)
-        me.wait_turn()
-        firsts = [t for i, (t, s) in enumerate(seqs) if s not in {x for _, x in seqs[:i]}]
-        assert len(firsts) >= 3, seqs
-        gaps = [b - a for a, b in itertools.pairwise(firsts)]
-        assert gaps and min(gaps) >= 0.7, gaps  # 0.8 s chosen, counted from the last move
+        # a cycle: the human's move, then the bots' moves until the human is asked again.  A
+        # bot's discard the human can claim (the deal is not fixed) asks it after one bot move,
+        # so play cycles until two paced gaps are seen; the gap from the last bot move to the
+        # human's own next move is the test's quickness, not the pace, and is not counted
+        gaps: list[float] = []
+        for _cycle in range(8):
+            start = len(seqs)
+            me.act(view)
+            view = me.wait_turn()
+            seen = {s for _, s in seqs[:start]}
+            firsts = []
+            for t, s in seqs[start:]:
+                if s not in seen:
+                    seen.add(s)
+                    firsts.append(t)
+            gaps += [b - a for a, b in itertools.pairwise(firsts)]
+            if len(gaps) >= 2 or view.get("phase") == "end":
+                break
+        assert len(gaps) >= 2, seqs
+        assert min(gaps) >= 0.7, gaps  # 0.8 s chosen, counted from the last move
         # the discard click → the page drawing the new state (measured in the page)
         click, changes = page.evaluate("() => [window.clicks[0], window.changes]")
         discard_ms = min(c for c in changes if c >= click) - click
