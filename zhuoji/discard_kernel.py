@@ -30,6 +30,7 @@ from zhuoji.hand_kernel import (
     POW5,
     _check_added,
     _held,
+    _held_masks,
     _kinds_below,
     _scan,
     _total,
@@ -131,30 +132,6 @@ def _group_improving(
         w *= 5
         r += 1
     return found
-
-
-def _held_masks(c: list[int]) -> tuple[i64, i64, i64, i64, i64]:
-    """Bit ``t`` of the ``x``-th mask set for each kind ``t`` held ``x`` times (0–4)."""
-    m0: i64 = 0
-    m1: i64 = 0
-    m2: i64 = 0
-    m3: i64 = 0
-    m4: i64 = 0
-    bit: i64 = 1
-    for t in range(NUM_KINDS):
-        x = c[t]
-        if x == 0:
-            m0 |= bit
-        elif x == 1:
-            m1 |= bit
-        elif x == 2:
-            m2 |= bit
-        elif x == 3:
-            m3 |= bit
-        else:
-            m4 |= bit
-        bit <<= 1
-    return m0, m1, m2, m3, m4
 
 
 #: the kinds of each group's part of a kind mask (bits ``9g``–``9g+8``), as a tuple, by

@@ -748,6 +748,46 @@ def _is_win(c: list[int], switches: i64) -> bool:
 # fmt: on
 
 
+def _held_masks(c: list[int]) -> tuple[i64, i64, i64, i64, i64]:
+    """Bit ``t`` of the ``x``-th mask set for each kind ``t`` held ``x`` times (0–4)."""
+    m0: i64 = 0
+    m1: i64 = 0
+    m2: i64 = 0
+    m3: i64 = 0
+    m4: i64 = 0
+    bit: i64 = 1
+    for t in range(NUM_KINDS):
+        x: i64 = c[t]
+        if x == 0:
+            m0 |= bit
+        elif x == 1:
+            m1 |= bit
+        elif x == 2:
+            m2 |= bit
+        elif x == 3:
+            m3 |= bit
+        else:
+            m4 |= bit
+        bit <<= 1
+    return m0, m1, m2, m3, m4
+
+
+def _lan_added(
+    b0: i64, b1: i64, b2: i64, honors: i64, group: i64, rank_bit: i64, strict: bool
+) -> i64:
+    """A 十三烂 hand's distance (14 less the tiles kept, :func:`_lan_kept`) once a kind not
+    held is added: its rank bit into its suit's mask (``group`` 0–2), or one more honor (3)."""
+    if group == 0:
+        b0 |= rank_bit
+    elif group == 1:
+        b1 |= rank_bit
+    elif group == 2:
+        b2 |= rank_bit
+    else:
+        honors += 1
+    return 14 - _lan_kept(b0, b1, b2, honors, strict)
+
+
 def _lan_kept(b0: i64, b1: i64, b2: i64, honors: i64, strict: bool) -> i64:
     """The most tiles of a 十三烂 hand kept (at most 14), from the ranks held in each suit
     (nine bits each) and the honor kinds held: :func:`_shisanlan_distance` is 14 less it.
@@ -1444,21 +1484,8 @@ def _kind_below(rd: _Reading, t: int, x: i64, kg: i64, kw: i64, krb: i64) -> boo
         if x:  # a kind held: the same parts
             if rd.lan_held < below:
                 return True
-        else:
-            m0: i64 = rd.b0
-            m1: i64 = rd.b1
-            m2: i64 = rd.b2
-            hh: i64 = rd.honors
-            if kg == 0:
-                m0 |= krb
-            elif kg == 1:
-                m1 |= krb
-            elif kg == 2:
-                m2 |= krb
-            else:
-                hh += 1
-            if 14 - _lan_kept(m0, m1, m2, hh, rd.strict) < below:
-                return True
+        elif _lan_added(rd.b0, rd.b1, rd.b2, rd.honors, kg, krb, rd.strict) < below:
+            return True
     if rd.yao and _ORPHAN_BITS[t]:
         new: i64 = 1 if x == 0 else 0  # a kind not held before
         pair: i64 = 1 if x == 1 else rd.orphan_pair
@@ -1579,22 +1606,7 @@ def _pairs_lan_kinds(
     kind's count alone (one :func:`_pairs_moved` a count, not a kind), 十三烂 by whether
     the kind is held (then the parts stay) or its rank or honor is new."""
     below = rd.below
-    m0: i64 = 0  # the kinds held 0, 1, 2 and 3 times, as bits
-    m1: i64 = 0
-    m2: i64 = 0
-    m3: i64 = 0
-    bit: i64 = 1
-    for t in range(NUM_KINDS):
-        x: i64 = c[t]
-        if x == 0:
-            m0 |= bit
-        elif x == 1:
-            m1 |= bit
-        elif x == 2:
-            m2 |= bit
-        elif x == 3:
-            m3 |= bit
-        bit <<= 1
+    m0, m1, m2, m3, _m4 = _held_masks(c)  # the kinds held 0, 1, 2 and 3 times, as bits
     open_: i64 = addable & ~found  # (a kind held four times is in no mask)
     if rd.pairs_on:
         h1 = rd.h1
@@ -1622,21 +1634,11 @@ def _pairs_lan_kinds(
                 if t == 9 or t == 18 or t == 27:
                     g += 1
                     rb = 1
-                if new & bit:
-                    b0: i64 = rd.b0
-                    b1: i64 = rd.b1
-                    b2: i64 = rd.b2
-                    hh: i64 = rd.honors
-                    if g == 0:
-                        b0 |= rb
-                    elif g == 1:
-                        b1 |= rb
-                    elif g == 2:
-                        b2 |= rb
-                    else:
-                        hh += 1
-                    if 14 - _lan_kept(b0, b1, b2, hh, rd.strict) < below:
-                        found |= bit
+                if (
+                    new & bit
+                    and _lan_added(rd.b0, rd.b1, rd.b2, rd.honors, g, rb, rd.strict) < below
+                ):
+                    found |= bit
                 bit <<= 1
                 rb <<= 1
     if last and face >= 0:  # the wild's own face for the stand-in
