@@ -1543,15 +1543,7 @@ def _improving_kinds(
         # ``wild`` nor ``skip``) as the loop below filters them
         found |= _standard_kinds(rd) & addable
         if last and face >= 0:  # the wild's own face for the stand-in, every form asked
-            face_bit: i64 = 1
-            face_bit <<= face
-            if not found & face_bit:
-                fg: i64 = wild // 9 if wild < 27 else 3
-                frb: i64 = 1
-                frb <<= wild - 9 * fg
-                fx: i64 = c[wild]
-                if fx < 4 and _kind_below(rd, wild, fx, fg, POW5[wild - 9 * fg], frb):
-                    found |= face_bit
+            found = _with_face(rd, c, wild, face, found)
             last = False
         if not (rd.pairs_on or rd.lan_on or rd.yao):  # the standard form alone
             return found
@@ -1642,15 +1634,22 @@ def _pairs_lan_kinds(
                 bit <<= 1
                 rb <<= 1
     if last and face >= 0:  # the wild's own face for the stand-in
-        face_bit: i64 = 1
-        face_bit <<= face
-        if not found & face_bit:
-            fg: i64 = wild // 9 if wild < 27 else 3
-            frb: i64 = 1
-            frb <<= wild - 9 * fg
-            fx: i64 = c[wild]
-            if fx < 4 and _kind_below(rd, wild, fx, fg, POW5[wild - 9 * fg], frb):
-                found |= face_bit
+        return _with_face(rd, c, wild, face, found)
+    return found
+
+
+def _with_face(rd: _Reading, c: list[int], wild: int, face: int, found: i64) -> i64:
+    """``found`` with bit ``face`` set when one more copy of the wild read as its own face
+    (the stand-in) takes the reading ``rd`` below its mark (:func:`_kind_below`)."""
+    face_bit: i64 = 1
+    face_bit <<= face
+    if not found & face_bit:
+        fg: i64 = wild // 9 if wild < 27 else 3
+        frb: i64 = 1
+        frb <<= wild - 9 * fg
+        fx: i64 = c[wild]
+        if fx < 4 and _kind_below(rd, wild, fx, fg, POW5[wild - 9 * fg], frb):
+            found |= face_bit
     return found
 
 
