@@ -355,6 +355,55 @@ def fact(
     )
 
 
+def fact_at(
+    tiles: tuple[int, ...] = (),
+    count: int | None = None,
+    each: int | None = None,
+    multiplier: int | None = None,
+    golden: bool = False,
+    pattern: str | None = None,
+    name: str | None = None,
+    name_en: str | None = None,
+    fan: int | None = None,
+    factors: tuple[tuple[str, int], ...] = (),
+    kind: str | None = None,
+    seat: int | None = None,
+    for_seat: int | None = None,
+    revealed: int | None = None,
+    discarded: int | None = None,
+    extra: int | None = None,
+    netted: tuple[int, int] | None = None,
+    mark: str | None = None,
+    tags: tuple[str, ...] = (),
+) -> Fact:
+    """:func:`fact` with its fields given by position, in :class:`Fact`'s order (trailing
+    ones may be left out), for the compiled stages of other groups (the chickens, the win
+    payment).  Their calls into this module are Python calls, and a call with keywords is
+    matched parameter by parameter against the names given (about 3.5 K instructions a call
+    with nineteen parameters; issue 29); a call with positions alone is not."""
+    return Fact(
+        tiles,
+        count,
+        each,
+        multiplier,
+        golden,
+        pattern,
+        name,
+        name_en,
+        fan,
+        factors,
+        kind,
+        seat,
+        for_seat,
+        revealed,
+        discarded,
+        extra,
+        netted,
+        mark,
+        tags,
+    )
+
+
 def with_fact(f: Fact, **fields: Any) -> Fact:
     """``f`` with ``fields`` changed."""
     return Fact(

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from zhuoji.contract.ledger import Fact, fact, with_fact
+from zhuoji.contract.ledger_kernel import fact_at
 from zhuoji.contract.ledger_kernel import pay as ledger_pay
 from zhuoji.outcome import Declaration, WinHow
 
@@ -157,11 +158,14 @@ def dealer_parts(
     out: list[Part] = []
     bonus = dealer_part(p, base) if with_dealer_part else 0
     if bonus:
-        out.append(("hu.base", fact(kind="dealer", seat=seat, fan=bonus), bonus))
+        # ``fact(kind="dealer", seat=, fan=)`` by position (as in :func:`pay_win`)
+        f = fact_at((), None, None, None, False, None, None, None, bonus, (), "dealer", seat)
+        out.append(("hu.base", f, bonus))
     streak: int = end.streak
     each: int = p.streak_bonus
     if streak and each:
-        f = fact(kind="streak", seat=seat, count=streak, each=each)
+        # ``fact(kind="streak", seat=, count=, each=)`` by position (as in :func:`pay_win`)
+        f = fact_at((), streak, each, None, False, None, None, None, None, (), "streak", seat)
         out.append(("lianzhuang", f, streak * each))
     return out
 
@@ -186,16 +190,28 @@ def pay_win(ctx: Any, win: Any, t: HuTerms, value: Any) -> None:
         fan: int = c.fan
         if not bonus:
             base += fan
-        f = fact(
-            kind="win",
-            seat=seat,
-            tiles=tiles,
-            pattern=c.pattern,
-            name=c.name,
-            name_en=c.name_en,
-            fan=fan,
-            factors=fs,
-            tags=BONUS if bonus else (),
+        # ``fact(kind="win", seat=, tiles=, pattern=, name=, name_en=, fan=, factors=, tags=)``
+        # by position (a keyword call into the ledger's group is matched by name, issue 29)
+        f = fact_at(
+            tiles,
+            None,  # count
+            None,  # each
+            None,  # multiplier
+            False,  # golden
+            c.pattern,
+            c.name,
+            c.name_en,
+            fan,
+            fs,  # factors
+            "win",  # kind
+            seat,
+            None,  # for_seat
+            None,  # revealed
+            None,  # discarded
+            None,  # extra
+            None,  # netted
+            None,  # mark
+            BONUS if bonus else (),  # tags
         )
         parts.append((c.item, f, fan * n))
     declared = baoting_part(t.baoting, end.seats[seat].declared, base)
@@ -218,7 +234,10 @@ def pay_win(ctx: Any, win: Any, t: HuTerms, value: Any) -> None:
                 dealers = dealer_parts(end, seat, base, t, with_dealer_part)
             bonus_parts = dealers
         elif t.other_bonus:
-            f = fact(kind="other", seat=seat, fan=t.other_bonus)
+            # ``fact(kind="other", seat=, fan=)`` by position
+            f = fact_at(
+                (), None, None, None, False, None, None, None, t.other_bonus, (), "other", seat
+            )
             bonus_parts = [("hu.base", f, t.other_bonus)]
         share = parts
         if bearer == dealer and dealer != seat:

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from zhuoji.contract.ledger import Fact, fact
+from zhuoji.contract.ledger_kernel import fact_at
 from zhuoji.outcome import RoundEnd
 from zhuoji.rules.chickens.params import (
     ChickenParams,
@@ -97,6 +98,8 @@ class ChongfengTerms:
         self.claimed: Final[str] = c.claimed
         self.also_discard: Final[bool] = c.also_discard
         self.shouquan: Final[Shouquan | None] = c.shouquan
+        #: the kinds ``tiles`` names, read once (None for ``any``: the round's table says)
+        self.kinds: Final[frozenset[int] | None] = _named_or_none(c.tiles)
 
 
 class HengjiTerms:
@@ -120,6 +123,13 @@ class ZerenTerms:
         self.claimer_unready: Final[str] = z.claimer_unready
         self.claimer_pays_back: Final[str] = z.claimer_pays_back
         self.shouquan: Final[Shouquan | None] = z.shouquan
+        #: the kinds ``tiles`` names, read once (None for ``any``: the round's table says)
+        self.kinds: Final[frozenset[int] | None] = _named_or_none(z.tiles)
+
+
+def _named_or_none(choice: TileChoice) -> frozenset[int] | None:
+    """The kinds a rule's ``tiles`` name (:func:`named_kinds`), None for ``any``."""
+    return None if choice == "any" else named_kinds(choice)
 
 
 class ChickenTerms:
@@ -218,7 +228,7 @@ def classify(
     cf = t.chongfeng
     if cf is None:
         return dict.fromkeys(chickens, PLAIN)
-    cf_tiles = tiles_of(cf.tiles, table)
+    cf_tiles = cf.kinds if cf.kinds is not None else tiles_of(cf.tiles, table)
     first = cf.first
     out: dict[int, Status] = {}
     if first == "round":
@@ -373,14 +383,28 @@ def chongfeng_value(
         tags = (*tags, "own")
     elif cf.first == "round_any":
         tags = (*tags, "shared")
-    f = fact(
-        tiles=(c.kind,),
-        kind=kind,
-        each=c.base,
-        multiplier=mult,
-        golden=c.golden,
-        name=label,
-        tags=tags,
+    # ``fact(tiles=, each=, multiplier=, golden=, name=, kind=, tags=)`` by position (a
+    # keyword call into the ledger's group is matched by name, issue 29)
+    f = fact_at(
+        (c.kind,),  # tiles
+        None,  # count
+        c.base,  # each
+        mult,  # multiplier
+        c.golden,  # golden
+        None,  # pattern
+        label,  # name
+        None,  # name_en
+        None,  # fan
+        (),  # factors
+        kind,
+        None,  # seat
+        None,  # for_seat
+        None,  # revealed
+        None,  # discarded
+        None,  # extra
+        None,  # netted
+        None,  # mark
+        tags,
     )
     return mult * c.base, item, f
 
@@ -429,7 +453,7 @@ def zeren(
     zr = t.zeren
     if zr is None:
         return []
-    kinds = tiles_of(zr.tiles, table)
+    kinds = zr.kinds if zr.kinds is not None else tiles_of(zr.tiles, table)
     firsts = first_go_round(end)
     first_index: dict[int, int] = {}
     out = []

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from zhuoji.contract.ledger import Fact, fact
+from zhuoji.contract.ledger_kernel import fact_at
 from zhuoji.outcome import MeldKind, RoundEnd, WinHow
 from zhuoji.rules.chickens.discards import (
     CHONGFENG,
@@ -166,16 +167,25 @@ def held_fact(kind: int, part: Part, n: int, thrown: int) -> Fact:
     key = (kind, n, thrown)
     f = part.held.get(key)
     if f is None:
-        f = part.held[key] = fact(
-            tiles=(kind,),
-            count=n,
-            each=part.per_tile,
-            discarded=thrown or None,
-            kind=part.origin,
-            revealed=part.revealed,
-            multiplier=part.multiplier,
-            golden=part.origin == "golden",
-            name=part.name,
+        # ``fact(tiles=, count=, each=, multiplier=, golden=, name=, kind=, revealed=,
+        # discarded=)`` by position (a keyword call into the ledger's group is matched by name)
+        origin = part.origin
+        f = part.held[key] = fact_at(
+            (kind,),  # tiles
+            n,  # count
+            part.per_tile,  # each
+            part.multiplier,
+            origin == "golden",  # golden
+            None,  # pattern
+            part.name,
+            None,  # name_en
+            None,  # fan
+            (),  # factors
+            origin,  # kind
+            None,  # seat
+            None,  # for_seat
+            part.revealed,
+            thrown or None,  # discarded
         )
     return f
 
@@ -196,6 +206,9 @@ def holdings(
     # the parameters read once, not per seat and tile
     kong_counts, scope, zhuopao = pt.kong_counts, pt.scope, pt.zhuopao
     concealed_kongs_stand = stands is not None and stands.concealed_kongs
+    # the chicken kinds as a set, asked of every tile: ``in`` on the table (a read-only
+    # mapping) is a generic containment test, about twice a set's (issue 29)
+    chickens = frozenset(table)
     out: list[list[Earning]] = []
     for s, seat in enumerate(end.seats):
         plain: dict[int, int] = {}
@@ -203,10 +216,10 @@ def holdings(
         apart: dict[int, int] = {}  # discarded copies counted at their own value
         extra: list[Earning] = []
         for t in seat.concealed:  # one pass over the tiles (``tuple.count`` a kind: 1.6 K each)
-            if t in table:
+            if t in chickens:
                 plain[t] = plain.get(t, 0) + 1
         standing = dict(plain) if stands is not None else {}
-        if won is not None and won.seat == s and end.win_tile in table:
+        if won is not None and won.seat == s and won_kind in chickens:
             k = won_kind
             st = status.get(won.discard, PLAIN) if won.discard is not None else None
             if zhuopao and st is not None and st is not PLAIN:
@@ -228,7 +241,7 @@ def holdings(
                 kinds = (t,)
                 n = 3 if mk is PENG else kong_counts  # a pung, else a kong (``is_kong``)
             for k in kinds:
-                if k not in table:
+                if k not in chickens:
                     continue
                 plain[k] = plain.get(k, 0) + n
                 if concealed_kongs_stand and mk is GANG_CONCEALED:
@@ -261,7 +274,11 @@ def holdings(
                 else:
                     plain[d.tile] = plain.get(d.tile, 0) + 1
                     thrown[d.tile] = thrown.get(d.tile, 0) + 1
-        earnings = [e for k in sorted(plain) for e in _plain(table[k], plain[k], thrown.get(k, 0))]
+        earnings: list[Earning] = []
+        if plain:  # (``sorted`` of an empty dict is a call all the same)
+            earnings = [
+                e for k in sorted(plain) for e in _plain(table[k], plain[k], thrown.get(k, 0))
+            ]
         if apart:
             earnings += [
                 e for k in sorted(apart) for e in _plain(table[k].discarded(), apart[k], apart[k])
