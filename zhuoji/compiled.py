@@ -116,9 +116,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # names and menu, its waits and the waits each discard would leave, built for every
     # seat after every action; pure functions of the round (no FastAPI, no SQLAlchemy)
     "views": ("hints", "server.client_view"),
-    # the round's frozen records built without their generated __init__ (outcome.frozen_from:
-    # the round end and its seats, a win's context, the pattern components; issue 29): in the
-    # lowest layer beside zhuoji/outcome.py, importing nothing of the package
+    # the round end and its seats as native classes (outcome.RoundEnd, SeatEnd), and the frozen
+    # records that stay Python built without their generated __init__ (outcome.frozen_from: a
+    # win's context, the pattern components; issue 29): in the lowest layer beside
+    # zhuoji/outcome.py, importing nothing of the package
     "outcome": ("outcome_kernel",),
 }
 #: every compiled module

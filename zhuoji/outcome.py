@@ -3,6 +3,10 @@
 The round engine produces a :class:`RoundEnd` when a round ends; ``zhuoji settle FILE``
 builds the same object from a round-end file (:mod:`zhuoji.roundend`).  Settlement sees
 nothing else, so the engine and the command settle through one code path.
+
+:class:`RoundEnd` and :class:`SeatEnd` are :mod:`zhuoji.outcome_kernel`'s frozen dataclasses,
+native classes when the ``outcome`` group is compiled (issue 29 item 4, eleventh round); their
+fields are typed and said here, and their methods' meaning is here (handed to the kernel).
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ _set_attr = object.__setattr__
 def frozen_from(cls: type[_T], fields: dict[str, object]) -> _T:
     """The frozen dataclass ``cls`` holding ``fields`` — every field of it, none left to its
     default — equal to ``cls(**fields)``, built without the generated ``__init__``'s
-    field-by-field ``object.__setattr__``: the engine ends every round with a
-    :class:`RoundEnd` of 24 fields and a :class:`SeatEnd` a seat (issue 29: about 0.1 M
-    instructions a round that way), as :func:`zhuoji.contract.ledger.fact` builds facts.
+    field-by-field ``object.__setattr__`` (issue 29: the engine's round end and its seats were
+    built this way, about 0.1 M instructions a round less than the constructor, before they
+    became native classes; a win's context, the pattern components and the simulation's round
+    records still are), as :func:`zhuoji.contract.ledger.fact` builds facts.
     ``fields`` itself becomes the object's ``__dict__`` (no copy into an empty one: about
     4 K instructions a round, settle30's measurement), so pass a new dict and keep no other
     reference to it; every caller passes a dict display."""
@@ -36,8 +41,8 @@ def frozen_from(cls: type[_T], fields: dict[str, object]) -> _T:
 
 if not TYPE_CHECKING:
     # the same construction compiled (the ``outcome`` group's ``record``, issue 29): no Python
-    # frame a call from the compiled ``_round_end`` (five a round), the settle context (one a
-    # win) and the pattern components; the definition above stays the typed signature
+    # frame a call from the settle context (one a win) and the pattern components; the
+    # definition above stays the typed signature
     frozen_from = _kernel.record
 
 
@@ -114,28 +119,45 @@ class Discard(NamedTuple):
     declared: bool = False  # 报听 declared with this discard
 
 
-@dataclass(frozen=True)
-class SeatEnd:
-    concealed: tuple[int, ...]  # concealed tiles, without a winning tile taken from outside
-    melds: tuple[Meld, ...] = ()
-    declared: Declaration | None = None
-    ever_ready: bool = False  # was ready at some point of the round
-    xianggong: bool = False  # 相公: wrong tile count (only from round-end files)
-    void_suit: int | None = None  # 定缺: the suit declared void (0 万, 1 条, 2 筒)
-    flowers: int = 0  # flower tiles set aside (补花, ``tiles.flowers``)
+if TYPE_CHECKING:  # the fields typed and said; at run time the class is the kernel's
 
-    def concealed_counts(self) -> list[int]:
-        c = [0] * NUM_KINDS
-        for t in self.concealed:
-            c[t] += 1
-        return c
+    @dataclass(frozen=True)
+    class SeatEnd:
+        concealed: tuple[int, ...]  # concealed tiles, without a winning tile taken from outside
+        melds: tuple[Meld, ...] = ()
+        declared: Declaration | None = None
+        ever_ready: bool = False  # was ready at some point of the round
+        xianggong: bool = False  # 相公: wrong tile count (only from round-end files)
+        void_suit: int | None = None  # 定缺: the suit declared void (0 万, 1 条, 2 筒)
+        flowers: int = 0  # flower tiles set aside (补花, ``tiles.flowers``)
 
-    def void_tiles(self) -> int:
-        """Tiles of the declared void suit still held, melds included (花猪 when any)."""
-        if self.void_suit is None:
-            return 0
-        held = [*self.concealed, *(t for m in self.melds for t in m.tiles)]
-        return sum(1 for t in held if suit_of(t) == self.void_suit)
+        def concealed_counts(self) -> list[int]:
+            return _concealed_counts(self)
+
+        def void_tiles(self) -> int:
+            """Tiles of the declared void suit still held, melds included (花猪 when any)."""
+            return _void_tiles(self)
+
+else:
+    # a native class when the ``outcome`` group is compiled (issue 29: no ``__dict__`` to
+    # build, not tracked by the collector); its methods are the functions below
+    SeatEnd = _kernel.SeatEnd
+
+
+def _concealed_counts(seat: SeatEnd) -> list[int]:
+    """:meth:`SeatEnd.concealed_counts`: the concealed tiles as a count array."""
+    c = [0] * NUM_KINDS
+    for t in seat.concealed:
+        c[t] += 1
+    return c
+
+
+def _void_tiles(seat: SeatEnd) -> int:
+    """:meth:`SeatEnd.void_tiles`."""
+    if seat.void_suit is None:
+        return 0
+    held = [*seat.concealed, *(t for m in seat.melds for t in m.tiles)]
+    return sum(1 for t in held if suit_of(t) == seat.void_suit)
 
 
 class RevealAt(StrEnum):
@@ -174,42 +196,59 @@ class Win:
     passed_win: bool = False  # passed a win on a discard since his own last draw (包牌)
 
 
-@dataclass(frozen=True)
-class RoundEnd:
-    players: int
-    dealer: int
-    streak: int
-    seats: tuple[SeatEnd, ...]
-    discards: tuple[Discard, ...] = ()
-    wins: tuple[Win, ...] = ()
-    win_tile: int | None = None
-    gangkai: bool = False  # 杠开: self-draw on a kong's replacement tile
-    repao: bool = False  # 热炮: won on the discarder's first discard after his kong
-    haidi: bool = False  # 海底: won on the last tile
-    tianhu: bool = False  # 天和: dealer complete on the initial hand
-    dihu: bool = False  # 地和: a non-dealer self-draws his first tile, no claim before
-    renhu: bool = False  # 人和: a non-dealer wins on the dealer's first discard
-    kong_tile: int | None = None  # the kong behind 杠开 / 热炮 / 抢杠, when there is one
-    reveals: tuple[Reveal, ...] = ()  # every chicken reveal, in order (翻鸡, 前后鸡, 滚筒鸡 …)
-    wild: int | None = None  # 宝牌 kind
-    wild_indicator: int | None = None
-    round_wind: int = 0  # 0 东 … 3 北
-    weekday: int = 1  # 星期鸡: 1 Monday … 7 Sunday
-    tiles_left: int = 0
-    notes: tuple[str, ...] = field(default=())
-    # per seat, whether the hand waits, where already known (the engine knows it); None
-    # entries, or no tuple at all (round-end files), are computed by settlement
-    ready: tuple[bool | None, ...] | None = None
+if TYPE_CHECKING:  # as SeatEnd: the fields typed and said here, the class the kernel's
 
-    @property
-    def is_draw(self) -> bool:
-        return not self.wins
+    @dataclass(frozen=True)
+    class RoundEnd:
+        players: int
+        dealer: int
+        streak: int
+        seats: tuple[SeatEnd, ...]
+        discards: tuple[Discard, ...] = ()
+        wins: tuple[Win, ...] = ()
+        win_tile: int | None = None
+        gangkai: bool = False  # 杠开: self-draw on a kong's replacement tile
+        repao: bool = False  # 热炮: won on the discarder's first discard after his kong
+        haidi: bool = False  # 海底: won on the last tile
+        tianhu: bool = False  # 天和: dealer complete on the initial hand
+        dihu: bool = False  # 地和: a non-dealer self-draws his first tile, no claim before
+        renhu: bool = False  # 人和: a non-dealer wins on the dealer's first discard
+        kong_tile: int | None = None  # the kong behind 杠开 / 热炮 / 抢杠, when there is one
+        reveals: tuple[Reveal, ...] = ()  # every chicken reveal, in order (翻鸡, 前后鸡, 滚筒鸡 …)
+        wild: int | None = None  # 宝牌 kind
+        wild_indicator: int | None = None
+        round_wind: int = 0  # 0 东 … 3 北
+        weekday: int = 1  # 星期鸡: 1 Monday … 7 Sunday
+        tiles_left: int = 0
+        notes: tuple[str, ...] = field(default=())
+        # per seat, whether the hand waits, where already known (the engine knows it); None
+        # entries, or no tuple at all (round-end files), are computed by settlement
+        ready: tuple[bool | None, ...] | None = None
 
-    @property
-    def reveal(self) -> int | None:
-        """The tile revealed after the win (翻鸡), if any."""
-        return next((r.tile for r in self.reveals if r.at is _AT_WIN), None)
+        @property
+        def is_draw(self) -> bool:
+            return not self.wins
 
-    def seat_wind(self, seat: int) -> int:
-        """门风: the dealer sits East."""
-        return (seat - self.dealer) % self.players
+        @property
+        def reveal(self) -> int | None:
+            """The tile revealed after the win (翻鸡), if any."""
+            return _reveal(self)
+
+        def seat_wind(self, seat: int) -> int:
+            """门风: the dealer sits East."""
+            return (seat - self.dealer) % self.players
+
+else:
+    RoundEnd = _kernel.RoundEnd
+
+
+def _reveal(end: RoundEnd) -> int | None:
+    """:attr:`RoundEnd.reveal`: the tile revealed after the win (翻鸡), if any."""
+    return next((r.tile for r in end.reveals if r.at is _AT_WIN), None)
+
+
+# the records' methods, which the kernel calls (it imports nothing of the package)
+_kernel.bind(_concealed_counts, _void_tiles, _reveal)
+if not TYPE_CHECKING:
+    for _record in (SeatEnd, RoundEnd):  # pickled under this module's name, in both builds
+        _record.__module__ = __name__

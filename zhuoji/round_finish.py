@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from zhuoji import tiles as T
-from zhuoji.outcome import Reveal, RoundEnd, SeatEnd, Win, WinHow, frozen_from
+from zhuoji.outcome import Reveal, RoundEnd, SeatEnd, Win, WinHow
 from zhuoji.round_state import Phase, RoundState
 from zhuoji.settle import settle
 
@@ -85,18 +85,17 @@ def _round_end(
         if any(w.seat == s and w.how is _SELF_DRAW for w in wins) and tile is not None:
             concealed.remove(tile)
         void = st.void_suit if st.void_suit >= 0 else None
+        # by position, in field order: a keyword call is matched by name (the records are
+        # native classes of another group, issue 29)
         seats.append(
-            frozen_from(
-                SeatEnd,
-                {
-                    "concealed": tuple(concealed),
-                    "melds": tuple(st.melds),
-                    "declared": st.declared,
-                    "ever_ready": st.ever_ready,
-                    "xianggong": False,
-                    "void_suit": void,
-                    "flowers": st.flowers,
-                },
+            SeatEnd(
+                tuple(concealed),
+                tuple(st.melds),
+                st.declared,
+                st.ever_ready,
+                False,  # xianggong
+                void,  # void_suit
+                st.flowers,
             )
         )
     # readiness the engine already knows: waits kept since each seat's last discard; a
@@ -107,33 +106,30 @@ def _round_end(
         for s, st in enumerate(r.seats)
     )
     f = r.flags
-    # every field (``notes`` too): ``frozen_from`` leaves none to its default
-    return frozen_from(
-        RoundEnd,
-        {
-            "players": r.players,
-            "dealer": r.dealer,
-            "streak": r.streak,
-            "seats": tuple(seats),
-            "discards": tuple(r.discards),
-            "wins": tuple(wins),
-            "win_tile": tile,
-            "gangkai": bool(wins) and f.get("gangkai", False),
-            "repao": bool(wins) and f.get("repao", False),
-            "haidi": bool(wins) and f.get("haidi", False),
-            "tianhu": bool(wins) and f.get("tianhu", False),
-            "dihu": bool(wins) and f.get("dihu", False),
-            "renhu": bool(wins) and f.get("renhu", False),
-            "kong_tile": r.kong_tile
-            if (f.get("gangkai") or f.get("repao") or any(w.how is _ROB_KONG for w in wins))
-            else None,
-            "reveals": reveals,
-            "wild": r.wild,
-            "wild_indicator": r.wild_indicator,
-            "round_wind": r.round_wind,
-            "weekday": r.weekday,
-            "tiles_left": r.wall.live(),
-            "notes": (),
-            "ready": known_ready,
-        },
+    # every field, by position in field order (as the seats above)
+    return RoundEnd(
+        r.players,
+        r.dealer,
+        r.streak,
+        tuple(seats),
+        tuple(r.discards),
+        tuple(wins),
+        tile,  # win_tile
+        bool(wins) and f.get("gangkai", False),  # gangkai
+        bool(wins) and f.get("repao", False),  # repao
+        bool(wins) and f.get("haidi", False),  # haidi
+        bool(wins) and f.get("tianhu", False),  # tianhu
+        bool(wins) and f.get("dihu", False),  # dihu
+        bool(wins) and f.get("renhu", False),  # renhu
+        r.kong_tile  # kong_tile
+        if (f.get("gangkai") or f.get("repao") or any(w.how is _ROB_KONG for w in wins))
+        else None,
+        reveals,
+        r.wild,
+        r.wild_indicator,
+        r.round_wind,
+        r.weekday,
+        r.wall.live(),  # tiles_left
+        (),  # notes
+        known_ready,  # ready
     )
