@@ -35,6 +35,11 @@ from zhuoji.outcome import (
 )
 from zhuoji.rules.facts import COUNT_FACTS, Requires
 
+# the reveal statuses settlement asks of every reveal of every round, as module constants: a
+# member read off its enum class goes through the enum type's ``__getattr__`` (issue 29)
+_OPEN = RevealStatus.OPEN
+_DRAWN = RevealStatus.DRAWN
+
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
 
@@ -281,9 +286,7 @@ class StartReveal(Strict):
     def makes_chickens(self, reveal: Reveal) -> bool:
         """Whether a reveal makes chickens: an open one, or a drawn one where the variant
         keeps it (``lost_when_drawn: false``)."""
-        return reveal.status is RevealStatus.OPEN or (
-            not self.lost_when_drawn and reveal.status is RevealStatus.DRAWN
-        )
+        return reveal.status is _OPEN or (not self.lost_when_drawn and reveal.status is _DRAWN)
 
     def problems(self, reveals: Sequence[Reveal], kongs: int) -> list[Problem]:
         """Reveals made during play (``reveals`` as the round end lists them, ``kongs`` the
@@ -359,7 +362,7 @@ class DealSection(Strict):
         drawn reveal (``start_reveal.lost_when_drawn: false``, DS §13 「不移出」)."""
         start = self.start_reveal
         if start is None:
-            return [r for r in reveals if r.status is RevealStatus.OPEN]
+            return [r for r in reveals if r.status is _OPEN]
         return [r for r in reveals if start.makes_chickens(r)]
 
     def problems(self, end: RoundEnd) -> list[Problem]:

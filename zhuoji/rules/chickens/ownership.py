@@ -25,6 +25,7 @@ from zhuoji.rules.chickens.discards import (
     PLAIN,
     ChickenTerms,
     Status,
+    chicken_flags,
     status_value,
     terms,
 )
@@ -206,9 +207,7 @@ def holdings(
     # the parameters read once, not per seat and tile
     kong_counts, scope, zhuopao = pt.kong_counts, pt.scope, pt.zhuopao
     concealed_kongs_stand = stands is not None and stands.concealed_kongs
-    # the chicken kinds as a set, asked of every tile: ``in`` on the table (a read-only
-    # mapping) is a generic containment test, about twice a set's (issue 29)
-    chickens = frozenset(table)
+    is_chicken = chicken_flags(table)  # asked of every tile (``in`` the table: a generic test)
     out: list[list[Earning]] = []
     for s, seat in enumerate(end.seats):
         plain: dict[int, int] = {}
@@ -216,10 +215,10 @@ def holdings(
         apart: dict[int, int] = {}  # discarded copies counted at their own value
         extra: list[Earning] = []
         for t in seat.concealed:  # one pass over the tiles (``tuple.count`` a kind: 1.6 K each)
-            if t in chickens:
+            if is_chicken[t]:
                 plain[t] = plain.get(t, 0) + 1
         standing = dict(plain) if stands is not None else {}
-        if won is not None and won.seat == s and won_kind in chickens:
+        if won is not None and won.seat == s and won_kind >= 0 and is_chicken[won_kind]:
             k = won_kind
             st = status.get(won.discard, PLAIN) if won.discard is not None else None
             if zhuopao and st is not None and st is not PLAIN:
@@ -241,7 +240,7 @@ def holdings(
                 kinds = (t,)
                 n = 3 if mk is PENG else kong_counts  # a pung, else a kong (``is_kong``)
             for k in kinds:
-                if k not in chickens:
+                if not is_chicken[k]:
                     continue
                 plain[k] = plain.get(k, 0) + n
                 if concealed_kongs_stand and mk is GANG_CONCEALED:

@@ -73,11 +73,12 @@ def pay_holdings(
     collects = st.collects
     ledger = ctx.ledger  # ``ctx.pay`` without its calls: the same entry, under this hook
     rule = ctx.rule
-    seats = range(ctx.players)
+    players: int = ctx.players
     for s, items in enumerate(earnings):
         if not items or not collects[s]:
             continue
-        payers = [o for o in seats if o != s]  # ``ctx.others(s)``
+        # ``ctx.others(s)`` (a ``range`` kept in a variable was iterated as a Python object)
+        payers = [o for o in range(players) if o != s]
         for e in items:
             for payer in payers:
                 if unready_only and ready[payer] and not e.chongfeng:
