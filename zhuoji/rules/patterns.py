@@ -112,12 +112,13 @@ def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Componen
     the best non-additive row counts, ``additive`` rows on top as bonuses, else all rows
     add up; ``cap`` (爆和) bounds the total, trimming the row that crosses it.  Worked out by
     :func:`~zhuoji.rules.facts_kernel.chosen_rows` (compiled) on the table made ready once."""
-    last = _LAST_TABLE
-    if last and last[0][0] is table:
-        prepared = last[0][1]
+    # the pair read once: another thread may put its own in between two reads
+    pair = _LAST_TABLE[0] if _LAST_TABLE else None
+    if pair is not None and pair[0] is table:
+        prepared = pair[1]
     else:
         prepared = _prepared(table)
-        last[:] = [(table, prepared)]
+        _LAST_TABLE[:] = [(table, prepared)]
     return tuple(
         _component(r.pid, r.name, r.name_en, fan, r.item, bonus)
         for r, fan, bonus in chosen_rows(prepared, facts)
