@@ -42,6 +42,11 @@ if TYPE_CHECKING:
 GROUPS: dict[str, tuple[str, ...]] = {
     # hand analysis: the count-array arithmetic, and every discard of a hand at once (bots)
     "hand_kernel": ("hand_kernel", "discard_kernel"),
+    # the realizations of a complete hand without wild tiles (settlement values every win:
+    # issue 29 item 4): the kernel's standard splits made groups, the other forms' records,
+    # assembled natively.  A group of its own that imports nothing of the package
+    # (zhuoji/hand.py hands it the kernel's functions and its records' class)
+    "realize": ("hand_realize",),
     # the round engine and what it calls on every action: its state and its phases (deal,
     # turn, claim and rob windows, finish, and the hand checks they share), its wall and the
     # reveals made in it, its event log, the observation bots read it through, and the

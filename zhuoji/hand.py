@@ -47,10 +47,12 @@ from zhuoji.tiles import NUM_KINDS, format, is_honor, next_in_cycle
 
 if TYPE_CHECKING:
     from zhuoji import hand_kernel as _kernel
+    from zhuoji import hand_realize as _realize
 else:
     from zhuoji.compiled import select
 
     _kernel = select("hand_kernel")
+    _realize = select("hand_realize")
 
 
 class Form(StrEnum):
@@ -171,10 +173,17 @@ class HandRules:
     _switches: int = field(init=False, repr=False, compare=False)
     #: the kernel's checks for these forms without wild tiles (None with them)
     _forms: _kernel.Forms | None = field(init=False, repr=False, compare=False)
+    #: :meth:`decompositions` without wild tiles, compiled (None with them)
+    _realizer: _realize.PlainRealizer | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         switches = _form_switches(self.forms, self.quads_as_two_pairs, self.shisanlan)
         object.__setattr__(self, "_switches", switches)
+        realizer = None if self.wild is not None else self._plain_realizer()
+        object.__setattr__(self, "_realizer", realizer)
+        if realizer is not None:
+            # its compiled method stands in for :meth:`decompositions` (the same list)
+            object.__setattr__(self, "decompositions", realizer.decompositions)
         forms = None if self.wild is not None else _kernel.Forms(switches)
         object.__setattr__(self, "_forms", forms)
         if forms is not None:
@@ -345,31 +354,45 @@ class HandRules:
     def _plain_decompositions(self, c: Sequence[int]) -> list[Decomposition]:
         """:meth:`decompositions` without jokers: the counts are read one way only, so each
         form's realizations are distinct already and come sorted; the forms are taken in
-        the order of their names, as the general path sorts them."""
-        base = list(c)
-        total = sum(base)
-        out: list[Decomposition] = []
+        the order of their names, as the general path sorts them.  Assembled by the compiled
+        :class:`~zhuoji.hand_realize.PlainRealizer` (settlement values every win)."""
+        assert self._realizer is not None
+        found: list[Decomposition] = self._realizer.decompositions(c)
+        return found
+
+    def _plain_realizer(self) -> _realize.PlainRealizer:
+        """The realizer of this table's forms without wild tiles: the forms in the order of
+        their names, each with its kernel switch and the switch with the table's options
+        (read once: a form's hash and a member read off :class:`Form` are Python calls)."""
         options = self._switches & _OPTION_SWITCHES
-        for form in _FORMS_BY_NAME:
-            if form not in self.forms:
-                continue
-            if form is Form.STANDARD:
-                if total % 3 == 2:
-                    out += [_decomposition(form, g) for g in _plain_standard_realizations(base)]
-            elif total == 14:
-                # a form the kernel finds incomplete has no realization (settlement values
-                # every win: a seven-pairs search in Python for a hand of sets is 5 K
-                # instructions, the kernel's answer a few hundred)
-                if _kernel.forms_distance(base, _FORM_SWITCH[form] | options):
-                    continue
-                if form is Form.SEVEN_PAIRS:
-                    found = _pair_realizations(base, 0, 0, self.quads_as_two_pairs)
-                elif form is Form.SHISANLAN:
-                    found = _lan_realizations(base, 0, 0, self.strict_lan)
-                else:
-                    found = _yao_realizations(base, 0)
-                out += [_decomposition(form, g) for g in found]
-        return out
+        plan = tuple(
+            (form, _FORM_SWITCH[form], _FORM_SWITCH[form] | options)
+            for form in _FORMS_BY_NAME
+            if form in self.forms
+        )
+        other = partial(_other_realizations, self.quads_as_two_pairs, self.strict_lan)
+        return _realize.PlainRealizer(
+            plan,
+            _kernel.STANDARD,
+            _kernel.standard_splits,
+            _kernel.forms_distance,
+            Decomposition,
+            _BLOCKS,  # type: ignore[arg-type]
+            _new_block,
+            other,
+        )
+
+
+def _other_realizations(
+    quads_as_two_pairs: bool, strict_lan: bool, switch: int, base: list[int]
+) -> list[tuple[Group, ...]]:
+    """The realizations without jokers of the form of ``switch`` other than the standard
+    one (seven pairs, 十三烂, 十三幺), for counts the kernel found complete in it."""
+    if switch == _SEVEN_PAIRS_SWITCH:
+        return list(_pair_realizations(base, 0, 0, quads_as_two_pairs))
+    if switch == _SHISANLAN_SWITCH:
+        return list(_lan_realizations(base, 0, 0, strict_lan))
+    return list(_yao_realizations(base, 0))
 
 
 #: the methods of :class:`HandRules` a table without wild tiles takes from the kernel's
@@ -384,6 +407,8 @@ _FORM_SWITCH = {
 }
 #: the switches that are not forms: how the forms are read
 _OPTION_SWITCHES = _kernel.STRICT_LAN | _kernel.QUADS_AS_TWO_PAIRS
+_SEVEN_PAIRS_SWITCH: int = _kernel.SEVEN_PAIRS
+_SHISANLAN_SWITCH: int = _kernel.SHISANLAN
 
 
 def _form_switches(forms: Collection[Form], quads_as_two_pairs: bool, lan: LanRule) -> int:
@@ -401,19 +426,6 @@ def _form_switches(forms: Collection[Form], quads_as_two_pairs: bool, lan: LanRu
 _PLAIN = frozenset({Form.STANDARD, Form.SEVEN_PAIRS})
 #: the forms in the order :meth:`HandRules.decompositions` lists them (by name)
 _FORMS_BY_NAME = tuple(sorted(Form, key=lambda f: f.value))
-PLAIN = HandRules()
-
-
-def _decomposition(form: Form, groups: tuple[Group, ...]) -> Decomposition:
-    """``Decomposition(form, groups)`` without the frozen dataclass's field-by-field
-    ``object.__setattr__`` (every win settlement values makes them): its fields put into
-    its ``__dict__``, as ``outcome.frozen_from`` builds the round end."""
-    d = _new_object(Decomposition)
-    d.__dict__.update(form=form, groups=groups)
-    return d
-
-
-_new_object = object.__new__
 
 
 def decompositions(c: Sequence[int]) -> list[Decomposition]:
@@ -467,8 +479,23 @@ _BLOCKS: dict[int, Group] = {}
 
 
 def _new_block(b: int) -> Group:
-    g = _BLOCKS[b] = Group(_BLOCK_KINDS[b & ~63], b & 63)
+    """The group of kernel block ``b``, made and kept: ``Group(kind, first)`` with its
+    fields put into its ``__dict__``, as ``outcome.frozen_from`` builds the round end (the
+    frozen dataclass's ``__init__`` sets them one by one with ``object.__setattr__``: about
+    3 K instructions more a group, and settlement made 39 in the bench's 23 rounds)."""
+    g: Group = _new_object(Group)
+    _set_attr(g, "__dict__", {"kind": _BLOCK_KINDS[b & ~63], "first": b & 63, "wild": 0})
+    _BLOCKS[b] = g
     return g
+
+
+_new_object = object.__new__
+_set_attr = object.__setattr__
+
+
+#: the table of the plain forms (standard and seven pairs), no wild tiles (made here: its
+#: realizer reads the shared groups above)
+PLAIN = HandRules()
 
 
 def _search_realizations(c: list[int], jokers: int, joker_face: int) -> Iterator[tuple[Group, ...]]:

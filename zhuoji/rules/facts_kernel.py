@@ -11,7 +11,7 @@ compile; this one holds plain functions over the hand's blocks and melds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple, Protocol
+from typing import Final, Protocol
 
 from zhuoji.hand import Decomposition, Form, Group, GroupKind
 from zhuoji.outcome import Meld, MeldKind
@@ -78,14 +78,30 @@ class WinContext(Protocol):
     def round_wind(self) -> int: ...
 
 
-class _Blocks(NamedTuple):
-    """One pass over a realization's blocks (:func:`_blocks`)."""
+class _Blocks:
+    """One pass over a realization's blocks (:func:`_blocks`).  A plain class, not a
+    ``NamedTuple``: compiled, it is built and read natively (a named tuple is built by a
+    Python ``__new__``, about 3 K instructions a win)."""
 
-    suits: set[int]  # suits of the tiles that are themselves (a group's tiles share one)
-    wilds: int
-    pung_kinds: list[int]  # kinds of pungs of real tiles
-    chow_firsts: list[int]
-    pair: Group | None  # the standard form's pair
+    suits: Final[set[int]]  # suits of the tiles that are themselves (a group's tiles share one)
+    wilds: Final[int]
+    pung_kinds: Final[list[int]]  # kinds of pungs of real tiles
+    chow_firsts: Final[list[int]]
+    pair: Final[Group | None]  # the standard form's pair
+
+    def __init__(
+        self,
+        suits: set[int],
+        wilds: int,
+        pung_kinds: list[int],
+        chow_firsts: list[int],
+        pair: Group | None,
+    ) -> None:
+        self.suits = suits
+        self.wilds = wilds
+        self.pung_kinds = pung_kinds
+        self.chow_firsts = chow_firsts
+        self.pair = pair
 
 
 def _blocks(dec: Decomposition) -> _Blocks:
@@ -127,16 +143,34 @@ def _full_mask(kind: GroupKind) -> int:
     return 0b11 if kind is _PAIR else 0b111
 
 
-class _Laid(NamedTuple):
-    """What the melds laid down show (:func:`_laid`)."""
+class _Laid:
+    """What the melds laid down show (:func:`_laid`; a plain class, as :class:`_Blocks`)."""
 
-    suits: set[int]
-    chows: list[int]  # first tiles of chows
-    pung_kinds: list[int]  # kinds of pungs and kongs
-    claimed: int
-    peng_sets: int  # pungs and open kongs
-    concealed_kongs: int
-    exposed_kongs: int
+    suits: Final[set[int]]
+    chows: Final[list[int]]  # first tiles of chows
+    pung_kinds: Final[list[int]]  # kinds of pungs and kongs
+    claimed: Final[int]
+    peng_sets: Final[int]  # pungs and open kongs
+    concealed_kongs: Final[int]
+    exposed_kongs: Final[int]
+
+    def __init__(
+        self,
+        suits: set[int],
+        chows: list[int],
+        pung_kinds: list[int],
+        claimed: int,
+        peng_sets: int,
+        concealed_kongs: int,
+        exposed_kongs: int,
+    ) -> None:
+        self.suits = suits
+        self.chows = chows
+        self.pung_kinds = pung_kinds
+        self.claimed = claimed
+        self.peng_sets = peng_sets
+        self.concealed_kongs = concealed_kongs
+        self.exposed_kongs = exposed_kongs
 
 
 def _laid(melds: tuple[Meld, ...]) -> _Laid:

@@ -112,10 +112,23 @@ def value_of(table: PatternsSection, facts: dict[str, object]) -> tuple[Componen
     the best non-additive row counts, ``additive`` rows on top as bonuses, else all rows
     add up; ``cap`` (爆和) bounds the total, trimming the row that crosses it.  Worked out by
     :func:`~zhuoji.rules.facts_kernel.chosen_rows` (compiled) on the table made ready once."""
+    # the pair read once: another thread may put its own in between two reads
+    pair = _LAST_TABLE[0] if _LAST_TABLE else None
+    if pair is not None and pair[0] is table:
+        prepared = pair[1]
+    else:
+        prepared = _prepared(table)
+        _LAST_TABLE[:] = [(table, prepared)]
     return tuple(
         _component(r.pid, r.name, r.name_en, fan, r.item, bonus)
-        for r, fan, bonus in chosen_rows(_prepared(table), facts)
+        for r, fan, bonus in chosen_rows(prepared, facts)
     )
+
+
+#: the table :func:`value_of` read last and its preparation (the entry keeps the table
+#: alive, so the identity check is sound): read natively, where ``_prepared``'s lookup is a
+#: Python call (``PerObject.__call__``) every win
+_LAST_TABLE: list[tuple[PatternsSection, PreparedTable]] = []
 
 
 def _component(
@@ -176,7 +189,8 @@ def evaluate(
     for dec in decs:
         facts = hand_facts(dec, melds, win_tile, waits, ctx, held)
         comps = value_of(table, facts)
-        value = HandValue(comps, facts)
+        # every field (``frozen_from``: no frozen ``__init__``, once a realization)
+        value = frozen_from(HandValue, {"components": comps, "facts": facts})
         if best is None or value.total > best.total:
             best = value
     return best
