@@ -185,3 +185,48 @@ def test_raw_100mb_post_is_cut_short(tmp_path: Path) -> None:
             )
             reply = s.recv(4096).decode("latin-1")
         assert reply.startswith("HTTP/1.1 401")
+
+
+def test_websocket_probes_on_the_real_server(tmp_path: Path) -> None:
+    """The probes above over a real socket, where the server reads a seat's whole text
+    frames itself (``ws_protocol.RECEIVE_TEXT``, not the ASGI queue the test client uses):
+    each is answered as through ASGI, and an action after them is applied and acked."""
+    import httpx
+    from websockets.sync.client import connect
+
+    with ServerProcess(f"sqlite:///{tmp_path / 'w.db'}", OP, cwd=tmp_path) as srv:
+        r = httpx.post(srv.url + "/api/tables", json={"seats": ONE_HUMAN, "seed": 9}, headers=OPH)
+        assert r.status_code == 201
+        tid, tok = r.json()["id"], r.json()["tokens"]["0"]
+        assert httpx.post(f"{srv.url}/api/tables/{tid}/rounds", headers=OPH).status_code < 300
+        with connect("ws" + srv.url[len("http") :] + f"/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "auth", "token": tok}))
+            assert json.loads(ws.recv())["type"] == "hello"
+            view = json.loads(ws.recv())["view"]
+            ws.send(b"\x00binary")
+            m = json.loads(ws.recv())
+            assert m["type"] == "error" and m["status"] == 400 and "binary" in m["error"]
+            ws.send("x" * 4097)  # one whole frame: read by the server's own path
+            m = json.loads(ws.recv())
+            assert m["status"] == 400 and "at most 4096 characters" in m["error"]
+            ws.send("[" * 2000 + "]" * 2000)
+            assert json.loads(ws.recv())["status"] == 400
+            ws.send("[1]")
+            m = json.loads(ws.recv())
+            assert m["status"] == 400 and m["error"] == "messages must be JSON objects"
+            ws.send(json.dumps({"type": "action", "action": "² discard 5m", "id": [1]}))
+            m = json.loads(ws.recv())
+            assert m["status"] == 422 and m["id"] is None
+            ws.send(json.dumps({"type": "auth", "token": tok, "id": 3}))
+            assert json.loads(ws.recv()) == {
+                "type": "error", "id": 3, "status": 409, "error": "already authenticated"
+            }  # fmt: skip
+            ws.send(json.dumps({"type": "ping", "id": 5}))
+            assert json.loads(ws.recv()) == {"type": "pong", "id": 5}
+            act = view["legal_actions"][0]  # seat 0 deals: it discards first
+            ws.send(json.dumps({"type": "action", "action": act, "seq": view["seq"] - 1, "id": 6}))
+            m = json.loads(ws.recv())
+            assert m["type"] == "error" and m["status"] == 409 and "stale" in m["error"]
+            ws.send(json.dumps({"type": "action", "action": act, "seq": view["seq"], "id": 7}))
+            m = json.loads(ws.recv())
+            assert m["type"] == "state" and m["ack"] == 7 and m["view"]["seq"] > view["seq"]

@@ -24,6 +24,8 @@ from websockets.uri import parse_uri
 
 from zhuoji.server import wire
 from zhuoji.server.ws_protocol import (
+    READ_QUEUE_LIMIT,
+    RECEIVE_TEXT,
     SEND_TEXT_UTF8,
     client_text_frames,
     protocol_class,
@@ -141,15 +143,23 @@ def test_the_frame_header_is_the_one_websockets_writes(size: int) -> None:
     assert ours == Frame(Opcode.TEXT, payload).serialize(mask=False)
 
 
-def _reading() -> tuple[Any, _Transport, ClientProtocol, list[Any]]:
+def _reading(fast: bool = False) -> tuple[Any, _Transport, ClientProtocol, list[Any]]:
     """A server protocol after the handshake and the app's accept, whose app records
-    every event it receives (until the disconnect); the client's protocol."""
+    every event it receives (until the disconnect); the client's protocol.  With ``fast``
+    the app reads as the table server's socket route does: each text through the scope's
+    ``RECEIVE_TEXT`` (recorded with ``"fast": True``) until it answers None, then one event
+    through ASGI."""
     got: list[Any] = []
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
+        read_text = scope["extensions"][RECEIVE_TEXT] if fast else None
         while True:
+            text = None if read_text is None else await read_text()
+            if text is not None:
+                got.append({"type": "websocket.receive", "text": text, "fast": True})
+                continue
             event = await receive()
             got.append(event)
             if event["type"] == "websocket.disconnect":
@@ -187,14 +197,23 @@ def _deliver(proto: Any, chunks: list[bytes]) -> None:
             loop.run_until_complete(asyncio.sleep(0))
 
 
+def _settle(proto: Any) -> None:
+    """Let the app run until it waits again."""
+    loop = _LOOPS[proto]
+    for _ in range(5):
+        loop.run_until_complete(asyncio.sleep(0))
+
+
 def _texts(got: list[Any]) -> list[str]:
     return [e["text"] for e in got if e["type"] == "websocket.receive"]
 
 
-def test_whole_text_frames_are_read_without_websockets_parser() -> None:
+@pytest.mark.parametrize("fast", [False, True])
+def test_whole_text_frames_are_read_without_websockets_parser(fast: bool) -> None:
     """A chunk of whole text frames (a client's messages) reaches the app as uvicorn would
-    hand it, in order, and websockets' parser never sees it."""
-    proto, _transport, client, got = _reading()
+    hand it, in order, and websockets' parser never sees it; read through ``RECEIVE_TEXT``
+    by an app that asks that way, without the ASGI queue."""
+    proto, _transport, client, got = _reading(fast)
     messages = ['{"type":"action","action":"discard 5m","seq":12,"id":1}', "一万", "x" * 300]
     for m in messages:
         client.send_text(m.encode())
@@ -202,13 +221,16 @@ def test_whole_text_frames_are_read_without_websockets_parser() -> None:
     proto.conn.receive_data = None  # would fail if websockets were asked to parse it
     _deliver(proto, [chunk])
     assert _texts(got) == messages
+    assert [e.get("fast", False) for e in got] == [fast] * 3
     _end(proto)
+    assert got[-1]["type"] == "websocket.disconnect"  # the waiting reader was woken
 
 
-def test_a_message_split_by_the_network_goes_through_websockets() -> None:
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_message_split_by_the_network_goes_through_websockets(fast: bool) -> None:
     """A frame cut after its header, a ping between messages, then whole frames again:
     every message arrives once, in order, and the ping is answered."""
-    proto, transport, client, got = _reading()
+    proto, transport, client, got = _reading(fast)
     client.send_text(b'{"type":"ping","id":1}')
     first = b"".join(client.data_to_send())
     client.send_ping(b"hi")
@@ -254,3 +276,55 @@ def test_client_frames_are_read_only_when_whole_text(
 ) -> None:
     assert client_text_frames(data, apply_mask) == texts
     assert whole_frames(data) is whole
+
+
+def test_fast_texts_wait_behind_what_the_asgi_queue_holds() -> None:
+    """A text websockets parsed (beside a ping) waits in the ASGI queue; whole text frames
+    that come before the app has read it go behind it, not into ``RECEIVE_TEXT``'s deque;
+    once the queue is empty the deque is used again.  Every text once, in order."""
+    proto, _transport, client, got = _reading(fast=True)
+    client.send_text(b"a")
+    client.send_ping(b"hi")
+    first = b"".join(client.data_to_send())  # not only text: websockets parses it
+    client.send_text(b"b")
+    client.send_text(b"c")
+    second = b"".join(client.data_to_send())  # whole text frames
+    proto.data_received(first)
+    proto.data_received(second)  # the app has not run: "a" still waits in the queue
+    _settle(proto)
+    assert _texts(got) == ["a", "b", "c"]
+    assert not any(e.get("fast") for e in got)
+    client.send_text(b"d")
+    _deliver(proto, [b"".join(client.data_to_send())])
+    assert _texts(got) == ["a", "b", "c", "d"]
+    assert got[-1].get("fast") is True
+    _end(proto)
+
+
+class _PausingTransport(_Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def pause_reading(self) -> None:
+        self.calls.append("pause")
+
+    def resume_reading(self) -> None:
+        self.calls.append("resume")
+
+
+def test_the_fast_reader_pauses_reading_and_resumes_it_when_drained() -> None:
+    """:data:`READ_QUEUE_LIMIT` texts waiting in the deque stop reading (a client that
+    floods is not read faster than the app answers); the app's reading them all resumes it."""
+    proto, _transport, client, got = _reading(fast=True)
+    paused = _PausingTransport()
+    proto.transport = paused
+    messages = [str(i) for i in range(READ_QUEUE_LIMIT + 4)]
+    for m in messages:
+        client.send_text(m.encode())
+    proto.data_received(b"".join(client.data_to_send()))
+    assert paused.calls == ["pause"] and proto.read_paused
+    _settle(proto)
+    assert _texts(got) == messages
+    assert paused.calls == ["pause", "resume"] and not proto.read_paused
+    _end(proto)

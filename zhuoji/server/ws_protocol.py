@@ -20,11 +20,23 @@ another server (a test client) finds no such extension and only uses ASGI.
 It relies on attributes of uvicorn's class (``conn``, ``transport``, ``writable``, …);
 :func:`protocol_class` checks they are there and falls back to uvicorn's ``"auto"``
 otherwise, so a uvicorn that changed them still serves (without the shortcut).
+
+The way in has a shortcut too (``scope["extensions"]["zhuoji.receive_text"]``, an async
+function): a client's next text message read without waking the connection's task through
+uvicorn's ``asyncio.Queue``, its ``receive`` and Starlette's (three layers of Python per
+message).  Once the application has asked for it, the whole text frames that
+:meth:`data_received` reads itself wait in a deque of the protocol's, and the task waiting
+for one is woken by a plain future.  Everything else — the connect and disconnect events,
+binary and fragmented messages, whatever websockets parses — still goes through the ASGI
+queue, and a text is put in the deque only while that queue is empty, so every message
+in the deque came before every one in the queue: the function answers None when the deque
+is empty and the queue is not, and the application then reads through ASGI as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import struct
 from typing import Any
@@ -33,6 +45,9 @@ log = logging.getLogger("zhuoji.server")
 
 #: the ASGI scope extension a WebSocket connection offers (see the module docstring)
 SEND_TEXT_UTF8 = "zhuoji.send_text_utf8"
+
+#: the ASGI scope extension reading a client's next text message (see the module docstring)
+RECEIVE_TEXT = "zhuoji.receive_text"
 
 #: what :class:`DirectSendProtocol` reads of uvicorn's instance
 _NEEDED = (
@@ -133,6 +148,63 @@ def whole_frames(data: bytes) -> bool:
     return i == end
 
 
+class _WakingQueue(asyncio.Queue[Any]):
+    """uvicorn's ASGI receive queue that also wakes a task waiting in
+    :meth:`_TextInbox.receive_text` (which then answers None: read through ASGI)."""
+
+    def __init__(self, wake: Any) -> None:
+        super().__init__()
+        self._wake = wake
+
+    def put_nowait(self, item: Any) -> None:
+        super().put_nowait(item)
+        self._wake()
+
+
+class _TextInbox:
+    """The way in of :class:`DirectSendProtocol <_direct_send_class>` (the module
+    docstring): the texts its ``data_received`` reads itself, waiting for the application's
+    :meth:`receive_text`.  Mixed into uvicorn's protocol, whose ``queue``, ``loop``,
+    ``transport``, ``read_paused`` and ``disconnected`` it reads."""
+
+    queue: asyncio.Queue[Any]
+    loop: asyncio.AbstractEventLoop
+    transport: Any
+    read_paused: bool
+    disconnected: bool
+
+    def _inbox_start(self) -> None:
+        # texts read by data_received for receive_text, once the app has asked for one
+        self._inbox: collections.deque[str] = collections.deque()
+        self._inbox_waiter: asyncio.Future[None] | None = None
+        self._fast_reader = False
+
+    def _wake_reader(self) -> None:
+        waiter = self._inbox_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def receive_text(self) -> str | None:
+        """The client's next text message read by ``data_received``; None when a message
+        (or the disconnect) waits in the ASGI queue instead: the caller then reads it
+        through ASGI (it came after everything this function gave)."""
+        self._fast_reader = True
+        inbox = self._inbox
+        while not inbox:
+            if not self.queue.empty() or self.disconnected:
+                return None
+            waiter = self._inbox_waiter = self.loop.create_future()
+            try:
+                await waiter
+            finally:
+                self._inbox_waiter = None
+        text = inbox.popleft()
+        if self.read_paused and not inbox and self.queue.empty():
+            self.read_paused = False
+            self.transport.resume_reading()
+        return text
+
+
 def _direct_send_class() -> type[asyncio.Protocol]:
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.exceptions import InvalidState
@@ -146,7 +218,7 @@ def _direct_send_class() -> type[asyncio.Protocol]:
     for name in ("handle_connect", "send", "data_received"):
         getattr(WebSocketsSansIOProtocol, name)
 
-    class DirectSendProtocol(WebSocketsSansIOProtocol):
+    class DirectSendProtocol(_TextInbox, WebSocketsSansIOProtocol):
         """See the module docstring."""
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -154,19 +226,27 @@ def _direct_send_class() -> type[asyncio.Protocol]:
             missing = [n for n in _NEEDED if not hasattr(self, n)]
             self._direct = not missing
             self._between = False  # websockets' parser is between frames (data_received)
+            self._inbox_start()
             if missing:  # checked on a live instance: the attributes are set in __init__
                 log.warning("WebSocket direct send off: uvicorn has no %s", ", ".join(missing))
+            elif self.queue.empty():  # nothing was put in it yet (it is made in __init__)
+                self.queue = _WakingQueue(self._wake_reader)
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if self._direct and scope is not None:  # the app's task has not run yet
-                scope.setdefault("extensions", {})[SEND_TEXT_UTF8] = self.send_text_utf8
+                extensions = scope.setdefault("extensions", {})
+                extensions[SEND_TEXT_UTF8] = self.send_text_utf8
+                if isinstance(self.queue, _WakingQueue):
+                    extensions[RECEIVE_TEXT] = self.receive_text
 
         def data_received(self, data: bytes) -> None:
             """A client's bytes.  What is only whole text frames (a client's messages) is
-            read here (:func:`client_text_frames`) and queued for the app as uvicorn does;
-            reading stops only once :data:`READ_QUEUE_LIMIT` messages wait, not after each.
+            read here (:func:`client_text_frames`) and queued for the app: in the deque of
+            :meth:`receive_text` once the app reads that way and the ASGI queue is empty,
+            else in the ASGI queue as uvicorn does; reading stops only once
+            :data:`READ_QUEUE_LIMIT` messages wait, not after each.
             Anything else goes through uvicorn and websockets as before.
 
             This reads a chunk only when websockets' parser is known to be between frames
@@ -198,9 +278,16 @@ def _direct_send_class() -> type[asyncio.Protocol]:
                 texts = client_text_frames(data, apply_mask)
                 if texts is not None:
                     queue = self.queue
-                    for text in texts:
-                        queue.put_nowait({"type": "websocket.receive", "text": text})
-                    if queue.qsize() >= READ_QUEUE_LIMIT and not self.read_paused:
+                    if self._fast_reader and queue.empty():  # for receive_text
+                        inbox = self._inbox
+                        inbox.extend(texts)
+                        self._wake_reader()
+                        waiting = len(inbox)
+                    else:
+                        for text in texts:
+                            queue.put_nowait({"type": "websocket.receive", "text": text})
+                        waiting = queue.qsize()
+                    if waiting >= READ_QUEUE_LIMIT and not self.read_paused:
                         self.read_paused = True
                         self.transport.pause_reading()
                     return

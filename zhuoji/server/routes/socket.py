@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -19,7 +20,7 @@ from zhuoji.server.deps import authority_of, manager_of, origin_allowed
 from zhuoji.server.manager import TableManager
 from zhuoji.server.tables import TableError
 from zhuoji.server.ws_listener import WsListener
-from zhuoji.server.ws_protocol import SEND_TEXT_UTF8
+from zhuoji.server.ws_protocol import RECEIVE_TEXT, SEND_TEXT_UTF8
 
 MAX_WS_MESSAGE = 4096  # characters of one client message
 AUTH_TIMEOUT = 10.0  # seconds a WebSocket has to authenticate
@@ -55,7 +56,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 async def _serve(ws: WebSocket, manager: TableManager, table_id: str, seat: int) -> None:
     """An authenticated seat's connection, until it closes."""
-    conn = WsListener(ws, seat, (ws.scope.get("extensions") or {}).get(SEND_TEXT_UTF8))
+    extensions = ws.scope.get("extensions") or {}
+    conn = WsListener(ws, seat, extensions.get(SEND_TEXT_UTF8))
+    # the server's own way to a client's next text (ws_protocol.RECEIVE_TEXT): None from it
+    # means the next message waits in the ASGI queue (a disconnect, a binary frame, …)
+    fast: Callable[[], Awaitable[str | None]] | None = extensions.get(RECEIVE_TEXT)
     sender = asyncio.create_task(conn.run())
     t = manager.tables[table_id]
     conn.push(
@@ -72,7 +77,12 @@ async def _serve(ws: WebSocket, manager: TableManager, table_id: str, seat: int)
         await manager.attach(table_id, conn)
         while not sender.done():
             try:
-                msg = wire.decode(await _receive_text(ws))
+                text = None if fast is None else await fast()
+                if text is None:
+                    text = await _receive_text(ws)
+                elif len(text) > MAX_WS_MESSAGE:
+                    raise ValueError(_TOO_LONG)
+                msg = wire.decode(text)
             except (ValueError, RecursionError) as exc:
                 conn.push({"type": "error", "status": 400, "error": _ws_problem(exc)})
                 continue
@@ -192,8 +202,11 @@ async def _receive_text(ws: WebSocket) -> str:
     if text is None:
         raise _BinaryFrame("binary frames are not read: send JSON text")
     if len(text) > MAX_WS_MESSAGE:
-        raise ValueError(f"a message may hold at most {MAX_WS_MESSAGE} characters")
+        raise ValueError(_TOO_LONG)
     return str(text)
+
+
+_TOO_LONG = f"a message may hold at most {MAX_WS_MESSAGE} characters"
 
 
 def _ws_problem(exc: BaseException) -> str:
