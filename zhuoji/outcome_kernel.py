@@ -30,7 +30,7 @@ it).  What :func:`record` promises, and what its callers must pass, is said in
 
 Run as Python (``ZHUOJI_PURE=1``, or no build), the frozen dataclass's ``__setattr__`` refuses
 the stores of ``__init__``: the classes get the dataclass's own constructor then
-(:func:`_interpreted`, as the ledger kernel's records).
+(:func:`interpreted`, which the ledger kernel's records use too).
 """
 
 from __future__ import annotations
@@ -259,12 +259,12 @@ class RoundEnd:
         return out
 
 
-def _interpreted(cls: type) -> None:
+def interpreted(cls: type) -> None:
     """Run as Python (``ZHUOJI_PURE=1``, or no build), a record class is a frozen dataclass
     whose ``__setattr__`` refuses the stores of its ``__init__`` and ``__setstate__``
     (compiled, they are native stores): both become the dataclass's own frozen constructor
-    (``object.__setattr__`` a field), with the same defaults.  Not called compiled.  (The
-    ledger kernel's records do the same; this module imports nothing of the package.)"""
+    (``object.__setattr__`` a field), with the same defaults.  Not called compiled.  The
+    ledger kernel's records (``Fact``, ``LedgerEntry``) use it too, importing it only then."""
     from dataclasses import field, make_dataclass
     from inspect import signature
 
@@ -282,6 +282,6 @@ def _interpreted(cls: type) -> None:
 
 
 if SeatEnd.__dictoffset__:  # an interpreted class (its instances have a ``__dict__``)
-    _interpreted(SeatEnd)
+    interpreted(SeatEnd)
 if RoundEnd.__dictoffset__:
-    _interpreted(RoundEnd)
+    interpreted(RoundEnd)

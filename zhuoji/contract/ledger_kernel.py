@@ -19,9 +19,10 @@ the given fields when :func:`zhuoji.contract.ledger.fact` made it) load through
 
 Run as Python (``ZHUOJI_PURE=1``), the frozen dataclass's ``__setattr__`` refuses the stores of
 ``__init__``: :mod:`zhuoji.contract.ledger` gives the classes the dataclass's own constructor
-then (``_interpreted``).
+then (:func:`zhuoji.outcome_kernel.interpreted`, the outcome kernel's records' own).
 
-It imports nothing of the package: the ledger hands it its readers when it loads (:func:`bind`).
+It imports nothing of the package (run as Python, the outcome kernel's ``interpreted``, from
+the layer below): the ledger hands it its readers when it loads (:func:`bind`).
 """
 
 from __future__ import annotations
@@ -189,29 +190,12 @@ class Fact:
         return out
 
 
-def _interpreted(cls: type) -> None:
-    """Run as Python (``ZHUOJI_PURE=1``, or no build), a record class is a frozen dataclass
-    whose ``__setattr__`` refuses the stores of its ``__init__`` and ``__setstate__``
-    (compiled, they are native stores): both become the dataclass's own frozen constructor
-    (``object.__setattr__`` a field), with the same defaults.  Not called compiled."""
-    from dataclasses import field, make_dataclass
-    from inspect import signature
-
-    params = signature(cls).parameters.values()
-    twin = make_dataclass(
-        cls.__name__, [(p.name, object, field(default=p.default)) for p in params], frozen=True
-    )
-    init = vars(twin)["__init__"]
-
-    def setstate(self: object, state: dict[str, object]) -> None:
-        init(self, **state)
-
-    setattr(cls, "__init__", init)  # noqa: B010  (mypy refuses assigning a method)
-    setattr(cls, "__setstate__", setstate)  # noqa: B010
-
-
 if Fact.__dictoffset__:  # an interpreted class (its instances have a ``__dict__``)
-    _interpreted(Fact)
+    # run as Python only: the outcome kernel's frozen constructors (compiled, this module
+    # imports nothing of the package)
+    from zhuoji.outcome_kernel import interpreted
+
+    interpreted(Fact)
 
 NO_FACT = Fact()
 
@@ -303,7 +287,7 @@ class LedgerEntry:
 
 
 if LedgerEntry.__dictoffset__:
-    _interpreted(LedgerEntry)
+    interpreted(LedgerEntry)
 
 
 def fact(
