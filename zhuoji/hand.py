@@ -378,7 +378,8 @@ class HandRules:
             _kernel.forms_distance,
             Decomposition,
             _BLOCKS,  # type: ignore[arg-type]
-            _new_block,
+            Group,
+            _BLOCK_KINDS,  # type: ignore[arg-type]
             other,
         )
 
@@ -479,18 +480,10 @@ _BLOCKS: dict[int, Group] = {}
 
 
 def _new_block(b: int) -> Group:
-    """The group of kernel block ``b``, made and kept: ``Group(kind, first)`` with its
-    fields put into its ``__dict__``, as ``outcome.frozen_from`` builds the round end (the
-    frozen dataclass's ``__init__`` sets them one by one with ``object.__setattr__``: about
-    3 K instructions more a group, and settlement made 39 in the bench's 23 rounds)."""
-    g: Group = _new_object(Group)
-    _set_attr(g, "__dict__", {"kind": _BLOCK_KINDS[b & ~63], "first": b & 63, "wild": 0})
-    _BLOCKS[b] = g
+    """The group of kernel block ``b``, made and kept (``hand_realize.block_group``, which
+    the compiled realizer calls natively)."""
+    g: Group = _realize.block_group(b, Group, _BLOCK_KINDS, _BLOCKS)  # type: ignore[arg-type]
     return g
-
-
-_new_object = object.__new__
-_set_attr = object.__setattr__
 
 
 #: the table of the plain forms (standard and seven pairs), no wild tiles (made here: its

@@ -12,7 +12,10 @@ other forms (seven pairs, 十三烂, 十三幺) have at most one realization eac
 ``zhuoji.compiled.GROUPS["realize"]``).
 
 It imports nothing of the package: ``zhuoji.hand`` hands it the kernel's functions, the
-records' class and the shared groups when it builds the realizer.
+records' classes and the shared groups when it builds the realizer.  The group of a kernel
+block is made here (:func:`block_group`, natively: settlement made 39 in the bench's 23
+rounds, each a Python call of about 8 K instructions before issue 29's twelfth round);
+``zhuoji.hand``'s general path makes its groups through it too.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ class PlainRealizer:
     standard form's switch.  ``splits`` is the kernel's ``standard_splits``, ``distance`` its
     ``forms_distance``; ``record`` the realization's class (``Decomposition``), built with
     its fields as its ``__dict__``; ``blocks`` the groups made of kernel blocks so far, by
-    block, and ``new_block`` makes (and keeps) one; ``other(switch, counts)`` the
-    realizations of a form other than the standard one the kernel found complete."""
+    block, ``group`` their class (``Group``) and ``kinds`` a block's group kind by its
+    code's high bits (:func:`block_group` makes and keeps one); ``other(switch, counts)``
+    the realizations of a form other than the standard one the kernel found complete."""
 
     plan: Final[tuple[tuple[object, int, int], ...]]
     standard: Final[int]
@@ -43,7 +47,8 @@ class PlainRealizer:
     distance: Final[Callable[[list[int], int], int]]
     record: Final[type]
     blocks: Final[dict[int, object]]
-    new_block: Final[Callable[[int], object]]
+    group: Final[type]
+    kinds: Final[dict[int, object]]
     other: Final[Callable[[int, list[int]], Sequence[tuple[object, ...]]]]
 
     def __init__(
@@ -54,7 +59,8 @@ class PlainRealizer:
         distance: Callable[[list[int], int], int],
         record: type,
         blocks: dict[int, object],
-        new_block: Callable[[int], object],
+        group: type,
+        kinds: dict[int, object],
         other: Callable[[int, list[int]], Sequence[tuple[object, ...]]],
     ) -> None:
         self.plan = plan
@@ -63,7 +69,8 @@ class PlainRealizer:
         self.distance = distance
         self.record = record
         self.blocks = blocks
-        self.new_block = new_block
+        self.group = group
+        self.kinds = kinds
         self.other = other
 
     def decompositions(self, c: Sequence[int]) -> list[Any]:
@@ -83,7 +90,7 @@ class PlainRealizer:
                         for b in split:
                             g = blocks.get(b)
                             if g is None:
-                                g = self.new_block(b)
+                                g = block_group(b, self.group, self.kinds, blocks)
                             groups.append(g)
                         out.append(self._record(form, tuple(groups)))
             elif total == 14:
@@ -100,3 +107,15 @@ class PlainRealizer:
         d: Any = _new_object(self.record)
         _set_attr(d, "__dict__", {"form": form, "groups": groups})
         return d
+
+
+def block_group(b: int, group: type, kinds: dict[int, object], blocks: dict[int, object]) -> Any:
+    """The group of kernel block ``b`` (``hand_kernel.standard_splits``: the kind's code
+    plus the first kind, below 64), made and kept in ``blocks``: ``group(kind, first)``
+    (``zhuoji.hand.Group``) with its fields put into its ``__dict__``, as
+    ``outcome.frozen_from`` builds a record (the frozen dataclass's ``__init__`` sets them one
+    by one with ``object.__setattr__``)."""
+    g: Any = _new_object(group)
+    _set_attr(g, "__dict__", {"kind": kinds[b & ~63], "first": b & 63, "wild": 0})
+    blocks[b] = g
+    return g

@@ -147,22 +147,25 @@ class SettleContext:
 
     def win_context(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> WinContext:
         end = self.end
+        # the win's fields read once each (compiled, a read of another group's record is a
+        # generic attribute lookup)
+        how = win.how
+        seat = win.seat
         # every field, in field order (``frozen_from``: no frozen ``__init__``, once a win)
         return frozen_from(
             WinContext,
             {
-                "self_draw": win.how is _SELF_DRAW
-                or (rob_kong_as_self_draw and win.how is _ROB_KONG),
-                "rob_kong": win.how is _ROB_KONG,
+                "self_draw": how is _SELF_DRAW or (rob_kong_as_self_draw and how is _ROB_KONG),
+                "rob_kong": how is _ROB_KONG,
                 "gangkai": end.gangkai,
                 "repao": end.repao,
                 "haidi": end.haidi,
                 "tianhu": end.tianhu,
                 "dihu": end.dihu,
                 "renhu": end.renhu,
-                "declared": end.seats[win.seat].declared is not None,
-                "dealer": win.seat == end.dealer,
-                "seat_wind": end.seat_wind(win.seat),
+                "declared": end.seats[seat].declared is not None,
+                "dealer": seat == end.dealer,
+                "seat_wind": end.seat_wind(seat),
                 "round_wind": end.round_wind,
             },
         )
@@ -170,14 +173,14 @@ class SettleContext:
     def win_value(self, win: Win, *, rob_kong_as_self_draw: bool = False) -> HandValue:
         key = (win.seat, rob_kong_as_self_draw)
         if key not in self._values:
-            seat = self.end.seats[win.seat]
+            end = self.end
+            seat = end.seats[win.seat]
             full = seat.concealed_counts()
-            assert self.end.win_tile is not None
-            full[self.end.win_tile] += 1
+            tile = end.win_tile  # (read once: a generic attribute lookup, compiled)
+            assert tile is not None
+            full[tile] += 1
             ctx = self.win_context(win, rob_kong_as_self_draw=rob_kong_as_self_draw)
-            value = evaluate(
-                self.ruleset.variant.patterns, self.rules, full, seat.melds, self.end.win_tile, ctx
-            )
+            value = evaluate(self.ruleset.variant.patterns, self.rules, full, seat.melds, tile, ctx)
             if value is None:
                 raise ValueError(f"seat {win.seat}'s hand does not win")
             self._values[key] = value

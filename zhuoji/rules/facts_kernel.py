@@ -199,23 +199,36 @@ def _laid(melds: tuple[Meld, ...]) -> _Laid:
 
 
 def _chow_facts(concealed_firsts: list[int], meld_firsts: list[int]) -> tuple[int, bool]:
-    """(twin chows: pairs of identical chows, full straight 123-456-789 of one suit)."""
-    if not concealed_firsts and not meld_firsts:
-        return 0, False
-    firsts = concealed_firsts + meld_firsts
-    seen: dict[int, int] = {}
-    for f in firsts:
-        seen[f] = seen.get(f, 0) + 1
+    """(twin chows: pairs of identical chows, full straight 123-456-789 of one suit).
+
+    Over bit masks of the first kinds (chows start below the honors: under 27 bits), not a
+    dict of counts: a second copy of a first makes a twin and clears its bit, so ``n``
+    copies make ``n // 2`` twins (issue 29: the dict was 3.4 K instructions a win)."""
+    seen = 0  # a bit per first kind of a chow
+    odd = 0  # a bit per first kind seen an odd number of times so far
     twins = 0
-    for n in seen.values():
-        twins += n // 2
+    for f in concealed_firsts:
+        bit = 1 << f
+        seen |= bit
+        if odd & bit:
+            twins += 1
+        odd ^= bit
+    for f in meld_firsts:
+        bit = 1 << f
+        seen |= bit
+        if odd & bit:
+            twins += 1
+        odd ^= bit
     straight = False
-    if len(seen) >= 3:
-        for b in (0, 9, 18):  # each suit's 1
-            if b in seen and b + 3 in seen and b + 6 in seen:
-                straight = True
-                break
+    for b in (0, 9, 18):  # each suit's 1: chows from its 1, 4 and 7
+        if (seen >> b) & _STRAIGHT_FIRSTS == _STRAIGHT_FIRSTS:
+            straight = True
+            break
     return twins, straight
+
+
+#: the bits of a suit's 1, 4 and 7 in a mask of first kinds, from the suit's 1
+_STRAIGHT_FIRSTS: Final = 1 | 1 << 3 | 1 << 6
 
 
 def hand_facts(
